@@ -1,0 +1,5 @@
+"""``python -m ratings``."""
+
+from ratings.cli import cli
+
+cli()
