@@ -1,0 +1,572 @@
+"""Players and games CSV files (SPEC.md section 4), parsed into plain frozen dataclasses.
+
+Readers check the whole file and raise :class:`~ratings.errors.InputFileErrors` listing every
+problem (``FILE:LINE: field: problem``), so a user fixes a file in one pass. Line numbers are
+physical 1-based lines of the file (the header is line 1); a record with a quoted multi-line
+value is reported at the line where it starts. Writers produce the same formats.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass
+from datetime import date
+from typing import TypeVar
+
+from ratings.errors import InputFileError, InputFileErrors
+from ratings.results import Result
+
+__all__ = [
+    "GAME_COLUMNS",
+    "PLAYER_COLUMNS",
+    "TITLES",
+    "GameRow",
+    "PlayerRow",
+    "read_games_csv",
+    "read_players_csv",
+    "write_games_csv",
+    "write_players_csv",
+]
+
+PLAYER_COLUMNS = (
+    "name",
+    "birthdate",
+    "fide_id",
+    "rating",
+    "games",
+    "k10",
+    "sex",
+    "federation",
+    "title",
+)
+"""Columns of a players file, in the order the writer uses; only ``name`` is required."""
+
+GAME_COLUMNS = ("date", "white", "black", "result", "event", "round")
+"""Columns of a games file, in the order the writer uses."""
+
+_PLAYER_REQUIRED = ("name",)
+_GAME_REQUIRED = ("date", "white", "black", "result")
+
+TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
+"""FIDE titles accepted in the ``title`` column."""
+
+MIN_YEAR = 1900
+MAX_YEAR = 2100
+MAX_NAME_LENGTH = 200
+MAX_ROUND_LENGTH = 20
+MAX_RATING = 3500
+MAX_GAMES = 100_000
+
+_BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+_SEXES = {"m": "m", "f": "f", "w": "f"}
+_DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
+_YEAR_RE = re.compile(r"[0-9]{4}")
+_FIDE_ID_RE = re.compile(r"[0-9]{1,10}")
+_INTEGER_RE = re.compile(r"-?[0-9]+")
+_FEDERATION_RE = re.compile(r"[A-Za-z]{3}")
+# characters that have no place in a name: C0/C1 controls (NUL included) and line separators
+_BAD_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
+
+T = TypeVar("T")
+
+_NO_BIRTH: tuple[date | None, int | None] = (None, None)
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerRow:
+    """One player from a players file."""
+
+    line: int
+    """Physical line of the record in the file (the header is line 1)."""
+    name: str
+    """Stripped, non-empty, unique in the file (case-insensitive)."""
+    birth_date: date | None
+    """Full birth date, when the file gives ``YYYY-MM-DD``."""
+    birth_year: int | None
+    """Year of birth, given on its own (``YYYY``) or taken from ``birth_date``."""
+    fide_id: int | None
+    rating: int | None
+    """Published rating on entry; ``None`` for an unrated player."""
+    games: int
+    """Rated games completed before entry (blank means 0)."""
+    k10: bool
+    """The permanent K=10 flag (rating ever >= 2400, SPEC.md 1.4); blank means false."""
+    sex: str | None
+    """``"m"`` or ``"f"``."""
+    federation: str | None
+    """Three upper-case letters."""
+    title: str | None
+    """One of :data:`TITLES`."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameRow:
+    """One game from a games file. Players are references, resolved later by the service."""
+
+    line: int
+    """Physical line of the record in the file (the header is line 1)."""
+    date: date
+    white: str
+    """A player name or, when all digits, a FIDE id, as written (stripped)."""
+    black: str
+    """Same as :attr:`white`."""
+    result: Result
+    event: str | None
+    round: str | None
+
+    @property
+    def white_fide_id(self) -> int | None:
+        """White's FIDE id when :attr:`white` is all digits, else ``None``."""
+        return _fide_id_of(self.white)
+
+    @property
+    def black_fide_id(self) -> int | None:
+        """Black's FIDE id when :attr:`black` is all digits, else ``None``."""
+        return _fide_id_of(self.black)
+
+
+class _Problem(ValueError):
+    """A bad value; the message becomes the ``problem`` of an :class:`InputFileError`."""
+
+
+# --------------------------------------------------------------------------------------------
+# Reading
+
+
+def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
+    """Parse a players file (SPEC.md section 4).
+
+    :param data: the file's bytes (UTF-8, an optional BOM).
+    :param filename: used in error messages.
+    :raises InputFileErrors: listing every problem in the file; nothing is returned then.
+    """
+    errors: list[InputFileError] = []
+    rows: list[PlayerRow] = []
+    names: dict[str, int] = {}
+    fide_ids: dict[int, int] = {}
+    for cells in _records(data, filename, PLAYER_COLUMNS, _PLAYER_REQUIRED, errors):
+        name = cells.need("name", _name)
+        birth = cells.take("birthdate", _birthdate, _NO_BIRTH)
+        fide_id = cells.take("fide_id", _fide_id, None)
+        rating = cells.take("rating", _integer_in(0, MAX_RATING), None)
+        games = cells.take("games", _integer_in(0, MAX_GAMES), 0)
+        k10 = cells.take("k10", _boolean, False)
+        sex = cells.take("sex", _sex, None)
+        federation = cells.take("federation", _federation, None)
+        title = cells.take("title", _title, None)
+        if name is not None:
+            first = names.setdefault(name.casefold(), cells.line)
+            if first != cells.line:
+                cells.error("name", f"same name as line {first}: {_show(name)}")
+        if fide_id is not None:
+            first = fide_ids.setdefault(fide_id, cells.line)
+            if first != cells.line:
+                cells.error("fide_id", f"same fide_id as line {first}: {_show(cells['fide_id'])}")
+        if cells.ok and name is not None:
+            rows.append(
+                PlayerRow(
+                    line=cells.line,
+                    name=name,
+                    birth_date=birth[0],
+                    birth_year=birth[1],
+                    fide_id=fide_id,
+                    rating=rating,
+                    games=games,
+                    k10=k10,
+                    sex=sex,
+                    federation=federation,
+                    title=title,
+                )
+            )
+    if errors:
+        raise InputFileErrors(errors)
+    return rows
+
+
+def read_games_csv(data: bytes, filename: str) -> list[GameRow]:
+    """Parse a games file (SPEC.md section 4).
+
+    :param data: the file's bytes (UTF-8, an optional BOM).
+    :param filename: used in error messages.
+    :raises InputFileErrors: listing every problem in the file; nothing is returned then.
+    """
+    errors: list[InputFileError] = []
+    rows: list[GameRow] = []
+    for cells in _records(data, filename, GAME_COLUMNS, _GAME_REQUIRED, errors):
+        played_on = cells.need("date", _game_date)
+        white = cells.need("white", _player_reference)
+        black = cells.need("black", _player_reference)
+        result = cells.need("result", _result)
+        event = cells.take("event", _text_up_to(MAX_NAME_LENGTH), None)
+        round_ = cells.take("round", _text_up_to(MAX_ROUND_LENGTH), None)
+        if white is not None and black is not None and white.casefold() == black.casefold():
+            cells.error("black", f"same player as white: {_show(black)}")
+        if cells.ok and played_on and white and black and result is not None:
+            rows.append(
+                GameRow(
+                    line=cells.line,
+                    date=played_on,
+                    white=white,
+                    black=black,
+                    result=result,
+                    event=event,
+                    round=round_,
+                )
+            )
+    if errors:
+        raise InputFileErrors(errors)
+    return rows
+
+
+class _Cells:
+    """The stripped cells of one record by column name, and the problems found in it."""
+
+    def __init__(
+        self,
+        filename: str,
+        line: int,
+        values: Mapping[str, str],
+        positions: Mapping[str, int],
+        errors: list[InputFileError],
+    ) -> None:
+        self.filename = filename
+        self.line = line
+        self._values = values
+        self._positions = positions
+        self._errors: list[tuple[int, InputFileError]] = []
+        self._sink = errors
+
+    @property
+    def ok(self) -> bool:
+        """True while no problem was found in this record."""
+        return not self._errors
+
+    def __getitem__(self, column: str) -> str:
+        return self._values.get(column, "")
+
+    def error(self, column: str | None, problem: str) -> None:
+        """Record a problem in ``column`` (``None``: the record as a whole)."""
+        position = -1 if column is None else self._positions.get(column, len(self._positions))
+        self._errors.append((position, InputFileError(self.filename, self.line, problem, column)))
+
+    def take(self, column: str, parse: Callable[[str], T], default: T) -> T:
+        """The parsed value of an optional column; ``default`` when blank, absent or bad."""
+        text = self[column]
+        if not text:
+            return default
+        try:
+            return parse(text)
+        except _Problem as exc:
+            self.error(column, str(exc))
+            return default
+
+    def need(self, column: str, parse: Callable[[str], T]) -> T | None:
+        """The parsed value of a required column; ``None`` (and a problem) when blank or bad."""
+        if not self[column]:
+            self.error(column, "required but blank")
+            return None
+        return self.take(column, parse, None)
+
+    def flush(self) -> None:
+        """Hand this record's problems to the file's list, in the order of the file's columns."""
+        self._errors.sort(key=lambda item: item[0])
+        self._sink.extend(error for _, error in self._errors)
+
+
+def _records(
+    data: bytes,
+    filename: str,
+    columns: tuple[str, ...],
+    required: tuple[str, ...],
+    errors: list[InputFileError],
+) -> Iterator[_Cells]:
+    """Yield every data record as :class:`_Cells`; file-level problems go to ``errors``.
+
+    Problems a caller records on a yielded record are added to ``errors`` when it asks for the
+    next one. Header problems stop the reading: without a usable header, row checks are noise.
+    """
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        bad = data[exc.start : exc.start + 1]
+        errors.append(
+            InputFileError(
+                filename,
+                _count_lines(data[: exc.start]) + 1,
+                f"not utf-8 text, save the file as utf-8: bad byte {bad!r}",
+            )
+        )
+        return
+    # strict: a stray quote is an error, not a value that swallows the rest of the file
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True, skipinitialspace=True)
+    header: list[str] | None = None
+    positions: dict[str, int] = {}
+    while True:
+        start = reader.line_num + 1
+        try:
+            record = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as exc:
+            errors.append(InputFileError(filename, start, _csv_problem(str(exc))))
+            return
+        cells = [cell.strip() for cell in record]
+        if not any(cells):
+            continue  # blank lines and spreadsheet rows of empty cells
+        if header is None:
+            header = cells
+            checked = _check_header(header, filename, start, columns, required, errors)
+            if checked is None:
+                return
+            positions = checked
+            continue
+        row = _Cells(filename, start, _by_column(header, cells), positions, errors)
+        extra = [value for value in cells[len(header) :] if value]
+        if extra:
+            row.error(None, f"{len(cells)} values but the header has {len(header)} columns")
+        nameless = [cells[i] for i, column in enumerate(header) if not column and i < len(cells)]
+        if any(nameless):
+            row.error(
+                None, f"value in a column with no name: {_show(next(filter(None, nameless)))}"
+            )
+        yield row
+        row.flush()
+    if header is None:
+        errors.append(
+            InputFileError(
+                filename, None, f"empty file; expected a header row ({', '.join(columns)})"
+            )
+        )
+
+
+def _by_column(header: list[str], cells: list[str]) -> dict[str, str]:
+    """Map column names to the record's cells; missing trailing cells count as blank."""
+    return {column: cells[i] for i, column in enumerate(header) if column and i < len(cells)}
+
+
+def _check_header(
+    header: list[str],
+    filename: str,
+    line: int,
+    columns: tuple[str, ...],
+    required: tuple[str, ...],
+    errors: list[InputFileError],
+) -> dict[str, int] | None:
+    """Normalise ``header`` in place; the column positions, or ``None`` after problems."""
+    problems: list[str] = []
+    positions: dict[str, int] = {}
+    for i, raw in enumerate(header):
+        column = raw.lower()
+        header[i] = column
+        if not column:
+            continue  # a column with no name is fine while every value in it is blank
+        if column not in columns:
+            problems.append(f"unknown column {_show(raw)} (allowed: {', '.join(columns)})")
+        elif column in positions:
+            problems.append(
+                f"duplicate column {column!r} (columns {positions[column] + 1} and {i + 1})"
+            )
+        else:
+            positions[column] = i
+    problems.extend(f"missing required column {c!r}" for c in required if c not in positions)
+    errors.extend(InputFileError(filename, line, problem) for problem in problems)
+    return None if problems else positions
+
+
+def _count_lines(data: bytes) -> int:
+    """Line breaks (CRLF, LF or CR, as the CSV reader counts them) in ``data``."""
+    return data.count(b"\n") + data.count(b"\r") - data.count(b"\r\n")
+
+
+def _csv_problem(message: str) -> str:
+    """A clearer wording of the csv module's parse errors."""
+    if message == "unexpected end of data":
+        return "a quoted value that starts here is never closed (a '\"' is missing)"
+    if message.startswith("',' expected after"):
+        return "text after the closing '\"' of a quoted value (write '\"\"' for a quote inside)"
+    return f"not valid csv: {message.lower()}"
+
+
+# --------------------------------------------------------------------------------------------
+# Value parsers: each takes a stripped, non-blank cell and raises _Problem
+
+
+def _show(text: str) -> str:
+    """``repr`` of a value, shortened when long so that messages stay readable."""
+    if len(text) > 60:
+        return f"{text[:50]!r}... ({len(text)} characters)"
+    return repr(text)
+
+
+def _text_up_to(limit: int) -> Callable[[str], str]:
+    def parse(text: str) -> str:
+        if len(text) > limit:
+            raise _Problem(f"longer than {limit} characters: {_show(text)}")
+        if any(unicodedata.category(ch) in _BAD_CATEGORIES for ch in text):
+            raise _Problem(f"contains a control character: {_show(text)}")
+        return text
+
+    return parse
+
+
+_name = _text_up_to(MAX_NAME_LENGTH)
+
+
+def _player_reference(text: str) -> str:
+    if text.isascii() and text.isdigit():
+        _fide_id(text)
+        return text
+    return _name(text)
+
+
+def _fide_id_of(text: str) -> int | None:
+    return int(text) if text.isascii() and text.isdigit() else None
+
+
+def _fide_id(text: str) -> int:
+    if not _FIDE_ID_RE.fullmatch(text) or int(text) == 0:
+        raise _Problem(f"not a fide id (a positive integer of up to 10 digits): {_show(text)}")
+    return int(text)
+
+
+def _integer_in(low: int, high: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not _INTEGER_RE.fullmatch(text):
+            raise _Problem(f"not an integer: {_show(text)}")
+        # int() of thousands of digits raises; anything that long is out of range anyway
+        if len(text) > 12 or not low <= int(text) <= high:
+            raise _Problem(f"not in {low}..{high}: {_show(text)}")
+        return int(text)
+
+    return parse
+
+
+def _check_year(year: int, text: str) -> None:
+    if not MIN_YEAR <= year <= MAX_YEAR:
+        raise _Problem(f"year not in {MIN_YEAR}..{MAX_YEAR}: {_show(text)}")
+
+
+def _full_date(text: str, expected: str) -> date:
+    match = _DATE_RE.fullmatch(text)
+    if match is None:
+        raise _Problem(f"not a date ({expected}): {_show(text)}")
+    year, month, day = (int(part) for part in match.groups())
+    try:
+        value = date(year, month, day)
+    except ValueError:
+        raise _Problem(f"not a date ({expected}): {_show(text)}") from None
+    _check_year(year, text)
+    return value
+
+
+def _game_date(text: str) -> date:
+    return _full_date(text, "YYYY-MM-DD")
+
+
+def _birthdate(text: str) -> tuple[date | None, int | None]:
+    if _YEAR_RE.fullmatch(text):
+        _check_year(int(text), text)
+        return None, int(text)
+    value = _full_date(text, "YYYY-MM-DD or YYYY")
+    return value, value.year
+
+
+def _boolean(text: str) -> bool:
+    try:
+        return _BOOLEANS[text.lower()]
+    except KeyError:
+        raise _Problem(f"not a yes/no value (true, false, yes, no, 1, 0): {_show(text)}") from None
+
+
+def _sex(text: str) -> str:
+    try:
+        return _SEXES[text.lower()]
+    except KeyError:
+        raise _Problem(f"not a sex (m, f or w): {_show(text)}") from None
+
+
+def _federation(text: str) -> str:
+    if not _FEDERATION_RE.fullmatch(text):
+        raise _Problem(f"not a federation code (3 letters): {_show(text)}")
+    return text.upper()
+
+
+def _title(text: str) -> str:
+    if text.upper() not in TITLES:
+        allowed = ", ".join(title.lower() for title in TITLES)
+        raise _Problem(f"not a title ({allowed}): {_show(text)}")
+    return text.upper()
+
+
+def _result(text: str) -> Result:
+    try:
+        return Result.from_string(text)
+    except ValueError as exc:
+        raise _Problem(str(exc)) from None
+
+
+# --------------------------------------------------------------------------------------------
+# Writing
+
+
+def write_players_csv(rows: Iterable[PlayerRow], *, header: bool = True) -> str:
+    """A players file holding ``rows`` (every column of :data:`PLAYER_COLUMNS`, LF endings).
+
+    :param header: write the header row; pass ``False`` to append a chunk to a file.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    if header:
+        writer.writerow(PLAYER_COLUMNS)
+    writer.writerows(
+        (
+            row.name,
+            _format_birth(row.birth_date, row.birth_year),
+            _blank_if_none(row.fide_id),
+            _blank_if_none(row.rating),
+            row.games,
+            "true" if row.k10 else "false",
+            row.sex or "",
+            row.federation or "",
+            row.title or "",
+        )
+        for row in rows
+    )
+    return out.getvalue()
+
+
+def write_games_csv(rows: Iterable[GameRow], *, header: bool = True) -> str:
+    """A games file holding ``rows`` (every column of :data:`GAME_COLUMNS`, LF endings).
+
+    :param header: write the header row; pass ``False`` to append a chunk to a file.
+    """
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    if header:
+        writer.writerow(GAME_COLUMNS)
+    writer.writerows(
+        (
+            row.date.isoformat(),
+            row.white,
+            row.black,
+            row.result.value,
+            row.event or "",
+            row.round or "",
+        )
+        for row in rows
+    )
+    return out.getvalue()
+
+
+def _format_birth(birth_date: date | None, birth_year: int | None) -> str:
+    if birth_date is not None:
+        return birth_date.isoformat()
+    return _blank_if_none(birth_year)
+
+
+def _blank_if_none(value: int | None) -> str:
+    return "" if value is None else str(value)
