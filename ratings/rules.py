@@ -343,12 +343,12 @@ class RuleSet:
 RULE_SETS: tuple[RuleSet, ...] = (
     RuleSet(
         effective_from=date(2009, 7, 1),
-        name="fide-2009-07: 400-point rule for every player",
+        name="fide 2009-07, 400-point rule for every player",
         cap=CapRule.ALL,
     ),
     RuleSet(
         effective_from=date(2025, 10, 1),
-        name="fide-2025-10: 400-point rule only below 2650",
+        name="fide 2025-10, 400-point rule below 2650 only",
         cap=CapRule.BELOW_2650,
         cap_exempt_from=2650,
     ),
