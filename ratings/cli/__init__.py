@@ -1,0 +1,110 @@
+"""The admin CLI: ``ratings [--db PATH_OR_URL] COMMAND``.
+
+Commands are thin: parse arguments, open one unit of work, call the service, print. Domain
+errors (``RatingsError`` and the rules' ``ValueError`` subclasses) become ``Error: ...`` with
+exit code 1; click's usage errors exit with 2.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO, Any
+
+import click
+from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session
+
+from ratings import __version__, migrate
+from ratings.db import SessionFactory, database_url, make_engine, sqlite_path
+from ratings.errors import InputFileErrors, RatingsError
+from ratings.rules import RulesError
+
+
+class CommandError(click.ClickException):
+    """A user-fixable error; a multi-line message is shown as one ``Error:`` line each."""
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        for line in self.format_message().splitlines() or [""]:
+            click.echo(f"Error: {line}", err=True, file=file)
+
+
+class RatingsGroup(click.Group):
+    """A click group that turns domain errors into ``Error: ...`` and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except InputFileErrors as exc:
+            raise CommandError(str(exc)) from exc
+        except (RatingsError, RulesError) as exc:
+            raise CommandError(str(exc)) from exc
+        except sa_exc.OperationalError as exc:
+            # e.g. "database is locked" after the busy timeout, or a server that went away
+            raise CommandError(f"database error: {exc.orig}") from exc
+
+
+class App:
+    """What every command needs: the database location, an engine made lazily, sessions."""
+
+    def __init__(self, db: str) -> None:
+        self.db = db
+        self.url = database_url(db)
+        self._engine: Engine | None = None
+
+    @property
+    def path(self) -> str:
+        """The SQLite file, or the URL for other backends (for messages)."""
+        path = sqlite_path(self.url)
+        return str(path) if path is not None else self.url
+
+    def engine(self) -> Engine:
+        """The engine for ordinary commands; refuses a missing SQLite file."""
+        if self._engine is None:
+            self._engine = make_engine(self.url, create=False)
+        return self._engine
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        """One unit of work: schema checked, committed on success, rolled back on error."""
+        engine = self.engine()
+        migrate.ensure_current(engine)
+        with SessionFactory(bind=engine) as session, session.begin():
+            yield session
+
+    def close(self) -> None:
+        """Release the engine's connections."""
+        if self._engine is not None:
+            self._engine.dispose()
+
+
+pass_app = click.make_pass_decorator(App)
+
+
+@click.group(cls=RatingsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option(
+    "--db",
+    envvar="RATINGS_DB",
+    default="ratings.db",
+    show_default=True,
+    show_envvar=True,
+    help="SQLite file path or SQLAlchemy URL (postgresql+psycopg://...).",
+)
+@click.version_option(__version__, prog_name="ratings")
+@click.pass_context
+def cli(ctx: click.Context, db: str) -> None:
+    """A chess rating database: players, games, rating periods under the FIDE rules."""
+    ctx.obj = App(db)
+    ctx.call_on_close(ctx.obj.close)
+
+
+def _register() -> None:
+    # imported here so that each module can use `cli`, `pass_app`, `App` from this one
+    from ratings.cli import admin, calc
+
+    cli.add_command(calc.calc)
+    admin.register(cli)
+
+
+_register()

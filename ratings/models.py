@@ -1,0 +1,299 @@
+"""ORM models. The schema is part of the product: administrators read it with plain SQL.
+
+Tables: ``settings``, ``players``, ``imports``, ``events``, ``games``, ``rating_periods``,
+``rating_history``, ``rating_breakdown``, ``superseded_ratings``; views ``current_ratings`` and
+``rating_lists`` (created by the migrations). Logic lives in ``rules`` and ``service``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ratings.db import Base, bool_false, int_pk
+from ratings.results import Result
+
+__all__ = [
+    "Base",
+    "Bye",
+    "Event",
+    "Game",
+    "Import",
+    "Player",
+    "RatingBreakdown",
+    "RatingHistory",
+    "RatingPeriod",
+    "Result",
+    "Settings",
+    "SupersededRating",
+]
+
+
+class Settings(Base):
+    """The database's rating system and its overrides: one row, fixed at ``ratings init``."""
+
+    __tablename__ = "settings"
+    __table_args__ = (
+        sa.CheckConstraint("id = 1", name="single_row"),
+        sa.CheckConstraint("system IN ('fide', 'club', 'elo')", name="system"),
+        sa.CheckConstraint("expected_method IN ('table', 'curve')", name="expected_method"),
+        sa.CheckConstraint("period_months IN (1, 2, 3, 4, 6, 12)", name="period_months"),
+        sa.CheckConstraint("k_factor IS NULL OR k_factor BETWEEN 1 AND 100", name="k_factor"),
+    )
+
+    id: Mapped[int_pk]
+    system: Mapped[str] = mapped_column(sa.String(8))
+    k_factor: Mapped[int | None]
+    """A fixed K for everyone; NULL means FIDE's K rules (art. 8.3.3)."""
+    start_rating: Mapped[int | None]
+    """Rating given to newcomers (club, elo); NULL means FIDE initial ratings (art. 8.2)."""
+    expected_method: Mapped[str] = mapped_column(sa.String(8))
+    period_months: Mapped[int]
+
+    def __repr__(self) -> str:
+        return f"Settings(system={self.system!r}, period_months={self.period_months})"
+
+
+class Player(Base):
+    """A registered player. ``entry_rating`` counts as a published rating (SPEC 1.4)."""
+
+    __tablename__ = "players"
+    __table_args__ = (
+        sa.CheckConstraint("length(trim(name)) > 0", name="name_not_blank"),
+        sa.CheckConstraint("sex IS NULL OR sex IN ('m', 'f')", name="sex"),
+        sa.CheckConstraint("fide_id IS NULL OR fide_id > 0", name="fide_id_positive"),
+        sa.CheckConstraint(
+            "entry_rating IS NULL OR entry_rating BETWEEN 0 AND 3500", name="entry_rating_range"
+        ),
+        sa.CheckConstraint("entry_games >= 0", name="entry_games_not_negative"),
+        sa.CheckConstraint(
+            "birth_year IS NULL OR birth_year BETWEEN 1850 AND 2200", name="birth_year_range"
+        ),
+        {"sqlite_autoincrement": True},  # ids are shown to users: never reuse one
+    )
+
+    id: Mapped[int_pk]
+    name: Mapped[str] = mapped_column(sa.String(200), index=True)
+    fide_id: Mapped[int | None] = mapped_column(sa.BigInteger, unique=True)
+    birth_date: Mapped[dt.date | None]
+    """Full birth date when known; ``birth_year`` is always filled when this is."""
+    birth_year: Mapped[int | None]
+    """The year of birth: all that FIDE's junior rule (art. 8.3.3) needs."""
+    sex: Mapped[str | None] = mapped_column(sa.String(1))
+    federation: Mapped[str | None] = mapped_column(sa.String(3))
+    title: Mapped[str | None] = mapped_column(sa.String(3))
+    k10: Mapped[bool_false]
+    """The permanent K=10 flag set by hand (a player who reached 2400 elsewhere)."""
+    entry_rating: Mapped[int | None]
+    """The published rating the player brought when registered; NULL = unrated."""
+    entry_games: Mapped[int] = mapped_column(server_default=sa.text("0"))
+    """Rated games completed before registration (towards the 30 of the K rule)."""
+    merged_into_id: Mapped[int | None] = mapped_column(sa.ForeignKey("players.id"))
+    """Set when this record was merged into another one (kept for the audit trail)."""
+
+    def __repr__(self) -> str:
+        return f"Player(id={self.id!r}, name={self.name!r})"
+
+
+class Import(Base):
+    """One imported file, identified by the hash of its bytes (re-imports are refused)."""
+
+    __tablename__ = "imports"
+    __table_args__ = (
+        sa.CheckConstraint("kind IN ('players_csv', 'games_csv', 'trf', 'pgn')", name="kind"),
+    )
+
+    id: Mapped[int_pk]
+    kind: Mapped[str] = mapped_column(sa.String(16))
+    file_name: Mapped[str] = mapped_column(sa.String(500))
+    content_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
+    """SHA-256 of the file's bytes, hex."""
+    imported_at: Mapped[dt.datetime]
+    """UTC, naive."""
+    rows: Mapped[int]
+
+    def __repr__(self) -> str:
+        return f"Import(id={self.id!r}, file_name={self.file_name!r})"
+
+
+class Event(Base):
+    """A tournament or match. Its games use the list in force at ``start_date`` and are rated
+    in the period that holds ``end_date`` (SPEC 1.5)."""
+
+    __tablename__ = "events"
+    __table_args__ = (
+        sa.CheckConstraint("end_date >= start_date", name="dates_in_order"),
+        sa.CheckConstraint("source IN ('manual', 'csv', 'trf', 'pgn')", name="source"),
+    )
+
+    id: Mapped[int_pk]
+    name: Mapped[str] = mapped_column(sa.String(200))
+    start_date: Mapped[dt.date] = mapped_column(index=True)
+    end_date: Mapped[dt.date] = mapped_column(index=True)
+    source: Mapped[str] = mapped_column(sa.String(8))
+    import_id: Mapped[int | None] = mapped_column(sa.ForeignKey("imports.id"), index=True)
+
+    def __repr__(self) -> str:
+        return f"Event(id={self.id!r}, name={self.name!r})"
+
+
+class Game(Base):
+    """One game. Forfeits are stored but never rated; ``rated`` false marks a game that was
+    not played out (e.g. under one move)."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        sa.CheckConstraint("white_id <> black_id", name="not_against_self"),
+        sa.CheckConstraint(
+            "NOT rated OR result IN ('1-0', '0-1', '1/2-1/2')", name="rated_only_if_played"
+        ),
+        {"sqlite_autoincrement": True},
+    )
+
+    id: Mapped[int_pk]
+    event_id: Mapped[int] = mapped_column(sa.ForeignKey("events.id"), index=True)
+    round: Mapped[str | None] = mapped_column(sa.String(20))
+    played_on: Mapped[dt.date]
+    white_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+    black_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+    result: Mapped[Result]
+    rated: Mapped[bool] = mapped_column(server_default=sa.true())
+
+    def __repr__(self) -> str:
+        return f"Game(id={self.id!r}, result={self.result.value!r})"
+
+
+class Bye(Base):
+    """A round in which a player had no opponent (TRF codes H F U Z, or + / - without an
+    opponent; ``?`` where the file left the code blank). Stored, never rated."""
+
+    __tablename__ = "byes"
+    __table_args__ = (
+        sa.CheckConstraint("code IN ('H', 'F', 'U', 'Z', '+', '-', '?')", name="code"),
+    )
+
+    id: Mapped[int_pk]
+    event_id: Mapped[int] = mapped_column(sa.ForeignKey("events.id"), index=True)
+    round: Mapped[str] = mapped_column(sa.String(20))
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+    code: Mapped[str] = mapped_column(sa.String(1))
+
+    def __repr__(self) -> str:
+        return f"Bye(event_id={self.event_id!r}, player_id={self.player_id!r})"
+
+
+class RatingPeriod(Base):
+    """A rated period, labelled by its first month; it publishes the list dated ``list_date``."""
+
+    __tablename__ = "rating_periods"
+    __table_args__ = (
+        sa.CheckConstraint("end_date >= start_date", name="dates_in_order"),
+        sa.CheckConstraint("state IN ('rated', 'needs_rerate')", name="state"),
+    )
+
+    id: Mapped[int_pk]
+    label: Mapped[str] = mapped_column(sa.String(7), unique=True)
+    start_date: Mapped[dt.date] = mapped_column(unique=True)
+    end_date: Mapped[dt.date]
+    list_date: Mapped[dt.date]
+    state: Mapped[str] = mapped_column(sa.String(12))
+    """rated | needs_rerate (a correction touched it: the next ``rate`` re-rates from here)."""
+    rated_at: Mapped[dt.datetime]
+    """UTC, naive: when the period was last (re-)rated."""
+
+    def __repr__(self) -> str:
+        return f"RatingPeriod(label={self.label!r}, state={self.state.value!r})"
+
+
+class RatingHistory(Base):
+    """One player's entry on one period's list: every registered player, every rated period."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (
+        sa.UniqueConstraint("period_id", "player_id"),
+        sa.CheckConstraint("state IN ('rated', 'new', 'unrated', 'below_floor')", name="state"),
+        sa.CheckConstraint("games >= 0 AND total_games >= 0", name="games_not_negative"),
+    )
+
+    id: Mapped[int_pk]
+    period_id: Mapped[int] = mapped_column(sa.ForeignKey("rating_periods.id"))
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+    rating_before: Mapped[int | None]
+    """The rating on the list in force at the period start (NULL = unrated)."""
+    rating_after: Mapped[int | None]
+    """The rating this period publishes (NULL = unrated)."""
+    change: Mapped[int] = mapped_column(server_default=sa.text("0"))
+    """K x sum of dR over the period, rounded once (art. 8.3.4)."""
+    k: Mapped[int | None]
+    """K used this period (after the 700 rule); NULL when no game was rated."""
+    games: Mapped[int] = mapped_column(server_default=sa.text("0"))
+    """Rated games this period (against rated opponents for a rated player)."""
+    total_games: Mapped[int] = mapped_column(server_default=sa.text("0"))
+    """Rated games completed through this period, entry games included."""
+    score: Mapped[float] = mapped_column(server_default=sa.text("0"))
+    # REAL for reading in SQL: the arithmetic is exact (integer hundredths) in rules.py and
+    # these sums of halves and hundredths are stored for the audit only
+    expected_sum: Mapped[float] = mapped_column(server_default=sa.text("0"))
+    k10: Mapped[bool_false]
+    """The permanent K=10 flag after this period."""
+    reached_2300: Mapped[bool_false]
+    """Whether a published rating of this player has ever been >= 2300 (junior K rule)."""
+    next_k: Mapped[int | None]
+    """The K factor this player gets in the next period (before the 700 rule)."""
+    state: Mapped[str] = mapped_column(sa.String(12))
+    """rated | new (first rating this period) | unrated | below_floor (fell under 1400)."""
+
+    def __repr__(self) -> str:
+        return f"RatingHistory(period_id={self.period_id!r}, player_id={self.player_id!r})"
+
+
+class RatingBreakdown(Base):
+    """Per game and player: what went into the rating change (FIDE's calculation page).
+
+    Rows with ``k`` NULL are an unrated player's games pooled towards a first rating.
+    """
+
+    __tablename__ = "rating_breakdown"
+    __table_args__ = (sa.UniqueConstraint("game_id", "player_id"),)
+
+    id: Mapped[int_pk]
+    period_id: Mapped[int] = mapped_column(sa.ForeignKey("rating_periods.id"), index=True)
+    game_id: Mapped[int] = mapped_column(sa.ForeignKey("games.id"))
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+    opponent_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"))
+    own_rating: Mapped[int | None]
+    """NULL for an unrated player's game that counts towards a first rating (art. 8.2)."""
+    opponent_rating: Mapped[int]
+    difference: Mapped[int | None]
+    """D used: own minus opponent rating, after the 400-point rule (art. 8.3.1)."""
+    score: Mapped[float]
+    expected: Mapped[float | None]
+    """PD (table 8.1.2, exact hundredths) or the curve's expectation (4 decimals)."""
+    change: Mapped[float | None]
+    """dR = score - expected."""
+    k: Mapped[int | None]
+
+    def __repr__(self) -> str:
+        return f"RatingBreakdown(game_id={self.game_id!r}, player_id={self.player_id!r})"
+
+
+class SupersededRating(Base):
+    """A published value that a re-rate after a correction replaced; never deleted."""
+
+    __tablename__ = "superseded_ratings"
+
+    id: Mapped[int_pk]
+    period_id: Mapped[int] = mapped_column(sa.ForeignKey("rating_periods.id"), index=True)
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+    old_rating: Mapped[int | None]
+    new_rating: Mapped[int | None]
+    old_change: Mapped[int]
+    new_change: Mapped[int]
+    old_k: Mapped[int | None]
+    superseded_at: Mapped[dt.datetime]
+    """UTC, naive."""
+
+    def __repr__(self) -> str:
+        return f"SupersededRating(period_id={self.period_id!r}, player_id={self.player_id!r})"

@@ -1,0 +1,56 @@
+"""Use cases. Every function takes a Session first and never commits: the caller (the CLI)
+owns the transaction, so a command either fully happens or changes nothing."""
+
+from __future__ import annotations
+
+from ratings.service.common import (
+    create_settings,
+    find_players,
+    get_config,
+    get_player,
+    parse_period,
+)
+from ratings.service.games import (
+    ImportReport,
+    add_game,
+    check_not_imported,
+    content_hash,
+    edit_game,
+    get_game,
+    import_games,
+    import_players,
+    void_game,
+)
+from ratings.service.rate import ChangedRating, RateReport, rate
+from ratings.service.register import (
+    Birth,
+    add_player,
+    edit_player,
+    list_players,
+    merge_players,
+)
+
+__all__ = [
+    "Birth",
+    "ChangedRating",
+    "ImportReport",
+    "RateReport",
+    "add_game",
+    "add_player",
+    "check_not_imported",
+    "content_hash",
+    "create_settings",
+    "edit_game",
+    "edit_player",
+    "find_players",
+    "get_config",
+    "get_game",
+    "get_player",
+    "import_games",
+    "import_players",
+    "list_players",
+    "merge_players",
+    "parse_period",
+    "rate",
+    "void_game",
+]

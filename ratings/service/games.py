@@ -1,0 +1,456 @@
+"""Recording results: single games, corrections, and bulk imports of players and games."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings.errors import (
+    DuplicateImportError,
+    InputFileError,
+    InputFileErrors,
+    InvalidInputError,
+    PeriodError,
+)
+from ratings.io.csv import GameRow, PlayerRow
+from ratings.models import Event, Game, Import, Player, RatingBreakdown
+from ratings.results import Result
+from ratings.service.common import (
+    bulk_insert,
+    date_param,
+    first_rated_start,
+    get_config,
+    get_player,
+    mark_for_rerate,
+    period_of,
+    utcnow,
+)
+from ratings.service.register import TITLES
+
+
+def content_hash(data: bytes) -> str:
+    """SHA-256 of a file's bytes, the identity used to refuse re-imports."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_not_imported(session: Session, data_hash: str, file_name: str) -> None:
+    """Refuse a file whose exact bytes were imported before."""
+    earlier = session.scalar(sa.select(Import).where(Import.content_hash == data_hash))
+    if earlier is not None:
+        raise DuplicateImportError(
+            f"{file_name}: this file was already imported on "
+            f"{earlier.imported_at:%Y-%m-%d %H:%M} UTC (as {earlier.file_name}, import "
+            f"{earlier.id}); nothing was imported"
+        )
+
+
+def record_import(session: Session, kind: str, file_name: str, data_hash: str, rows: int) -> int:
+    """Store the import's identity; returns its id."""
+    item = Import(
+        kind=kind, file_name=file_name, content_hash=data_hash, imported_at=utcnow(), rows=rows
+    )
+    session.add(item)
+    session.flush()
+    return item.id
+
+
+def history_error(session: Session, day: dt.date) -> str | None:
+    """Why a game rated in the period of ``day`` cannot be stored, or None if it can.
+
+    A period older than the oldest rated period would need lists that were never made.
+    """
+    oldest = first_rated_start(session)
+    if oldest is None:
+        return None
+    period = period_of(session, day)
+    if period.start < oldest:
+        oldest_label = f"{oldest:%Y-%m}"
+        return (
+            f"{day.isoformat()} falls in period {period.label}, before the oldest rated period "
+            f"{oldest_label}; the rating history it needs does not exist"
+        )
+    return None
+
+
+# --- single games -------------------------------------------------------------------------
+
+
+def _event_for(session: Session, name: str | None, day: dt.date, label: str) -> Event:
+    if name:
+        event = session.scalar(
+            sa.select(Event).where(Event.name == name).order_by(Event.id.desc()).limit(1)
+        )
+        if event is not None:
+            return event
+    event = Event(name=name or label, start_date=day, end_date=day, source="manual")
+    session.add(event)
+    session.flush()
+    return event
+
+
+def _refresh_event(session: Session, event: Event, old_end: dt.date | None) -> None:
+    """Set an event's dates to its games' first and last day; mark the rated periods whose
+    lists the change touches; refuse a change that reaches before the rating history."""
+    first, last = session.execute(
+        sa.select(sa.func.min(Game.played_on), sa.func.max(Game.played_on)).where(
+            Game.event_id == event.id
+        )
+    ).one()
+    if first is not None:
+        event.start_date, event.end_date = first, last
+    for day in (event.end_date, old_end):
+        if day is None:
+            continue
+        problem = history_error(session, day)
+        if problem:
+            raise PeriodError(problem)
+    for day in sorted({event.end_date, *([old_end] if old_end else [])}):
+        mark_for_rerate(session, day)
+    session.flush()
+
+
+def add_game(
+    session: Session,
+    white_ref: str,
+    black_ref: str,
+    result: Result,
+    played_on: dt.date,
+    *,
+    event_name: str | None = None,
+    round: str | None = None,
+) -> Game:
+    """Record one game. Without an event it is an event of its own (SPEC 1.5); with the name
+    of a stored event it joins it (the event's dates grow to include the game)."""
+    white = get_player(session, white_ref)
+    black = get_player(session, black_ref)
+    if white.id == black.id:
+        raise InvalidInputError(f"a player cannot play themself: {white.name} (id {white.id})")
+    problem = history_error(session, played_on)
+    if problem:
+        raise PeriodError(problem)
+    label = f"{white.name} - {black.name}, {played_on.isoformat()}"
+    event = _event_for(session, event_name, played_on, label)
+    old_end = event.end_date
+    game = Game(
+        event_id=event.id,
+        round=round,
+        played_on=played_on,
+        white_id=white.id,
+        black_id=black.id,
+        result=result,
+        rated=result.is_played,
+    )
+    session.add(game)
+    session.flush()
+    _refresh_event(session, event, old_end)
+    return game
+
+
+def get_game(session: Session, game_id: int) -> Game:
+    """A stored game by id."""
+    game = session.get(Game, game_id)
+    if game is None:
+        raise InvalidInputError(f"no game with id {game_id}")
+    return game
+
+
+def edit_game(
+    session: Session,
+    game_id: int,
+    *,
+    result: Result | None = None,
+    played_on: dt.date | None = None,
+    round: str | None = None,
+    rated: bool | None = None,
+) -> Game:
+    """Correct a stored game; the rated periods it touches are marked for re-rating."""
+    game = get_game(session, game_id)
+    event = session.get_one(Event, game.event_id)
+    old_end = event.end_date
+    if result is not None:
+        game.result = result
+        game.rated = result.is_played if rated is None else rated
+    if rated is not None:
+        if rated and not game.result.is_played:
+            raise InvalidInputError(f"a forfeit ({game.result.value}) cannot be rated")
+        game.rated = rated
+    if played_on is not None:
+        problem = history_error(session, played_on)
+        if problem:
+            raise PeriodError(problem)
+        game.played_on = played_on
+    if round is not None:
+        game.round = round or None
+    session.flush()
+    _refresh_event(session, event, old_end)
+    return game
+
+
+def void_game(session: Session, game_id: int) -> Game:
+    """Remove a game recorded in error; its rated period is marked for re-rating.
+
+    Its breakdown rows go with it; the published values they produced stay in
+    ``superseded_ratings`` after the re-rate.
+    """
+    game = get_game(session, game_id)
+    event = session.get_one(Event, game.event_id)
+    old_end = event.end_date
+    problem = history_error(session, old_end)
+    if problem:
+        raise PeriodError(problem)
+    session.execute(sa.delete(RatingBreakdown).where(RatingBreakdown.game_id == game.id))
+    session.delete(game)
+    session.flush()
+    _refresh_event(session, event, old_end)
+    return game
+
+
+# --- imports ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ImportReport:
+    """What an import stored."""
+
+    file_name: str
+    players_created: int = 0
+    events_created: int = 0
+    games: int = 0
+    rated_games: int = 0
+    unrated_games: int = 0
+    byes: int = 0
+    skipped: int = 0
+    marked_period: str | None = None
+    """The oldest rated period the import touched (re-rated by the next ``ratings rate``)."""
+
+
+def import_players(
+    session: Session, rows: Sequence[PlayerRow], file_name: str, data_hash: str
+) -> ImportReport:
+    """Register every player of a players CSV, or none (SPEC 4)."""
+    check_not_imported(session, data_hash, file_name)
+    existing_names = {
+        name.lower(): pid
+        for pid, name in session.execute(
+            sa.select(Player.id, Player.name).where(Player.merged_into_id.is_(None))
+        )
+    }
+    existing_ids = {
+        fide_id: pid
+        for pid, fide_id in session.execute(
+            sa.select(Player.id, Player.fide_id).where(Player.fide_id.is_not(None))
+        )
+    }
+    errors: list[InputFileError] = []
+    for row in rows:
+        if row.name.lower() in existing_names:
+            errors.append(
+                InputFileError(
+                    file_name,
+                    row.line,
+                    f"already registered as player {existing_names[row.name.lower()]}: "
+                    f"{row.name!r}",
+                    "name",
+                )
+            )
+        if row.fide_id is not None and row.fide_id in existing_ids:
+            errors.append(
+                InputFileError(
+                    file_name,
+                    row.line,
+                    f"already belongs to player {existing_ids[row.fide_id]}: {row.fide_id}",
+                    "fide_id",
+                )
+            )
+        if row.title is not None and row.title.upper() not in TITLES:
+            errors.append(
+                InputFileError(file_name, row.line, f"unknown title: {row.title!r}", "title")
+            )
+    if errors:
+        raise InputFileErrors(errors)
+    record_import(session, "players_csv", file_name, data_hash, len(rows))
+    bulk_insert(
+        session,
+        "players",
+        (
+            "name", "birth_date", "birth_year", "fide_id", "entry_rating", "entry_games",
+            "k10", "sex", "federation", "title",
+        ),
+        (
+            (
+                r.name,
+                date_param(session, r.birth_date) if r.birth_date else None,
+                r.birth_year,
+                r.fide_id,
+                r.rating,
+                r.games,
+                r.k10,
+                r.sex,
+                r.federation,
+                r.title.upper() if r.title else None,
+            )
+            for r in rows
+        ),
+    )  # fmt: skip
+    # entry data feeds every list; a rated database must be re-rated from its start
+    marked = None
+    if rows and first_rated_start(session) is not None:
+        from ratings.service.common import mark_all_for_rerate
+
+        period = mark_all_for_rerate(session)
+        marked = period.label if period else None
+    return ImportReport(file_name, players_created=len(rows), marked_period=marked)
+
+
+class PlayerIndex:
+    """Resolve the white/black references of a games file: a FIDE id (digits) or a name."""
+
+    def __init__(self, session: Session) -> None:
+        self.by_name: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        self.by_fide: dict[int, int] = {}
+        rows = session.execute(
+            sa.select(Player.id, Player.name, Player.fide_id).where(Player.merged_into_id.is_(None))
+        )
+        for pid, name, fide_id in rows:
+            self.by_name[name.lower()].append((pid, name))
+            if fide_id is not None:
+                self.by_fide[fide_id] = pid
+
+    def resolve(self, ref: str) -> int:
+        """The player id, or ValueError with a message naming the problem."""
+        text = ref.strip()
+        if text.isdigit() and int(text) in self.by_fide:
+            return self.by_fide[int(text)]
+        found = self.by_name.get(text.lower(), [])
+        if len(found) == 1:
+            return found[0][0]
+        if not found:
+            what = "fide id" if text.isdigit() else "player"
+            raise ValueError(f"unknown {what}: {ref!r}")
+        candidates = ", ".join(f"{pid} ({name})" for pid, name in found)
+        raise ValueError(f"ambiguous name {ref!r}: players {candidates}")
+
+
+def import_games(
+    session: Session, rows: Sequence[GameRow], file_name: str, data_hash: str
+) -> ImportReport:
+    """Store every game of a games CSV, or none (SPEC 4).
+
+    Events come from the ``event`` column (one event per distinct name in the file, dated
+    by its first and last game); a row without an event is an event of its own.
+    """
+    check_not_imported(session, data_hash, file_name)
+    index = PlayerIndex(session)
+    errors: list[InputFileError] = []
+    resolved: list[tuple[GameRow, int, int]] = []
+    for row in rows:
+        ids: list[int] = []
+        for field, ref in (("white", row.white), ("black", row.black)):
+            try:
+                ids.append(index.resolve(ref))
+            except ValueError as exc:
+                errors.append(InputFileError(file_name, row.line, str(exc), field))
+        if len(ids) == 2:
+            if ids[0] == ids[1]:
+                errors.append(
+                    InputFileError(
+                        file_name, row.line, f"the same player as white: {row.black!r}", "black"
+                    )
+                )
+            else:
+                resolved.append((row, ids[0], ids[1]))
+    # events: by name within this file; their dates are their games' first and last day
+    spans: dict[str, list[dt.date]] = {}
+    for row in rows:
+        if row.event:
+            span = spans.setdefault(row.event, [row.date, row.date])
+            span[0] = min(span[0], row.date)
+            span[1] = max(span[1], row.date)
+    for row in rows:
+        end = spans[row.event][1] if row.event else row.date
+        problem = history_error(session, end)
+        if problem:
+            errors.append(InputFileError(file_name, row.line, problem, "date"))
+    if errors:
+        errors.sort(key=lambda e: e.line or 0)
+        raise InputFileErrors(errors)
+
+    import_id = record_import(session, "games_csv", file_name, data_hash, len(rows))
+    event_ids: dict[str, int] = {}
+    for name, (start, end) in spans.items():
+        event_ids[name] = _insert_event(session, name, start, end, "csv", import_id)
+    game_rows = []
+    for row, white_id, black_id in resolved:
+        if row.event:
+            event_id = event_ids[row.event]
+        else:
+            label = f"{row.white} - {row.black}, {row.date.isoformat()}"
+            event_id = _insert_event(session, label, row.date, row.date, "csv", import_id)
+        game_rows.append(
+            (
+                event_id,
+                row.round,
+                date_param(session, row.date),
+                white_id,
+                black_id,
+                row.result.value,
+                row.result.is_played,
+            )
+        )
+    bulk_insert(
+        session,
+        "games",
+        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rated"),
+        game_rows,
+    )
+    marked = _mark_touched(
+        session, [end for _, end in spans.values()] + [r.date for r in rows if not r.event]
+    )
+    rated = sum(1 for g in game_rows if g[6])
+    return ImportReport(
+        file_name,
+        events_created=len(spans) + sum(1 for r in rows if not r.event),
+        games=len(game_rows),
+        rated_games=rated,
+        unrated_games=len(game_rows) - rated,
+        marked_period=marked,
+    )
+
+
+def _insert_event(
+    session: Session, name: str, start: dt.date, end: dt.date, source: str, import_id: int
+) -> int:
+    result = session.execute(
+        sa.insert(Event).returning(Event.id),
+        [
+            {
+                "name": name,
+                "start_date": start,
+                "end_date": end,
+                "source": source,
+                "import_id": import_id,
+            }
+        ],
+    )
+    return int(result.scalar_one())
+
+
+def _mark_touched(session: Session, ends: Sequence[dt.date]) -> str | None:
+    """Mark the oldest rated period among the periods of these event end dates."""
+    if not ends or first_rated_start(session) is None:
+        return None
+    config = get_config(session)
+    from ratings.rules import Period
+
+    starts = sorted({Period.containing(day, config.period_months).start for day in ends})
+    for start in starts:
+        period = mark_for_rerate(session, start)
+        if period is not None:
+            return period.label
+    return None

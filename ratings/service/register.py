@@ -1,0 +1,271 @@
+"""The register: adding, editing, listing and merging players."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings.errors import InvalidInputError
+from ratings.models import Bye, Game, Player
+from ratings.service.common import get_player, mark_all_for_rerate
+
+TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
+
+
+@dataclass(frozen=True, slots=True)
+class Birth:
+    """A birthdate given as a full date or as a year only."""
+
+    date: dt.date | None
+    year: int | None
+
+    @classmethod
+    def from_string(cls, text: str | None) -> Birth:
+        """Parse ``YYYY-MM-DD`` or ``YYYY``; blank means unknown."""
+        if text is None or not text.strip():
+            return cls(None, None)
+        value = text.strip()
+        if re.fullmatch(r"\d{4}", value):
+            year = int(value)
+            _check_year(year, text)
+            return cls(None, year)
+        try:
+            day = (
+                dt.date.fromisoformat(value) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else None
+            )
+        except ValueError:
+            day = None
+        if day is None:
+            raise InvalidInputError(f"birthdate must be YYYY-MM-DD or YYYY: {text!r}")
+        _check_year(day.year, text)
+        return cls(day, day.year)
+
+
+def _check_year(year: int, text: str) -> None:
+    if not 1900 <= year <= 2100:
+        raise InvalidInputError(f"birth year out of range 1900-2100: {text!r}")
+
+
+def _check_entry(rating: int | None, games: int | None, fide_id: int | None) -> None:
+    if rating is not None and not 0 <= rating <= 3500:
+        raise InvalidInputError(f"rating must be from 0 to 3500: {rating!r}")
+    if games is not None and not 0 <= games <= 100_000:
+        raise InvalidInputError(f"games must be from 0 to 100000: {games!r}")
+    if fide_id is not None and not 0 < fide_id < 10**10:
+        raise InvalidInputError(
+            f"fide id must be a positive number of at most 10 digits: {fide_id!r}"
+        )
+
+
+def _clean_name(name: str) -> str:
+    cleaned = " ".join(name.split())
+    if not cleaned:
+        raise InvalidInputError(f"a player needs a name: {name!r}")
+    if len(cleaned) > 200 or any(ord(c) < 32 for c in name):
+        raise InvalidInputError(f"not a usable name: {name!r}")
+    return cleaned
+
+
+def _clean_code(value: str | None, allowed: tuple[str, ...] | None, what: str) -> str | None:
+    if value is None or not value.strip():
+        return None
+    code = value.strip().upper()
+    if allowed is not None and code not in allowed:
+        raise InvalidInputError(f"unknown {what}: {value!r} (use {', '.join(allowed)})")
+    return code
+
+
+def _clean_sex(value: str | None) -> str | None:
+    if value is None or not value.strip():
+        return None
+    sex = {"m": "m", "f": "f", "w": "f"}.get(value.strip().lower())
+    if sex is None:
+        raise InvalidInputError(f"sex must be m or f: {value!r}")
+    return sex
+
+
+def _clean_federation(value: str | None) -> str | None:
+    fed = _clean_code(value, None, "federation")
+    if fed is not None and not re.fullmatch(r"[A-Z]{3}", fed):
+        raise InvalidInputError(f"federation must be 3 letters: {value!r}")
+    return fed
+
+
+def _check_fide_id_free(session: Session, fide_id: int | None, player_id: int | None) -> None:
+    if fide_id is None:
+        return
+    other = session.scalar(sa.select(Player).where(Player.fide_id == fide_id))
+    if other is not None and other.id != player_id:
+        raise InvalidInputError(
+            f"fide id {fide_id} already belongs to {other.name} (id {other.id})"
+        )
+
+
+def add_player(
+    session: Session,
+    name: str,
+    *,
+    birth: Birth | None = None,
+    fide_id: int | None = None,
+    rating: int | None = None,
+    games: int = 0,
+    k10: bool = False,
+    sex: str | None = None,
+    federation: str | None = None,
+    title: str | None = None,
+) -> Player:
+    """Register a player. ``rating`` is the published rating the player brings, ``games``
+    the rated games completed before; both count as published data (SPEC 1.4)."""
+    _check_entry(rating, games, fide_id)
+    _check_fide_id_free(session, fide_id, None)
+    birth = birth or Birth(None, None)
+    player = Player(
+        name=_clean_name(name),
+        birth_date=birth.date,
+        birth_year=birth.year,
+        fide_id=fide_id,
+        entry_rating=rating,
+        entry_games=games,
+        k10=k10,
+        sex=_clean_sex(sex),
+        federation=_clean_federation(federation),
+        title=_clean_code(title, TITLES, "title"),
+    )
+    session.add(player)
+    session.flush()
+    return player
+
+
+_UNSET: object = object()
+
+
+def edit_player(
+    session: Session,
+    ref: str,
+    *,
+    name: str | None = None,
+    birth: Birth | None = None,
+    fide_id: int | object | None = _UNSET,
+    rating: int | object | None = _UNSET,
+    games: int | None = None,
+    k10: bool | None = None,
+    sex: str | None = None,
+    federation: str | None = None,
+    title: str | None = None,
+) -> tuple[Player, list[str]]:
+    """Change a player's data; returns the player and the names of the fields changed.
+
+    A change to birth data, entry rating, entry games or the K=10 flag marks the oldest
+    rated period for re-rating (these feed every period's K and base rating).
+    """
+    player = get_player(session, ref)
+    changed: list[str] = []
+
+    def put(field: str, value: object) -> None:
+        if getattr(player, field) != value:
+            setattr(player, field, value)
+            changed.append(field)
+
+    if name is not None:
+        put("name", _clean_name(name))
+    if birth is not None:
+        put("birth_date", birth.date)
+        put("birth_year", birth.year)
+    if fide_id is not _UNSET:
+        assert fide_id is None or isinstance(fide_id, int)
+        _check_entry(None, None, fide_id)
+        _check_fide_id_free(session, fide_id, player.id)
+        put("fide_id", fide_id)
+    if rating is not _UNSET:
+        assert rating is None or isinstance(rating, int)
+        _check_entry(rating, None, None)
+        put("entry_rating", rating)
+    if games is not None:
+        _check_entry(None, games, None)
+        put("entry_games", games)
+    if k10 is not None:
+        put("k10", k10)
+    if sex is not None:
+        put("sex", _clean_sex(sex))
+    if federation is not None:
+        put("federation", _clean_federation(federation))
+    if title is not None:
+        put("title", _clean_code(title, TITLES, "title"))
+    if set(changed) & {"birth_date", "birth_year", "entry_rating", "entry_games", "k10"}:
+        mark_all_for_rerate(session)
+    session.flush()
+    return player, changed
+
+
+def list_players(session: Session) -> list[Player]:
+    """The register, by name (merged-away records left out)."""
+    return list(
+        session.scalars(
+            sa.select(Player)
+            .where(Player.merged_into_id.is_(None))
+            .order_by(sa.func.lower(Player.name), Player.id)
+        )
+    )
+
+
+def count_games(session: Session, player_id: int) -> int:
+    """How many stored games (rated or not) a player has."""
+    return (
+        session.scalar(
+            sa.select(sa.func.count())
+            .select_from(Game)
+            .where(sa.or_(Game.white_id == player_id, Game.black_id == player_id))
+        )
+        or 0
+    )
+
+
+def merge_players(session: Session, keep_ref: str, remove_ref: str) -> tuple[Player, Player, int]:
+    """Merge two records of the same person: ``remove``'s games and byes move to ``keep``,
+    missing data on ``keep`` is filled from ``remove``, and ``remove`` is kept as merged
+    (for the audit trail) but leaves every list. Marks the oldest rated period for re-rating.
+
+    Returns (keep, remove, games moved).
+    """
+    keep = get_player(session, keep_ref)
+    remove = get_player(session, remove_ref)
+    if keep.id == remove.id:
+        raise InvalidInputError(f"cannot merge player {keep.id} into itself")
+    shared = session.scalar(
+        sa.select(sa.func.count())
+        .select_from(Game)
+        .where(
+            sa.or_(
+                sa.and_(Game.white_id == keep.id, Game.black_id == remove.id),
+                sa.and_(Game.white_id == remove.id, Game.black_id == keep.id),
+            )
+        )
+    )
+    if shared:
+        raise InvalidInputError(
+            f"{keep.name} (id {keep.id}) and {remove.name} (id {remove.id}) played each other "
+            f"in {shared} game(s); void those games first"
+        )
+    moved = count_games(session, remove.id)
+    session.execute(sa.update(Game).where(Game.white_id == remove.id).values(white_id=keep.id))
+    session.execute(sa.update(Game).where(Game.black_id == remove.id).values(black_id=keep.id))
+    session.execute(sa.update(Bye).where(Bye.player_id == remove.id).values(player_id=keep.id))
+    fide_id = remove.fide_id
+    if fide_id is not None:
+        remove.fide_id = None
+        session.flush()
+    for field in ("birth_date", "birth_year", "sex", "federation", "title", "entry_rating"):
+        if getattr(keep, field) is None and getattr(remove, field) is not None:
+            setattr(keep, field, getattr(remove, field))
+    if keep.fide_id is None:
+        keep.fide_id = fide_id
+    keep.entry_games = max(keep.entry_games, remove.entry_games)
+    keep.k10 = keep.k10 or remove.k10
+    remove.merged_into_id = keep.id
+    mark_all_for_rerate(session)
+    session.flush()
+    return keep, remove, moved
