@@ -9,8 +9,8 @@ Articles cited (2024/2025 regulations): 7.1.4 (initial ratings pooled over 26 mo
 8.3.3 (the K-factor and the 700 rule), 8.3.4 (rounding of the rating change).
 
 Exactness: the table method works in integer hundredths (or :class:`~decimal.Decimal`), never in
-binary floats, and every rounding is named (half away from zero); the built-in ``round()``
-rounds halves to even and is never used.
+binary floats, and every rounding is named (half away from zero); Python's built-in rounding
+function rounds halves to even and is never used.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ __all__ = [
     "INITIAL_MIN_GAMES",
     "INITIAL_POOL_MONTHS",
     "JUNIOR_MARK",
+    "JUNIOR_MAX_AGE",
     "K10_MARK",
     "K_MAX",
     "K_PRODUCT_LIMIT",
@@ -38,6 +39,7 @@ __all__ = [
     "PERIOD_MONTHS",
     "RATING_FLOOR",
     "RULE_SETS",
+    "START_RATING_MAX",
     "TABLE_MAX_DIFFERENCE",
     "UNCAPPED",
     "CapRule",
@@ -160,7 +162,7 @@ _CURVE_ONE: int = 10**CURVE_PLACES
 _ONE = Decimal(1)
 _HALF = Decimal("0.5")
 _ZERO = Decimal(0)
-_SCORES = frozenset({_ZERO, _HALF, _ONE})
+_SCORES: dict[Decimal | int, Decimal] = {_ZERO: _ZERO, _HALF: _HALF, _ONE: _ONE}  # canonical
 
 
 # --------------------------------------------------------------------------------------------
@@ -172,7 +174,7 @@ def round_half_away(x: Decimal | int) -> int:
     """Round to a whole number, halves away from zero (art. 8.3.4): -2.5 -> -3, 2.5 -> 3.
 
     ``Decimal.quantize`` with ``ROUND_HALF_UP`` rounds halves away from zero for negative
-    numbers too. Python's ``round()`` rounds halves to even and is wrong here.
+    numbers too. Python's built-in rounding function rounds halves to even: wrong here.
     """
     if isinstance(x, int):
         return x
@@ -215,12 +217,9 @@ def _check_game_score(score: object) -> Decimal:
     if isinstance(score, bool) or not isinstance(score, Decimal | int):
         raise bad
     try:
-        known = score in _SCORES
-    except TypeError:  # a signalling NaN cannot be hashed
-        known = False
-    if not known:
-        raise bad
-    return Decimal(score)
+        return _SCORES[score]  # 1, Decimal("1.0") -> Decimal(1)
+    except (KeyError, TypeError):  # TypeError: a signalling NaN cannot be hashed
+        raise bad from None
 
 
 def _score_half_points(score: object, n: int) -> int:
@@ -253,7 +252,7 @@ def _check_date(day: object) -> date:
 
 
 class ExpectedMethod(enum.Enum):
-    """How the expected score is found (art. 8.1.2 table, or the logistic curve)."""
+    """How the expected score is found: FIDE table 8.1.2, or the logistic curve."""
 
     TABLE = "table"
     """FIDE table 8.1.2, two decimals (the FIDE method)."""
@@ -875,8 +874,8 @@ def performance_own(own_rating: int, opponent_ratings: Sequence[int], score: Dec
 def performance_400(opponent_ratings: Sequence[int], score: Decimal | int) -> int:
     """The "algorithm of 400": Ra + 400 x (W - L) / n, rounded once, half away from zero.
 
-    Not a FIDE article; it is the classic linear estimate (used by some federations and the
-    FIDE table 8.1.1 approximated linearly). W - L = 2 x score - n.
+    Not a FIDE article: a linear stand-in for table 8.1.1 used by tournament software (SPEC 1.8).
+    Ra is the exact average here; W - L = 2 x score - n.
     """
     total, halves = _performance_inputs(opponent_ratings, score)
     n = len(opponent_ratings)
