@@ -65,6 +65,8 @@ __all__ = [
     "UnknownMethodError",
     "UnknownSystemError",
     "apply_700_rule",
+    "capped_difference",
+    "curve_expectation",
     "curve_expected",
     "dp",
     "drop_zero_first_event",
@@ -488,17 +490,36 @@ def expected(
     return Expectation(diff, curve_expected(diff))
 
 
-def table_expectation(own: int, opp: int, rule_set: RuleSet) -> tuple[int, int]:
-    """Fast integer path: ``(difference used, PD in hundredths)`` (table 8.1.2, art. 8.3.1).
+def capped_difference(own: int, opp: int, rule_set: RuleSet) -> int:
+    """The signed difference D = own - opp a player uses after the 400-point rule (art. 8.3.1).
 
-    The same numbers as :func:`expected` with the table method, without building objects.
+    Judged by ``own``: under the 2025 edition a player rated 2650+ keeps the true difference.
     """
     if type(own) is not int or own < 0:
         _check_rating(own)
     if type(opp) is not int or opp < 0:
         _check_rating(opp, "opponent rating")
-    diff = _capped_difference(own, opp, rule_set)
+    return _capped_difference(own, opp, rule_set)
+
+
+def table_expectation(own: int, opp: int, rule_set: RuleSet) -> tuple[int, int]:
+    """Fast integer path: ``(difference used, PD in hundredths)`` (table 8.1.2, art. 8.3.1).
+
+    The same numbers as :func:`expected` with the table method, without building objects.
+    """
+    diff = capped_difference(own, opp, rule_set)
     return diff, table_pd(diff)
+
+
+def curve_expectation(own: int, opp: int, rule_set: RuleSet) -> tuple[int, int]:
+    """Fast integer path for the curve: ``(difference used, E in 10^-4 units)`` (art. 8.3.1).
+
+    The same numbers as :func:`expected` with the curve method (E = units / 10**CURVE_PLACES);
+    pass :data:`UNCAPPED` for the elo system.
+    """
+    diff = capped_difference(own, opp, rule_set)
+    units = _curve_units(diff if diff >= 0 else -diff)
+    return diff, units if diff >= 0 else _CURVE_ONE - units
 
 
 # --------------------------------------------------------------------------------------------

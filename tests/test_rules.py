@@ -37,6 +37,8 @@ from ratings.rules import (
     UnknownMethodError,
     UnknownSystemError,
     apply_700_rule,
+    capped_difference,
+    curve_expectation,
     curve_expected,
     dp,
     drop_zero_first_event,
@@ -778,11 +780,15 @@ def test_rate_period_is_deterministic(
 
 
 @PROPERTY
-@given(edition=editions, own=ratings_, opp=ratings_)
-def test_fast_path_matches_expected(edition: rules.RuleSet, own: int, opp: int) -> None:
+@given(edition=st.sampled_from([*RULE_SETS, UNCAPPED]), own=ratings_, opp=ratings_)
+def test_fast_paths_match_expected(edition: rules.RuleSet, own: int, opp: int) -> None:
     d, pd = table_expectation(own, opp, edition)
     slow = expected(own, opp, edition)
     assert (d, D(pd) / 100) == (slow.difference, slow.expected)
+    d, units = curve_expectation(own, opp, edition)
+    slow = expected(own, opp, edition, ExpectedMethod.CURVE)
+    assert (d, D(units).scaleb(-rules.CURVE_PLACES)) == (slow.difference, slow.expected)
+    assert capped_difference(own, opp, edition) == d
 
 
 @PROPERTY
