@@ -315,7 +315,7 @@ class _Parser:
         """One 10-character round block: ``OOOO C R  ``."""
         where = f"round {number}"
         if (block[4] + block[6] + block[8:]).strip():
-            raise self.error(line, f"malformed round block {block!r}", where)
+            raise self.error(line, f"malformed round block {block.rstrip()!r}", where)
         opponent = self.integer(block[0:4], line, f"{where} opponent") or 0
         colour = block[5].lower()
         if colour not in ("w", "b", "-", " "):
@@ -531,7 +531,12 @@ def write_trf(t: TrfTournament) -> str:
     :class:`ValueError` when a value does not fit its column (a name over 33 characters,
     a start number over 9999, ...) or a player has two entries in one round.
     """
+    for p in t.players:
+        if p.start_no < 1:
+            raise ValueError(f"start number must be positive: {p.start_no!r}")
     blocks: dict[int, dict[int, str]] = {p.start_no: {} for p in t.players}
+    if len(blocks) != len(t.players):
+        raise ValueError("two players have the same start number")
     halves = dict.fromkeys(blocks, 0)
 
     def put(player: int, number: int, block: str, code: str) -> None:
