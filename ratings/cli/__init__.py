@@ -101,10 +101,11 @@ def cli(ctx: click.Context, db: str) -> None:
 
 def _register() -> None:
     # imported here so that each module can use `cli`, `pass_app`, `App` from this one
-    from ratings.cli import admin, calc
+    from ratings.cli import admin, calc, imports, lists, records
 
     cli.add_command(calc.calc)
-    admin.register(cli)
+    for module in (admin, records, imports, lists):
+        module.register(cli)
 
 
 _register()

@@ -1,0 +1,71 @@
+"""``ratings import players|games|trf|pgn FILE``: bulk input, all or nothing."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ratings import service
+from ratings.cli import App, pass_app
+from ratings.errors import InputFileError
+from ratings.io.csv import read_games_csv, read_players_csv
+
+FILE = click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+
+
+def read_bytes(path: Path) -> bytes:
+    """A file's bytes, or a located error."""
+    try:
+        return path.read_bytes()
+    except OSError as exc:
+        raise InputFileError(str(path), None, f"cannot read the file: {exc.strerror}") from exc
+
+
+def _summary(report: service.ImportReport) -> None:
+    if report.marked_period:
+        click.echo(
+            f"This touches rated period {report.marked_period}: 'ratings rate' re-rates from there",
+            err=True,
+        )
+
+
+@click.group("import")
+def import_() -> None:
+    """Bulk input from CSV, TRF and PGN files (a whole file goes in, or nothing)."""
+
+
+@import_.command("players")
+@FILE
+@pass_app
+def import_players(app: App, file: Path) -> None:
+    """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...)."""
+    data = read_bytes(file)
+    with app.session() as session:
+        service.check_not_imported(session, service.content_hash(data), str(file))
+        rows = read_players_csv(data, str(file))
+        report = service.import_players(session, rows, str(file), service.content_hash(data))
+    click.echo(f"Imported {report.players_created} players from {file}")
+    _summary(report)
+
+
+@import_.command("games")
+@FILE
+@pass_app
+def import_games(app: App, file: Path) -> None:
+    """Store the games of a CSV file (date, white, black, result, event, round)."""
+    data = read_bytes(file)
+    with app.session() as session:
+        service.check_not_imported(session, service.content_hash(data), str(file))
+        rows = read_games_csv(data, str(file))
+        report = service.import_games(session, rows, str(file), service.content_hash(data))
+    click.echo(
+        f"Imported {report.games} games ({report.rated_games} to rate, "
+        f"{report.unrated_games} forfeits) in {report.events_created} events from {file}"
+    )
+    _summary(report)
+
+
+def register(group: click.Group) -> None:
+    """Add these commands to the top-level group."""
+    group.add_command(import_)

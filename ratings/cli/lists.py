@@ -1,0 +1,289 @@
+"""``ratings rate``, ``preview``, ``list``, ``history``, ``card``, ``performance``."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from collections.abc import Sequence
+
+import click
+
+from ratings import service
+from ratings.cli import App, pass_app
+from ratings.rules import Period
+from ratings.service import reports
+
+FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format.",
+)
+
+
+def _blank(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+@click.command("rate")
+@click.option("--through", metavar="YYYY-MM", help="Last period to rate (default: newest game).")
+@pass_app
+def rate(app: App, through: str | None) -> None:
+    """Rate every period not yet rated (re-rating from the first corrected one), in order."""
+    with app.session() as session:
+        last = service.parse_period(session, through) if through else None
+        progress = None
+        if sys.stderr.isatty():
+
+            def progress(period: Period) -> None:
+                click.echo(f"\rrated {period.label}", err=True, nl=False)
+
+        report = service.rate(session, through=last, progress=progress)
+        if progress is not None:
+            click.echo("", err=True)
+        if not report.rated and not report.rerated:
+            click.echo("Nothing to rate")
+            return
+        if report.rerated:
+            click.echo(
+                f"Re-rated {_span(report.rerated)} after corrections; "
+                f"{len(report.changed)} published rating(s) changed"
+            )
+            for c in report.changed:
+                click.echo(
+                    f"  {c.period}  {c.name} (id {c.player_id}): "
+                    f"{_blank(c.old) or 'unrated'} -> {_blank(c.new) or 'unrated'}"
+                )
+        if report.rated:
+            click.echo(f"Rated {_span(report.rated)} ({report.games} rated games)")
+
+
+def _span(labels: Sequence[str]) -> str:
+    if len(labels) == 1:
+        return f"period {labels[0]}"
+    return f"{len(labels)} periods {labels[0]} .. {labels[-1]}"
+
+
+def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "period": result.period,
+                    "list_date": result.list_date.isoformat() if result.list_date else None,
+                    "players": [
+                        {
+                            "id": r.player_id,
+                            "name": r.name,
+                            "fide_id": r.fide_id,
+                            "federation": r.federation,
+                            "title": r.title,
+                            "birth_year": r.birth_year,
+                            "rating": r.rating,
+                            "change": r.change,
+                            "period_games": r.period_games,
+                            "games": r.games,
+                            "k": r.k,
+                            "k10": r.k10,
+                        }
+                        for r in result.rows
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(
+            ["name", "fide_id", "federation", "title", "birth_year", "rating", "change",
+             "period_games", "games", "k", "k10"]
+        )  # fmt: skip
+        for r in result.rows:
+            writer.writerow(
+                [r.name, _blank(r.fide_id), _blank(r.federation), _blank(r.title),
+                 _blank(r.birth_year), _blank(r.rating), r.change, r.period_games, r.games,
+                 _blank(r.k), "true" if r.k10 else "false"]
+            )  # fmt: skip
+        click.echo(out.getvalue(), nl=False)
+        return
+    click.echo(title)
+    click.echo(
+        f"{'#':>4}  {'name':<30} {'fide id':>10} {'rating':>6} {'chg':>5} {'games':>6} {'k':>3}"
+    )
+    for i, r in enumerate(result.rows, 1):
+        rank = str(i) if r.rating is not None else ""
+        click.echo(
+            f"{rank:>4}  {r.name:<30} {_blank(r.fide_id):>10} {_blank(r.rating):>6} "
+            f"{_signed(r.change) if r.period_games else '':>5} {r.games:>6} {_blank(r.k):>3}"
+        )
+
+
+@click.command("list")
+@click.option(
+    "--period", metavar="YYYY-MM", help="The period whose list to show (default: newest)."
+)
+@click.option("--all", "show_all", is_flag=True, help="Include unrated players.")
+@FORMAT
+@pass_app
+def list_(app: App, period: str | None, show_all: bool, fmt: str) -> None:
+    """Show the rating list published by a period."""
+    with app.session() as session:
+        result = reports.rating_list(session, period, include_unrated=show_all)
+    if result.period is None:
+        title = "Register (no period rated yet): entry ratings"
+    else:
+        title = f"Rating list {result.period} (list dated {result.list_date})"
+    _print_list(result, fmt, title)
+
+
+@click.command("preview")
+@click.option("--all", "show_all", is_flag=True, help="Include unrated players.")
+@FORMAT
+@pass_app
+def preview(app: App, show_all: bool, fmt: str) -> None:
+    """Show the list the next period would publish; nothing is written."""
+    with app.session() as session:
+        result = reports.preview(session, include_unrated=show_all)
+    _print_list(
+        result, fmt, f"Preview of {result.period} (list dated {result.list_date}; not saved)"
+    )
+
+
+@click.command("history")
+@click.argument("player_ref", metavar="PLAYER")
+@FORMAT
+@pass_app
+def history(app: App, player_ref: str, fmt: str) -> None:
+    """Show a player's rating on every rated period's list."""
+    with app.session() as session:
+        player, rows = reports.history(session, player_ref)
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "player": {"id": player.id, "name": player.name, "fide_id": player.fide_id},
+                    "history": [
+                        {
+                            "period": r.period,
+                            "list_date": r.list_date.isoformat(),
+                            "rating_before": r.rating_before,
+                            "rating": r.rating_after,
+                            "change": r.change,
+                            "k": r.k,
+                            "games": r.games,
+                            "total_games": r.total_games,
+                            "score": r.score,
+                            "state": r.state,
+                        }
+                        for r in rows
+                    ],
+                },
+                indent=2,
+            )
+        )
+        return
+    if fmt == "csv":
+        out = io.StringIO()
+        writer = csv.writer(out, lineterminator="\n")
+        writer.writerow(["period", "rating_before", "rating", "change", "k", "games",
+                         "total_games", "score", "state"])  # fmt: skip
+        for r in rows:
+            writer.writerow([r.period, _blank(r.rating_before), _blank(r.rating_after), r.change,
+                             _blank(r.k), r.games, r.total_games, r.score, r.state])  # fmt: skip
+        click.echo(out.getvalue(), nl=False)
+        return
+    click.echo(f"{player.name} (id {player.id})")
+    click.echo(f"{'period':<8} {'before':>6} {'after':>6} {'chg':>5} {'k':>3} {'games':>5}  state")
+    for r in rows:
+        click.echo(
+            f"{r.period:<8} {_blank(r.rating_before):>6} {_blank(r.rating_after):>6} "
+            f"{_signed(r.change):>5} {_blank(r.k):>3} {r.games:>5}  {r.state}"
+        )
+
+
+@click.command("card")
+@click.argument("player_ref", metavar="PLAYER")
+@click.option("--period", required=True, metavar="YYYY-MM", help="The rated period.")
+@pass_app
+def card(app: App, player_ref: str, period: str) -> None:
+    """Show the per-game calculation of a player's period (like FIDE's calculation page)."""
+    with app.session() as session:
+        c = reports.card(session, player_ref, period)
+    click.echo(f"{c.player.name} (id {c.player.id}), period {c.period}")
+    click.echo(
+        f"Rating {_blank(c.rating_before) or 'unrated'}, K {_blank(c.k) or '-'}, "
+        f"{len(c.lines)} game(s)"
+    )
+    click.echo(
+        f"{'date':<10} {'opponent':<26} {'Ropp':>5} {'Rown':>5} {'S':>3} {'D':>5} "
+        f"{'PD':>6} {'dR':>7} {'K':>3} {'K*dR':>7}"
+    )
+    for line in c.lines:
+        score = {1.0: "1", 0.5: "½", 0.0: "0"}.get(line.score, str(line.score))
+        weighted = (
+            f"{line.k * line.change:+.2f}" if line.k is not None and line.change is not None else ""
+        )
+        click.echo(
+            f"{line.played_on.isoformat():<10} {line.opponent[:26]:<26} "
+            f"{line.opponent_rating:>5} {_blank(line.own_rating):>5} {score:>3} "
+            f"{_blank(line.difference):>5} {_num(line.expected):>6} {_num(line.change, True):>7} "
+            f"{_blank(line.k):>3} {weighted:>7}"
+        )
+    if c.k is not None:
+        total = c.sum_change
+        click.echo(
+            f"Total: score {c.score:g}, expected {c.expected_sum:.2f}, "
+            f"sum dR {total:+.2f}, K x sum = {c.k * total:+.2f} -> change {_signed(c.change)}"
+        )
+    click.echo(f"New rating: {_blank(c.rating_after) or 'unrated'} ({c.state})")
+
+
+def _num(value: float | None, signed: bool = False) -> str:
+    if value is None:
+        return ""
+    text = f"{value:+.4f}" if signed else f"{value:.4f}"
+    # table values have two decimals: drop the trailing zeros a curve value would need
+    return text[:-2] if text.endswith("00") else text
+
+
+@click.command("performance")
+@click.argument("player_ref", metavar="PLAYER")
+@click.option("--period", metavar="YYYY-MM", help="A rated period (default: newest).")
+@click.option("--event", help="An event name.")
+@click.option(
+    "--method",
+    type=click.Choice(["fide", "own", "400"]),
+    default="fide",
+    show_default=True,
+    help="fide: Ra + dp; own: own rating + dp; 400: algorithm of 400.",
+)
+@pass_app
+def performance(
+    app: App, player_ref: str, period: str | None, event: str | None, method: str
+) -> None:
+    """Show a player's performance rating over a period's or an event's rated games."""
+    with app.session() as session:
+        perf = reports.performance(
+            session, player_ref, period_label=period, event_name=event, method=method
+        )
+    click.echo(
+        f"{perf.player.name}, {perf.scope}: {perf.score:g}/{perf.games}, "
+        f"average opponent {perf.average_opponent}, performance ({perf.method}) "
+        f"{perf.performance}"
+    )
+
+
+def register(group: click.Group) -> None:
+    """Add these commands to the top-level group."""
+    for command in (rate, preview, list_, history, card, performance):
+        group.add_command(command)

@@ -1,0 +1,264 @@
+"""``ratings player ...`` and ``ratings game ...``: the register and single results."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import click
+
+from ratings import service
+from ratings.cli import App, pass_app
+from ratings.errors import InvalidInputError
+from ratings.results import Result
+
+
+def parse_date(text: str, what: str = "date") -> dt.date:
+    """A ``YYYY-MM-DD`` argument."""
+    try:
+        if len(text) == 10:
+            return dt.date.fromisoformat(text)
+    except ValueError:
+        pass
+    raise InvalidInputError(f"{what} must be YYYY-MM-DD: {text!r}")
+
+
+def parse_result(text: str) -> Result:
+    """A RESULT argument (1-0, 0-1, 1/2-1/2, =, +/-, ...)."""
+    try:
+        return Result.from_string(text)
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from exc
+
+
+def describe_player(p: object) -> str:
+    """One line about a player for messages."""
+    from ratings.models import Player
+
+    assert isinstance(p, Player)
+    return f"{p.name} (id {p.id})"
+
+
+@click.group("player")
+def player() -> None:
+    """Register, edit, list and merge players."""
+
+
+@player.command("add")
+@click.argument("name")
+@click.option("--birthdate", help="YYYY-MM-DD, or YYYY when only the year is known.")
+@click.option("--fide-id", type=click.IntRange(min=1), help="FIDE id.")
+@click.option("--rating", type=int, help="Published rating on entry.")
+@click.option("--games", type=int, default=0, show_default=True, help="Prior rated games.")
+@click.option("--k10", is_flag=True, help="Permanent K=10 (reached 2400 elsewhere).")
+@click.option("--sex", type=click.Choice(["m", "f"]))
+@click.option("--federation", help="Three-letter federation code.")
+@click.option("--title", help="GM, IM, FM, CM, WGM, WIM, WFM or WCM.")
+@pass_app
+def player_add(
+    app: App,
+    name: str,
+    birthdate: str | None,
+    fide_id: int | None,
+    rating: int | None,
+    games: int,
+    k10: bool,
+    sex: str | None,
+    federation: str | None,
+    title: str | None,
+) -> None:
+    """Register a player."""
+    with app.session() as session:
+        p = service.add_player(
+            session,
+            name,
+            birth=service.Birth.from_string(birthdate),
+            fide_id=fide_id,
+            rating=rating,
+            games=games,
+            k10=k10,
+            sex=sex,
+            federation=federation,
+            title=title,
+        )
+        click.echo(f"Added {describe_player(p)}")
+
+
+@player.command("list")
+@pass_app
+def player_list(app: App) -> None:
+    """List the register."""
+    with app.session() as session:
+        players = service.list_players(session)
+        click.echo(f"{'id':>5}  {'name':<30} {'fide id':>10} {'born':>10} {'entry':>5} {'k10':>3}")
+        for p in players:
+            born = p.birth_date.isoformat() if p.birth_date else (str(p.birth_year or ""))
+            click.echo(
+                f"{p.id:>5}  {p.name:<30} {p.fide_id or '':>10} {born:>10} "
+                f"{p.entry_rating if p.entry_rating is not None else '':>5} "
+                f"{'yes' if p.k10 else '':>3}"
+            )
+
+
+@player.command("show")
+@click.argument("player_ref", metavar="PLAYER")
+@pass_app
+def player_show(app: App, player_ref: str) -> None:
+    """Show one player's register entry."""
+    with app.session() as session:
+        p = service.get_player(session, player_ref)
+        games = service.register.count_games(session, p.id)
+        born = p.birth_date.isoformat() if p.birth_date else p.birth_year
+        for label, value in (
+            ("id", p.id),
+            ("name", p.name),
+            ("fide id", p.fide_id),
+            ("born", born),
+            ("sex", p.sex),
+            ("federation", p.federation),
+            ("title", p.title),
+            ("entry rating", p.entry_rating),
+            ("entry games", p.entry_games),
+            ("k10 (by hand)", "yes" if p.k10 else "no"),
+            ("games stored", games),
+        ):
+            click.echo(f"{label + ':':<15}{'' if value is None else value}")
+
+
+@player.command("edit")
+@click.argument("player_ref", metavar="PLAYER")
+@click.option("--name")
+@click.option("--birthdate", help="YYYY-MM-DD or YYYY; '' clears it.")
+@click.option("--fide-id", help="FIDE id; '' clears it.")
+@click.option("--rating", help="Entry rating; '' clears it.")
+@click.option("--games", type=int, help="Entry games.")
+@click.option("--k10/--no-k10", default=None, help="Set or clear the hand-set K=10 flag.")
+@click.option("--sex", type=click.Choice(["m", "f"]))
+@click.option("--federation")
+@click.option("--title")
+@pass_app
+def player_edit(
+    app: App,
+    player_ref: str,
+    name: str | None,
+    birthdate: str | None,
+    fide_id: str | None,
+    rating: str | None,
+    games: int | None,
+    k10: bool | None,
+    sex: str | None,
+    federation: str | None,
+    title: str | None,
+) -> None:
+    """Correct a player's data (entry data changes re-rate from the first period)."""
+    kwargs: dict[str, object] = {}
+    for key, text in (("fide_id", fide_id), ("rating", rating)):
+        if text is not None:
+            if text.strip() and not text.strip().isdigit():
+                raise InvalidInputError(f"{key.replace('_', ' ')} must be a number: {text!r}")
+            kwargs[key] = int(text) if text.strip() else None
+    with app.session() as session:
+        p, changed = service.edit_player(
+            session,
+            player_ref,
+            name=name,
+            birth=service.Birth.from_string(birthdate) if birthdate is not None else None,
+            games=games,
+            k10=k10,
+            sex=sex,
+            federation=federation,
+            title=title,
+            **kwargs,  # type: ignore[arg-type]  # fide_id/rating: int | None, checked above
+        )
+        if changed:
+            click.echo(f"Changed {', '.join(changed)} of {describe_player(p)}")
+        else:
+            click.echo(f"Nothing changed for {describe_player(p)}")
+
+
+@player.command("merge")
+@click.argument("keep", metavar="KEEP")
+@click.argument("remove", metavar="DUPLICATE")
+@pass_app
+def player_merge(app: App, keep: str, remove: str) -> None:
+    """Merge DUPLICATE into KEEP (two records of the same person), moving the games."""
+    with app.session() as session:
+        kept, removed, moved = service.merge_players(session, keep, remove)
+        click.echo(
+            f"Merged {describe_player(removed)} into {describe_player(kept)}: {moved} game(s) moved"
+        )
+
+
+@click.group("game")
+def game() -> None:
+    """Record, correct and void single games."""
+
+
+@game.command("add")
+@click.argument("white")
+@click.argument("black")
+@click.argument("result")
+@click.option("--date", "date_text", required=True, help="YYYY-MM-DD")
+@click.option("--event", help="Event name (a stored event of that name is extended).")
+@click.option("--round", "round_", help="Round.")
+@pass_app
+def game_add(
+    app: App,
+    white: str,
+    black: str,
+    result: str,
+    date_text: str,
+    event: str | None,
+    round_: str | None,
+) -> None:
+    """Record one game: WHITE BLACK RESULT (1-0, 0-1, 1/2-1/2, +/-, -/+, -/-)."""
+    played_on = parse_date(date_text)
+    outcome = parse_result(result)
+    with app.session() as session:
+        g = service.add_game(
+            session, white, black, outcome, played_on, event_name=event, round=round_
+        )
+        click.echo(f"Added game {g.id}")
+
+
+@game.command("edit")
+@click.argument("game_id", type=int)
+@click.option("--result")
+@click.option("--date", "date_text", help="YYYY-MM-DD")
+@click.option("--round", "round_")
+@click.option("--rated/--unrated", default=None, help="--unrated: played but not rated.")
+@pass_app
+def game_edit(
+    app: App,
+    game_id: int,
+    result: str | None,
+    date_text: str | None,
+    round_: str | None,
+    rated: bool | None,
+) -> None:
+    """Correct a stored game (its rated period is re-rated by the next 'ratings rate')."""
+    with app.session() as session:
+        g = service.edit_game(
+            session,
+            game_id,
+            result=parse_result(result) if result is not None else None,
+            played_on=parse_date(date_text) if date_text is not None else None,
+            round=round_,
+            rated=rated,
+        )
+        click.echo(f"Changed game {g.id}")
+
+
+@game.command("void")
+@click.argument("game_id", type=int)
+@pass_app
+def game_void(app: App, game_id: int) -> None:
+    """Remove a game recorded in error (its rated period is re-rated by the next rate)."""
+    with app.session() as session:
+        service.void_game(session, game_id)
+        click.echo(f"Voided game {game_id}")
+
+
+def register(group: click.Group) -> None:
+    """Add these commands to the top-level group."""
+    group.add_command(player)
+    group.add_command(game)

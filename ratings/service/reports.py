@@ -1,0 +1,376 @@
+"""Reading the results: rating lists, a player's history, the per-game card, performance."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from decimal import Decimal
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings import rules
+from ratings.errors import InvalidInputError, PeriodError
+from ratings.models import (
+    Event,
+    Game,
+    Player,
+    RatingBreakdown,
+    RatingHistory,
+    RatingPeriod,
+)
+from ratings.rules import Period, PlayerState
+from ratings.service.common import get_config, get_player, parse_period
+from ratings.service.rate import first_game_period, rate
+
+
+@dataclass(frozen=True, slots=True)
+class ListRow:
+    """One line of a rating list."""
+
+    player_id: int
+    name: str
+    fide_id: int | None
+    federation: str | None
+    sex: str | None
+    title: str | None
+    birth_year: int | None
+    rating: int | None
+    change: int
+    period_games: int
+    games: int
+    """Total rated games (entry games included)."""
+    k: int | None
+    """K for the next period (before the 700 rule)."""
+    k10: bool
+
+
+@dataclass(frozen=True, slots=True)
+class RatingList:
+    """A published list (``period`` None: the register before any period was rated)."""
+
+    period: str | None
+    list_date: dt.date | None
+    rows: tuple[ListRow, ...]
+
+
+def _sort_key(row: ListRow) -> tuple[int, int, str, int]:
+    return (row.rating is None, -(row.rating or 0), row.name.lower(), row.player_id)
+
+
+def _find_period(session: Session, label: str | None) -> RatingPeriod | None:
+    if label is None:
+        return session.scalar(
+            sa.select(RatingPeriod).order_by(RatingPeriod.start_date.desc()).limit(1)
+        )
+    period = parse_period(session, label)
+    found = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == period.start))
+    if found is None:
+        raise PeriodError(f"period {period.label} has not been rated; run 'ratings rate'")
+    return found
+
+
+def rating_list(
+    session: Session, period_label: str | None = None, *, include_unrated: bool = False
+) -> RatingList:
+    """The list a period published (default: the newest). Before any period was rated,
+    the register with its entry ratings."""
+    period = _find_period(session, period_label)
+    if period is None:
+        return _register_list(session, include_unrated)
+    query = (
+        sa.select(Player, RatingHistory)
+        .join(RatingHistory, RatingHistory.player_id == Player.id)
+        .where(RatingHistory.period_id == period.id)
+    )
+    if not include_unrated:
+        query = query.where(RatingHistory.rating_after.is_not(None))
+    rows = [
+        ListRow(
+            player_id=p.id,
+            name=p.name,
+            fide_id=p.fide_id,
+            federation=p.federation,
+            sex=p.sex,
+            title=p.title,
+            birth_year=p.birth_year,
+            rating=h.rating_after,
+            change=h.change,
+            period_games=h.games,
+            games=h.total_games,
+            k=h.next_k,
+            k10=h.k10,
+        )
+        for p, h in session.execute(query).tuples()
+    ]
+    rows.sort(key=_sort_key)
+    return RatingList(period.label, period.list_date, tuple(rows))
+
+
+def _register_list(session: Session, include_unrated: bool) -> RatingList:
+    config = get_config(session)
+    first = first_game_period(session, config.period_months)
+    query = sa.select(Player).where(Player.merged_into_id.is_(None))
+    if not include_unrated:
+        query = query.where(Player.entry_rating.is_not(None))
+    rows = []
+    for p in session.scalars(query):
+        k = None
+        if p.entry_rating is not None and first is not None:
+            state = PlayerState(
+                rating=p.entry_rating,
+                games_played=p.entry_games,
+                birth_year=p.birth_year,
+                k10=p.k10 or p.entry_rating >= rules.K10_MARK,
+                reached_2300=p.entry_rating >= rules.JUNIOR_MARK,
+            )
+            k = config.k_for(state, first.start)
+        rows.append(
+            ListRow(
+                player_id=p.id,
+                name=p.name,
+                fide_id=p.fide_id,
+                federation=p.federation,
+                sex=p.sex,
+                title=p.title,
+                birth_year=p.birth_year,
+                rating=p.entry_rating,
+                change=0,
+                period_games=0,
+                games=p.entry_games,
+                k=k,
+                k10=p.k10 or (p.entry_rating or 0) >= rules.K10_MARK,
+            )
+        )
+    rows.sort(key=_sort_key)
+    return RatingList(None, None, tuple(rows))
+
+
+def preview(session: Session, *, include_unrated: bool = False) -> RatingList:
+    """The list the next period would publish; nothing is written (the work is rolled
+    back to a savepoint)."""
+    config = get_config(session)
+    last = session.scalar(sa.select(sa.func.max(RatingPeriod.start_date)))
+    if last is None:
+        target = first_game_period(session, config.period_months)
+        if target is None:
+            raise PeriodError("nothing to preview: no rated games are recorded")
+    else:
+        target = Period(last, config.period_months).next()
+    savepoint = session.begin_nested()
+    try:
+        rate(session, through=target)
+        result = rating_list(session, target.label, include_unrated=include_unrated)
+    finally:
+        savepoint.rollback()
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """A player's entry on one period's list."""
+
+    period: str
+    list_date: dt.date
+    rating_before: int | None
+    rating_after: int | None
+    change: int
+    k: int | None
+    games: int
+    total_games: int
+    score: float
+    state: str
+
+
+def history(session: Session, player_ref: str) -> tuple[Player, list[HistoryRow]]:
+    """Every list entry of a player, oldest first."""
+    player = get_player(session, player_ref)
+    rows = session.execute(
+        sa.select(RatingPeriod, RatingHistory)
+        .join(RatingHistory, RatingHistory.period_id == RatingPeriod.id)
+        .where(RatingHistory.player_id == player.id)
+        .order_by(RatingPeriod.start_date)
+    ).tuples()
+    return player, [
+        HistoryRow(
+            period=rp.label,
+            list_date=rp.list_date,
+            rating_before=h.rating_before,
+            rating_after=h.rating_after,
+            change=h.change,
+            k=h.k,
+            games=h.games,
+            total_games=h.total_games,
+            score=h.score,
+            state=h.state,
+        )
+        for rp, h in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class CardLine:
+    """One game on a player's calculation card (FIDE's calculation page)."""
+
+    game_id: int
+    played_on: dt.date
+    event: str
+    round: str | None
+    opponent: str
+    opponent_rating: int
+    own_rating: int | None
+    score: float
+    difference: int | None
+    expected: float | None
+    change: float | None
+    k: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """A player's games of one period and how they moved the rating."""
+
+    player: Player
+    period: str
+    rating_before: int | None
+    rating_after: int | None
+    k: int | None
+    change: int
+    lines: tuple[CardLine, ...]
+    score: float
+    expected_sum: float
+    state: str
+
+    @property
+    def sum_change(self) -> Decimal:
+        """sum(dR), exact (each dR has at most 4 decimals)."""
+        return sum(
+            (Decimal(str(line.change)) for line in self.lines if line.change is not None),
+            Decimal(0),
+        )
+
+
+def card(session: Session, player_ref: str, period_label: str) -> Card:
+    """The per-game breakdown of one player's period."""
+    player = get_player(session, player_ref)
+    period = _find_period(session, period_label)
+    assert period is not None
+    entry = session.scalar(
+        sa.select(RatingHistory).where(
+            RatingHistory.period_id == period.id, RatingHistory.player_id == player.id
+        )
+    )
+    if entry is None:
+        raise PeriodError(f"{player.name} is not on the {period.label} list")
+    opponent = sa.orm.aliased(Player)
+    rows = session.execute(
+        sa.select(RatingBreakdown, Game, Event.name, opponent.name)
+        .join(Game, Game.id == RatingBreakdown.game_id)
+        .join(Event, Event.id == Game.event_id)
+        .join(opponent, opponent.id == RatingBreakdown.opponent_id)
+        .where(RatingBreakdown.period_id == period.id, RatingBreakdown.player_id == player.id)
+        .order_by(Game.played_on, Game.id)
+    ).tuples()
+    lines = tuple(
+        CardLine(
+            game_id=g.id,
+            played_on=g.played_on,
+            event=event_name,
+            round=g.round,
+            opponent=opp_name,
+            opponent_rating=b.opponent_rating,
+            own_rating=b.own_rating,
+            score=b.score,
+            difference=b.difference,
+            expected=b.expected,
+            change=b.change,
+            k=b.k,
+        )
+        for b, g, event_name, opp_name in rows
+    )
+    return Card(
+        player=player,
+        period=period.label,
+        rating_before=entry.rating_before,
+        rating_after=entry.rating_after,
+        k=entry.k,
+        change=entry.change,
+        lines=lines,
+        score=entry.score,
+        expected_sum=entry.expected_sum,
+        state=entry.state,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Performance:
+    """A performance rating over some games."""
+
+    player: Player
+    scope: str
+    method: str
+    games: int
+    score: Decimal
+    average_opponent: int
+    performance: int
+
+
+def performance(
+    session: Session,
+    player_ref: str,
+    *,
+    period_label: str | None = None,
+    event_name: str | None = None,
+    method: str = "fide",
+) -> Performance:
+    """Performance rating of a player over a rated period's or an event's rated games, with
+    the opponents' ratings the games were rated with (SPEC 1.8)."""
+    if method not in ("fide", "own", "400"):
+        raise InvalidInputError(f"unknown performance method: {method!r} (use fide, own or 400)")
+    if period_label is not None and event_name is not None:
+        raise InvalidInputError("give either --period or --event, not both")
+    player = get_player(session, player_ref)
+    query = (
+        sa.select(
+            RatingBreakdown.opponent_rating, RatingBreakdown.score, RatingHistory.rating_before
+        )
+        .join(Game, Game.id == RatingBreakdown.game_id)
+        .join(
+            RatingHistory,
+            sa.and_(
+                RatingHistory.period_id == RatingBreakdown.period_id,
+                RatingHistory.player_id == RatingBreakdown.player_id,
+            ),
+        )
+        .where(RatingBreakdown.player_id == player.id)
+    )
+    if event_name is not None:
+        events = list(session.scalars(sa.select(Event.id).where(Event.name == event_name)))
+        if not events:
+            raise InvalidInputError(f"no event named {event_name!r}")
+        query = query.where(Game.event_id.in_(events))
+        scope = f"event {event_name}"
+    else:
+        period = _find_period(session, period_label)
+        if period is None:
+            raise PeriodError("no period has been rated yet; run 'ratings rate'")
+        query = query.where(RatingBreakdown.period_id == period.id)
+        scope = f"period {period.label}"
+    rows = session.execute(query).all()
+    if not rows:
+        raise PeriodError(f"{player.name} has no rated games in {scope}")
+    opponents = [r[0] for r in rows]
+    score = sum((Decimal(str(r[1])) for r in rows), Decimal(0))
+    if method == "fide":
+        value = rules.performance_fide(opponents, score)
+    elif method == "own":
+        own = rows[0][2]
+        if own is None:
+            raise InvalidInputError(
+                f"{player.name} had no rating to base an own-rating performance on"
+            )
+        value = rules.performance_own(own, opponents, score)
+    else:
+        value = rules.performance_400(opponents, score)
+    average = rules.round_half_away(Decimal(sum(opponents)) / len(opponents))
+    return Performance(player, scope, method, len(rows), score, average, value)
