@@ -507,8 +507,11 @@ def test_ignored_records() -> None:
         "",
         "   ",
         "102 Arbiter",
+        "### a TRF-2026 comment line",
         player_line(1, "A", ["   2 w 1"]),
+        "IRL    1 m    National Name                     1900 DUB",  # TRF-2026 NRS record
         player_line(2, "B", ["   1 b 0"]),
+        "310   1 Team",
     )
     t = parse_trf(data, "t.trf")
     assert len(t.players) == 2

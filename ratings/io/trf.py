@@ -32,7 +32,8 @@ Decisions a reader of the code should know:
   (``24/09/2010``). A date that does not exist is an error naming the line.
 * A game whose colours are missing on both lines gets White = the lower start number.
   Such a game is never rated, whatever its result (SPEC 5: only colour ``w``/``b`` with
-  ``1``/``=``/``0`` is rated). A colour given on one line only is taken from that line.
+  ``1``/``=``/``0`` is rated). A colour given on one line only is taken from that line,
+  and that game is not rated either (both lines must say ``w``/``b``).
 * A pairing with an opponent but no result (a round not played yet) is an error: importing
   a half-finished event and later the finished file would store its games twice.
 * Line numbers are provenance, not content: they are left out of ``==``, so a tournament
@@ -160,14 +161,14 @@ _BYE_CODES = frozenset("HFUZ")
 _RESULT_CODES = _PLAYED | _UNRATED_PLAYED | _FORFEIT | _BYE_CODES | {" "}
 # what the other line must say for the same game
 _OPPOSITE = {
-    "1": "0",
-    "0": "1",
-    "=": "=",
-    "W": "L",
-    "L": "W",
-    "D": "D",
-    "+": "-",
-    "-": "+-",  # a double forfeit: neither player appeared
+    "1": frozenset("0"),
+    "0": frozenset("1"),
+    "=": frozenset("="),
+    "W": frozenset("L"),
+    "L": frozenset("W"),
+    "D": frozenset("D"),
+    "+": frozenset("-"),
+    "-": frozenset("+-"),  # "-" against "-": a double forfeit, neither player appeared
 }
 _WHITE_RESULT = {
     "1": Result.WHITE_WIN,
