@@ -634,3 +634,8 @@ def test_write_refuses_two_entries_in_one_round() -> None:
     )
     with pytest.raises(ValueError, match="player 1 has two entries"):
         write_trf(t)
+
+
+def test_colour_on_one_line_only_is_taken_but_not_rated() -> None:
+    data = trf(player_line(1, "A", ["   2 - 1"]), player_line(2, "B", ["   1 w 0"]))
+    assert parse_trf(data, "t.trf").games == (TrfGame(1, 2, 1, Result.BLACK_WIN, False, 2, 1),)
