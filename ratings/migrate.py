@@ -6,6 +6,7 @@ migrations as ``ratings/_migrations``) works as well as a checkout (top-level ``
 
 from __future__ import annotations
 
+import io
 import sqlite3
 from pathlib import Path
 
@@ -33,7 +34,8 @@ def script_location() -> Path:
 
 def alembic_config(connection: Connection | None = None) -> Config:
     """An Alembic Config for our migrations, bound to ``connection`` when given."""
-    cfg = Config()
+    # Alembic's own messages ("No new upgrade operations detected.") stay out of our output
+    cfg = Config(stdout=io.StringIO())
     cfg.set_main_option("script_location", str(script_location()))
     cfg.attributes["configure_logger"] = False
     if connection is not None:
