@@ -39,7 +39,10 @@ def test_init_with_overrides(runner: CliRunner, tmp_path: Path) -> None:
 def test_init_refuses_an_existing_file(runner: CliRunner, tmp_path: Path) -> None:
     db = tmp_path / "club.db"
     db.write_bytes(b"precious")
-    assert run(runner, db, "init") == (1, f"Error: '{db}' already exists; refusing to overwrite it\n")
+    assert run(runner, db, "init") == (
+        1,
+        f"Error: '{db}' already exists; refusing to overwrite it\n",
+    )
     assert db.read_bytes() == b"precious"
 
 

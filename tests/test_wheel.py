@@ -47,7 +47,11 @@ def test_wheel_installs_and_upgrades_a_database(tmp_path: Path) -> None:
     assert cli("db", "upgrade", "--no-backup").startswith("Upgraded (empty) -> ")
     assert cli("db", "check") == "Schema matches the models\n"
     done = subprocess.run(
-        [str(venv / "bin" / "python"), "-c", "import ratings.migrate as m; print(m.script_location())"],
+        [
+            str(venv / "bin" / "python"),
+            "-c",
+            "import ratings.migrate as m; print(m.script_location())",
+        ],
         cwd=work,
         capture_output=True,
         text=True,

@@ -66,12 +66,24 @@ class App:
         return self._engine
 
     @contextmanager
-    def session(self) -> Iterator[Session]:
-        """One unit of work: schema checked, committed on success, rolled back on error."""
+    def session(self, *, commit: bool = True) -> Iterator[Session]:
+        """One unit of work: schema checked, committed on success (``commit=False``: always
+        rolled back, for previews), rolled back on error."""
         engine = self.engine()
         migrate.ensure_current(engine)
-        with SessionFactory(bind=engine) as session, session.begin():
+        session = SessionFactory(bind=engine)
+        try:
+            session.begin()
             yield session
+            if commit:
+                session.commit()
+            else:
+                session.rollback()
+        except BaseException:
+            session.rollback()
+            raise
+        finally:
+            session.close()
 
     def close(self) -> None:
         """Release the engine's connections."""

@@ -152,7 +152,7 @@ def list_(app: App, period: str | None, show_all: bool, fmt: str) -> None:
 @pass_app
 def preview(app: App, show_all: bool, fmt: str) -> None:
     """Show the list the next period would publish; nothing is written."""
-    with app.session() as session:
+    with app.session(commit=False) as session:
         result = reports.preview(session, include_unrated=show_all)
     _print_list(
         result, fmt, f"Preview of {result.period} (list dated {result.list_date}; not saved)"

@@ -101,7 +101,7 @@ def rating_list(
             k=h.next_k,
             k10=h.k10,
         )
-        for p, h in session.execute(query).tuples()
+        for p, h in session.execute(query)
     ]
     rows.sort(key=_sort_key)
     return RatingList(period.label, period.list_date, tuple(rows))
@@ -190,7 +190,7 @@ def history(session: Session, player_ref: str) -> tuple[Player, list[HistoryRow]
         .join(RatingHistory, RatingHistory.period_id == RatingPeriod.id)
         .where(RatingHistory.player_id == player.id)
         .order_by(RatingPeriod.start_date)
-    ).tuples()
+    )
     return player, [
         HistoryRow(
             period=rp.label,
@@ -270,7 +270,7 @@ def card(session: Session, player_ref: str, period_label: str) -> Card:
         .join(opponent, opponent.id == RatingBreakdown.opponent_id)
         .where(RatingBreakdown.period_id == period.id, RatingBreakdown.player_id == player.id)
         .order_by(Game.played_on, Game.id)
-    ).tuples()
+    )
     lines = tuple(
         CardLine(
             game_id=g.id,

@@ -1,0 +1,279 @@
+"""End-to-end rating scenarios through the CLI, over several periods (SPEC 1, 3)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ratings.cli import cli
+from tests.conftest import table_rows
+
+
+class Club:
+    """A database driven through the CLI, as an administrator would."""
+
+    def __init__(self, path: Path, *init_args: str) -> None:
+        self.path = path
+        self.runner = CliRunner()
+        self.ok("init", *init_args)
+
+    def run(self, *args: str) -> tuple[int, str]:
+        result = self.runner.invoke(cli, ["--db", str(self.path), *args])
+        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+        return result.exit_code, result.output
+
+    def ok(self, *args: str) -> str:
+        code, out = self.run(*args)
+        assert code == 0, out
+        return out
+
+    def player(self, name: str, *args: str) -> None:
+        self.ok("player", "add", name, *args)
+
+    def game(self, white: str, black: str, result: str, date: str, *args: str) -> None:
+        self.ok("game", "add", white, black, result, "--date", date, *args)
+
+    def ratings(self, period: str | None = None) -> dict[str, int | None]:
+        args = ["list", "--all", "--format", "json"]
+        if period:
+            args += ["--period", period]
+        data = json.loads(self.ok(*args))
+        return {p["name"]: p["rating"] for p in data["players"]}
+
+    def entry(self, name: str, period: str) -> dict[str, object]:
+        data = json.loads(self.ok("history", name, "--format", "json"))
+        (row,) = [h for h in data["history"] if h["period"] == period]
+        return dict(row)
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Club:
+    return Club(tmp_path / "club.db")
+
+
+def test_junior_k_until_the_end_of_the_year_of_the_18th_birthday(club: Club) -> None:
+    club.player("Junior", "--birthdate", "2008-06-01", "--rating", "2000", "--games", "100")
+    club.player("Adult", "--birthdate", "1980", "--rating", "2000", "--games", "100")
+    club.game("Junior", "Adult", "1-0", "2026-12-05")
+    club.game("Junior", "Adult", "1-0", "2027-01-05")
+    assert club.ok("rate") == "Rated 2 periods 2026-12 .. 2027-01 (2 rated games)\n"
+    dec = club.entry("Junior", "2026-12")
+    assert (dec["k"], dec["change"], dec["rating"]) == (40, 20, 2020)  # 2026 - 2008 = 18
+    jan = club.entry("Junior", "2027-01")
+    # 2027 - 2008 = 19: K 20; 2020 v 1990: D 30, PD .54, 20 x .46 = 9.2
+    assert (jan["k"], jan["change"], jan["rating"]) == (20, 9, 2029)
+
+
+def test_permanent_k10_after_a_drop_below_2400(club: Club) -> None:
+    club.player("Master", "--rating", "2405", "--games", "200")
+    club.player("Rival", "--rating", "2405", "--games", "200")
+    club.game("Master", "Rival", "0-1", "2025-03-01")
+    club.game("Master", "Rival", "0-1", "2025-04-01")
+    club.ok("rate")
+    march = club.entry("Master", "2025-03")
+    assert (march["k"], march["rating"]) == (10, 2400)
+    # ... and after the fall to 2400 - 5 = 2395, K stays 10
+    april = club.entry("Master", "2025-04")
+    assert april["k"] == 10
+    assert april["rating_before"] == 2400
+    assert club.ratings()["Master"] == 2395
+    assert club.entry("Master", "2025-04")["rating"] == 2395
+
+
+def test_thirty_game_threshold(club: Club) -> None:
+    club.player("Newish", "--rating", "1800", "--games", "29", "--birthdate", "1990")
+    club.player("Old", "--rating", "1800", "--games", "500", "--birthdate", "1970")
+    club.game("Newish", "Old", "1-0", "2025-01-10")
+    club.game("Newish", "Old", "1-0", "2025-02-10")
+    club.ok("rate")
+    assert club.entry("Newish", "2025-01")["k"] == 40  # 29 games before the period
+    assert club.entry("Newish", "2025-02")["k"] == 20  # 30 games before the period
+    csv_out = club.ok("list", "--period", "2025-01", "--format", "csv")
+    row = next(r for r in csv.DictReader(io.StringIO(csv_out)) if r["name"] == "Newish")
+    assert (row["games"], row["k"]) == ("30", "20")
+
+
+def test_700_rule(club: Club) -> None:
+    club.player("Busy", "--rating", "1800")
+    club.player("Other", "--rating", "1800", "--games", "100")
+    for day in range(1, 19):
+        club.game("Busy", "Other", "1/2-1/2", f"2025-05-{day:02d}")
+    club.game("Busy", "Other", "1-0", "2025-05-20")  # 19 games
+    club.ok("rate")
+    entry = club.entry("Busy", "2025-05")
+    assert entry["k"] == 36  # 40 x 19 > 700: floor(700 / 19) = 36
+    assert entry["change"] == 18  # 36 x 0.5
+
+
+@pytest.mark.parametrize(
+    ("start", "change"),
+    # 2700 beats 2200 twice, K 10: 2 x (1 - .92) = +1.6 -> +2 with the cap (to Sep 2025);
+    # 2 x (1 - .96) = +0.8 -> +1 with the true difference 500 (from 1 Oct 2025, 2650+)
+    [("2025-09-30", 2), ("2025-10-01", 1)],
+)
+def test_exemption_from_the_400_point_rule_by_event_start(
+    club: Club, start: str, change: int
+) -> None:
+    club.player("Elite", "--rating", "2700", "--games", "900")
+    club.player("Expert", "--rating", "2200", "--games", "900")
+    # the event starts on `start` and ends in October: the rule edition goes by the start
+    club.game("Elite", "Expert", "1-0", start, "--event", "Open")
+    club.game("Expert", "Elite", "0-1", "2025-10-05", "--event", "Open")
+    club.ok("rate")
+    entry = club.entry("Elite", "2025-10")
+    assert (entry["k"], entry["games"], entry["change"]) == (10, 2, change)
+    # the 2200 player is capped either way: D -400, PD .08, 2 x -.08 x 20 = -3.2 -> -3
+    assert club.entry("Expert", "2025-10")["change"] == -3
+
+
+def test_event_spanning_two_periods_uses_the_list_at_its_start(club: Club, tmp_path: Path) -> None:
+    club.player("A", "--rating", "2000", "--games", "100")
+    club.player("B", "--rating", "2000", "--games", "100")
+    club.player("C", "--rating", "1600", "--games", "100")
+    club.game("A", "C", "1-0", "2025-01-05")  # A rises in January
+    club.game("A", "B", "1-0", "2025-01-30", "--event", "Weekender")
+    club.game("B", "A", "1/2-1/2", "2025-02-01", "--event", "Weekender")
+    club.ok("rate")
+    jan = club.entry("A", "2025-01")
+    assert jan["games"] == 1
+    feb = club.entry("A", "2025-02")
+    assert feb["rating_before"] == jan["rating"]
+    assert feb["games"] == 2
+    rows = table_rows(
+        club.path,
+        "SELECT b.own_rating, b.opponent_rating FROM rating_breakdown b "
+        "JOIN rating_periods p ON p.id = b.period_id WHERE p.label = '2025-02' AND b.player_id = 1",
+    )
+    assert rows == [(2000, 2000), (2000, 2000)]  # the list of 1 January, not A's new rating
+
+
+def test_games_against_unrated_opponents_do_not_count(club: Club) -> None:
+    club.player("Rated", "--rating", "1900", "--games", "100")
+    club.player("Newcomer")
+    club.game("Rated", "Newcomer", "0-1", "2025-01-05")
+    club.ok("rate")
+    entry = club.entry("Rated", "2025-01")
+    assert (entry["rating"], entry["change"], entry["games"]) == (1900, 0, 0)
+
+
+def test_initial_rating_spec_example(club: Club) -> None:
+    # SPEC 1.7: 1902 1/2, 1877 1/2, 1884 1, 2012 0, 1832 1 -> Ra 1872.43, p .57, dp 50 -> 1922
+    club.player("Debutant")
+    for name, rating in (("P1", 1902), ("P2", 1877), ("P3", 1884), ("P4", 2012), ("P5", 1832)):
+        club.player(name, "--rating", str(rating), "--games", "100")
+    club.game("Debutant", "P1", "1/2-1/2", "2025-03-01", "--event", "Open")
+    club.game("P2", "Debutant", "1/2-1/2", "2025-03-02", "--event", "Open")
+    club.game("Debutant", "P3", "1-0", "2025-03-03", "--event", "Open")
+    club.game("P4", "Debutant", "1-0", "2025-03-04", "--event", "Open")
+    club.game("Debutant", "P5", "1-0", "2025-03-05", "--event", "Open")
+    club.ok("rate")
+    entry = club.entry("Debutant", "2025-03")
+    assert (entry["rating"], entry["state"], entry["games"]) == (1922, "new", 5)
+    # the rated players' ratings do not move against an unrated opponent
+    assert club.entry("P4", "2025-03")["change"] == 0
+
+
+def test_initial_rating_pools_over_periods_and_drops_a_zero_first_event(club: Club) -> None:
+    club.player("Rookie")
+    club.player("R", "--rating", "1800", "--games", "100")
+    # first event ever: a zero score, disregarded
+    club.game("Rookie", "R", "0-1", "2025-01-10", "--event", "First")
+    club.game("R", "Rookie", "1-0", "2025-01-11", "--event", "First")
+    for day in (10, 11, 12):
+        club.game("Rookie", "R", "1/2-1/2", f"2025-02-{day}", "--event", "Second")
+    club.ok("rate")
+    assert club.entry("Rookie", "2025-02")["state"] == "unrated"  # 3 games count so far
+    club.game("Rookie", "R", "1/2-1/2", "2025-03-10", "--event", "Third")
+    club.game("Rookie", "R", "1/2-1/2", "2025-03-11", "--event", "Third")
+    club.ok("rate")
+    entry = club.entry("Rookie", "2025-03")
+    # five draws against 1800 (the two losses disregarded): Ra 1800, p 50% -> 1800
+    assert (entry["rating"], entry["state"]) == (1800, "new")
+
+
+def test_rating_floor(club: Club) -> None:
+    club.player("Low", "--rating", "1402", "--games", "100")
+    club.player("High", "--rating", "1800", "--games", "100")
+    club.game("Low", "High", "0-1", "2025-06-01")
+    club.game("High", "Low", "1-0", "2025-06-02")
+    club.ok("rate")
+    entry = club.entry("Low", "2025-06")
+    assert (entry["rating"], entry["state"]) == (None, "below_floor")
+    assert "Low" not in club.ratings() or club.ratings()["Low"] is None
+    listed = json.loads(club.ok("list", "--format", "json"))["players"]
+    assert [p["name"] for p in listed] == ["High"]
+
+
+def test_elo_system_seed_example(tmp_path: Path) -> None:
+    club = Club(tmp_path / "elo.db", "--system", "elo")
+    club.player("White", "--rating", "1600")
+    club.player("Black", "--rating", "1400")
+    club.game("White", "Black", "1-0", "2025-01-01")
+    club.ok("rate")
+    assert club.ratings() == {"White": 1608, "Black": 1392}
+
+
+def test_club_system_newcomers_start_at_the_start_rating(tmp_path: Path) -> None:
+    club = Club(tmp_path / "club.db", "--system", "club")
+    club.player("Newcomer")
+    club.player("Member", "--rating", "1200", "--games", "100")
+    club.game("Newcomer", "Member", "1-0", "2025-01-01")
+    club.ok("rate")
+    entry = club.entry("Newcomer", "2025-01")
+    # 1200 v 1200, K 40 (new player): +20; the member (K 20) loses 10; no floor anywhere
+    assert (entry["rating"], entry["state"], entry["k"]) == (1220, "new", 40)
+    assert club.ratings()["Member"] == 1190
+
+
+def test_periods_without_games_still_publish_a_list(club: Club) -> None:
+    club.player("A", "--rating", "1500")
+    club.player("B", "--rating", "1500")
+    club.game("A", "B", "1-0", "2025-01-10")
+    club.game("A", "B", "1-0", "2025-04-10")
+    assert club.ok("rate") == "Rated 4 periods 2025-01 .. 2025-04 (2 rated games)\n"
+    assert club.ratings("2025-02") == club.ratings("2025-03") == club.ratings("2025-01")
+    assert club.ok("rate") == "Nothing to rate\n"
+
+
+def test_rate_through(club: Club) -> None:
+    club.player("A", "--rating", "1500")
+    club.player("B", "--rating", "1500")
+    club.game("A", "B", "1-0", "2025-01-10")
+    club.game("A", "B", "1-0", "2025-03-10")
+    assert club.ok("rate", "--through", "2025-02") == (
+        "Rated 2 periods 2025-01 .. 2025-02 (1 rated games)\n"
+    )
+    assert club.ok("rate") == "Rated period 2025-03 (1 rated games)\n"
+
+
+def test_preview_writes_nothing(club: Club) -> None:
+    club.player("A", "--rating", "1500")
+    club.player("B", "--rating", "1500")
+    club.game("A", "B", "1-0", "2025-01-10")
+    before = club.path.read_bytes()
+    out = club.ok("preview")
+    assert out.splitlines()[0] == "Preview of 2025-01 (list dated 2025-02-01; not saved)"
+    assert "A" in out and "1520" in out
+    assert club.path.read_bytes() == before
+
+
+def test_card_shows_the_per_game_breakdown(club: Club) -> None:
+    club.player("Ann", "--rating", "1500", "--games", "100")
+    club.player("Bob", "--rating", "1900", "--games", "100")
+    club.game("Ann", "Bob", "1/2-1/2", "2025-01-10", "--event", "Open")
+    club.ok("rate")
+    assert club.ok("card", "Ann", "--period", "2025-01") == (
+        "Ann (id 1), period 2025-01\n"
+        "Rating 1500, K 20, 1 game(s)\n"
+        "date       opponent                    Ropp  Rown   S     D     PD      dR   K    K*dR\n"
+        "2025-01-10 Bob                         1900  1500   ½  -400   0.08   +0.42  20   +8.40\n"
+        "Total: score 0.5, expected 0.08, sum dR +0.42, K x sum = +8.40 -> change +8\n"
+        "New rating: 1508 (rated)\n"
+    )
+    perf = club.ok("performance", "Ann", "--period", "2025-01")
+    assert perf == "Ann, period 2025-01: 0.5/1, average opponent 1900, performance (fide) 1900\n"
