@@ -55,7 +55,7 @@ def test_a_forfeit_cannot_be_rated(session: Session) -> None:
 def test_a_duplicate_fide_id_is_refused(session: Session) -> None:
     _players(session)
     session.add(Player(name="Someone else", fide_id=5000017))
-    with pytest.raises(sa.exc.IntegrityError, match="UNIQUE constraint failed: players.fide_id"):
+    with pytest.raises(sa.exc.IntegrityError, match=r"UNIQUE constraint failed: players\.fide_id"):
         session.flush()
 
 

@@ -258,7 +258,8 @@ def test_preview_writes_nothing(club: Club) -> None:
     before = club.path.read_bytes()
     out = club.ok("preview")
     assert out.splitlines()[0] == "Preview of 2025-01 (list dated 2025-02-01; not saved)"
-    assert "A" in out and "1520" in out
+    assert "A" in out
+    assert "1520" in out
     assert club.path.read_bytes() == before
 
 

@@ -57,4 +57,5 @@ def test_wheel_installs_and_upgrades_a_database(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    assert "_migrations" in done.stdout and str(ROOT) not in done.stdout
+    assert "_migrations" in done.stdout
+    assert str(ROOT) not in done.stdout

@@ -1,0 +1,142 @@
+"""Corrections re-rate from the first touched period, report what changed, keep the old
+values, and end exactly where a rebuild from the corrected data ends (SPEC 3)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import table_rows
+from tests.test_rating_scenarios import Club
+
+PLAYERS = [
+    ("Ann", "--rating", "1850", "--games", "40", "--birthdate", "1990"),
+    ("Bob", "--rating", "1700", "--games", "10", "--birthdate", "1985"),
+    ("Cat", "--rating", "2050", "--games", "100", "--birthdate", "1970"),
+    ("Dan", "--rating", "1600", "--games", "100", "--birthdate", "2012"),
+    ("Eve",),
+    ("Fay", "--rating", "2405", "--games", "300"),
+]
+GAMES = [
+    ("Ann", "Bob", "1-0", "2025-01-05", "Jan Open"),
+    ("Cat", "Dan", "1/2-1/2", "2025-01-06", "Jan Open"),
+    ("Eve", "Ann", "0-1", "2025-01-07", "Jan Open"),
+    ("Fay", "Cat", "1-0", "2025-01-08", "Jan Open"),
+    ("Bob", "Eve", "1/2-1/2", "2025-02-02", "Feb Open"),
+    ("Dan", "Fay", "0-1", "2025-02-03", "Feb Open"),
+    ("Eve", "Cat", "1/2-1/2", "2025-02-04", "Feb Open"),
+    ("Ann", "Dan", "1-0", "2025-03-01", "Mar Open"),
+    ("Eve", "Fay", "0-1", "2025-03-02", "Mar Open"),
+    ("Eve", "Bob", "1-0", "2025-03-03", "Mar Open"),
+    ("Eve", "Dan", "1-0", "2025-03-04", "Mar Open"),
+]
+
+
+def build(path: Path, games: list[tuple[str, ...]], *, fix_birthdate: bool) -> Club:
+    club = Club(path)
+    for name, *args in PLAYERS:
+        if fix_birthdate and name == "Bob":
+            args = [a if a != "1985" else "2010" for a in args]
+        club.player(name, *args)
+    for white, black, result, date, event in games:
+        club.game(white, black, result, date, "--event", event)
+    return club
+
+
+def snapshot(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    history = table_rows(
+        path,
+        "SELECT p.label, h.player_id, h.rating_before, h.rating_after, h.change, h.k, h.games, "
+        "h.total_games, h.score, h.expected_sum, h.k10, h.reached_2300, h.next_k, h.state "
+        "FROM rating_history h JOIN rating_periods p ON p.id = h.period_id "
+        "ORDER BY p.label, h.player_id",
+    )
+    breakdown = table_rows(
+        path,
+        "SELECT p.label, b.player_id, b.opponent_id, b.own_rating, b.opponent_rating, "
+        "b.difference, b.score, b.expected, b.change, b.k "
+        "FROM rating_breakdown b JOIN rating_periods p ON p.id = b.period_id "
+        "ORDER BY 1, 2, 3, 4, 5, 6, 7",
+    )
+    return history, breakdown
+
+
+def test_corrections_equal_a_rebuild(tmp_path: Path) -> None:
+    club = build(tmp_path / "corrected.db", GAMES, fix_birthdate=False)
+    club.ok("rate")
+    before = snapshot(club.path)
+
+    club.ok("game", "edit", "1", "--result", "0-1")  # January: Ann lost to Bob after all
+    club.ok("game", "void", "6")  # February: Dan - Fay never took place
+    club.game("Cat", "Ann", "1/2-1/2", "2025-02-05", "--event", "Feb Open")
+    out = club.ok("player", "edit", "Bob", "--birthdate", "2010")  # a junior: K 40
+    assert out == "Changed birth_year of Bob (id 2)\n"
+    out = club.ok("rate")
+    lines = out.splitlines()
+    assert lines[0].startswith("Re-rated 3 periods 2025-01 .. 2025-03 after corrections; ")
+    # Bob 1700 v Ann 1850 (D -150, PD .30), K 40: a loss -12, a win +28
+    assert "  2025-01  Bob (id 2): 1688 -> 1728" in lines
+    assert snapshot(club.path) != before
+
+    corrected = [g for i, g in enumerate(GAMES, 1) if i != 6]
+    corrected[0] = ("Ann", "Bob", "0-1", "2025-01-05", "Jan Open")
+    corrected.insert(6, ("Cat", "Ann", "1/2-1/2", "2025-02-05", "Feb Open"))
+    rebuilt = build(tmp_path / "rebuilt.db", corrected, fix_birthdate=True)
+    rebuilt.ok("rate")
+    assert snapshot(club.path) == snapshot(rebuilt.path)
+
+    superseded = table_rows(
+        club.path,
+        "SELECT p.label, s.player_id, s.old_rating, s.new_rating FROM superseded_ratings s "
+        "JOIN rating_periods p ON p.id = s.period_id WHERE s.player_id = 2 ORDER BY p.label",
+    )
+    assert superseded[0] == ("2025-01", 2, 1688, 1728)
+    assert all(old != new for _, _, old, new in superseded)
+    # a second rate has nothing left to do
+    assert club.ok("rate") == "Nothing to rate\n"
+
+
+def test_rerate_is_deterministic(tmp_path: Path) -> None:
+    club = build(tmp_path / "a.db", GAMES, fix_birthdate=False)
+    club.ok("rate")
+    first = snapshot(club.path)
+    club.ok("player", "edit", "Ann", "--games", "40")  # unchanged value: nothing marked
+    assert club.ok("rate") == "Nothing to rate\n"
+    club.ok("player", "edit", "Ann", "--k10")
+    club.ok("player", "edit", "Ann", "--no-k10")
+    club.ok("rate")
+    assert snapshot(club.path) == first
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("game", "add", "Ann", "Bob", "1-0", "--date", "2024-12-31"),
+        ("game", "edit", "1", "--date", "2024-12-31"),
+    ],
+)
+def test_a_game_before_the_rating_history_is_refused(tmp_path: Path, args: tuple[str]) -> None:
+    club = build(tmp_path / "a.db", GAMES, fix_birthdate=False)
+    club.ok("rate")
+    before = club.path.read_bytes()
+    assert club.run(*args) == (
+        1,
+        "Error: 2024-12-31 falls in period 2024-12, before the oldest rated period 2025-01; "
+        "the rating history it needs does not exist\n",
+    )
+    assert club.path.read_bytes() == before
+
+
+def test_merge_moves_games_and_rerates(tmp_path: Path) -> None:
+    club = build(tmp_path / "a.db", GAMES, fix_birthdate=False)
+    club.player("Eve Twin")
+    club.game("Eve Twin", "Ann", "0-1", "2025-03-05", "--event", "Mar Open")
+    club.ok("rate")
+    assert club.ok("player", "merge", "Eve", "Eve Twin") == (
+        "Merged Eve Twin (id 7) into Eve (id 5): 1 game(s) moved\n"
+    )
+    out = club.ok("rate")
+    assert out.startswith("Re-rated 3 periods 2025-01 .. 2025-03 after corrections")
+    assert club.run("player", "show", "Eve Twin") == (1, "Error: no player 'Eve Twin'\n")
+    assert club.entry("Eve", "2025-03")["games"] >= 1

@@ -1,0 +1,123 @@
+"""`ratings import players|games FILE.csv`: all or nothing, every problem reported."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.conftest import table_rows
+from tests.test_rating_scenarios import Club
+
+PLAYERS_CSV = """name,birthdate,fide_id,rating,games,k10,federation
+"Smith, Ann",2009-03-02,,1850,12,no,ENG
+"Jones, Bob",1980,4100011,2010,150,,WLS
+"Lee, Cho",,,,,,
+"Park, Dae",1975,,2420,400,true,KOR
+"""
+
+GAMES_CSV = """date,white,black,result,event,round
+2025-01-10,"Smith, Ann","Jones, Bob",1-0,Club Ch,1
+2025-01-17,4100011,"Lee, Cho",1/2-1/2,Club Ch,2
+2025-01-24,"Lee, Cho","Park, Dae",+/-,Club Ch,3
+2025-02-07,"Park, Dae","Smith, Ann",½-½,,
+"""
+
+
+def _club(tmp_path: Path) -> Club:
+    club = Club(tmp_path / "club.db")
+    (tmp_path / "players.csv").write_text(PLAYERS_CSV, encoding="utf-8")
+    assert club.ok("import", "players", str(tmp_path / "players.csv")) == (
+        f"Imported 4 players from {tmp_path / 'players.csv'}\n"
+    )
+    return club
+
+
+def test_import_and_rate(tmp_path: Path) -> None:
+    club = _club(tmp_path)
+    games = tmp_path / "games.csv"
+    games.write_text(GAMES_CSV, encoding="utf-8")
+    assert club.ok("import", "games", str(games)) == (
+        f"Imported 4 games (3 to rate, 1 forfeits) in 2 events from {games}\n"
+    )
+    assert table_rows(club.path, "SELECT name, start_date, end_date, source FROM events") == [
+        ("Club Ch", "2025-01-10", "2025-01-24", "csv"),
+        ("Park, Dae - Smith, Ann, 2025-02-07", "2025-02-07", "2025-02-07", "csv"),
+    ]
+    assert club.ok("rate") == "Rated 2 periods 2025-01 .. 2025-02 (3 rated games)\n"
+    # the forfeit is stored, never rated
+    assert table_rows(club.path, "SELECT count(*) FROM rating_breakdown WHERE game_id = 3") == [
+        (0,)
+    ]
+
+
+def test_the_same_file_twice_is_refused(tmp_path: Path) -> None:
+    club = _club(tmp_path)
+    games = tmp_path / "games.csv"
+    games.write_text(GAMES_CSV, encoding="utf-8")
+    club.ok("import", "games", str(games))
+    before = club.path.read_bytes()
+    code, out = club.run("import", "games", str(games))
+    assert code == 1
+    assert out.startswith(f"Error: {games}: this file was already imported on ")
+    assert out.endswith(f"(as {games}, import 2); nothing was imported\n")
+    assert club.path.read_bytes() == before
+
+
+def test_every_bad_row_is_reported_and_nothing_is_stored(tmp_path: Path) -> None:
+    club = _club(tmp_path)
+    club.player("Smith, Ann")  # a second Ann: her name becomes ambiguous
+    club.game("Jones, Bob", "Park, Dae", "1-0", "2025-01-05")
+    club.ok("rate")
+    bad = tmp_path / "bad.csv"
+    bad.write_text(
+        "date,white,black,result\n"
+        '2025-02-01,Nobody,"Jones, Bob",1-0\n'
+        '2025-02-02,"Smith, Ann","Jones, Bob",1-0\n'
+        '2025-02-31,"Lee, Cho","Jones, Bob",1-0\n'
+        '2025-02-03,"Lee, Cho","Jones, Bob",2-0\n'
+        '2025-02-04,"Lee, Cho","lee, cho",1-0\n'
+        '2024-12-20,"Lee, Cho","Jones, Bob",0-1\n',
+        encoding="utf-8",
+    )
+    before = club.path.read_bytes()
+    code, out = club.run("import", "games", str(bad))
+    assert code == 1
+    assert out.splitlines() == [
+        f"Error: {bad}:4: date: not a date (YYYY-MM-DD): '2025-02-31'",
+        f"Error: {bad}:5: result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-)",
+        f"Error: {bad}:6: black: same player as white: 'lee, cho'",
+        "Error: 3 problems found; nothing was imported",
+    ]
+    # the rows that parse are then checked against the register and the history
+    bad.write_text(
+        "date,white,black,result\n"
+        '2025-02-01,Nobody,"Jones, Bob",1-0\n'
+        '2025-02-02,"Smith, Ann","Jones, Bob",1-0\n'
+        '2024-12-20,"Lee, Cho","Jones, Bob",0-1\n'
+        '2025-02-03,9999999,"Jones, Bob",0-1\n',
+        encoding="utf-8",
+    )
+    code, out = club.run("import", "games", str(bad))
+    assert code == 1
+    assert out.splitlines() == [
+        f"Error: {bad}:2: white: unknown player: 'Nobody'",
+        f"Error: {bad}:3: white: ambiguous name 'Smith, Ann': players 1 (Smith, Ann), "
+        "5 (Smith, Ann)",
+        f"Error: {bad}:4: date: 2024-12-20 falls in period 2024-12, before the oldest rated "
+        "period 2025-01; the rating history it needs does not exist",
+        f"Error: {bad}:5: white: unknown fide id: '9999999'",
+        "Error: 4 problems found; nothing was imported",
+    ]
+    assert club.path.read_bytes() == before
+
+
+def test_players_already_registered(tmp_path: Path) -> None:
+    club = _club(tmp_path)
+    again = tmp_path / "again.csv"
+    again.write_text('name,fide_id\n"jones, bob",\nNew Player,4100011\n', encoding="utf-8")
+    code, out = club.run("import", "players", str(again))
+    assert code == 1
+    assert out.splitlines() == [
+        f"Error: {again}:2: name: already registered as player 2: 'jones, bob'",
+        f"Error: {again}:3: fide_id: already belongs to player 2: 4100011",
+        "Error: 2 problems found; nothing was imported",
+    ]
