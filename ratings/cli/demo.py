@@ -1,0 +1,92 @@
+"""``ratings demo``: a demonstration club database, built, rated and listed."""
+
+from __future__ import annotations
+
+import sqlite3
+from importlib import resources
+from pathlib import Path
+
+import click
+
+from ratings import migrate, service
+from ratings.db import SessionFactory, make_engine
+from ratings.errors import DatabaseError
+from ratings.io.csv import read_games_csv, read_players_csv
+from ratings.rules import system_config
+from ratings.service import reports
+
+PLAYERS = "demo_players.csv"
+GAMES = "demo_games.csv"
+
+
+def _is_demo(path: Path) -> bool:
+    try:
+        with sqlite3.connect(f"file:{path.resolve().as_posix()}?mode=ro", uri=True) as conn:
+            names = {row[0] for row in conn.execute("SELECT file_name FROM imports")}
+    except sqlite3.DatabaseError:
+        return False
+    return PLAYERS in names
+
+
+@click.command("demo")
+@click.option(
+    "--db",
+    "db_path",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default="ratings-demo.db",
+    show_default=True,
+    help="Where to build it (a previous demo database there is replaced).",
+)
+def demo(db_path: Path) -> None:
+    """Build a demonstration club database (40 players, a year of events), rate it and
+    print the final list."""
+    if db_path.exists():
+        if not _is_demo(db_path):
+            raise DatabaseError(f"'{db_path}' exists and is not a demo database; choose --db")
+        db_path.unlink()
+    url = f"sqlite:///{db_path}"
+    make_engine(url).dispose()  # checks the folder before anything is written
+    data = resources.files("ratings") / "data"
+    players_bytes = (data / PLAYERS).read_bytes()
+    games_bytes = (data / GAMES).read_bytes()
+    try:
+        migrate.upgrade(url)
+        engine = make_engine(url)
+        try:
+            with SessionFactory(bind=engine) as session, session.begin():
+                service.create_settings(session, system_config("fide"))
+                service.import_players(
+                    session,
+                    read_players_csv(players_bytes, PLAYERS),
+                    PLAYERS,
+                    service.content_hash(players_bytes),
+                )
+                report = service.import_games(
+                    session,
+                    read_games_csv(games_bytes, GAMES),
+                    GAMES,
+                    service.content_hash(games_bytes),
+                )
+                rated = service.rate(session)
+                final = reports.rating_list(session)
+        finally:
+            engine.dispose()
+    except BaseException:
+        db_path.unlink(missing_ok=True)
+        raise
+    click.echo(
+        f"Built {db_path}: {len(final.rows)} rated players, {report.games} games in "
+        f"{report.events_created} events, {len(rated.rated)} periods rated "
+        f"({rated.rated[0]} .. {rated.rated[-1]})",
+        err=True,
+    )
+    click.echo(f"Rating list {final.period} (list dated {final.list_date})")
+    click.echo(f"{'#':>4}  {'name':<30} {'rating':>6} {'games':>6} {'k':>3}")
+    for i, row in enumerate(final.rows, 1):
+        click.echo(f"{i:>4}  {row.name:<30} {row.rating or '':>6} {row.games:>6} {row.k or '':>3}")
+    click.echo(f'Explore it: ratings --db {db_path} history "{final.rows[0].name}"', err=True)
+
+
+def register(group: click.Group) -> None:
+    """Add this command to the top-level group."""
+    group.add_command(demo)
