@@ -204,7 +204,7 @@ class RatingPeriod(Base):
     """UTC, naive: when the period was last (re-)rated."""
 
     def __repr__(self) -> str:
-        return f"RatingPeriod(label={self.label!r}, state={self.state.value!r})"
+        return f"RatingPeriod(label={self.label!r}, state={self.state!r})"
 
 
 class RatingHistory(Base):

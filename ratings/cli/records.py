@@ -167,7 +167,7 @@ def player_edit(
             sex=sex,
             federation=federation,
             title=title,
-            **kwargs,  # type: ignore[arg-type]  # fide_id/rating: int | None, checked above
+            **kwargs,
         )
         if changed:
             click.echo(f"Changed {', '.join(changed)} of {describe_player(p)}")

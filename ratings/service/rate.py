@@ -134,7 +134,7 @@ class _Rater:
         if not unrated:
             return
         conn = self.session.connection()
-        last_rated = dict(
+        last_rated: dict[int, object] = dict(
             conn.exec_driver_sql(
                 "SELECT h.player_id, max(rp.start_date) FROM rating_history h "
                 "JOIN rating_periods rp ON rp.id = h.period_id "
@@ -636,7 +636,9 @@ def _supersede(
             ).where(RatingHistory.period_id.in_(period_ids))
         )
     }
-    names = dict(session.connection().exec_driver_sql("SELECT id, name FROM players").all())
+    names: dict[int, str] = dict(
+        session.connection().exec_driver_sql("SELECT id, name FROM players").all()
+    )
     rows: list[dict[str, object]] = []
     changed: list[ChangedRating] = []
     for (period_id, pid), (label, old_rating, old_change, old_k) in sorted(
