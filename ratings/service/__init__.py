@@ -29,12 +29,21 @@ from ratings.service.register import (
     list_players,
     merge_players,
 )
+from ratings.service.tournaments import (
+    TournamentReport,
+    TrfExport,
+    export_trf,
+    import_pgn,
+    import_trf,
+)
 
 __all__ = [
     "Birth",
     "ChangedRating",
     "ImportReport",
     "RateReport",
+    "TournamentReport",
+    "TrfExport",
     "add_game",
     "add_player",
     "check_not_imported",
@@ -42,12 +51,15 @@ __all__ = [
     "create_settings",
     "edit_game",
     "edit_player",
+    "export_trf",
     "find_players",
     "get_config",
     "get_game",
     "get_player",
     "import_games",
+    "import_pgn",
     "import_players",
+    "import_trf",
     "list_players",
     "merge_players",
     "parse_period",

@@ -1,0 +1,748 @@
+"""Tournament files: TRF and PGN imports, and a stored event written back as TRF16.
+
+Both imports share the player matching rules (SPEC 5): a FIDE id in the file finds the
+registered player holding it; otherwise an exact name (case-insensitive, blanks collapsed)
+finds the one live player of that name whose FIDE id is not a different one; otherwise the
+player is created from the file. A name that matches several players is an error listing
+them. Only a player created here takes data from the file: a matched player's register
+entry (entry rating included) is never changed.
+
+Decisions a reader of the code should know:
+
+* TRF: the file's rating becomes the entry rating of a player created from it; TRF06
+  one-letter titles (``g``, ``m``, ``wf``...) become ``GM``, ``IM``, ``WFM``; titles the
+  register does not know are dropped rather than refusing the file.
+* PGN: players are created with name and FIDE id only. ``WhiteElo``/``BlackElo`` are not
+  taken as entry ratings: in PGN they are often another pool's rating (Lichess, a club).
+* Creating players marks nothing for re-rating (as ``ratings player add``); the periods
+  of the imported events are marked when they are already rated.
+* Writes go through Core bulk inserts (no ORM object per game, bye or player).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings.errors import (
+    InputFileError,
+    InputFileErrors,
+    InvalidInputError,
+)
+from ratings.io.pgn import parse_pgn
+from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf, write_trf
+from ratings.models import Bye, Event, Game, Player, RatingHistory, RatingPeriod
+from ratings.results import Result
+from ratings.service.common import bulk_insert, date_param
+from ratings.service.games import (
+    _insert_event,
+    _mark_touched,
+    check_not_imported,
+    content_hash,
+    history_error,
+    record_import,
+)
+from ratings.service.register import TITLES
+
+__all__ = [
+    "EventSummary",
+    "PlayerMatch",
+    "TournamentReport",
+    "TrfExport",
+    "export_trf",
+    "find_events",
+    "import_pgn",
+    "import_trf",
+]
+
+# dates outside this range are damage, not chess history (and break period arithmetic)
+_FIRST_DAY = dt.date(1850, 1, 1)
+_LAST_DAY = dt.date(2199, 12, 31)
+_TRF_TITLES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM"}
+_TRF_TITLES |= {"W" + k: "W" + v for k, v in _TRF_TITLES.items()}
+_FEDERATION = re.compile(r"[A-Z]{3}")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerMatch:
+    """How one player of a file was resolved."""
+
+    name: str
+    """The name as the file writes it."""
+    line: int
+    """Line of the player's ``001`` record (TRF) or first game (PGN)."""
+    player_id: int | None
+    """The register's id; None in a dry run for a player that would be created."""
+    how: str
+    """``'fide_id'``, ``'name'`` (matched) or ``'new'`` (created from the file)."""
+    registered_name: str
+    """The matched player's name in the register (the file's name for a new player)."""
+    start_no: int | None = None
+    """TRF start number."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventSummary:
+    """One event an import creates."""
+
+    event_id: int | None
+    """None in a dry run."""
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    games: int
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentReport:
+    """What a TRF or PGN import stored (or, in a dry run, would store)."""
+
+    file_name: str
+    dry_run: bool
+    events: tuple[EventSummary, ...]
+    players: tuple[PlayerMatch, ...]
+    rated_games: int
+    unrated_games: int
+    byes: int = 0
+    skipped_unfinished: int = 0
+    skipped_phantom: int = 0
+    marked_period: str | None = None
+    """The oldest rated period the import touched (re-rated by the next ``ratings rate``)."""
+
+    @property
+    def games(self) -> int:
+        """Games stored, rated or not."""
+        return self.rated_games + self.unrated_games
+
+    def count(self, how: str) -> int:
+        """Players resolved one way: ``'new'``, ``'fide_id'`` or ``'name'``."""
+        return sum(1 for p in self.players if p.how == how)
+
+
+# --- player matching ---------------------------------------------------------------------
+
+
+def _name_key(name: str) -> str:
+    return " ".join(name.split()).lower()
+
+
+@dataclass(slots=True)
+class _NewPlayer:
+    """A player to create; ``key`` is a placeholder id (negative) until inserted."""
+
+    key: int
+    name: str
+    fide_id: int | None
+    line: int
+    birth_date: dt.date | None = None
+    birth_year: int | None = None
+    sex: str | None = None
+    federation: str | None = None
+    title: str | None = None
+    rating: int | None = None
+
+
+class _Resolver:
+    """Match file players against the register, and against the players the file creates."""
+
+    def __init__(self, session: Session, file_name: str) -> None:
+        self.file_name = file_name
+        self.by_fide: dict[int, int] = {}
+        self.taken_fide: set[int] = set()  # every stored FIDE id (the column is unique)
+        self.by_name: dict[str, list[tuple[int, str, int | None]]] = defaultdict(list)
+        self.names: dict[int, str] = {}
+        rows = session.execute(
+            sa.select(Player.id, Player.name, Player.fide_id, Player.merged_into_id)
+        )
+        for pid, name, fide_id, merged in rows:
+            if fide_id is not None:
+                self.taken_fide.add(fide_id)
+            if merged is not None:
+                continue
+            if fide_id is not None:
+                self.by_fide[fide_id] = pid
+            self.by_name[_name_key(name)].append((pid, name, fide_id))
+            self.names[pid] = name
+        self.new: list[_NewPlayer] = []
+        self.lines: dict[int, int] = {}  # placeholder -> line that introduced the player
+
+    def resolve(self, name: str, fide_id: int | None, line: int) -> tuple[int, str]:
+        """(player id or placeholder, how), or :class:`InputFileError`."""
+        if fide_id is not None:
+            if fide_id in self.by_fide:
+                return self.by_fide[fide_id], "fide_id"
+            if fide_id in self.taken_fide:
+                raise InputFileError(
+                    self.file_name,
+                    line,
+                    f"{fide_id} belongs to a merged-away player; fix the register first",
+                    "FIDE id",
+                )
+        found = [
+            (pid, stored, their)
+            for pid, stored, their in self.by_name.get(_name_key(name), [])
+            if fide_id is None or their is None or their == fide_id
+        ]
+        if len(found) == 1:
+            return found[0][0], "name" if found[0][0] > 0 else "new"
+        if found:
+            candidates = ", ".join(
+                f"{pid} ({stored})" if pid > 0 else f"the player of line {self.lines[pid]}"
+                for pid, stored, _ in found
+            )
+            raise InputFileError(
+                self.file_name,
+                line,
+                f"{name!r} matches {len(found)} players: {candidates}; "
+                "add FIDE ids or rename one in the register",
+                "name",
+            )
+        key = -1 - len(self.new)  # a placeholder until the insert gives the id
+        self.new.append(_NewPlayer(key, " ".join(name.split()), fide_id, line))
+        self.lines[key] = line
+        self.by_name[_name_key(name)].append((key, name, fide_id))
+        if fide_id is not None:
+            self.by_fide[fide_id] = key
+        self.names[key] = " ".join(name.split())
+        return key, "new"
+
+    def insert(self, session: Session) -> dict[int, int]:
+        """Create the new players; returns placeholder -> id."""
+        if not self.new:
+            return {}
+        result = session.execute(
+            sa.insert(Player).returning(Player.id, sort_by_parameter_order=True),
+            [
+                {
+                    "name": p.name,
+                    "fide_id": p.fide_id,
+                    "birth_date": p.birth_date,
+                    "birth_year": p.birth_year,
+                    "sex": p.sex,
+                    "federation": p.federation,
+                    "title": p.title,
+                    "entry_rating": p.rating,
+                    "entry_games": 0,
+                    "k10": False,
+                }
+                for p in self.new
+            ],
+        )
+        ids = [int(pid) for pid in result.scalars()]
+        return {p.key: pid for p, pid in zip(self.new, ids, strict=True)}
+
+
+def _raise_all(errors: list[InputFileError]) -> None:
+    if len(errors) == 1:
+        raise errors[0]
+    if errors:
+        errors.sort(key=lambda e: e.line or 0)
+        raise InputFileErrors(errors)
+
+
+def _check_name(name: str, file_name: str, line: int, field: str = "name") -> None:
+    if any(ord(c) < 32 or ord(c) == 127 for c in name) or len(name) > 200:
+        raise InputFileError(file_name, line, f"not a usable name: {name!r}", field)
+
+
+def _check_day(day: dt.date, file_name: str, line: int | None, field: str) -> None:
+    if not _FIRST_DAY <= day <= _LAST_DAY:
+        raise InputFileError(
+            file_name, line, f"date out of range {_FIRST_DAY}..{_LAST_DAY}: {day}", field
+        )
+
+
+def _check_history(session: Session, end: dt.date, file_name: str) -> None:
+    problem = history_error(session, end)
+    if problem:
+        raise InputFileError(file_name, None, f"{problem}; nothing was imported")
+
+
+# --- TRF ---------------------------------------------------------------------------------
+
+
+def _record_lines(data: bytes) -> dict[str, int]:
+    """Line of the first non-blank ``012``/``042``/``052``/``132`` record (for messages)."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    found: dict[str, int] = {}
+    for number, line in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
+        record = line[:3]
+        is_record = (len(line) == 3 or line[3] == " ") and bool(line[4:].strip())
+        if record in ("042", "052", "132") and record not in found and is_record:
+            found[record] = number
+    return found
+
+
+def _new_trf_player(
+    new: _NewPlayer, p: TrfPlayer, file_name: str, errors: list[InputFileError]
+) -> None:
+    """Fill a player to create from the ``001`` line, checking what the register requires."""
+
+    def problem(text: str, field: str) -> None:
+        errors.append(InputFileError(file_name, p.line, text, field))
+
+    if p.rating is not None and not 0 <= p.rating <= 3500:
+        problem(f"rating must be from 0 to 3500: {p.rating}", "rating")
+    if p.fide_id is not None and p.fide_id >= 10**10:
+        problem(f"not a FIDE id (more than 10 digits): {p.fide_id}", "FIDE id")
+    if p.birth_year is not None and not 1900 <= p.birth_year <= 2100:
+        problem(f"birth year out of range 1900-2100: {p.birth_year}", "birth date")
+    federation = p.federation.upper() if p.federation else None
+    if federation is not None and not _FEDERATION.fullmatch(federation):
+        problem(f"federation must be 3 letters: {p.federation!r}", "federation")
+    title = None
+    if p.title:
+        code = p.title.upper()
+        title = code if code in TITLES else _TRF_TITLES.get(code)
+    new.rating, new.birth_date, new.birth_year = p.rating, p.birth_date, p.birth_year
+    new.sex, new.federation, new.title = p.sex, federation, title
+
+
+def _trf_dates(
+    t: TrfTournament, data: bytes, file_name: str, default_date: dt.date | None
+) -> tuple[dict[int, dt.date], dt.date, dt.date]:
+    """(game date by round, event start, event end)."""
+    lines = _record_lines(data)
+    for day, record, field in [
+        (t.start_date, "042", "start date"),
+        (t.end_date, "052", "end date"),
+        *((d, "132", f"round {n} date") for n, d in sorted(t.round_dates.items())),
+    ]:
+        if day is not None:
+            _check_day(day, file_name, lines.get(record), field)
+    if t.start_date and t.end_date and t.end_date < t.start_date:
+        raise InputFileError(
+            file_name,
+            lines.get("052"),
+            f"the end date {t.end_date} is before the start date {t.start_date}",
+            "end date",
+        )
+    round_dates = dict(t.round_dates)
+    base = t.start_date or (min(round_dates.values()) if round_dates else None) or t.end_date
+    if base is None:
+        if default_date is None:
+            raise InputFileError(
+                file_name, None, "no event or round dates in the file; give --date YYYY-MM-DD"
+            )
+        _check_day(default_date, file_name, None, "--date")
+        base = default_date
+    days = {g.round: round_dates.get(g.round, base) for g in t.games}
+    played = list(days.values())
+    start = min([*played, *([t.start_date] if t.start_date else [])], default=base)
+    end = max([*played, *([t.end_date] if t.end_date else [])], default=start)
+    return days, start, max(start, end)
+
+
+def import_trf(
+    session: Session,
+    data: bytes,
+    file_name: str,
+    *,
+    default_date: dt.date | None = None,
+    dry_run: bool = False,
+) -> TournamentReport:
+    """Import one TRF16 or TRF-2026 file as one event, or nothing (SPEC 5).
+
+    Games are dated by their round's ``132`` date, else the event's start (``042``, else the
+    first round date, else ``052``), else ``default_date``; a file with none of these and no
+    ``default_date`` is refused. Played games (``1``/``=``/``0`` with colours ``w``/``b``) are
+    rated; ``W``/``D``/``L`` and forfeits are stored unrated; entries without an opponent go
+    to ``byes`` (a blank code is stored as ``?``). The event spans its games' days and the
+    ``042``/``052`` dates.
+
+    :param dry_run: resolve and check everything, write nothing.
+    :raises InputFileError: (or :class:`InputFileErrors`) for a malformed file, a player
+        that cannot be matched, a date out of range or before the rating history.
+    :raises DuplicateImportError: when the same bytes were imported before.
+    """
+    data_hash = content_hash(data)
+    check_not_imported(session, data_hash, file_name)
+    t = parse_trf(data, file_name)
+    days, start, end = _trf_dates(t, data, file_name, default_date)
+
+    resolver = _Resolver(session, file_name)
+    errors: list[InputFileError] = []
+    ids: dict[int, int] = {}  # start number -> player id or placeholder
+    owner: dict[int, TrfPlayer] = {}  # player id or placeholder -> its line
+    matches: list[tuple[TrfPlayer, int, str]] = []
+    for p in t.players:
+        try:
+            _check_name(p.name, file_name, p.line)
+            pid, how = resolver.resolve(p.name, p.fide_id, p.line)
+        except InputFileError as exc:
+            errors.append(exc)
+            continue
+        if pid in owner:
+            first = owner[pid]
+            errors.append(
+                InputFileError(
+                    file_name,
+                    p.line,
+                    f"player {p.start_no} ({p.name!r}) is the same player as {first.start_no} "
+                    f"({first.name!r}) on line {first.line}",
+                    "name",
+                )
+            )
+            continue
+        if how == "new":
+            _new_trf_player(resolver.new[-1], p, file_name, errors)
+        owner[pid] = p
+        ids[p.start_no] = pid
+        matches.append((p, pid, how))
+    _raise_all(errors)
+    _check_history(session, end, file_name)
+
+    name = t.name or PurePath(file_name).name
+    rated = sum(1 for g in t.games if g.rated)
+    report = TournamentReport(
+        file_name=file_name,
+        dry_run=dry_run,
+        events=(EventSummary(None, name, start, end, len(t.games)),),
+        players=tuple(
+            PlayerMatch(
+                p.name, p.line, pid if pid > 0 else None, how, resolver.names[pid], p.start_no
+            )
+            for p, pid, how in matches
+        ),
+        rated_games=rated,
+        unrated_games=len(t.games) - rated,
+        byes=len(t.byes),
+    )
+    if dry_run:
+        return report
+
+    import_id = record_import(session, "trf", file_name, data_hash, len(t.games) + len(t.byes))
+    created = resolver.insert(session)
+
+    def player_id(start_no: int) -> int:
+        pid = ids[start_no]
+        return created.get(pid, pid)
+
+    event_id = _insert_event(session, name, start, end, "trf", import_id)
+    _insert_trf_rows(session, event_id, t.games, t.byes, days, player_id)
+    marked = _mark_touched(session, [end])
+    return TournamentReport(
+        file_name=file_name,
+        dry_run=False,
+        events=(EventSummary(event_id, name, start, end, len(t.games)),),
+        players=tuple(
+            PlayerMatch(p.name, p.line, player_id(p.start_no), how, resolver.names[pid], p.start_no)
+            for p, pid, how in matches
+        ),
+        rated_games=report.rated_games,
+        unrated_games=report.unrated_games,
+        byes=report.byes,
+        marked_period=marked,
+    )
+
+
+def _insert_trf_rows(
+    session: Session,
+    event_id: int,
+    games: Sequence[TrfGame],
+    byes: Sequence[TrfBye],
+    days: dict[int, dt.date],
+    player_id: Callable[[int], int],
+) -> None:
+    bulk_insert(
+        session,
+        "games",
+        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rated"),
+        (
+            (
+                event_id,
+                str(g.round),
+                date_param(session, days[g.round]),
+                player_id(g.white),
+                player_id(g.black),
+                g.result.value,
+                g.rated,
+            )
+            for g in games
+        ),
+    )
+    bulk_insert(
+        session,
+        "byes",
+        ("event_id", "round", "player_id", "code"),
+        ((event_id, str(b.round), player_id(b.player), b.code.strip() or "?") for b in byes),
+    )
+
+
+# --- PGN ---------------------------------------------------------------------------------
+
+
+def import_pgn(
+    session: Session,
+    data: bytes,
+    file_name: str,
+    *,
+    default_date: dt.date | None = None,
+    dry_run: bool = False,
+) -> TournamentReport:
+    """Import the games of a PGN file from their tags, or nothing (SPEC 5).
+
+    Games are grouped into one event per ``Event`` tag of this file (games without one form
+    an event named after the file), each dated by its first and last game. A game without
+    a date takes ``default_date``, and is an error without it. Unfinished (``*``) and
+    tag-less games are skipped and counted.
+
+    :raises InputFileError: (or :class:`InputFileErrors`) naming the line of every problem.
+    :raises DuplicateImportError: when the same bytes were imported before.
+    """
+    data_hash = content_hash(data)
+    check_not_imported(session, data_hash, file_name)
+    parsed = parse_pgn(data, file_name)
+    if default_date is not None:
+        _check_day(default_date, file_name, None, "--date")
+    resolver = _Resolver(session, file_name)
+    errors: list[InputFileError] = []
+    seen: dict[int, PlayerMatch] = {}
+    rows: list[tuple[str, str | None, dt.date, int, int, Result]] = []
+    spans: dict[str, list[dt.date]] = {}
+    fallback = PurePath(file_name).name
+    for g in parsed.games:
+        day = g.date or default_date
+        if day is None:
+            errors.append(
+                InputFileError(
+                    file_name, g.line, "no date (Date, EventDate or UTCDate); give --date", "Date"
+                )
+            )
+        else:
+            try:
+                _check_day(day, file_name, g.line, "Date")
+            except InputFileError as exc:
+                errors.append(exc)
+        sides: list[int] = []
+        for tag, name, fide_id in (("White", g.white, g.white_fide_id),
+                                   ("Black", g.black, g.black_fide_id)):  # fmt: skip
+            try:
+                _check_name(name, file_name, g.line, tag)
+                pid, how = resolver.resolve(name, fide_id, g.line)
+            except InputFileError as exc:
+                errors.append(exc)
+                continue
+            sides.append(pid)
+            if pid not in seen:
+                seen[pid] = PlayerMatch(name, g.line, pid if pid > 0 else None, how,
+                                        resolver.names[pid])  # fmt: skip
+        if len(sides) == 2 and sides[0] == sides[1]:
+            errors.append(
+                InputFileError(
+                    file_name, g.line, f"White and Black are the same player: {g.black!r}", "Black"
+                )
+            )
+            continue
+        if len(sides) == 2 and day is not None:
+            event = g.event or fallback
+            span = spans.setdefault(event, [day, day])
+            span[0], span[1] = min(span[0], day), max(span[1], day)
+            rows.append((event, g.round, day, sides[0], sides[1], g.result))
+    _raise_all(errors)
+    for _, end in spans.values():
+        _check_history(session, end, file_name)
+
+    counts: dict[str, int] = defaultdict(int)
+    for row in rows:
+        counts[row[0]] += 1
+    rated = sum(1 for r in rows if r[5].is_played)
+
+    def report(event_ids: dict[str, int], created: dict[int, int]) -> TournamentReport:
+        return TournamentReport(
+            file_name=file_name,
+            dry_run=dry_run,
+            events=tuple(
+                EventSummary(event_ids.get(n), n, s, e, counts[n]) for n, (s, e) in spans.items()
+            ),
+            players=tuple(
+                PlayerMatch(m.name, m.line, created.get(pid, m.player_id), m.how, m.registered_name)
+                for pid, m in seen.items()
+            ),
+            rated_games=rated,
+            unrated_games=len(rows) - rated,
+            skipped_unfinished=parsed.skipped_unfinished,
+            skipped_phantom=parsed.skipped_phantom,
+            marked_period=_mark_touched(session, [e for _, e in spans.values()])
+            if event_ids
+            else None,
+        )
+
+    if dry_run:
+        return report({}, {})
+    import_id = record_import(session, "pgn", file_name, data_hash, len(rows))
+    created = resolver.insert(session)
+    event_ids = {
+        name: _insert_event(session, name, start, end, "pgn", import_id)
+        for name, (start, end) in spans.items()
+    }
+    bulk_insert(
+        session,
+        "games",
+        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rated"),
+        (
+            (
+                event_ids[event],
+                round_,
+                date_param(session, day),
+                created.get(white, white),
+                created.get(black, black),
+                result.value,
+                result.is_played,
+            )
+            for event, round_, day, white, black, result in rows
+        ),
+    )
+    return report(event_ids, created)
+
+
+# --- TRF export --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class TrfExport:
+    """A stored event written as a TRF16 file."""
+
+    event_id: int
+    event_name: str
+    text: str
+    """The file (LF line endings)."""
+    players: int
+    games: int
+    byes: int
+
+
+def find_events(session: Session, ref: str) -> list[Event]:
+    """Events an EVENT argument names: an event id (digits) or an exact name
+    (case-insensitive), oldest first."""
+    text = ref.strip()
+    if text.isdigit():
+        event = session.get(Event, int(text))
+        return [event] if event is not None else []
+    return list(
+        session.scalars(
+            sa.select(Event).where(sa.func.lower(Event.name) == text.lower()).order_by(Event.id)
+        )
+    )
+
+
+def get_event(session: Session, ref: str) -> Event:
+    """The one event an EVENT argument names; raises if none or several match."""
+    found = find_events(session, ref)
+    if not found:
+        raise InvalidInputError(f"no event {ref!r}")
+    if len(found) > 1:
+        candidates = ", ".join(f"{e.id} ({e.start_date})" for e in found)
+        raise InvalidInputError(f"{ref!r} matches {len(found)} events: {candidates}; use the id")
+    return found[0]
+
+
+def _round_number(value: str | None, what: str) -> int:
+    if value is None or not value.strip().isdigit() or int(value) < 1:
+        raise InvalidInputError(
+            f"{what} has round {value!r}; a TRF file needs round numbers 1, 2, 3..."
+        )
+    return int(value)
+
+
+def _ratings_at(session: Session, ids: Sequence[int], day: dt.date) -> dict[int, int | None]:
+    """Each player's rating on the list in force on ``day`` (the entry rating before any)."""
+    period = session.scalar(
+        sa.select(RatingPeriod)
+        .where(RatingPeriod.list_date <= day)
+        .order_by(RatingPeriod.start_date.desc())
+        .limit(1)
+    )
+    ratings: dict[int, int | None] = dict(
+        session.execute(sa.select(Player.id, Player.entry_rating).where(Player.id.in_(ids)))
+        .tuples()
+        .all()
+    )
+    if period is not None:
+        for pid, rating in session.execute(
+            sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
+                RatingHistory.period_id == period.id, RatingHistory.player_id.in_(ids)
+            )
+        ).tuples():
+            ratings[pid] = rating
+    return ratings
+
+
+def export_trf(session: Session, ref: str) -> TrfExport:
+    """Write one stored event as a TRF16 file that :func:`import_trf` reads back to the
+    same games and byes.
+
+    Start numbers follow the rating in force at the event's start (highest first, then
+    name); each round is dated by its first game. Games must have whole round numbers.
+
+    :raises InvalidInputError: for an unknown or ambiguous event, a game without a round
+        number, or a value that does not fit its TRF column (a name over 33 characters...).
+    """
+    event = get_event(session, ref)
+    games = list(
+        session.scalars(sa.select(Game).where(Game.event_id == event.id).order_by(Game.id))
+    )
+    byes = list(session.scalars(sa.select(Bye).where(Bye.event_id == event.id).order_by(Bye.id)))
+    ids = sorted(
+        {g.white_id for g in games} | {g.black_id for g in games} | {b.player_id for b in byes}
+    )
+    players = {p.id: p for p in session.scalars(sa.select(Player).where(Player.id.in_(ids)))}
+    ratings = _ratings_at(session, ids, event.start_date)
+    order = sorted(ids, key=lambda i: (-(ratings[i] or 0), players[i].name.lower(), i))
+    start_no = {pid: n for n, pid in enumerate(order, start=1)}
+    round_dates: dict[int, dt.date] = {}
+    trf_games = []
+    for g in games:
+        number = _round_number(g.round, f"game {g.id}")
+        round_dates[number] = min(round_dates.get(number, g.played_on), g.played_on)
+        trf_games.append(
+            TrfGame(number, start_no[g.white_id], start_no[g.black_id], g.result, g.rated, 0, 0)
+        )
+    trf_byes = [
+        TrfBye(
+            _round_number(b.round, f"the bye of player {b.player_id}"),
+            start_no[b.player_id],
+            " " if b.code == "?" else b.code,
+            0,
+        )
+        for b in byes
+    ]
+    tournament = TrfTournament(
+        name=event.name,
+        start_date=event.start_date,
+        end_date=event.end_date,
+        round_dates=round_dates,
+        players=tuple(
+            TrfPlayer(
+                start_no=start_no[pid],
+                name=players[pid].name,
+                sex=players[pid].sex,
+                title=players[pid].title,
+                rating=ratings[pid],
+                federation=players[pid].federation,
+                fide_id=players[pid].fide_id,
+                birth_date=players[pid].birth_date,
+                birth_year=players[pid].birth_year,
+                line=0,
+            )
+            for pid in order
+        ),
+        games=tuple(trf_games),
+        byes=tuple(trf_byes),
+    )
+    try:
+        text = write_trf(tournament)
+    except ValueError as exc:
+        raise InvalidInputError(f"event {event.id} cannot be written as TRF: {exc}") from None
+    return TrfExport(event.id, event.name, text, len(order), len(games), len(byes))
