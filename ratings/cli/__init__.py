@@ -118,6 +118,9 @@ def _register() -> None:
     cli.add_command(calc.calc)
     for module in (admin, records, imports, lists, demo):
         module.register(cli)
+    from ratings.cli import tournaments  # its import commands join the `import` group
+
+    tournaments.register(cli)
 
 
 _register()

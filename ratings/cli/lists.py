@@ -12,6 +12,7 @@ import click
 
 from ratings import service
 from ratings.cli import App, pass_app
+from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.rules import Period
 from ratings.service import reports
 
@@ -133,17 +134,45 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
     "--period", metavar="YYYY-MM", help="The period whose list to show (default: newest)."
 )
 @click.option("--all", "show_all", is_flag=True, help="Include unrated players.")
-@FORMAT
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json", "fide-txt"]),
+    default="table",
+    show_default=True,
+    help="Output format (fide-txt: the fixed-width layout of FIDE's TXT rating lists).",
+)
 @pass_app
 def list_(app: App, period: str | None, show_all: bool, fmt: str) -> None:
     """Show the rating list published by a period."""
     with app.session() as session:
         result = reports.rating_list(session, period, include_unrated=show_all)
+    if fmt == "fide-txt":
+        click.echo(
+            format_fide_txt(map(_fide_row, result.rows), list_date=result.list_date), nl=False
+        )
+        return
     if result.period is None:
         title = "Register (no period rated yet): entry ratings"
     else:
         title = f"Rating list {result.period} (list dated {result.list_date})"
     _print_list(result, fmt, title)
+
+
+def _fide_row(r: reports.ListRow) -> FideTxtRow:
+    """A list row in FIDE's TXT layout: Gms is the period's rated games; flag w for women."""
+    return FideTxtRow(
+        fide_id=r.fide_id,
+        name=r.name,
+        federation=r.federation,
+        sex=r.sex,
+        title=r.title,
+        rating=r.rating,
+        games=r.period_games,
+        k=r.k,
+        birth_year=r.birth_year,
+        flag="w" if r.sex == "f" else None,
+    )
 
 
 @click.command("preview")

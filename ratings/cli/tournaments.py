@@ -1,0 +1,179 @@
+"""``ratings import trf|pgn FILE`` and ``ratings export trf EVENT``: tournament files."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import click
+
+from ratings import service
+from ratings.cli import App, pass_app
+from ratings.cli.imports import FILE, import_, read_bytes
+from ratings.cli.records import parse_date
+from ratings.service.tournaments import EventSummary
+
+DATE = click.option(
+    "--date",
+    "date_text",
+    metavar="YYYY-MM-DD",
+    help="Date for games the file does not date (a file without event or round dates).",
+)
+DRY_RUN = click.option(
+    "--dry-run", is_flag=True, help="Show what would be created and matched; write nothing."
+)
+
+
+def _date(text: str | None) -> dt.date | None:
+    return None if text is None else parse_date(text, "--date")
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _games(report: service.TournamentReport) -> str:
+    text = f"{_plural(report.games, 'game')} ({report.rated_games} to rate"
+    if report.unrated_games:
+        text += f", {report.unrated_games} not rated"
+    return text + ")"
+
+
+def _players(report: service.TournamentReport) -> str:
+    created = "to create" if report.dry_run else "created"
+    return (
+        f"Players: {report.count('new')} {created}, {report.count('fide_id')} matched by "
+        f"FIDE id, {report.count('name')} matched by name"
+    )
+
+
+def _show_matches(report: service.TournamentReport) -> None:
+    for p in report.players:
+        who = f"{p.start_no:>4} {p.name}" if p.start_no is not None else p.name
+        if p.how == "new":
+            click.echo(f"  {who}: new player")
+        else:
+            how = "FIDE id" if p.how == "fide_id" else "name"
+            click.echo(f"  {who}: player {p.player_id} ({p.registered_name}) by {how}")
+
+
+def _event(event: EventSummary) -> str:
+    number = "" if event.event_id is None else f" {event.event_id}"
+    return f"event{number} '{event.name}' ({event.start_date} .. {event.end_date})"
+
+
+def _footer(report: service.TournamentReport) -> None:
+    if report.skipped_unfinished:
+        click.echo(f"Skipped {_plural(report.skipped_unfinished, 'unfinished game')}", err=True)
+    if report.skipped_phantom:
+        click.echo(
+            f"Skipped {_plural(report.skipped_phantom, 'empty game')} (text without tags)",
+            err=True,
+        )
+    if report.marked_period:
+        click.echo(
+            f"This touches rated period {report.marked_period}: 'ratings rate' re-rates from there",
+            err=True,
+        )
+
+
+@import_.command("trf")
+@FILE
+@DATE
+@DRY_RUN
+@pass_app
+def import_trf(app: App, file: Path, date_text: str | None, dry_run: bool) -> None:
+    """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
+
+    Players are matched by FIDE id, then by exact name; unknown players are created with
+    the file's data and its rating as their entry rating.
+    """
+    data = read_bytes(file)
+    default_date = _date(date_text)
+    with app.session() as session:
+        report = service.import_trf(
+            session, data, str(file), default_date=default_date, dry_run=dry_run
+        )
+    event = report.events[0]
+    if dry_run:
+        click.echo(f"Dry run of {file}: nothing was written")
+        click.echo(f"Event: {_event(event)}")
+        click.echo(_players(report))
+        _show_matches(report)
+        click.echo(f"Games: {_games(report)}; byes: {report.byes}")
+        return
+    click.echo(
+        f"Imported {_games(report)} and {_plural(report.byes, 'bye')} "
+        f"in {_event(event)} from {file}"
+    )
+    click.echo(_players(report))
+    _footer(report)
+
+
+@import_.command("pgn")
+@FILE
+@DATE
+@DRY_RUN
+@pass_app
+def import_pgn(app: App, file: Path, date_text: str | None, dry_run: bool) -> None:
+    """Store the games of a PGN file, read from their tags (one event per Event tag).
+
+    Players are matched by FideId, then by exact name; unknown players are created with
+    name and FIDE id only (no entry rating). Unfinished games (*) are skipped.
+    """
+    data = read_bytes(file)
+    default_date = _date(date_text)
+    with app.session() as session:
+        report = service.import_pgn(
+            session, data, str(file), default_date=default_date, dry_run=dry_run
+        )
+    events = _plural(len(report.events), "event")
+    if dry_run:
+        click.echo(f"Dry run of {file}: nothing was written")
+        click.echo(f"Games: {_games(report)} in {events}")
+    else:
+        click.echo(f"Imported {_games(report)} in {events} from {file}")
+    for event in report.events:
+        click.echo(f"  {_event(event)}: {_plural(event.games, 'game')}")
+    click.echo(_players(report))
+    if dry_run:
+        _show_matches(report)
+    _footer(report)
+
+
+@click.group("export")
+def export() -> None:
+    """Write stored data as files other programs read."""
+
+
+@export.command("trf")
+@click.argument("event", metavar="EVENT")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(path_type=Path, dir_okay=False, writable=True),
+    help="File to write (default: standard output).",
+)
+@pass_app
+def export_trf(app: App, event: str, output: Path | None) -> None:
+    """Write one stored event (id or exact name) as a TRF16 file."""
+    with app.session() as session:
+        exported = service.export_trf(session, event)
+    if output is None:
+        click.echo(exported.text, nl=False)
+        return
+    try:
+        output.write_text(exported.text, encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {output}: {exc.strerror}") from exc
+    click.echo(
+        f"Wrote event {exported.event_id} '{exported.event_name}' to {output} "
+        f"({_plural(exported.players, 'player')}, {_plural(exported.games, 'game')}, "
+        f"{_plural(exported.byes, 'bye')})",
+        err=True,
+    )
+
+
+def register(group: click.Group) -> None:
+    """Add the ``export`` group to the top-level group (the imports join ``import``)."""
+    group.add_command(export)
