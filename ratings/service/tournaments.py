@@ -278,7 +278,7 @@ def _record_lines(data: bytes) -> dict[str, int]:
     found: dict[str, int] = {}
     for number, line in enumerate(_LINE_BREAK.split(text.removeprefix("\ufeff")), start=1):
         record = line[:3]
-        is_record = (len(line) == 3 or line[3] == " ") and bool(line[4:].strip())
+        is_record = line[3:4] in ("", " ") and bool(line[4:].strip())
         if record in ("042", "052", "132") and record not in found and is_record:
             found[record] = number
     return found
