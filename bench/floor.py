@@ -226,8 +226,11 @@ def rate_from(conn: sqlite3.Connection, start: date) -> dict[str, Any]:
         conn.executemany(
             "INSERT INTO rating_history (period_id, player_id, rating_before, rating_after, "
             "change, k, games, total_games, score, expected_sum, k10, reached_2300, next_k, "
-            "state) VALUES (?, ?, ?, ?, 0, NULL, 0, 0, 0.0, 0.0, 0, 0, 20, 'rated')",
-            ((period_id, pid, rating, rating) for pid, rating in state.items()),
+            "state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                (period_id, pid, rating, rating, 0, None, 0, 0, 0.0, 0.0, False, False, 20, "rated")
+                for pid, rating in state.items()
+            ),
         )
         periods += 1
         games += len(rows)

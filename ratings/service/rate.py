@@ -134,15 +134,6 @@ class _Rater:
         if not unrated:
             return
         conn = self.session.connection()
-        last_rated: dict[int, object] = dict(
-            conn.exec_driver_sql(
-                "SELECT h.player_id, max(rp.start_date) FROM rating_history h "
-                "JOIN rating_periods rp ON rp.id = h.period_id "
-                f"WHERE h.rating_after IS NOT NULL AND rp.start_date < {self._ph()} "
-                "GROUP BY h.player_id",
-                (date_param(self.session, start.start),),
-            ).all()
-        )
         rows = conn.exec_driver_sql(
             "SELECT b.player_id, rp.start_date, g.event_id, b.opponent_rating, b.score "
             "FROM rating_breakdown b JOIN rating_periods rp ON rp.id = b.period_id "
@@ -151,14 +142,51 @@ class _Rater:
             "ORDER BY rp.start_date, b.game_id".format(self._ph()),
             (date_param(self.session, cutoff), date_param(self.session, start.start)),
         ).all()
+        pooled = sorted(
+            {pid for pid, *_ in rows if pid in self.players and self.players[pid].rating is None}
+        )
+        last_rated = self._last_rated(pooled, cutoff, start)
         for pid, pstart, event_id, opp, score in rows:
             state = self.players.get(pid)
             if state is None or state.rating is not None:
                 continue
             day = to_date(pstart)
-            if pid in last_rated and day <= to_date(last_rated[pid]):
+            if pid in last_rated and day <= last_rated[pid]:
                 continue
             state.pool.append((day, event_id, opp, int(score * 2)))
+
+    def _last_rated(self, pids: list[int], cutoff: dt.date, start: Period) -> dict[int, dt.date]:
+        """Start of the newest period in [cutoff, start) whose list rated each of ``pids``:
+        their pool games up to it do not count. Older periods cannot matter (pools begin at
+        ``cutoff``), so only the window is read, through the (period, player) index: the cost
+        does not grow with the history."""
+        if not pids:
+            return {}
+        conn = self.session.connection()
+        ph = self._ph()
+        window = {
+            period_id: to_date(day)
+            for period_id, day in conn.exec_driver_sql(
+                f"SELECT id, start_date FROM rating_periods WHERE start_date >= {ph} "
+                f"AND start_date < {ph}",
+                (date_param(self.session, cutoff), date_param(self.session, start.start)),
+            ).all()
+        }
+        found: dict[int, dt.date] = {}
+        if not window:
+            return found
+        periods = ", ".join([ph] * len(window))
+        for i in range(0, len(pids), 500):
+            chunk = pids[i : i + 500]
+            for pid, period_id in conn.exec_driver_sql(
+                f"SELECT player_id, period_id FROM rating_history WHERE period_id IN ({periods}) "
+                f"AND player_id IN ({', '.join([ph] * len(chunk))}) AND rating_after IS NOT NULL",
+                (*window, *chunk),
+            ):
+                day = window[period_id]
+                if found.get(pid, day) <= day:
+                    found[pid] = day
+        return found
 
     def _pool_cutoff(self, period: Period) -> dt.date:
         first = period
