@@ -1,0 +1,267 @@
+"""`ratings import trf FILE`: the sample files, encodings, result codes, matching, refusals."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+import traceback
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ratings.cli import cli
+
+DATA = Path(__file__).parent / "data"
+TRF = DATA / "trf"
+PGN = DATA / "pgn"
+
+
+# --- helpers (also used by test_import_pgn.py and test_export.py) --------------------------
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One database made by `ratings init` per module; tests get copies."""
+    path = tmp_path_factory.mktemp("club") / "template.db"
+    assert run(path, "init")[0] == 0
+    return path
+
+
+@pytest.fixture
+def db(tmp_path: Path, template: Path) -> Path:
+    """A fresh, initialised database (fide rules, monthly periods)."""
+    path = tmp_path / "club.db"
+    shutil.copyfile(template, path)
+    return path
+
+
+def run(db: Path, *args: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of one command; a traceback fails the test."""
+    result = CliRunner().invoke(cli, ["--db", str(db), *args])
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        assert result.exc_info is not None
+        raise AssertionError("".join(traceback.format_exception(*result.exc_info)))
+    return result.exit_code, result.stdout, result.stderr
+
+
+def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+    """Rows of a query, read with the plain sqlite3 module."""
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql).fetchall()
+
+
+def counts(db: Path) -> tuple[int, int, int, dict[str, int]]:
+    """Players, rated games, unrated games, byes by code."""
+    players = rows(db, "SELECT count(*) FROM players")[0][0]
+    rated = rows(db, "SELECT count(*) FROM games WHERE rated")[0][0]
+    unrated = rows(db, "SELECT count(*) FROM games WHERE NOT rated")[0][0]
+    byes = dict(rows(db, "SELECT code, count(*) FROM byes GROUP BY code"))
+    assert isinstance(players, int) and isinstance(rated, int) and isinstance(unrated, int)
+    return players, rated, unrated, {str(k): int(str(v)) for k, v in byes.items()}
+
+
+def player_line(no: int, name: str, blocks: list[str], *, rating: str = "",
+                fide_id: str = "", sex: str = " ", title: str = "", fed: str = "",
+                birth: str = "") -> str:  # fmt: skip
+    """A ``001`` line in the fixed columns, round blocks from col 92."""
+    fixed = (
+        f"001 {no:>4} {sex}{title:>3} {name:<33} {rating:>4} {fed:<3} {fide_id:>11} "
+        f"{birth:<10} {'0.0':>4} {'':>4}"
+    )
+    return (fixed + "  " + "".join(f"{b:<10}" for b in blocks)).rstrip()
+
+
+def trf_file(path: Path, *lines: str, header: tuple[str, ...] = ("042 2025-03-01",)) -> Path:
+    """Write a small TRF file (LF) and return its path."""
+    path.write_text("\n".join(["012 Spring Open", *header, *lines]) + "\n", encoding="utf-8")
+    return path
+
+
+# --- every sample file ---------------------------------------------------------------------
+
+# file: (extra arguments, players, rated games, unrated games, byes by code); SOURCES.md
+SAMPLES = {
+    "trf/armstrong_2011.tab": ((), 160, 522, 0, {"+": 6, "-": 2}),
+    "trf/armstrong_2012_with_bom.tab": ((), 2, 1, 0, {}),
+    "trf/latin-1.tab": ((), 3, 3, 0, {}),
+    "trf/utf-8.tab": ((), 3, 3, 0, {}),
+    "trf/javafo_sample2.trf": ((), 52, 89, 4, {"H": 16, "Z": 6, "U": 3}),
+    "trf/javafo_example.trf": ((), 52, 89, 4, {"H": 15, "Z": 4, "U": 3}),
+    "trf/held_swiss_9.trf": ((), 16, 66, 2, {"H": 2, "U": 3, "Z": 3}),
+    # no dates in the file: 904 played games, 84 forfeits and 2 double forfeits
+    "trf/issue_15.input": (("--date", "2023-02-23"), 180, 904, 86, {}),
+    # PGN: every finished game is a played game (rated); no byes
+    "pgn/0002.pgn": ((), 2, 1, 0, {}),
+    "pgn/0006.pgn": ((), 10, 5, 0, {}),
+    "pgn/0007.pgn": ((), 10, 5, 0, {}),
+}
+
+
+def test_every_sample_file_is_listed() -> None:
+    on_disk = {f"{p.parent.name}/{p.name}" for p in [*TRF.iterdir(), *PGN.iterdir()]}
+    assert on_disk == set(SAMPLES)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLES))
+def test_sample_file_counts(db: Path, name: str) -> None:
+    extra, players, rated, unrated, byes = SAMPLES[name]
+    kind = "trf" if name.startswith("trf/") else "pgn"
+    code, out, err = run(db, "import", kind, str(DATA / name), *extra)
+    assert (code, err) == (0, "")
+    assert out.startswith("Imported ")
+    assert counts(db) == (players, rated, unrated, byes)
+    # forfeits are never rated, and every stored game belongs to an event of this import
+    assert rows(db, "SELECT count(*) FROM games WHERE rated AND result NOT IN "
+                    "('1-0', '0-1', '1/2-1/2')") == [(0,)]  # fmt: skip
+    assert rows(db, "SELECT DISTINCT kind FROM imports") == [(kind,)]
+
+
+def test_double_forfeits_and_game_dates(db: Path) -> None:
+    run(db, "import", "trf", str(TRF / "issue_15.input"), "--date", "2023-02-23")
+    assert rows(db, "SELECT round, result, rated FROM games WHERE result = '-/-'") == [
+        ("6", "-/-", 0),
+        ("9", "-/-", 0),
+    ]
+    assert rows(db, "SELECT DISTINCT played_on FROM games") == [("2023-02-23",)]
+    assert rows(db, "SELECT start_date, end_date, source FROM events") == [
+        ("2023-02-23", "2023-02-23", "trf")
+    ]
+
+
+def test_round_dates_date_the_games(db: Path) -> None:
+    """armstrong_2011 has 132 round dates (yy.mm.dd): each game takes its round's date."""
+    code, out, _ = run(db, "import", "trf", str(TRF / "armstrong_2011.tab"))
+    assert code == 0
+    assert rows(db, "SELECT round, min(played_on), max(played_on) FROM games "
+                    "WHERE round IN ('1', '11') GROUP BY round ORDER BY round") == [
+        ("1", "2010-09-13", "2010-09-13"),
+        ("11", "2011-03-13", "2011-03-13"),
+    ]  # fmt: skip
+    assert rows(db, "SELECT name, start_date, end_date FROM events") == [
+        ("Leinster Chess Union Div 1 Armstrong Cup 2010 - 2011", "2010-09-13", "2011-03-13")
+    ]
+
+
+def test_exact_output(db: Path) -> None:
+    path = TRF / "held_swiss_9.trf"
+    assert run(db, "import", "trf", str(path)) == (
+        0,
+        "Imported 68 games (66 to rate, 2 not rated) and 8 byes in event 1 "
+        f"'FIDE C.07 2023 Tie-Break Exercises' (2024-08-01 .. 2024-08-01) from {path}\n"
+        "Players: 16 created, 0 matched by FIDE id, 0 matched by name\n",
+        "",
+    )
+
+
+def test_players_are_created_from_the_file(db: Path) -> None:
+    run(db, "import", "trf", str(TRF / "javafo_sample2.trf"))
+    assert rows(
+        db,
+        "SELECT name, fide_id, birth_date, birth_year, sex, federation, title, entry_rating, "
+        "entry_games FROM players WHERE id IN (1, 2, 40) ORDER BY id",
+    ) == [
+        ("Mirzoev Azer", 13400304, None, 1978, "m", "AZE", "GM", 2527, 0),
+        ("Argandona Riveiro Inigo", 2212072, None, 1981, "m", "ESP", "IM", 2408, 0),
+        # rating 0 in the file: unrated
+        ("Navarro Armendariz Jose Leon", 22255826, None, 1928, "m", "ESP", None, None, 0),
+    ]
+
+
+# --- line endings and encodings ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ending", ["\n", "\r\n", "\r"], ids=["LF", "CRLF", "CR"])
+def test_line_endings(tmp_path: Path, db: Path, ending: str) -> None:
+    text = (TRF / "utf-8.tab").read_text(encoding="utf-8")
+    path = tmp_path / "event.trf"
+    path.write_bytes(text.replace("\n", ending).encode("utf-8"))
+    assert run(db, "import", "trf", str(path)) == (
+        0,
+        "Imported 3 games (3 to rate) and 0 byes in event 1 "
+        f"'Läs Végas National Opeñ' (2008-06-07 .. 2008-06-07) from {path}\n"
+        "Players: 3 created, 0 matched by FIDE id, 0 matched by name\n",
+        "",
+    )
+    assert rows(db, "SELECT round, w.name, b.name, result, rated FROM games "
+                    "JOIN players w ON w.id = white_id JOIN players b ON b.id = black_id "
+                    "ORDER BY games.id") == [
+        ("1", "Örr,Mârk", "Uì Laighlèis,Gearoìdin", "1-0", 1),
+        ("2", "Uì Laighlèis,Gearoìdin", "Bologan,Viktor", "1-0", 1),
+        ("3", "Bologan,Viktor", "Örr,Mârk", "0-1", 1),
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", ["latin-1.tab", "utf-8.tab"])
+def test_latin_1_and_utf_8_names(db: Path, name: str) -> None:
+    run(db, "import", "trf", str(TRF / name))
+    assert rows(db, "SELECT name, sex, title FROM players ORDER BY id") == [
+        ("Uì Laighlèis,Gearoìdin", "f", None),
+        ("Örr,Mârk", "m", "IM"),
+        ("Bologan,Viktor", "m", "GM"),
+    ]
+    assert rows(db, "SELECT name FROM events") == [("Läs Végas National Opeñ",)]
+
+
+def test_utf_8_with_bom(db: Path) -> None:
+    path = TRF / "armstrong_2012_with_bom.tab"
+    code, out, _ = run(db, "import", "trf", str(path))
+    assert code == 0
+    assert rows(db, "SELECT name, start_date, end_date FROM events") == [
+        ("Leinster Chess Union Div 1 Armstrong Cup 2011 - 2012", "2011-09-26", "2012-04-01")
+    ]
+    assert rows(db, "SELECT name, fide_id, entry_rating FROM players ORDER BY id") == [
+        ("Griffiths, Ryan-Rhys", 6897, 2322),
+        ("Cafolla, Peter", 159, 1982),
+    ]
+
+
+# --- result codes --------------------------------------------------------------------------
+
+EVERY_CODE = (
+    # round 1: played and rated; round 2: W/D/L, played but not rated; round 3: forfeits;
+    # round 4: a played game without colours (not rated), byes; round 5: the other byes
+    player_line(1, "Anna", ["   2 w 1", "   3 w W", "   5 w +", "   2 - =", "0000 - F"]),
+    player_line(2, "Bert", ["   1 b 0", "   4 b D", "   6 b -", "   1 - =", "0000 - -"]),
+    player_line(3, "Cleo", ["   4 w =", "   1 b L", "0000 - H", "0000 - U", "0000 -  "]),
+    player_line(4, "Dirk", ["   3 b =", "   2 w D", "0000 - Z", "0000 - +"]),
+    player_line(5, "Emil", ["   6 b 1", "   6 w 0", "   1 b -", "   6 w -"]),
+    player_line(6, "Fred", ["   5 w 0", "   5 b 1", "   2 w +", "   5 b -"]),
+)
+
+
+def test_every_result_code(tmp_path: Path, db: Path) -> None:
+    path = trf_file(tmp_path / "codes.trf", *EVERY_CODE)
+    code, out, err = run(db, "import", "trf", str(path))
+    assert (code, err) == (0, "")
+    assert out == (
+        "Imported 10 games (4 to rate, 6 not rated) and 7 byes in event 1 'Spring Open' "
+        f"(2025-03-01 .. 2025-03-01) from {path}\n"
+        "Players: 6 created, 0 matched by FIDE id, 0 matched by name\n"
+    )
+    assert rows(db, "SELECT round, w.name, b.name, result, rated FROM games "
+                    "JOIN players w ON w.id = white_id JOIN players b ON b.id = black_id "
+                    "ORDER BY games.round, games.id") == [
+        ("1", "Anna", "Bert", "1-0", 1),
+        ("1", "Cleo", "Dirk", "1/2-1/2", 1),
+        ("1", "Fred", "Emil", "0-1", 1),
+        ("2", "Anna", "Cleo", "1-0", 0),
+        ("2", "Dirk", "Bert", "1/2-1/2", 0),
+        ("2", "Emil", "Fred", "0-1", 1),
+        ("3", "Anna", "Emil", "+/-", 0),
+        ("3", "Fred", "Bert", "+/-", 0),
+        ("4", "Anna", "Bert", "1/2-1/2", 0),
+        ("4", "Emil", "Fred", "-/-", 0),
+    ]  # fmt: skip
+    assert rows(db, "SELECT round, p.name, code FROM byes JOIN players p ON p.id = player_id "
+                    "ORDER BY byes.round, p.name") == [
+        ("3", "Cleo", "H"),
+        ("3", "Dirk", "Z"),
+        ("4", "Cleo", "U"),
+        ("4", "Dirk", "+"),
+        ("5", "Anna", "F"),
+        ("5", "Bert", "-"),
+        ("5", "Cleo", "?"),
+    ]  # fmt: skip
