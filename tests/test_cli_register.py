@@ -12,8 +12,10 @@ from tests.test_rating_scenarios import Club
 @pytest.fixture
 def club(tmp_path: Path) -> Club:
     club = Club(tmp_path / "club.db")
-    club.player("Carlsen, Magnus", "--fide-id", "1503014", "--rating", "2830", "--games", "900",
-                "--birthdate", "1990-11-30", "--sex", "m", "--federation", "nor", "--title", "gm")  # fmt: skip
+    club.player(
+        "Carlsen, Magnus", "--fide-id", "1503014", "--rating", "2830", "--games", "900",
+        "--birthdate", "1990-11-30", "--sex", "m", "--federation", "nor", "--title", "gm",
+    )  # fmt: skip
     club.player("Hou, Yifan", "--rating", "2630", "--birthdate", "1994")
     return club
 
