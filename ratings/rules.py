@@ -68,6 +68,7 @@ __all__ = [
     "capped_difference",
     "curve_expectation",
     "curve_expected",
+    "divide_half_away",
     "dp",
     "drop_zero_first_event",
     "expected",
@@ -185,11 +186,15 @@ def round_half_away(x: Decimal | int) -> int:
     return int(x.quantize(_ONE, rounding=ROUND_HALF_UP))
 
 
-def _div_half_away(num: int, den: int) -> int:
-    """``num / den`` rounded to an integer, halves away from zero (integer arithmetic)."""
+def divide_half_away(num: int, den: int) -> int:
+    """``num / den`` rounded to an integer, halves away from zero, in integer arithmetic
+    (art. 8.3.4: the period change is rounded once, -2.50 -> -3, +92.48 -> +92)."""
     sign = -1 if (num < 0) != (den < 0) else 1
     num, den = abs(num), abs(den)
     return sign * ((2 * num + den) // (2 * den))
+
+
+_div_half_away = divide_half_away
 
 
 def _check_rating(value: object, what: str = "rating") -> int:

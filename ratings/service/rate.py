@@ -297,8 +297,7 @@ class _Rater:
                     # unrated when the event started, rated since: the period's base rating
                     own_used = own_now
                 if curve:
-                    diff = _capped(own_used, opp_used, rule_set)
-                    exp = int(rules.curve_expected(diff).scaleb(rules.CURVE_PLACES))
+                    diff, exp = rules.curve_expectation(own_used, opp_used, rule_set)
                 else:
                     diff, exp = rules.table_expectation(own_used, opp_used, rule_set)
                 tally = tallies[pid]
@@ -368,7 +367,7 @@ class _Rater:
                     period.start,
                 )
                 k_used = rules.apply_700_rule(base, n) if config.uses_700_rule else base
-                change = _div_half_away(k_used * tally.sum_dr, scale)
+                change = rules.divide_half_away(k_used * tally.sum_dr, scale)
                 own_base = before if before is not None else self.start_rating
                 assert own_base is not None  # unrated players are rated only with a start rating
                 after = own_base + change
@@ -489,23 +488,6 @@ class _PoolGame:
     opponent_id: int
     opponent_rating: int
     halves: int
-
-
-def _capped(own: int, opp: int, rule_set: rules.RuleSet) -> int:
-    """D after the 400-point rule for this player (art. 8.3.1), for the curve method."""
-    diff = own - opp
-    if rule_set.caps(own):
-        cap = rule_set.cap_difference
-        return max(-cap, min(cap, diff))
-    return diff
-
-
-def _div_half_away(num: int, den: int) -> int:
-    """num / den rounded once, half away from zero (art. 8.3.4), in integers."""
-    q, r = divmod(abs(num), den)
-    if 2 * r >= den:
-        q += 1
-    return q if num >= 0 else -q
 
 
 # --- the use case --------------------------------------------------------------------------
