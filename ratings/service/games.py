@@ -21,12 +21,14 @@ from ratings.errors import (
 from ratings.io.csv import GameRow, PlayerRow
 from ratings.models import Event, Game, Import, Player, RatingBreakdown
 from ratings.results import Result
+from ratings.rules import Period
 from ratings.service.common import (
     bulk_insert,
     date_param,
     first_rated_start,
     get_config,
     get_player,
+    mark_all_for_rerate,
     mark_for_rerate,
     period_of,
     utcnow,
@@ -301,8 +303,6 @@ def import_players(
     # entry data feeds every list; a rated database must be re-rated from its start
     marked = None
     if rows and first_rated_start(session) is not None:
-        from ratings.service.common import mark_all_for_rerate
-
         period = mark_all_for_rerate(session)
         marked = period.label if period else None
     return ImportReport(file_name, players_created=len(rows), marked_period=marked)
@@ -446,8 +446,6 @@ def _mark_touched(session: Session, ends: Sequence[dt.date]) -> str | None:
     if not ends or first_rated_start(session) is None:
         return None
     config = get_config(session)
-    from ratings.rules import Period
-
     starts = sorted({Period.containing(day, config.period_months).start for day in ends})
     for start in starts:
         period = mark_for_rerate(session, start)
