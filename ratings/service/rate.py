@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal
 
@@ -19,9 +19,16 @@ from sqlalchemy.orm import Session
 
 from ratings import rules
 from ratings.errors import PeriodError
-from ratings.models import RatingBreakdown, RatingHistory, RatingPeriod, SupersededRating
+from ratings.models import RatingBreakdown, RatingPeriod
 from ratings.rules import ExpectedMethod, Period, PlayerState, SystemConfig
-from ratings.service.common import bulk_insert, date_param, get_config, to_date, utcnow
+from ratings.service.common import (
+    bulk_insert,
+    date_param,
+    datetime_param,
+    get_config,
+    to_date,
+    utcnow,
+)
 
 _WHITE_HALVES = {"1-0": 2, "0-1": 0, "1/2-1/2": 1}
 _CURVE_SCALE = 10**rules.CURVE_PLACES
@@ -88,6 +95,8 @@ class _Rater:
         self.list_cache: OrderedDict[dt.date, dict[int, int | None]] = OrderedDict()
         self.entry_list: dict[int, int | None] = {}
         self.rule_cache: dict[dt.date, rules.RuleSet] = {}
+        self.current_list: dict[int, int | None] | None = None
+        """Ratings at the start of the period being rated (built once per period)."""
         self.pool_periods = max(rules.INITIAL_POOL_MONTHS // self.months, 1)
 
     # --- state ---------------------------------------------------------------------------
@@ -206,7 +215,9 @@ class _Rater:
         """Ratings on the list dated ``list_date`` (SPEC 1.5: the list in force when an
         event started)."""
         if list_date == current.start:
-            return {pid: s.rating for pid, s in self.players.items()}
+            if self.current_list is None:
+                self.current_list = {pid: s.rating for pid, s in self.players.items()}
+            return self.current_list
         cached = self.list_cache.get(list_date)
         if cached is not None:
             return cached
@@ -240,6 +251,7 @@ class _Rater:
 
     def rate_period(self, period: Period, period_id: int) -> int:
         """Rate one period; writes its history and breakdown rows. Returns rated games."""
+        self.current_list = None
         conn = self.session.connection()
         ph = self._ph()
         games = conn.exec_driver_sql(
@@ -571,11 +583,13 @@ def rate(
             sa.select(RatingPeriod).where(RatingPeriod.start_date >= periods[0].start)
         )
     }
-    old_values = _old_values(session, list(existing.values())) if existing else {}
     if existing:
         ids = [p.id for p in existing.values()]
         session.execute(sa.delete(RatingBreakdown).where(RatingBreakdown.period_id.in_(ids)))
-        session.execute(sa.delete(RatingHistory).where(RatingHistory.period_id.in_(ids)))
+    # a re-rated period's old list is read, replaced and compared one period at a time:
+    # holding every old and new list row at once took 1.6 GB at 100k games
+    names: dict[int, str] = {}
+    changed: list[ChangedRating] = []
 
     rater = _Rater(session, config)
     rater.load_state(periods[0])
@@ -601,76 +615,79 @@ def rate(
             row.rated_at = now
             rerated.append(period.label)
         session.flush()
+        old = _replace_list(session, row) if period.start in existing else None
         games += rater.rate_period(period, row.id)
+        if old is not None:
+            names = names or _names(session)
+            changed += _supersede(session, row, old, names, now)
         if progress is not None:
             progress(period)
-    changed = _supersede(session, old_values, now) if old_values else ()
-    return RateReport(tuple(rated), tuple(rerated), games, changed)
+    for start, row in sorted(existing.items()):
+        if start not in {period.start for period in periods}:
+            names = names or _names(session)
+            changed += _supersede(session, row, _replace_list(session, row), names, now)
+    return RateReport(tuple(rated), tuple(rerated), games, tuple(changed))
 
 
-def _old_values(
-    session: Session, periods: Iterable[RatingPeriod]
-) -> dict[tuple[int, int], tuple[str, int | None, int, int | None]]:
-    """(period id, player id) -> (label, rating after, change, k) before a re-rate."""
-    labels = {p.id: p.label for p in periods}
-    rows = session.execute(
-        sa.select(
-            RatingHistory.period_id,
-            RatingHistory.player_id,
-            RatingHistory.rating_after,
-            RatingHistory.change,
-            RatingHistory.k,
-        ).where(RatingHistory.period_id.in_(list(labels)))
-    )
-    return {
-        (period_id, pid): (labels[period_id], after, change, k)
-        for period_id, pid, after, change, k in rows
+def _replace_list(
+    session: Session, period: RatingPeriod
+) -> dict[int, tuple[int | None, int, int | None]]:
+    """Delete a period's list rows before its re-rate; returns them as player id -> (rating
+    after, change, k)."""
+    conn = session.connection()
+    old = {
+        pid: (after, change, k)
+        for pid, after, change, k in conn.exec_driver_sql(
+            "SELECT player_id, rating_after, change, k FROM rating_history "
+            f"WHERE period_id = {int(period.id)}"
+        )
     }
+    conn.exec_driver_sql(f"DELETE FROM rating_history WHERE period_id = {int(period.id)}")
+    return old
+
+
+def _names(session: Session) -> dict[int, str]:
+    """Every player's name by id (for the report of changed ratings)."""
+    return dict(session.connection().exec_driver_sql("SELECT id, name FROM players").all())
 
 
 def _supersede(
     session: Session,
-    old: dict[tuple[int, int], tuple[str, int | None, int, int | None]],
+    period: RatingPeriod,
+    old: dict[int, tuple[int | None, int, int | None]],
+    names: dict[int, str],
     now: dt.datetime,
-) -> tuple[ChangedRating, ...]:
-    """Keep every published value the re-rate replaced; report the rating changes."""
-    period_ids = sorted({period_id for period_id, _ in old})
+) -> list[ChangedRating]:
+    """Keep every published value of ``period`` that its re-rate replaced (in name order);
+    returns the rating changes."""
     new = {
-        (period_id, pid): (after, change)
-        for period_id, pid, after, change in session.execute(
-            sa.select(
-                RatingHistory.period_id,
-                RatingHistory.player_id,
-                RatingHistory.rating_after,
-                RatingHistory.change,
-            ).where(RatingHistory.period_id.in_(period_ids))
+        pid: (after, change)
+        for pid, after, change in session.connection().exec_driver_sql(
+            "SELECT player_id, rating_after, change FROM rating_history "
+            f"WHERE period_id = {int(period.id)}"
         )
     }
-    names: dict[int, str] = dict(
-        session.connection().exec_driver_sql("SELECT id, name FROM players").all()
-    )
-    rows: list[dict[str, object]] = []
-    changed: list[ChangedRating] = []
-    for (period_id, pid), (label, old_rating, old_change, old_k) in sorted(
-        old.items(), key=lambda item: (item[1][0], names.get(item[0][1], ""), item[0][1])
-    ):
-        new_rating, new_change = new.get((period_id, pid), (None, 0))
-        if (old_rating, old_change) == (new_rating, new_change):
-            continue
-        rows.append(
-            {
-                "period_id": period_id,
-                "player_id": pid,
-                "old_rating": old_rating,
-                "new_rating": new_rating,
-                "old_change": old_change,
-                "new_change": new_change,
-                "old_k": old_k,
-                "superseded_at": now,
-            }
-        )
-        if old_rating != new_rating:
-            changed.append(ChangedRating(label, pid, names.get(pid, "?"), old_rating, new_rating))
-    if rows:
-        session.execute(sa.insert(SupersededRating), rows)
-    return tuple(changed)
+    replaced = [
+        (pid, values, new.get(pid, (None, 0)))
+        for pid, values in old.items()
+        if values[:2] != new.get(pid, (None, 0))
+    ]
+    replaced.sort(key=lambda item: (names.get(item[0], ""), item[0]))
+    stamp = datetime_param(session, now)
+    bulk_insert(
+        session,
+        "superseded_ratings",
+        (
+            "period_id", "player_id", "old_rating", "new_rating", "old_change", "new_change",
+            "old_k", "superseded_at",
+        ),
+        (
+            (period.id, pid, old_rating, new_rating, old_change, new_change, old_k, stamp)
+            for pid, (old_rating, old_change, old_k), (new_rating, new_change) in replaced
+        ),
+    )  # fmt: skip
+    return [
+        ChangedRating(period.label, pid, names.get(pid, "?"), old_rating, new_rating)
+        for pid, (old_rating, _, _), (new_rating, _) in replaced
+        if old_rating != new_rating
+    ]
