@@ -278,3 +278,39 @@ def test_card_shows_the_per_game_breakdown(club: Club) -> None:
     )
     perf = club.ok("performance", "Ann", "--period", "2025-01")
     assert perf == "Ann, period 2025-01: 0.5/1, average opponent 1900, performance (fide) 1900\n"
+
+
+def test_a_junior_who_reached_2300_loses_the_junior_k(club: Club) -> None:
+    club.player("Prodigy", "--birthdate", "2012", "--rating", "2310", "--games", "100")
+    club.player("Kid", "--birthdate", "2012", "--rating", "2290", "--games", "100")
+    club.player("Coach", "--birthdate", "1970", "--rating", "2300", "--games", "100")
+    club.game("Prodigy", "Coach", "1/2-1/2", "2025-01-10")
+    club.game("Kid", "Coach", "1/2-1/2", "2025-01-11")
+    club.ok("rate")
+    assert club.entry("Prodigy", "2025-01")["k"] == 20  # published >= 2300: no junior K
+    assert club.entry("Kid", "2025-01")["k"] == 40
+
+
+def test_performance_methods_and_event_scope(club: Club) -> None:
+    club.player("Ann", "--rating", "1600", "--games", "100")
+    club.player("B", "--rating", "1500", "--games", "100")
+    club.player("C", "--rating", "1700", "--games", "100")
+    club.game("Ann", "B", "1-0", "2025-01-10", "--event", "Spring Open")
+    club.game("C", "Ann", "1-0", "2025-01-11", "--event", "Spring Open")
+    club.game("Ann", "B", "1/2-1/2", "2025-01-20")
+    club.ok("rate")
+    # SPEC 1.8: win v 1500 + loss v 1700 -> 1600
+    assert club.ok("performance", "Ann", "--event", "Spring Open") == (
+        "Ann, event Spring Open: 1/2, average opponent 1600, performance (fide) 1600\n"
+    )
+    assert club.ok("performance", "Ann", "--event", "Spring Open", "--method", "own") == (
+        "Ann, event Spring Open: 1/2, average opponent 1600, performance (own) 1600\n"
+    )
+    # the whole period: 1.5 / 3 against 1500, 1700, 1500: Ra 1567, p 50% -> 1567
+    assert club.ok("performance", "Ann", "--method", "400") == (
+        "Ann, period 2025-01: 1.5/3, average opponent 1567, performance (400) 1567\n"
+    )
+    assert club.run("performance", "Ann", "--event", "Nope") == (
+        1,
+        "Error: no event named 'Nope'\n",
+    )

@@ -306,7 +306,7 @@ def performance(
             session, player_ref, period_label=period, event_name=event, method=method
         )
     click.echo(
-        f"{perf.player.name}, {perf.scope}: {perf.score:g}/{perf.games}, "
+        f"{perf.player.name}, {perf.scope}: {perf.score.normalize():f}/{perf.games}, "
         f"average opponent {perf.average_opponent}, performance ({perf.method}) "
         f"{perf.performance}"
     )
