@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ratings.cli import cli
@@ -59,8 +59,12 @@ def counts(db: Path) -> tuple[int, int, int, dict[str, int]]:
     rated = rows(db, "SELECT count(*) FROM games WHERE rated")[0][0]
     unrated = rows(db, "SELECT count(*) FROM games WHERE NOT rated")[0][0]
     byes = dict(rows(db, "SELECT code, count(*) FROM byes GROUP BY code"))
-    assert isinstance(players, int) and isinstance(rated, int) and isinstance(unrated, int)
-    return players, rated, unrated, {str(k): int(str(v)) for k, v in byes.items()}
+    return (
+        int(str(players)),
+        int(str(rated)),
+        int(str(unrated)),
+        {str(k): int(str(v)) for k, v in byes.items()},
+    )
 
 
 def player_line(no: int, name: str, blocks: list[str], *, rating: str = "",
@@ -133,8 +137,7 @@ def test_double_forfeits_and_game_dates(db: Path) -> None:
 
 def test_round_dates_date_the_games(db: Path) -> None:
     """armstrong_2011 has 132 round dates (yy.mm.dd): each game takes its round's date."""
-    code, out, _ = run(db, "import", "trf", str(TRF / "armstrong_2011.tab"))
-    assert code == 0
+    assert run(db, "import", "trf", str(TRF / "armstrong_2011.tab"))[0] == 0
     assert rows(db, "SELECT round, min(played_on), max(played_on) FROM games "
                     "WHERE round IN ('1', '11') GROUP BY round ORDER BY round") == [
         ("1", "2010-09-13", "2010-09-13"),
@@ -207,8 +210,7 @@ def test_latin_1_and_utf_8_names(db: Path, name: str) -> None:
 
 def test_utf_8_with_bom(db: Path) -> None:
     path = TRF / "armstrong_2012_with_bom.tab"
-    code, out, _ = run(db, "import", "trf", str(path))
-    assert code == 0
+    assert run(db, "import", "trf", str(path))[0] == 0
     assert rows(db, "SELECT name, start_date, end_date FROM events") == [
         ("Leinster Chess Union Div 1 Armstrong Cup 2011 - 2012", "2011-09-26", "2012-04-01")
     ]
@@ -265,3 +267,277 @@ def test_every_result_code(tmp_path: Path, db: Path) -> None:
         ("5", "Bert", "-"),
         ("5", "Cleo", "?"),
     ]  # fmt: skip
+
+
+# --- refusals: `Error: FILE:LINE: ...`, exit 1, the database unchanged ----------------------
+
+ANNA = player_line(1, "Anna", ["   2 w 1"])
+BERT = player_line(2, "Bert", ["   1 b 0"])
+
+REFUSED = {
+    "sides disagree": (
+        [ANNA, player_line(2, "Bert", ["   1 b 1"])],
+        "3: round 1: players 1 and 2 disagree on the result: "
+        "line 3 has '2 w 1', line 4 has '1 b 1'",
+    ),
+    "colours disagree": (
+        [ANNA, player_line(2, "Bert", ["   1 w 0"])],
+        "3: round 1: players 1 and 2 disagree on the colours: "
+        "line 3 has '2 w 1', line 4 has '1 w 0'",
+    ),
+    "truncated line": (
+        [ANNA, "001    2 m"],
+        "4: truncated player line (it ends before the name)",
+    ),
+    "undefined start number": (
+        [player_line(1, "Anna", ["   3 w 1"]), BERT],
+        "3: round 1: player 1 plays 3, but start number 3 is not defined (no 001 line)",
+    ),
+    "pairing not mutual": (
+        [ANNA, player_line(2, "Bert", ["0000 - H"])],
+        "3: round 1: player 1 plays 2 but line 4 (player 2) has a bye",
+    ),
+    "same player twice": (
+        [ANNA, player_line(2, "anna", ["   1 b 0"])],
+        "4: name: player 2 ('anna') is the same player as 1 ('Anna') on line 3",
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(REFUSED))
+def test_refused(tmp_path: Path, db: Path, case: str) -> None:
+    lines, message = REFUSED[case]
+    path = trf_file(tmp_path / "bad.trf", *lines)
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path)) == (1, "", f"Error: {path}:{message}\n")
+    assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("header", "message"),
+    [
+        (("042 2025-02-30",), "2: start date: impossible date '2025-02-30'"),
+        (("042 2025-03-01", "132" + " " * 88 + "25/03/01  25/13/08"),
+         "3: round 2 date: impossible date '25/13/08'"),
+        (("042 2025-03-10", "052 2025-03-01"),
+         "3: end date: the end date 2025-03-01 is before the start date 2025-03-10"),
+        (("042 1234-03-10",),
+         "2: start date: date out of range 1850-01-01..2199-12-31: 1234-03-10"),
+    ],
+    ids=["no such day", "no such month", "end before start", "out of range"],
+)  # fmt: skip
+def test_impossible_dates(tmp_path: Path, db: Path, header: tuple[str, ...], message: str) -> None:
+    path = trf_file(tmp_path / "bad.trf", ANNA, BERT, header=header)
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path)) == (1, "", f"Error: {path}:{message}\n")
+    assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize("name", ["notes.txt", "0007.pgn"])
+def test_not_a_trf_file(tmp_path: Path, db: Path, name: str) -> None:
+    path = tmp_path / name
+    if name.endswith(".pgn"):
+        shutil.copyfile(PGN / name, path)
+    else:
+        path.write_text("shopping list\neggs\n", encoding="utf-8")
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:1: not a TRF file: no 001 player line\n",
+    )
+    assert db.read_bytes() == before
+
+
+def test_new_players_must_fit_the_register(tmp_path: Path, db: Path) -> None:
+    path = trf_file(tmp_path / "bad.trf", player_line(1, "Anna", ["   2 w 1"], rating="4000",
+                                                      fed="N1R"), BERT)  # fmt: skip
+    assert run(db, "import", "trf", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:3: rating: rating must be from 0 to 3500: 4000\n"
+        f"Error: {path}:3: federation: federation must be 3 letters: 'N1R'\n"
+        "Error: 2 problems found; nothing was imported\n",
+    )
+
+
+def test_a_file_without_dates_needs_date(tmp_path: Path, db: Path) -> None:
+    path = trf_file(tmp_path / "undated.trf", ANNA, BERT, header=())
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path)) == (
+        1,
+        "",
+        f"Error: {path}: no event or round dates in the file; give --date YYYY-MM-DD\n",
+    )
+    assert db.read_bytes() == before
+    assert run(db, "import", "trf", str(path), "--date", "2025-13-01") == (
+        1,
+        "",
+        "Error: --date must be YYYY-MM-DD: '2025-13-01'\n",
+    )
+    assert run(db, "import", "trf", str(path), "--date", "2025-04-05")[0] == 0
+    assert rows(db, "SELECT played_on FROM games") == [("2025-04-05",)]
+    assert rows(db, "SELECT name, start_date, end_date FROM events") == [
+        ("Spring Open", "2025-04-05", "2025-04-05")
+    ]
+
+
+def test_reimport_is_refused(db: Path) -> None:
+    path = TRF / "utf-8.tab"
+    assert run(db, "import", "trf", str(path))[0] == 0
+    before = db.read_bytes()
+    code, out, err = run(db, "import", "trf", str(path))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"Error: {path}: this file was already imported on ")
+    assert err.endswith(f"(as {path}, import 1); nothing was imported\n")
+    assert db.read_bytes() == before
+    # the same event in another encoding is other bytes: it is not recognised as the same
+    assert run(db, "import", "trf", str(TRF / "latin-1.tab"))[0] == 0
+
+
+def test_dry_run_writes_nothing(tmp_path: Path, db: Path) -> None:
+    run(db, "player", "add", "Bert")
+    path = trf_file(tmp_path / "ok.trf", ANNA, BERT, player_line(3, "Cleo", ["0000 - H"]))
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path), "--dry-run") == (
+        0,
+        f"Dry run of {path}: nothing was written\n"
+        "Would create event 'Spring Open' (2025-03-01 .. 2025-03-01)\n"
+        "Players: 2 to create, 0 matched by FIDE id, 1 matched by name\n"
+        "     1 Anna: new player\n"
+        "     2 Bert: player 1 (Bert) by name\n"
+        "     3 Cleo: new player\n"
+        "Games: 1 game (1 to rate); byes: 1\n",
+        "",
+    )
+    assert db.read_bytes() == before
+    # and the file can be imported for real afterwards
+    assert run(db, "import", "trf", str(path))[0] == 0
+
+
+# --- matching players ----------------------------------------------------------------------
+
+
+def test_matching_by_fide_id_and_by_name(tmp_path: Path, db: Path) -> None:
+    run(db, "player", "add", "Anna Smith", "--fide-id", "4100018", "--rating", "1500")
+    run(db, "player", "add", "BERT JONES", "--rating", "1600")
+    path = trf_file(
+        tmp_path / "event.trf",
+        # Anna's name differs in the file: her FIDE id finds her
+        player_line(1, "Smith, Anna", ["   2 w 1", "   3 b ="], rating="2100",
+                    fide_id="4100018"),
+        player_line(2, "Bert  Jones", ["   1 b 0"], rating="2200"),
+        player_line(3, "Cleo", ["0000 - H", "   1 w ="], rating="1900", fide_id="123",
+                    sex="w", fed="ger", birth="2001/02/03"),
+    )  # fmt: skip
+    assert run(db, "import", "trf", str(path)) == (
+        0,
+        "Imported 2 games (2 to rate) and 1 bye in event 1 'Spring Open' "
+        f"(2025-03-01 .. 2025-03-01) from {path}\n"
+        "Players: 1 created, 1 matched by FIDE id, 1 matched by name\n",
+        "",
+    )
+    # no duplicates; the entry data of matched players is untouched
+    assert rows(db, "SELECT id, name, fide_id, entry_rating, birth_date, sex, federation "
+                    "FROM players ORDER BY id") == [
+        (1, "Anna Smith", 4100018, 1500, None, None, None),
+        (2, "BERT JONES", None, 1600, None, None, None),
+        (3, "Cleo", 123, 1900, "2001-02-03", "f", "GER"),
+    ]  # fmt: skip
+    assert rows(db, "SELECT white_id, black_id, result FROM games ORDER BY id") == [
+        (1, 2, "1-0"),
+        (3, 1, "1/2-1/2"),
+    ]
+
+
+def test_a_name_with_another_fide_id_is_another_player(tmp_path: Path, db: Path) -> None:
+    run(db, "player", "add", "Anna", "--fide-id", "5")
+    path = trf_file(tmp_path / "event.trf", player_line(1, "Anna", ["   2 w 1"], fide_id="6"),
+                    BERT)  # fmt: skip
+    assert run(db, "import", "trf", str(path))[0] == 0
+    assert rows(db, "SELECT id, name, fide_id FROM players ORDER BY id") == [
+        (1, "Anna", 5),
+        (2, "Anna", 6),
+        (3, "Bert", None),
+    ]
+
+
+def test_an_ambiguous_name_is_an_error(tmp_path: Path, db: Path) -> None:
+    run(db, "player", "add", "Bert")
+    run(db, "player", "add", "bert")
+    path = trf_file(tmp_path / "event.trf", ANNA, BERT)
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:4: name: 'Bert' matches 2 players: 1 (Bert), 2 (bert); "
+        "add FIDE ids or rename one in the register\n",
+    )
+    assert db.read_bytes() == before
+
+
+# --- rated periods -------------------------------------------------------------------------
+
+
+def test_rated_periods_are_protected_and_marked(tmp_path: Path, db: Path) -> None:
+    assert run(db, "import", "trf", str(TRF / "held_swiss_9.trf"))[0] == 0
+    assert run(db, "rate")[0] == 0
+    assert rows(db, "SELECT label, state FROM rating_periods") == [("2024-08", "rated")]
+    # before the oldest rated period: refused
+    early = trf_file(tmp_path / "early.trf", ANNA, BERT, header=("042 2024-07-20",))
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(early)) == (
+        1,
+        "",
+        f"Error: {early}: 2024-07-20 falls in period 2024-07, before the oldest rated period "
+        "2024-08; the rating history it needs does not exist; nothing was imported\n",
+    )
+    assert db.read_bytes() == before
+    # inside it: stored, and the period is marked for re-rating
+    late = trf_file(tmp_path / "late.trf", ANNA, BERT, header=("042 2024-08-20",))
+    code, _, err = run(db, "import", "trf", str(late))
+    assert code == 0
+    assert err == "This touches rated period 2024-08: 'ratings rate' re-rates from there\n"
+    assert rows(db, "SELECT label, state FROM rating_periods") == [("2024-08", "needs_rerate")]
+
+
+# --- damaged files -------------------------------------------------------------------------
+
+VALID = (TRF / "held_swiss_9.trf").read_bytes()
+
+
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(
+    damage=st.lists(
+        st.tuples(st.integers(0, len(VALID) - 1), st.binary(min_size=0, max_size=3)),
+        min_size=1,
+        max_size=4,
+    )
+)
+def test_damaged_files_import_cleanly_or_name_a_line(
+    tmp_path: Path, template: Path, damage: list[tuple[int, bytes]]
+) -> None:
+    data = bytearray(VALID)
+    for offset, replacement in damage:
+        data[offset : offset + 1] = replacement
+    path = tmp_path / "damaged.trf"
+    path.write_bytes(bytes(data))
+    db = tmp_path / "damaged.db"
+    shutil.copyfile(template, db)
+    before = db.read_bytes()
+    code, out, err = run(db, "import", "trf", str(path), "--date", "2024-08-01")
+    event("imported" if code == 0 else "refused")
+    if code == 0:
+        assert out.startswith("Imported ")
+        return
+    assert code == 1
+    assert out == ""
+    first = err.splitlines()[0]
+    assert first.startswith(f"Error: {path}:"), err
+    line = first.removeprefix(f"Error: {path}:").split(":")[0]
+    assert line.isdigit(), err
+    assert db.read_bytes() == before

@@ -97,7 +97,7 @@ def import_trf(app: App, file: Path, date_text: str | None, dry_run: bool) -> No
     event = report.events[0]
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
-        click.echo(f"Event: {_event(event)}")
+        click.echo(f"Would create {_event(event)}")
         click.echo(_players(report))
         _show_matches(report)
         click.echo(f"Games: {_games(report)}; byes: {report.byes}")
