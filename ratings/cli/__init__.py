@@ -113,10 +113,10 @@ def cli(ctx: click.Context, db: str) -> None:
 
 def _register() -> None:
     # imported here so that each module can use `cli`, `pass_app`, `App` from this one
-    from ratings.cli import admin, calc, demo, imports, lists, records
+    from ratings.cli import admin, calc, demo, imports, lists, records, sql
 
     cli.add_command(calc.calc)
-    for module in (admin, records, imports, lists, demo):
+    for module in (admin, records, imports, lists, demo, sql):
         module.register(cli)
     from ratings.cli import tournaments  # its import commands join the `import` group
 

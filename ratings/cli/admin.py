@@ -94,6 +94,10 @@ def db_upgrade(app: App, revision: str, no_backup: bool) -> None:
     path = sqlite_path(app.url)
     if path is not None and not no_backup and before is not None:
         dest = path.with_name(f"{path.name}.bak-{before}")
+        n = 1
+        while dest.exists():  # never overwrite an earlier backup
+            n += 1
+            dest = path.with_name(f"{path.name}.bak-{before}-{n}")
         migrate.backup(path, dest)
         click.echo(f"Backed up to {dest}", err=True)
     migrate.upgrade(app.url, revision)
@@ -155,6 +159,46 @@ def db_backup(app: App, dest: Path) -> None:
     migrate.ensure_current(app.engine())
     migrate.backup(path, dest)
     click.echo(f"Backed up {path} to {dest} (integrity check ok)")
+
+
+@db.command("restore")
+@click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@pass_app
+def db_restore(app: App, source: Path, yes: bool) -> None:
+    """Replace the database with the backup SOURCE, keeping the old one as *.before-restore.
+
+    SOURCE is checked first (integrity, a schema revision this version knows, the ratings
+    tables and settings); nothing is replaced if it fails. An existing *.before-restore is
+    never overwritten.
+    """
+    path = sqlite_path(app.url)
+    if path is None:
+        raise DatabaseError("db restore works on SQLite files; use pg_restore for PostgreSQL")
+    revision = migrate.inspect_backup(source)
+    kept = migrate.before_restore_path(path)
+    # checked before asking, so that nobody confirms a restore that cannot happen; --yes
+    # does not override it: that file may be the only copy of what a restore replaced
+    if kept.exists():
+        raise DatabaseError(
+            f"'{kept}' exists (the database an earlier restore replaced); move it away first"
+        )
+    if not yes and path.exists():
+        click.confirm(
+            f"Replace {path} with {source} (schema {revision})? "
+            f"The current database is kept as {kept}",
+            abort=True,
+        )
+    report = migrate.restore(path, source)
+    click.echo(f"Restored {path} from {source} (schema {report.revision}, {report.rows} rows)")
+    if report.kept is not None:
+        click.echo(f"The replaced database is kept as {report.kept}", err=True)
+    if report.revision != migrate.head_revision():
+        click.echo(
+            f"Schema {report.revision} is older than {migrate.head_revision()}; "
+            "run 'ratings db upgrade'",
+            err=True,
+        )
 
 
 def register(group: click.Group) -> None:

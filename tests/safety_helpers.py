@@ -1,0 +1,132 @@
+"""Helpers for the safety tests (crashes, concurrency, backups): synthetic databases built with
+the real CLI, table dumps to compare states, and the CLI as a real process."""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+from types import ModuleType
+
+from click.testing import CliRunner
+
+from ratings.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+
+TIMESTAMPS = frozenset({"rated_at", "imported_at", "superseded_at"})
+"""Columns that hold the wall clock: two runs of the same command differ only there."""
+
+
+def bench_generate() -> ModuleType:
+    """bench/generate.py as a module (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("bench_generate", ROOT / "bench" / "generate.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("bench_generate", module)
+    spec.loader.exec_module(module)
+    return module
+
+
+def generate(out: Path, *, players: int, games: int, periods: int, seed: int) -> tuple[Path, Path]:
+    """Write a synthetic federation's players.csv and games.csv; return both paths."""
+    files = bench_generate().generate(players, games, periods, seed, out)
+    return files.players_csv, files.games_csv
+
+
+def invoke(db: Path | str, *args: str) -> tuple[int, str]:
+    """Run the CLI in this process; a traceback fails the test."""
+    result = CliRunner().invoke(cli, ["--db", str(db), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.output
+
+
+def build(db: Path, players_csv: Path | None = None, games_csv: Path | None = None) -> None:
+    """``ratings init`` and, if given, the two imports."""
+    assert invoke(db, "init")[0] == 0
+    if players_csv is not None:
+        code, out = invoke(db, "import", "players", str(players_csv))
+        assert code == 0, out
+    if games_csv is not None:
+        code, out = invoke(db, "import", "games", str(games_csv))
+        assert code == 0, out
+
+
+def command(db: Path, *args: str) -> list[str]:
+    """The argv of the CLI as a separate process, with this interpreter."""
+    return [sys.executable, "-m", "ratings", "--db", str(db), *args]
+
+
+def start(db: Path, *args: str) -> subprocess.Popen[str]:
+    """Start the CLI in a separate process (stdout and stderr captured)."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    return subprocess.Popen(
+        command(db, *args),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=db.parent,
+        env=env,
+    )
+
+
+def dump(path: Path) -> dict[str, list[tuple[object, ...]]]:
+    """Every table's rows, ordered, without the timestamp columns; plus the schema.
+
+    Opens the file read-write, so that a hot journal left by a killed process is rolled
+    back first, as any later command would do.
+    """
+    conn = sqlite3.connect(path)
+    try:
+        tables = [
+            row[0]
+            for row in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"
+            )
+        ]
+        out: dict[str, list[tuple[object, ...]]] = {
+            "sqlite_master": conn.execute(
+                "SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name"
+            ).fetchall()
+        }
+        for table in tables:
+            columns = [
+                row[1]
+                for row in conn.execute(f'PRAGMA table_info("{table}")')
+                if row[1] not in TIMESTAMPS
+            ]
+            listed = ", ".join(f'"{c}"' for c in columns)
+            out[table] = conn.execute(
+                f'SELECT {listed} FROM "{table}" ORDER BY {listed}'
+            ).fetchall()
+        return out
+    finally:
+        conn.close()
+
+
+def digest(path: Path) -> str:
+    """A short fingerprint of :func:`dump`."""
+    return hashlib.sha256(repr(dump(path)).encode()).hexdigest()[:16]
+
+
+def integrity(path: Path) -> str:
+    """``PRAGMA integrity_check`` (after rolling back any hot journal)."""
+    conn = sqlite3.connect(path)
+    try:
+        return "; ".join(str(row[0]) for row in conn.execute("PRAGMA integrity_check"))
+    finally:
+        conn.close()
+
+
+def count(path: Path, sql: str) -> int:
+    """A single number from a query."""
+    conn = sqlite3.connect(path)
+    try:
+        return int(conn.execute(sql).fetchone()[0])
+    finally:
+        conn.close()

@@ -1,0 +1,323 @@
+"""`ratings db backup`, `db restore` and the backup before `db upgrade`: consistent copies
+while another process writes, checked sources, nothing replaced on a refusal."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from safety_helpers import build, digest, dump, generate, integrity, invoke, start
+
+from ratings import migrate
+from ratings.cli import cli
+
+HEAD = migrate.head_revision()
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A club with players and three months of games, not rated yet."""
+    folder = tmp_path_factory.mktemp("club")
+    players, games = generate(folder, players=80, games=3000, periods=3, seed=7)
+    db = folder / "club.db"
+    build(db, players, games)
+    return db
+
+
+@pytest.fixture
+def db(tmp_path: Path, club: Path) -> Path:
+    """A private copy of the club."""
+    path = tmp_path / "club.db"
+    shutil.copyfile(club, path)
+    return path
+
+
+def rows(path: Path) -> int:
+    """Rows over all tables, as `db restore` reports them."""
+    return sum(
+        len(v) for k, v in dump(path).items() if k not in ("sqlite_master", "sqlite_sequence")
+    )
+
+
+# --- backup -------------------------------------------------------------------------------
+
+
+def test_backup_copies_and_checks(db: Path, tmp_path: Path) -> None:
+    dest = tmp_path / "copy.db"
+    assert invoke(db, "db", "backup", str(dest)) == (
+        0,
+        f"Backed up {db} to {dest} (integrity check ok)\n",
+    )
+    assert dump(dest) == dump(db)
+
+
+def test_backup_refuses_to_overwrite(db: Path, tmp_path: Path) -> None:
+    dest = tmp_path / "copy.db"
+    dest.write_bytes(b"older backup")
+    assert invoke(db, "db", "backup", str(dest)) == (
+        1,
+        f"Error: '{dest}' already exists; refusing to overwrite it\n",
+    )
+    assert dest.read_bytes() == b"older backup"
+
+
+def test_backup_of_postgresql_points_to_pg_dump(tmp_path: Path) -> None:
+    url = "postgresql+psycopg://nobody@127.0.0.1:1/none"
+    assert invoke(url, "db", "backup", str(tmp_path / "x.db")) == (
+        1,
+        "Error: db backup works on SQLite files; use pg_dump for PostgreSQL\n",
+    )
+
+
+@pytest.mark.slow
+def test_backup_while_another_process_rates(db: Path, tmp_path: Path) -> None:
+    """Every backup taken while `ratings rate` runs in another process is whole: it passes
+    its integrity check and holds exactly the state before or after the rate."""
+    reference = tmp_path / "reference.db"
+    shutil.copyfile(db, reference)
+    before = digest(db)
+    assert invoke(reference, "rate")[0] == 0
+    after = digest(reference)
+
+    proc = start(db, "rate")
+    taken: list[Path] = []
+    while proc.poll() is None or not taken:
+        dest = tmp_path / f"backup-{len(taken)}.db"
+        migrate.backup(db, dest)  # raises if the copy fails its integrity check
+        taken.append(dest)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    assert out.startswith("Rated 3 periods")
+    states = [digest(path) for path in taken]
+    assert set(states) <= {before, after}
+    assert all(integrity(path) == "ok" for path in taken)
+    assert digest(db) == after
+
+
+# --- restore ------------------------------------------------------------------------------
+
+
+def test_restore_round_trip(db: Path, tmp_path: Path) -> None:
+    saved = tmp_path / "saved.db"
+    invoke(db, "db", "backup", str(saved))
+    assert invoke(db, "player", "add", "Late, Comer", "--rating", "1500")[0] == 0
+    changed = dump(db)
+    result = CliRunner().invoke(cli, ["--db", str(db), "db", "restore", str(saved), "--yes"])
+    assert result.exit_code == 0, result.output
+    assert result.stdout == f"Restored {db} from {saved} (schema {HEAD}, {rows(saved)} rows)\n"
+    assert result.stderr == f"The replaced database is kept as {db}.before-restore\n"
+    assert dump(db) == dump(saved)
+    assert dump(Path(f"{db}.before-restore")) == changed
+    assert integrity(db) == "ok"
+    # the restored database is an ordinary one: the next command works on it
+    assert invoke(db, "player", "show", "Late, Comer") == (1, "Error: no player 'Late, Comer'\n")
+    assert invoke(db, "player", "add", "Late, Comer")[0] == 0
+
+
+def test_restore_asks_first(db: Path, tmp_path: Path) -> None:
+    saved = tmp_path / "saved.db"
+    invoke(db, "db", "backup", str(saved))
+    invoke(db, "player", "add", "Late, Comer")
+    before = db.read_bytes()
+    result = CliRunner().invoke(cli, ["--db", str(db), "db", "restore", str(saved)], input="n\n")
+    assert result.exit_code == 1
+    assert result.output == (
+        f"Replace {db} with {saved} (schema {HEAD})? The current database is kept as "
+        f"{db}.before-restore [y/N]: n\nAborted!\n"
+    )
+    assert db.read_bytes() == before
+    assert not Path(f"{db}.before-restore").exists()
+    result = CliRunner().invoke(cli, ["--db", str(db), "db", "restore", str(saved)], input="y\n")
+    assert result.exit_code == 0
+    assert dump(db) == dump(saved)
+
+
+def test_restore_into_a_missing_database(db: Path, tmp_path: Path) -> None:
+    target = tmp_path / "new.db"
+    result = CliRunner().invoke(cli, ["--db", str(target), "db", "restore", str(db)])
+    assert (result.exit_code, result.output) == (
+        0,
+        f"Restored {target} from {db} (schema {HEAD}, {rows(db)} rows)\n",
+    )
+    assert dump(target) == dump(db)
+    assert not Path(f"{target}.before-restore").exists()
+
+
+def test_restore_never_overwrites_an_earlier_before_restore(db: Path, tmp_path: Path) -> None:
+    saved = tmp_path / "saved.db"
+    invoke(db, "db", "backup", str(saved))
+    kept = Path(f"{db}.before-restore")
+    kept.write_bytes(b"what the first restore replaced")
+    before = db.read_bytes()
+    assert invoke(db, "db", "restore", str(saved), "--yes") == (
+        1,
+        f"Error: '{kept}' exists (the database an earlier restore replaced); move it away first\n",
+    )
+    assert kept.read_bytes() == b"what the first restore replaced"
+    assert db.read_bytes() == before
+
+
+def _no_settings(path: Path) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.execute("DELETE FROM settings")
+
+
+def _unknown_revision(path: Path) -> None:
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE alembic_version SET version_num = 'ffff'")
+
+
+def _other_application(path: Path) -> None:
+    path.unlink()
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT)")
+
+
+def _damaged(path: Path) -> None:
+    data = bytearray(path.read_bytes())
+    page = 4096
+    data[10 * page : 14 * page] = b"\xff" * (4 * page)
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    ("spoil", "message"),
+    [
+        (lambda p: p.unlink(), "no database at '{src}'"),
+        (lambda p: p.write_text("name,rating\n"), "'{src}' is not a SQLite database"),
+        (_other_application, "'{src}' is not a ratings database (no table alembic_version, "
+         "settings, players, events, games, rating_periods, rating_history, rating_breakdown)"),
+        (_unknown_revision, "'{src}' has schema revision ffff, which this version of ratings "
+         "does not know; upgrade ratings"),
+        (_no_settings, "'{src}' has no settings row; it was not made by 'ratings init'"),
+    ],
+    ids=["missing", "not-sqlite", "not-ratings", "unknown-revision", "no-settings"],
+)  # fmt: skip
+def test_restore_checks_the_source_first(
+    db: Path, tmp_path: Path, spoil: Callable[[Path], None], message: str
+) -> None:
+    src = tmp_path / "saved.db"
+    shutil.copyfile(db, src)
+    spoil(src)
+    before = db.read_bytes()
+    assert invoke(db, "db", "restore", str(src), "--yes") == (
+        1,
+        "Error: " + message.format(src=src) + "\n",
+    )
+    assert db.read_bytes() == before
+    assert not Path(f"{db}.before-restore").exists()
+
+
+def test_restore_refuses_a_damaged_source(db: Path, tmp_path: Path) -> None:
+    src = tmp_path / "saved.db"
+    shutil.copyfile(db, src)
+    _damaged(src)
+    before = db.read_bytes()
+    code, out = invoke(db, "db", "restore", str(src), "--yes")
+    assert code == 1
+    assert out.startswith(f"Error: '{src}' ")
+    assert db.read_bytes() == before
+    assert not Path(f"{db}.before-restore").exists()
+
+
+def test_restore_refuses_to_replace_what_is_not_a_ratings_database(
+    db: Path, tmp_path: Path
+) -> None:
+    notes = tmp_path / "notes.db"
+    with sqlite3.connect(notes) as conn:
+        conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY)")
+    before = notes.read_bytes()
+    assert invoke(notes, "db", "restore", str(db), "--yes") == (
+        1,
+        f"Error: '{notes}' is not a ratings database; refusing to replace it\n",
+    )
+    assert notes.read_bytes() == before
+    text = tmp_path / "players.csv"
+    text.write_text("name\nAnn\n")
+    assert invoke(text, "db", "restore", str(db), "--yes") == (
+        1,
+        f"Error: '{text}' is not a SQLite database; refusing to replace it\n",
+    )
+    assert text.read_text() == "name\nAnn\n"
+
+
+def test_restore_refuses_the_database_itself(db: Path) -> None:
+    before = db.read_bytes()
+    assert invoke(db, "db", "restore", str(db), "--yes") == (
+        1,
+        f"Error: '{db}' is the database itself; nothing to restore\n",
+    )
+    assert db.read_bytes() == before
+
+
+def test_restore_over_a_damaged_database_keeps_its_bytes(db: Path, tmp_path: Path) -> None:
+    saved = tmp_path / "saved.db"
+    invoke(db, "db", "backup", str(saved))
+    _damaged(db)
+    damaged = db.read_bytes()
+    assert invoke(db, "db", "restore", str(saved), "--yes")[0] == 0
+    assert Path(f"{db}.before-restore").read_bytes() == damaged
+    assert integrity(db) == "ok"
+    assert dump(db) == dump(saved)
+
+
+def test_restore_on_postgresql_points_to_pg_restore(tmp_path: Path) -> None:
+    url = "postgresql+psycopg://nobody@127.0.0.1:1/none"
+    assert invoke(url, "db", "restore", str(tmp_path / "x.db"), "--yes") == (
+        1,
+        "Error: db restore works on SQLite files; use pg_restore for PostgreSQL\n",
+    )
+
+
+@pytest.mark.slow
+def test_restore_while_another_process_rates(db: Path, tmp_path: Path) -> None:
+    """The restore and a concurrent `ratings rate` serialise: either the rate ran first
+    (its result is what the restore keeps) or the restore did (the rate then rates the
+    restored contents). No write is lost in between."""
+    saved = tmp_path / "saved.db"
+    invoke(db, "db", "backup", str(saved))
+    invoke(db, "player", "add", "Late, Comer", "--rating", "1500")
+    outcomes = {}
+    for name, base in (("live", db), ("saved", saved)):
+        copy = tmp_path / f"{name}-rated.db"
+        shutil.copyfile(base, copy)
+        assert invoke(copy, "rate")[0] == 0
+        outcomes[name] = (digest(base), digest(copy))
+    live_before, live_rated = outcomes["live"]
+    saved_before, saved_rated = outcomes["saved"]
+
+    proc = start(db, "rate")
+    code, out = invoke(db, "db", "restore", str(saved), "--yes")
+    assert code == 0, out
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    kept = digest(Path(f"{db}.before-restore"))
+    assert (kept, digest(db)) in {(live_rated, saved_before), (live_before, saved_rated)}
+    assert integrity(db) == "ok"
+
+
+# --- upgrade ------------------------------------------------------------------------------
+
+
+def test_upgrade_backs_up_first_and_keeps_earlier_backups(db: Path) -> None:
+    first = Path(f"{db}.bak-{HEAD}")
+    second = Path(f"{db}.bak-{HEAD}-2")
+    result = CliRunner().invoke(cli, ["--db", str(db), "db", "upgrade"])
+    assert (result.exit_code, result.stdout) == (0, f"Already at {HEAD}\n")
+    assert result.stderr == f"Backed up to {first}\n"
+    assert dump(first) == dump(db)
+    assert integrity(first) == "ok"
+    invoke(db, "player", "add", "Late, Comer")
+    result = CliRunner().invoke(cli, ["--db", str(db), "db", "upgrade"])
+    assert result.stderr == f"Backed up to {second}\n"
+    assert dump(second) == dump(db) != dump(first)
+
+
+def test_upgrade_no_backup(db: Path) -> None:
+    result = CliRunner().invoke(cli, ["--db", str(db), "db", "upgrade", "--no-backup"])
+    assert (result.exit_code, result.output) == (0, f"Already at {HEAD}\n")
+    assert list(db.parent.glob("*.bak-*")) == []
