@@ -178,7 +178,12 @@ class _Resolver:
         """(player id or placeholder, how), or :class:`InputFileError`."""
         if fide_id is not None:
             if fide_id in self.by_fide:
-                return self.by_fide[fide_id], "fide_id"
+                pid = self.by_fide[fide_id]
+                # later games of this file may give the same name without the id
+                same = self.by_name[_name_key(name)]
+                if all(other != pid for other, _, _ in same):
+                    same.append((pid, self.names[pid], fide_id))
+                return pid, "fide_id"
             if fide_id in self.taken_fide:
                 raise InputFileError(
                     self.file_name,
@@ -517,7 +522,10 @@ def import_pgn(
         if day is None:
             errors.append(
                 InputFileError(
-                    file_name, g.line, "no date (Date, EventDate or UTCDate); give --date", "Date"
+                    file_name,
+                    g.line,
+                    "no date (Date, EventDate or UTCDate); give --date YYYY-MM-DD",
+                    "Date",
                 )
             )
         else:

@@ -1,0 +1,189 @@
+"""`ratings import pgn FILE`: tags only, events by Event tag, matching, skipped games."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.test_import_trf import PGN, db, rows, run, template
+
+__all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
+
+
+def game(*tags: str, moves: str = "1. e4 e5 1-0") -> str:
+    """One game: tag pairs given as 'Name value', then movetext and a blank line."""
+    pairs = [f'[{t.split(" ", 1)[0]} "{t.split(" ", 1)[1]}"]' for t in tags]
+    return "\n".join([*pairs, "", moves, "", ""])
+
+
+CLUB = (
+    game("Event Club Ch", "Date 2025.01.10", "Round 1", "White Smith, Ann", "Black Jones, Bob",
+         "Result 1-0", "WhiteFideId 4100018", "WhiteElo 2100")
+    + game("Event Club Ch", "Date 2025.01.17", "Round 2", "White Jones, Bob", "Black Lee, Cho",
+           "Result 1/2-1/2", moves="1. d4 1/2-1/2")
+    + game("Event Club Ch", "Date 2025.01.24", "Round 3", "White Lee, Cho",
+           "Black Smith, Ann", "Result *", moves="*")
+    + game("Event Blitz", "Date 2025.01.31", "White Smith, Ann", "Black Lee, Cho",
+           "Result 0-1", moves="0-1")
+    + "\n\n1. e4 e5\n\n"  # stray movetext: a tag-less "game"
+)  # fmt: skip
+
+
+def test_world_cup_sample(db: Path) -> None:
+    path = PGN / "0007.pgn"
+    assert run(db, "import", "pgn", str(path)) == (
+        0,
+        f"Imported 5 games (5 to rate) in 1 event from {path}\n"
+        "  event 1 'FIDE World Cup 2021' (2021-07-20 .. 2021-07-20): 5 games\n"
+        "Players: 10 created, 0 matched by FIDE id, 0 matched by name\n",
+        "",
+    )
+    assert rows(db, "SELECT name, fide_id, entry_rating FROM players WHERE id <= 2") == [
+        ("Giri,A", 24116068, None),
+        ("Abdusattorov,Nodirbek", 14204118, None),
+    ]
+    assert rows(db, "SELECT DISTINCT round, played_on, rated FROM games") == [
+        ("3.3", "2021-07-20", 1)
+    ]
+
+
+def test_lichess_sample_has_two_events_dated_by_utcdate(db: Path) -> None:
+    path = PGN / "0006.pgn"
+    assert run(db, "import", "pgn", str(path)) == (
+        0,
+        f"Imported 5 games (5 to rate) in 2 events from {path}\n"
+        "  event 1 'Rated Classical game' (2013-01-31 .. 2013-01-31): 3 games\n"
+        "  event 2 'Rated Blitz game' (2013-01-31 .. 2013-01-31): 2 games\n"
+        "Players: 10 created, 0 matched by FIDE id, 0 matched by name\n",
+        "",
+    )
+
+
+def test_a_game_without_event_joins_an_event_named_after_the_file(db: Path) -> None:
+    path = PGN / "0002.pgn"
+    assert run(db, "import", "pgn", str(path))[0] == 0
+    assert rows(db, "SELECT name, start_date, end_date, source FROM events") == [
+        ("0002.pgn", "1997-05-03", "1997-05-03", "pgn")
+    ]
+    # WhiteElo is "?" here, and is never taken as an entry rating anyway
+    assert rows(db, "SELECT name, entry_rating FROM players ORDER BY id") == [
+        ("Kasparov (2795)", None),
+        ("Deep-Blue", None),
+    ]
+
+
+def test_events_matching_and_skipped_games(tmp_path: Path, db: Path) -> None:
+    run(db, "player", "add", "JONES, BOB", "--rating", "1700")
+    run(db, "player", "add", "Ann S.", "--fide-id", "4100018", "--rating", "1800")
+    path = tmp_path / "club.pgn"
+    path.write_text(CLUB, encoding="utf-8")
+    assert run(db, "import", "pgn", str(path)) == (
+        0,
+        f"Imported 3 games (3 to rate) in 2 events from {path}\n"
+        "  event 1 'Club Ch' (2025-01-10 .. 2025-01-17): 2 games\n"
+        "  event 2 'Blitz' (2025-01-31 .. 2025-01-31): 1 game\n"
+        "Players: 1 created, 1 matched by FIDE id, 1 matched by name\n",
+        "Skipped 1 unfinished game\nSkipped 1 empty game (text without tags)\n",
+    )
+    # the Black of game 4 has no FIDE id, but her name finds her too: no duplicates
+    assert rows(db, "SELECT id, name, fide_id, entry_rating FROM players ORDER BY id") == [
+        (1, "JONES, BOB", None, 1700),
+        (2, "Ann S.", 4100018, 1800),
+        (3, "Lee, Cho", None, None),
+    ]
+    assert rows(db, "SELECT event_id, round, played_on, white_id, black_id, result, rated "
+                    "FROM games ORDER BY id") == [
+        (1, "1", "2025-01-10", 2, 1, "1-0", 1),
+        (1, "2", "2025-01-17", 1, 3, "1/2-1/2", 1),
+        (2, None, "2025-01-31", 2, 3, "0-1", 1),
+    ]  # fmt: skip
+
+
+def test_dry_run_writes_nothing(tmp_path: Path, db: Path) -> None:
+    run(db, "player", "add", "Jones, Bob")
+    path = tmp_path / "club.pgn"
+    path.write_text(CLUB, encoding="utf-8")
+    before = db.read_bytes()
+    assert run(db, "import", "pgn", str(path), "--dry-run") == (
+        0,
+        f"Dry run of {path}: nothing was written\n"
+        "Games: 3 games (3 to rate) in 2 events\n"
+        "  event 'Club Ch' (2025-01-10 .. 2025-01-17): 2 games\n"
+        "  event 'Blitz' (2025-01-31 .. 2025-01-31): 1 game\n"
+        "Players: 2 to create, 0 matched by FIDE id, 1 matched by name\n"
+        "  Smith, Ann: new player\n"
+        "  Jones, Bob: player 1 (Jones, Bob) by name\n"
+        "  Lee, Cho: new player\n",
+        "Skipped 1 unfinished game\nSkipped 1 empty game (text without tags)\n",
+    )
+    assert db.read_bytes() == before
+
+
+def test_undated_games_need_date(tmp_path: Path, db: Path) -> None:
+    path = tmp_path / "undated.pgn"
+    path.write_text(
+        game("White A", "Black B", "Result 1-0") + game("White A", "Black C", "Result 0-1"),
+        encoding="utf-8",
+    )
+    before = db.read_bytes()
+    assert run(db, "import", "pgn", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:1: Date: no date (Date, EventDate or UTCDate); give --date YYYY-MM-DD\n"
+        f"Error: {path}:7: Date: no date (Date, EventDate or UTCDate); give --date YYYY-MM-DD\n"
+        "Error: 2 problems found; nothing was imported\n",
+    )
+    assert db.read_bytes() == before
+    assert run(db, "import", "pgn", str(path), "--date", "2025-02-01")[0] == 0
+    assert rows(db, "SELECT name, start_date, end_date FROM events") == [
+        ("undated.pgn", "2025-02-01", "2025-02-01")
+    ]
+
+
+def test_refusals_name_the_line(tmp_path: Path, db: Path) -> None:
+    path = tmp_path / "bad.pgn"
+    path.write_text(
+        game("Date 2025.01.01", "White A", "Black A", "Result 0-1")
+        + game("Date 2025.01.01", "White C", "Black D", "Result 2-0"),
+        encoding="utf-8",
+    )
+    before = db.read_bytes()
+    assert run(db, "import", "pgn", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:11: Result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2 or *)\n",
+    )
+    path.write_text(game("Date 2025.01.01", "White A", "Black A", "Result 0-1"), "utf-8")
+    assert run(db, "import", "pgn", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:1: Black: White and Black are the same player: 'A'\n",
+    )
+    assert db.read_bytes() == before
+
+
+def test_reimport_is_refused(db: Path) -> None:
+    path = PGN / "0007.pgn"
+    assert run(db, "import", "pgn", str(path))[0] == 0
+    before = db.read_bytes()
+    code, out, err = run(db, "import", "pgn", str(path))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"Error: {path}: this file was already imported on ")
+    assert db.read_bytes() == before
+
+
+def test_a_second_file_matches_by_fide_id(tmp_path: Path, db: Path) -> None:
+    run(db, "import", "pgn", str(PGN / "0007.pgn"))
+    path = tmp_path / "rematch.pgn"
+    path.write_text(
+        game("Event Rematch", "Date 2021.08.01", "White Giri, Anish", "Black Vidit,S",
+             "WhiteFideId 24116068", "Result 1/2-1/2", moves="1/2-1/2"),
+        encoding="utf-8",
+    )  # fmt: skip
+    assert run(db, "import", "pgn", str(path)) == (
+        0,
+        f"Imported 1 game (1 to rate) in 1 event from {path}\n"
+        "  event 2 'Rematch' (2021-08-01 .. 2021-08-01): 1 game\n"
+        "Players: 0 created, 1 matched by FIDE id, 1 matched by name\n",
+        "",
+    )
+    assert rows(db, "SELECT count(*) FROM players") == [(10,)]
