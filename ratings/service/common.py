@@ -148,6 +148,14 @@ def date_param(session: Session, day: dt.date) -> Any:
     return day.isoformat() if session.connection().dialect.name == "sqlite" else day
 
 
+def datetime_param(session: Session, value: dt.datetime) -> Any:
+    """A naive datetime as the driver wants it in raw SQL: on SQLite the text SQLAlchemy's
+    DateTime type stores (always six digits of microseconds), elsewhere the datetime."""
+    if session.connection().dialect.name == "sqlite":
+        return value.strftime("%Y-%m-%d %H:%M:%S.%f")
+    return value
+
+
 def to_date(value: Any) -> dt.date:
     """A date read back through raw SQL (ISO text on SQLite)."""
     if isinstance(value, dt.date):
