@@ -672,17 +672,18 @@ def _ratings_at(session: Session, ids: Sequence[int], day: dt.date) -> dict[int,
         .order_by(RatingPeriod.start_date.desc())
         .limit(1)
     )
-    ratings: dict[int, int | None] = dict(
-        session.execute(sa.select(Player.id, Player.entry_rating).where(Player.id.in_(ids)))
-        .tuples()
-        .all()
-    )
+    ratings: dict[int, int | None] = {
+        pid: rating
+        for pid, rating in session.execute(
+            sa.select(Player.id, Player.entry_rating).where(Player.id.in_(ids))
+        )
+    }
     if period is not None:
         for pid, rating in session.execute(
             sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
                 RatingHistory.period_id == period.id, RatingHistory.player_id.in_(ids)
             )
-        ).tuples():
+        ):
             ratings[pid] = rating
     return ratings
 
