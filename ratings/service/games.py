@@ -372,35 +372,47 @@ def import_games(
             span = spans.setdefault(row.event, [row.date, row.date])
             span[0] = min(span[0], row.date)
             span[1] = max(span[1], row.date)
-    for row in rows:
-        end = spans[row.event][1] if row.event else row.date
-        problem = history_error(session, end)
-        if problem:
-            errors.append(InputFileError(file_name, row.line, problem, "date"))
+    if first_rated_start(session) is not None:  # else no date can be before the history
+        problems: dict[dt.date, str | None] = {}  # one check per distinct end date
+        for row in rows:
+            end = spans[row.event][1] if row.event else row.date
+            if end not in problems:
+                problems[end] = history_error(session, end)
+            problem = problems[end]
+            if problem:
+                errors.append(InputFileError(file_name, row.line, problem, "date"))
     if errors:
         errors.sort(key=lambda e: e.line or 0)
         raise InputFileErrors(errors)
 
     import_id = record_import(session, "games_csv", file_name, data_hash, len(rows))
-    event_ids: dict[str, int] = {}
-    for name, (start, end) in spans.items():
-        event_ids[name] = _insert_event(session, name, start, end, "csv", import_id)
+    # all events in two executemany calls (named ones, then one per row without a name, in
+    # the order single inserts would take), their ids read back in insertion order
+    new_events = [(name, start, end) for name, (start, end) in spans.items()]
+    new_events += [
+        (f"{row.white} - {row.black}, {row.date.isoformat()}", row.date, row.date)
+        for row, _, _ in resolved
+        if not row.event
+    ]
+    new_ids = iter(_insert_events(session, new_events, "csv", import_id))
+    event_ids = {name: next(new_ids) for name in spans}
+    dates: dict[dt.date, object] = {}
+    results = {result: (result.value, result.is_played) for result in Result}
     game_rows = []
     for row, white_id, black_id in resolved:
-        if row.event:
-            event_id = event_ids[row.event]
-        else:
-            label = f"{row.white} - {row.black}, {row.date.isoformat()}"
-            event_id = _insert_event(session, label, row.date, row.date, "csv", import_id)
+        day = dates.get(row.date)
+        if day is None:
+            day = dates[row.date] = date_param(session, row.date)
+        value, played = results[row.result]
         game_rows.append(
             (
-                event_id,
+                event_ids[row.event] if row.event else next(new_ids),
                 row.round,
-                date_param(session, row.date),
+                day,
                 white_id,
                 black_id,
-                row.result.value,
-                row.result.is_played,
+                value,
+                played,
             )
         )
     bulk_insert(
@@ -421,6 +433,30 @@ def import_games(
         unrated_games=len(game_rows) - rated,
         marked_period=marked,
     )
+
+
+def _insert_events(
+    session: Session,
+    events: Sequence[tuple[str, dt.date, dt.date]],
+    source: str,
+    import_id: int,
+) -> list[int]:
+    """Insert (name, start, end) events of one import; returns their ids, in order."""
+    bulk_insert(
+        session,
+        "events",
+        ("name", "start_date", "end_date", "source", "import_id"),
+        (
+            (name, date_param(session, start), date_param(session, end), source, import_id)
+            for name, start, end in events
+        ),
+    )
+    ids = list(
+        session.scalars(sa.select(Event.id).where(Event.import_id == import_id).order_by(Event.id))
+    )
+    if len(ids) != len(events):  # pragma: no cover (the import's events are all new)
+        raise AssertionError(f"expected {len(events)} events of import {import_id}: {len(ids)}")
+    return ids
 
 
 def _insert_event(
