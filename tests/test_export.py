@@ -223,3 +223,15 @@ def test_fide_txt_list_of_a_rated_period(db: Path) -> None:
         "2188  9   40 1990      "
     )
     assert {len(line) for line in lines[1:]} == {136}
+
+
+def test_a_value_that_does_not_fit_a_column(db: Path) -> None:
+    name = "Wolfeschlegelsteinhausenbergerdorff, Hubert"
+    run(db, "player", "add", name)
+    run(db, "player", "add", "B")
+    run(db, "game", "add", name, "B", "1-0", "--date", "2025-01-10", "--round", "1")
+    assert run(db, "export", "trf", "1") == (
+        1,
+        "",
+        f"Error: event 1 cannot be written as TRF: name does not fit in 33 characters: {name!r}\n",
+    )
