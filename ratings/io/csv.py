@@ -196,13 +196,19 @@ def read_games_csv(data: bytes, filename: str) -> list[GameRow]:
     """
     errors: list[InputFileError] = []
     rows: list[GameRow] = []
+    # a games file repeats its dates, players, results, events and rounds: parse each once
+    game_date = _cached(_game_date)
+    reference = _cached(_player_reference)
+    result_of = _cached(_result)
+    event_name = _cached(_text_up_to(MAX_NAME_LENGTH))
+    round_name = _cached(_text_up_to(MAX_ROUND_LENGTH))
     for cells in _records(data, filename, GAME_COLUMNS, _GAME_REQUIRED, errors):
-        played_on = cells.need("date", _game_date)
-        white = cells.need("white", _player_reference)
-        black = cells.need("black", _player_reference)
-        result = cells.need("result", _result)
-        event = cells.take("event", _text_up_to(MAX_NAME_LENGTH), None)
-        round_ = cells.take("round", _text_up_to(MAX_ROUND_LENGTH), None)
+        played_on = cells.need("date", game_date)
+        white = cells.need("white", reference)
+        black = cells.need("black", reference)
+        result = cells.need("result", result_of)
+        event = cells.take("event", event_name, None)
+        round_ = cells.take("round", round_name, None)
         if white is not None and black is not None and white.casefold() == black.casefold():
             cells.error("black", f"same player as white: {_show(black)}")
         if cells.ok and played_on and white and black and result is not None:
@@ -255,7 +261,7 @@ class _Cells:
 
     def take(self, column: str, parse: Callable[[str], T], default: T) -> T:
         """The parsed value of an optional column; ``default`` when blank, absent or bad."""
-        text = self[column]
+        text = self._values.get(column, "")
         if not text:
             return default
         try:
@@ -266,15 +272,16 @@ class _Cells:
 
     def need(self, column: str, parse: Callable[[str], T]) -> T | None:
         """The parsed value of a required column; ``None`` (and a problem) when blank or bad."""
-        if not self[column]:
+        if not self._values.get(column, ""):
             self.error(column, "required but blank")
             return None
         return self.take(column, parse, None)
 
     def flush(self) -> None:
         """Hand this record's problems to the file's list, in the order of the file's columns."""
-        self._errors.sort(key=lambda item: item[0])
-        self._sink.extend(error for _, error in self._errors)
+        if self._errors:
+            self._errors.sort(key=lambda item: item[0])
+            self._sink.extend(error for _, error in self._errors)
 
 
 def _records(
@@ -305,6 +312,8 @@ def _records(
     reader = csv.reader(io.StringIO(text, newline=""), strict=True, skipinitialspace=True)
     header: list[str] | None = None
     positions: dict[str, int] = {}
+    named: list[tuple[str, int]] = []  # (column, position) of the header's named columns
+    unnamed: list[int] = []
     while True:
         start = reader.line_num + 1
         try:
@@ -323,12 +332,15 @@ def _records(
             if checked is None:
                 return
             positions = checked
+            named = [(column, i) for i, column in enumerate(header) if column]
+            unnamed = [i for i, column in enumerate(header) if not column]
             continue
-        row = _Cells(filename, start, _by_column(header, cells), positions, errors)
-        extra = [value for value in cells[len(header) :] if value]
-        if extra:
+        count = len(cells)
+        values = {column: cells[i] for column, i in named if i < count}
+        row = _Cells(filename, start, values, positions, errors)
+        if count > len(header) and any(cells[len(header) :]):
             row.error(None, f"{len(cells)} values but the header has {len(header)} columns")
-        nameless = [cells[i] for i, column in enumerate(header) if not column and i < len(cells)]
+        nameless = [cells[i] for i in unnamed if i < count]
         if any(nameless):
             row.error(
                 None, f"value in a column with no name: {_show(next(filter(None, nameless)))}"
@@ -343,9 +355,18 @@ def _records(
         )
 
 
-def _by_column(header: list[str], cells: list[str]) -> dict[str, str]:
-    """Map column names to the record's cells; missing trailing cells count as blank."""
-    return {column: cells[i] for i, column in enumerate(header) if column and i < len(cells)}
+def _cached(parse: Callable[[str], T]) -> Callable[[str], T]:
+    """``parse`` remembering its answers to good values (bad ones raise again each time)."""
+    seen: dict[str, T] = {}
+
+    def cached(text: str) -> T:
+        try:
+            return seen[text]
+        except KeyError:
+            value = seen[text] = parse(text)
+            return value
+
+    return cached
 
 
 def _check_header(
