@@ -78,7 +78,10 @@ def make_engine(
 ) -> Engine:
     """Create an engine; for SQLite, install the connection and transaction events.
 
-    ``read_only`` opens SQLite files with ``mode=ro`` so that no statement can write.
+    ``read_only`` opens SQLite files with ``mode=ro`` so that no statement can write, and
+    makes every PostgreSQL transaction read-only. Writable engines serialise their
+    transactions: BEGIN IMMEDIATE on SQLite, an advisory lock on PostgreSQL; both wait up to
+    ``BUSY_TIMEOUT_MS`` for another process.
     ``create=False`` refuses a SQLite file that does not exist yet (instead of creating an
     empty one on first connect).
     """
@@ -100,7 +103,36 @@ def make_engine(
             engine, enforce_foreign_keys=enforce_foreign_keys, immediate=not read_only
         )
         return engine
-    return sa.create_engine(url, echo=echo)
+    engine = sa.create_engine(url, echo=echo)
+    if parsed.get_backend_name() == "postgresql":
+        _install_postgresql_events(engine, read_only=read_only)
+    return engine
+
+
+PG_LOCK_KEY = 0x726174696E6773
+"""Key of the transaction-level advisory lock every writing transaction takes ("ratings")."""
+
+
+def _install_postgresql_events(engine: Engine, *, read_only: bool) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn: Any, _record: Any) -> None:
+        # session settings must be committed, or the first rollback undoes them
+        autocommit = dbapi_conn.autocommit
+        dbapi_conn.autocommit = True
+        dbapi_conn.execute(f"SET lock_timeout = {int(BUSY_TIMEOUT_MS)}")
+        if read_only:
+            dbapi_conn.execute("SET default_transaction_read_only = on")
+        dbapi_conn.autocommit = autocommit
+
+    if read_only:
+        return
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn: sa.Connection) -> None:
+        # PostgreSQL's BEGIN IMMEDIATE: one writing transaction at a time per database, so
+        # that two commands serialise (the second sees the first one's work) instead of
+        # both computing a period and one failing on a unique constraint
+        conn.exec_driver_sql(f"SELECT pg_advisory_xact_lock({PG_LOCK_KEY})")
 
 
 def _install_sqlite_events(engine: Engine, *, enforce_foreign_keys: bool, immediate: bool) -> None:
