@@ -8,6 +8,7 @@ import click
 
 from ratings import service
 from ratings.cli import App, pass_app
+from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
 from ratings.io.csv import read_games_csv, read_players_csv
 
@@ -41,10 +42,14 @@ def import_() -> None:
 def import_players(app: App, file: Path) -> None:
     """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...)."""
     data = read_bytes(file)
-    with app.session() as session:
-        service.check_not_imported(session, service.content_hash(data), str(file))
-        rows = read_players_csv(data, str(file))
-        report = service.import_players(session, rows, str(file), service.content_hash(data))
+    with Progress(3, f"Importing {file.name}") as bar:
+        with app.session() as session:
+            service.check_not_imported(session, service.content_hash(data), str(file))
+            rows = read_players_csv(data, str(file))
+            bar.advance(item="file read")
+            report = service.import_players(session, rows, str(file), service.content_hash(data))
+            bar.advance(item="players stored")
+        bar.advance(item="saved")
     click.echo(f"Imported {report.players_created} players from {file}")
     _summary(report)
 
@@ -55,10 +60,14 @@ def import_players(app: App, file: Path) -> None:
 def import_games(app: App, file: Path) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round)."""
     data = read_bytes(file)
-    with app.session() as session:
-        service.check_not_imported(session, service.content_hash(data), str(file))
-        rows = read_games_csv(data, str(file))
-        report = service.import_games(session, rows, str(file), service.content_hash(data))
+    with Progress(3, f"Importing {file.name}") as bar:
+        with app.session() as session:
+            service.check_not_imported(session, service.content_hash(data), str(file))
+            rows = read_games_csv(data, str(file))
+            bar.advance(item="file read")
+            report = service.import_games(session, rows, str(file), service.content_hash(data))
+            bar.advance(item="games stored")
+        bar.advance(item="saved")
     click.echo(
         f"Imported {report.games} games ({report.rated_games} to rate, "
         f"{report.unrated_games} forfeits) in {report.events_created} events from {file}"

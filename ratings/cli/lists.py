@@ -5,16 +5,16 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
 from collections.abc import Sequence
 
 import click
 
 from ratings import service
 from ratings.cli import App, pass_app
+from ratings.cli.progress import Progress
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
-from ratings.rules import Period
 from ratings.service import reports
+from ratings.service.rate import periods_to_rate
 
 FORMAT = click.option(
     "--format",
@@ -41,15 +41,11 @@ def rate(app: App, through: str | None) -> None:
     """Rate every period not yet rated (re-rating from the first corrected one), in order."""
     with app.session() as session:
         last = service.parse_period(session, through) if through else None
-        progress = None
-        if sys.stderr.isatty():
-
-            def progress(period: Period) -> None:
-                click.echo(f"\rrated {period.label}", err=True, nl=False)
-
-        report = service.rate(session, through=last, progress=progress)
-        if progress is not None:
-            click.echo("", err=True)
+        periods, _ = periods_to_rate(session, service.get_config(session), last)
+        with Progress(len(periods), "Rating") as bar:
+            report = service.rate(
+                session, through=last, progress=lambda period: bar.advance(item=period.label)
+            )
         if not report.rated and not report.rerated:
             click.echo("Nothing to rate")
             return
