@@ -3,6 +3,7 @@ the real CLI, table dumps to compare states, and the CLI as a real process."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import importlib.util
 import os
@@ -33,9 +34,17 @@ def bench_generate() -> ModuleType:
     return module
 
 
-def generate(out: Path, *, players: int, games: int, periods: int, seed: int) -> tuple[Path, Path]:
+def generate(
+    out: Path,
+    *,
+    players: int,
+    games: int,
+    periods: int,
+    seed: int,
+    start: dt.date = dt.date(2015, 1, 1),
+) -> tuple[Path, Path]:
     """Write a synthetic federation's players.csv and games.csv; return both paths."""
-    files = bench_generate().generate(players, games, periods, seed, out)
+    files = bench_generate().generate(players, games, periods, seed, out, start)
     return files.players_csv, files.games_csv
 
 

@@ -4,6 +4,7 @@ same output as on SQLite. Each test gets a fresh database on the server named by
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import secrets
 import subprocess
@@ -29,6 +30,7 @@ from ratings.cli import cli
 from ratings.db import PG_LOCK_KEY, make_engine
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
+DATA = Path(__file__).parent / "data"
 
 pytestmark = [
     pytest.mark.postgres,
@@ -115,22 +117,24 @@ def _script(players_csv: Path, games_csv: Path) -> list[list[str]]:
         ["player", "add", "Smith, Ann", "--rating", "1800", "--birthdate", "2010-03-02",
          "--fide-id", "99000001"],
         ["player", "add", sql_name, "--rating", "1500", "--sex", "m", "--federation", "IRL"],
+        ["import", "pgn", str(DATA / "pgn" / "0006.pgn")],
+        ["import", "trf", str(DATA / "trf" / "held_swiss_9.trf")],
         ["import", "players", str(players_csv)],
         ["import", "games", str(games_csv)],
-        ["game", "add", "Smith, Ann", sql_name, "1-0", "--date", "2015-01-20", "--event", "Duel"],
-        ["game", "add", "fide:99000001", sql_name, "1/2-1/2", "--date", "2015-02-03"],
+        ["game", "add", "Smith, Ann", sql_name, "1-0", "--date", "2024-07-20", "--event", "Duel"],
+        ["game", "add", "fide:99000001", sql_name, "1/2-1/2", "--date", "2024-08-03"],
         ["preview", "--format", "csv"],
-        ["rate", "--through", "2015-02"],
+        ["rate", "--through", "2024-08"],
         ["rate"],
         ["rate"],
         ["list", "--format", "csv"],
-        ["list", "--period", "2015-01"],
+        ["list", "--period", "2024-07"],
         ["list", "--all", "--format", "json"],
         ["history", "Smith, Ann"],
         ["history", sql_name, "--format", "csv"],
-        ["card", "Smith, Ann", "--period", "2015-01"],
-        ["card", "3", "--period", "2015-02"],
-        ["performance", "Smith, Ann", "--period", "2015-01"],
+        ["card", "Smith, Ann", "--period", "2024-07"],
+        ["card", "3", "--period", "2024-08"],
+        ["performance", "Smith, Ann", "--period", "2024-07"],
         ["performance", "Smith, Ann", "--event", "Duel", "--method", "400"],
         ["performance", "3", "--event", "Duel"],
         ["game", "edit", "10", "--result", "0-1"],
@@ -141,18 +145,19 @@ def _script(players_csv: Path, games_csv: Path) -> list[list[str]]:
         ["history", "3", "--format", "json"],
         ["player", "merge", "4", "5"],
         ["player", "add", "Smith, A.", "--birthdate", "2010", "--fide-id", "99000002"],
-        ["game", "add", "Smith, A.", "3", "0-1", "--date", "2015-03-05"],
+        ["game", "add", "Smith, A.", "3", "0-1", "--date", "2024-09-05"],
         ["player", "merge", "Smith, Ann", "Smith, A."],
         ["rate"],
         ["player", "list"],
         ["player", "show", sql_name],
         ["list", "--period", "1999-01"],
-        ["card", "nobody", "--period", "2015-01"],
-        ["game", "add", "Smith, Ann", "Smith, Ann", "1-0", "--date", "2015-03-01"],
+        ["card", "nobody", "--period", "2024-07"],
+        ["game", "add", "Smith, Ann", "Smith, Ann", "1-0", "--date", "2024-09-01"],
         ["sql", "SELECT period, count(*) AS n, sum(change) AS total FROM rating_lists "
          "GROUP BY period ORDER BY period", "--format", "csv"],
         ["sql", "SELECT name, rating FROM current_ratings WHERE rating IS NOT NULL "
          "ORDER BY rating DESC, name LIMIT 5"],
+        ["export", "trf", "FIDE C.07 2023 Tie-Break Exercises"],
         ["db", "current"],
         ["db", "check"],
     ]  # fmt: skip
@@ -173,7 +178,9 @@ def _run(db: str, script: list[list[str]]) -> list[tuple[list[str], int, str]]:
 
 @pytest.mark.slow
 def test_the_cli_gives_the_same_output_as_on_sqlite(pg_url: str, tmp_path: Path) -> None:
-    players_csv, games_csv = generate(tmp_path, players=40, games=900, periods=3, seed=5)
+    players_csv, games_csv = generate(
+        tmp_path, players=40, games=900, periods=3, seed=5, start=dt.date(2024, 7, 1)
+    )
     script = _script(players_csv, games_csv)
     runner = CliRunner()
     sqlite_db = tmp_path / "club.db"
