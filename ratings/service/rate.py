@@ -95,6 +95,8 @@ class _Rater:
         self.list_cache: OrderedDict[dt.date, dict[int, int | None]] = OrderedDict()
         self.entry_list: dict[int, int | None] = {}
         self.rule_cache: dict[dt.date, rules.RuleSet] = {}
+        self.first_events: dict[int, int | None] = {}
+        """Each player's first event, once looked up (games do not change during a rate)."""
         self.current_list: dict[int, int | None] | None = None
         """Ratings at the start of the period being rated (built once per period)."""
         self.pool_periods = max(rules.INITIAL_POOL_MONTHS // self.months, 1)
@@ -355,6 +357,7 @@ class _Rater:
         breakdown: list[tuple[object, ...]] = []
         history: list[tuple[object, ...]] = []
         initial = self._initial_ratings(period, pooled)
+        list_date = period.list_date  # a property that computes the date: once per period
         for pid, state in self.players.items():
             before = state.rating
             tally = tallies.get(pid)
@@ -425,7 +428,7 @@ class _Rater:
                         k10=flags.k10,
                         reached_2300=flags.reached_2300,
                     ),
-                    period.list_date,
+                    list_date,
                 )
             history.append(
                 (
@@ -478,8 +481,10 @@ class _Rater:
 
     def _first_event(self, player_id: int) -> int | None:
         """The first event the player ever played a rated game in (by start date)."""
+        if player_id in self.first_events:
+            return self.first_events[player_id]
         ph = self._ph()
-        return (
+        found: int | None = (
             self.session.connection()
             .exec_driver_sql(
                 "SELECT e.id FROM games g JOIN events e ON e.id = g.event_id "
@@ -489,6 +494,8 @@ class _Rater:
             )
             .scalar()
         )
+        self.first_events[player_id] = found
+        return found
 
 
 @dataclass(frozen=True, slots=True)
