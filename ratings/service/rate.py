@@ -25,6 +25,7 @@ from ratings.service.common import (
     bulk_insert,
     date_param,
     datetime_param,
+    fetch_all,
     get_config,
     to_date,
     utcnow,
@@ -106,11 +107,11 @@ class _Rater:
     def load_state(self, start: Period) -> None:
         """The players' state on the list dated ``start`` (the previous period's, or the
         register's entry data when no period before ``start`` was rated)."""
-        conn = self.session.connection()
-        players = conn.exec_driver_sql(
+        players = fetch_all(
+            self.session,
             "SELECT id, entry_rating, entry_games, k10, birth_year FROM players "
-            "WHERE merged_into_id IS NULL ORDER BY id"
-        ).all()
+            "WHERE merged_into_id IS NULL ORDER BY id",
+        )
         for pid, rating, games, k10, birth_year in players:
             self.entry_list[pid] = rating
             self.players[pid] = _Player(
@@ -123,10 +124,11 @@ class _Rater:
         previous = self._period_row(start.previous().start)
         if previous is None:
             return
-        rows = conn.exec_driver_sql(
+        rows = fetch_all(
+            self.session,
             "SELECT player_id, rating_after, total_games, k10, reached_2300 "
-            f"FROM rating_history WHERE period_id = {int(previous)}"
-        ).all()
+            f"FROM rating_history WHERE period_id = {int(previous)}",
+        )
         for pid, rating, total, k10, r2300 in rows:
             state = self.players.get(pid)
             if state is None:
@@ -231,12 +233,11 @@ class _Rater:
             ratings = dict(self.entry_list)
         else:
             ratings = dict(
-                self.session.connection()
-                .exec_driver_sql(
+                fetch_all(
+                    self.session,
                     "SELECT player_id, rating_after FROM rating_history "
-                    f"WHERE period_id = {int(period_id)}"
+                    f"WHERE period_id = {int(period_id)}",
                 )
-                .all()
             )
         self.list_cache[list_date] = ratings
         while len(self.list_cache) > 4:
@@ -254,15 +255,15 @@ class _Rater:
     def rate_period(self, period: Period, period_id: int) -> int:
         """Rate one period; writes its history and breakdown rows. Returns rated games."""
         self.current_list = None
-        conn = self.session.connection()
         ph = self._ph()
-        games = conn.exec_driver_sql(
+        games = fetch_all(
+            self.session,
             "SELECT g.id, g.white_id, g.black_id, g.result, e.id, e.start_date "
             "FROM games g JOIN events e ON e.id = g.event_id "
             f"WHERE e.end_date >= {ph} AND e.end_date <= {ph} AND g.rated "
             "ORDER BY g.id",
             (date_param(self.session, period.start), date_param(self.session, period.end)),
-        ).all()
+        )
 
         fide_pool = self.config.uses_initial_ratings
         start_rating = self.start_rating
@@ -358,6 +359,8 @@ class _Rater:
         history: list[tuple[object, ...]] = []
         initial = self._initial_ratings(period, pooled)
         list_date = period.list_date  # a property that computes the date: once per period
+        # flags_after is pure and sees few distinct inputs: one call per (k10, 2300, rating)
+        flags_of: dict[tuple[bool, bool, int | None], rules.Flags] = {}
         for pid, state in self.players.items():
             before = state.rating
             tally = tallies.get(pid)
@@ -417,7 +420,10 @@ class _Rater:
                     after = first
                     status = "new"
             total = state.total_games + n
-            flags = rules.flags_after(state.k10, state.reached_2300, after)
+            key = (state.k10, state.reached_2300, after)
+            flags = flags_of.get(key)
+            if flags is None:
+                flags = flags_of[key] = rules.flags_after(*key)
             next_k = None
             if after is not None:
                 next_k = config.k_for(
@@ -641,15 +647,17 @@ def _replace_list(
 ) -> dict[int, tuple[int | None, int, int | None]]:
     """Delete a period's list rows before its re-rate; returns them as player id -> (rating
     after, change, k)."""
-    conn = session.connection()
     old = {
         pid: (after, change, k)
-        for pid, after, change, k in conn.exec_driver_sql(
+        for pid, after, change, k in fetch_all(
+            session,
             "SELECT player_id, rating_after, change, k FROM rating_history "
-            f"WHERE period_id = {int(period.id)}"
+            f"WHERE period_id = {int(period.id)}",
         )
     }
-    conn.exec_driver_sql(f"DELETE FROM rating_history WHERE period_id = {int(period.id)}")
+    session.connection().exec_driver_sql(
+        f"DELETE FROM rating_history WHERE period_id = {int(period.id)}"
+    )
     return old
 
 
@@ -669,9 +677,10 @@ def _supersede(
     returns the rating changes."""
     new = {
         pid: (after, change)
-        for pid, after, change in session.connection().exec_driver_sql(
+        for pid, after, change in fetch_all(
+            session,
             "SELECT player_id, rating_after, change FROM rating_history "
-            f"WHERE period_id = {int(period.id)}"
+            f"WHERE period_id = {int(period.id)}",
         )
     }
     replaced = [
