@@ -6,6 +6,7 @@ click's ``CliRunner``) never contains a bar.
 
 from __future__ import annotations
 
+import sys
 import time
 from collections.abc import Callable
 from types import TracebackType
@@ -36,7 +37,7 @@ class Progress:
     ) -> None:
         self.total = total
         self.label = label
-        self.file: TextIO = file if file is not None else click.get_text_stream("stderr")
+        self.file: TextIO = file if file is not None else sys.stderr
         self.delay = delay
         self.clock = clock
         self.enabled = total > 0 and _is_terminal(self.file)
