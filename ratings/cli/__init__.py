@@ -40,6 +40,9 @@ class RatingsGroup(click.Group):
             raise CommandError(str(exc)) from exc
         except (RatingsError, RulesError) as exc:
             raise CommandError(str(exc)) from exc
+        except UnicodeEncodeError as exc:
+            # undecodable bytes in an argument: the shell hands them over as surrogates
+            raise CommandError(f"not valid UTF-8 text: {exc.object!r}") from exc
         except sa_exc.OperationalError as exc:
             # e.g. "database is locked" after the busy timeout, or a server that went away
             raise CommandError(f"database error: {exc.orig}") from exc

@@ -153,7 +153,7 @@ def player_edit(
     kwargs: dict[str, object] = {}
     for key, text in (("fide_id", fide_id), ("rating", rating)):
         if text is not None:
-            if text.strip() and not text.strip().isdigit():
+            if text.strip() and not (text.strip().isascii() and text.strip().isdigit()):
                 raise InvalidInputError(f"{key.replace('_', ' ')} must be a number: {text!r}")
             kwargs[key] = int(text) if text.strip() else None
     with app.session() as session:

@@ -49,7 +49,8 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
-_FIDE_REF = re.compile(r"fide:(\d+)", re.IGNORECASE)
+# at most 18 digits: longer numbers fit no database integer (they match no player)
+_FIDE_REF = re.compile(r"fide:([0-9]{1,18})", re.IGNORECASE)
 
 
 def find_players(session: Session, ref: str) -> list[Player]:
@@ -57,7 +58,7 @@ def find_players(session: Session, ref: str) -> list[Player]:
     (case-insensitive). Merged-away records are left out."""
     text = ref.strip()
     live = Player.merged_into_id.is_(None)
-    if text.isdigit():
+    if text.isascii() and text.isdigit() and len(text) <= 18:
         player = session.get(Player, int(text))
         return [player] if player is not None and player.merged_into_id is None else []
     match = _FIDE_REF.fullmatch(text)

@@ -156,7 +156,7 @@ def add_game(
 
 def get_game(session: Session, game_id: int) -> Game:
     """A stored game by id."""
-    game = session.get(Game, game_id)
+    game = session.get(Game, game_id) if 0 < game_id < 2**63 else None  # SQLite's INTEGER
     if game is None:
         raise InvalidInputError(f"no game with id {game_id}")
     return game

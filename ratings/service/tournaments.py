@@ -635,7 +635,7 @@ def find_events(session: Session, ref: str) -> list[Event]:
     """Events an EVENT argument names: an event id (digits) or an exact name
     (case-insensitive), oldest first."""
     text = ref.strip()
-    if text.isdigit():
+    if text.isascii() and text.isdigit() and len(text) <= 18:  # longer: no database integer
         event = session.get(Event, int(text))
         return [event] if event is not None else []
     return list(

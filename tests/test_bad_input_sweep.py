@@ -1,0 +1,427 @@
+"""Bad input sweep: Hypothesis feeds malformed CSV rows, absurd dates, huge numbers, NUL
+bytes, undecodable bytes and names with quotes or SQL fragments through every command that
+takes input. Each run must end in success or in ``Error: ...`` (exit 1; exit 2 for click's
+usage errors), never in a traceback, and a failed command must leave the database file
+byte for byte as it was.
+
+Every example runs on a fresh copy of one small template database: four players, games in
+January and February 2026, January rated (so corrections, re-rate marks and "before the
+rating history" refusals are all reachable).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner, Result
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ratings.cli import cli
+from ratings.io.csv import GAME_COLUMNS, PLAYER_COLUMNS
+
+EXAMPLES = int(os.environ.get("RATINGS_SWEEP_EXAMPLES", "30"))
+"""Examples per test; raise it for a longer sweep (the figures in docs/RELIABILITY.md)."""
+
+SWEEP = settings(
+    max_examples=EXAMPLES,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    database=None,  # the examples are random each run; failures print their reproduction
+)
+
+TRIED: dict[str, int] = {}
+"""Examples run per command path (read by the figures script for docs/RELIABILITY.md)."""
+
+# --- the database ---------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Four players, five games over two months, January rated."""
+    db = tmp_path_factory.mktemp("sweep") / "template.db"
+    runner = CliRunner()
+    for args in (
+        ["init"],
+        ["player", "add", "Smith, Ann", "--rating", "1800", "--fide-id", "1001"],
+        ["player", "add", "Jones, Bob", "--rating", "1650", "--birthdate", "2009"],
+        ["player", "add", "O'Hara, Cy", "--rating", "2405"],
+        ["player", "add", "Unrated, Dee"],
+        ["game", "add", "1", "2", "1-0", "--date", "2026-01-10", "--event", "Club Ch"],
+        ["game", "add", "3", "1", "1/2-1/2", "--date", "2026-01-17", "--event", "Club Ch"],
+        ["game", "add", "2", "3", "0-1", "--date", "2026-01-24", "--event", "Club Ch"],
+        ["rate"],
+        ["game", "add", "4", "1", "0-1", "--date", "2026-02-07", "--event", "Feb Open"],
+        ["game", "add", "2", "4", "1/2-1/2", "--date", "2026-02-14", "--event", "Feb Open"],
+    ):
+        result = runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
+        assert result.exit_code == 0, (args, result.output)
+    return db
+
+
+@pytest.fixture(scope="module")
+def work(template: Path) -> Path:
+    """The path each example copies the template to (one folder for the module)."""
+    return template.with_name("work.db")
+
+
+def fresh(template: Path, work: Path) -> Path:
+    """A pristine copy of the template at ``work`` (no journal left from before)."""
+    for leftover in work.parent.glob("work.db*"):
+        leftover.unlink()
+    shutil.copyfile(template, work)
+    return work
+
+
+def run(db: Path, name: str, *args: str) -> Result:
+    """Invoke the CLI and check the contract: success, or a clean error and no change."""
+    TRIED[name] = TRIED.get(name, 0) + 1
+    before = db.read_bytes()
+    result = CliRunner().invoke(cli, ["--db", str(db), *args])
+    assert result.exception is None or isinstance(result.exception, SystemExit), (
+        args,
+        result.output,
+        result.exc_info,
+    )
+    assert "Traceback" not in result.output, (args, result.output)
+    assert result.exit_code in (0, 1, 2), (args, result.exit_code, result.output)
+    if result.exit_code == 1:
+        errors = [line for line in result.stderr.splitlines() if line.startswith("Error: ")]
+        assert errors, (args, result.output)
+    if result.exit_code == 2:
+        assert "Error: " in result.stderr, (args, result.output)
+    if result.exit_code != 0:
+        assert db.read_bytes() == before, ("a failed command changed the file", args)
+    else:
+        with sqlite3.connect(db) as conn:
+            assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+            assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+    return result
+
+
+# --- strategies -----------------------------------------------------------------------
+
+FRAGMENTS = [
+    "'; DROP TABLE players;--",
+    "Robert'); DELETE FROM games;--",
+    '" OR 1=1 --',
+    "O'Hara, Cy",
+    "smith, ann",
+    "Smith, Ann",
+    "fide:1001",
+    "fide:0",
+    "fide:99999999999999999999",
+    "1",
+    "4",
+    "0",
+    "-1",
+    "99999999999999999999999",
+    "9223372036854775808",
+    "\u00b2",  # superscript two: str.isdigit() is true, int() refuses it
+    "\u0967\u0968",  # Devanagari 12: int() accepts it
+    "1e309",
+    "NaN",
+    "%s",
+    "%(name)s",
+    "?",
+    "\x00",
+    "a\x00b",
+    "\udcff",
+    "\u202egnp.exe",
+    "\ufeffSmith, Ann",
+    " ",
+    "\t",
+    "\n",
+    "x" * 201,
+    "",
+]
+DATES = [
+    "2026-01-15",
+    "2026-02-20",
+    "2026-03-01",
+    "2025-12-31",
+    "1900-01-01",
+    "2100-12-31",
+    "0000-01-01",
+    "9999-12-31",
+    "2026-02-30",
+    "2026-13-01",
+    "2026-1-5",
+    "20260115",
+    "\uff12\uff10\uff12\uff16-01-15",
+    "2026-01-15T10:00",
+    "-2026-01-01",
+    "2026",
+    "15.01.2026",
+]
+PERIODS = [
+    "2026-01",
+    "2026-02",
+    "2026-03",
+    "2025-12",
+    "2026-00",
+    "2026-13",
+    "0000-01",
+    "9999-12",
+    "2026-1",
+    "26-01",
+    "\uff12\uff10\uff12\uff16-01",
+    "2026-01-01",
+    "1850-01",
+]
+RESULTS = ["1-0", "0-1", "1/2-1/2", "½-½", "=", "+/-", "-/+", "-/-", "1-1", "2-0", "", "½"]
+
+
+def nasty(choices: list[str]) -> st.SearchStrategy[str]:
+    """A known troublemaker, random text, or both glued together."""
+    text = st.text(max_size=24)
+    return st.one_of(
+        st.sampled_from(choices),
+        st.sampled_from(FRAGMENTS),
+        text,
+        st.tuples(st.sampled_from(choices + FRAGMENTS), text).map("".join),
+    )
+
+
+NUMBERS = st.one_of(
+    st.integers(min_value=-(10**30), max_value=10**30).map(str),
+    st.sampled_from(
+        ["", "1e3", "0x10", "1_000", "\uff11\uff12", "-0", " 5", "NaN", "3500", "3501"]
+    ),
+)
+NAMES = nasty(["Smith, Ann", "New, Player"])
+REFS = nasty(["1", "2", "3", "4", "Smith, Ann", "fide:1001", "Unrated, Dee"])
+
+
+def option(flag: str, values: st.SearchStrategy[str]) -> st.SearchStrategy[list[str]]:
+    """An optional ``--flag VALUE`` pair."""
+    return st.one_of(st.just([]), values.map(lambda v: [flag, v]))
+
+
+def options(*pairs: tuple[str, st.SearchStrategy[str]]) -> st.SearchStrategy[list[str]]:
+    """Any subset of optional flags, concatenated."""
+    return st.tuples(*(option(flag, values) for flag, values in pairs)).map(
+        lambda parts: [arg for part in parts for arg in part]
+    )
+
+
+def csv_file(columns: tuple[str, ...], cells: st.SearchStrategy[str]) -> st.SearchStrategy[bytes]:
+    """A CSV file that is often almost right: a plausible header and rows of bad cells,
+    odd quoting, line endings and encodings; sometimes raw bytes."""
+    header = st.one_of(
+        st.permutations(columns).map(list),
+        st.lists(st.sampled_from([*columns, "unknown", "", "name", "date"]), max_size=8),
+    )
+
+    row = st.lists(cells, max_size=len(columns) + 2)
+    quoted = st.sampled_from(['"', "", "'"])
+    ending = st.sampled_from(["\n", "\r\n", "\r"])
+    encoding = st.sampled_from(["utf-8", "utf-8-sig", "latin-1", "utf-16"])
+
+    @st.composite
+    def build(draw: st.DrawFn) -> bytes:
+        head = draw(header)
+        rows = draw(st.lists(row, max_size=6))
+        q = draw(quoted)
+        end = draw(ending)
+        lines = [",".join(head)] + [",".join(f"{q}{c}{q}" for c in r) for r in rows]
+        text = end.join(lines) + draw(st.sampled_from(["", end]))
+        try:
+            return text.encode(draw(encoding), errors="surrogateescape")
+        except UnicodeEncodeError:
+            return text.encode("utf-8", errors="surrogatepass")
+
+    return st.one_of(build(), st.binary(max_size=200))
+
+
+PLAYER_CELLS = nasty(["Smith, Ann", "New, Player", "2009", "2009-05-01", "1001", "1800",
+                      "true", "maybe", "m", "x", "NED", "GM", "XX"])  # fmt: skip
+GAME_CELLS = nasty(["2026-02-20", "2026-01-05", "Smith, Ann", "Jones, Bob", "1001", "1-0",
+                    "1/2-1/2", "+/-", "Club Ch", "1"])  # fmt: skip
+
+
+# --- the sweep: one test per command path ---------------------------------------------
+
+
+@SWEEP
+@given(
+    name=NAMES,
+    extra=options(
+        ("--birthdate", nasty(DATES)),
+        ("--fide-id", NUMBERS),
+        ("--rating", NUMBERS),
+        ("--games", NUMBERS),
+        ("--federation", nasty(["NED", "ned", "NE"])),
+        ("--title", nasty(["GM", "gm", "XX"])),
+        ("--sex", nasty(["m", "f", "x"])),
+    ),
+)
+def test_player_add(template: Path, work: Path, name: str, extra: list[str]) -> None:
+    run(fresh(template, work), "player add", "player", "add", name, *extra)
+
+
+@SWEEP
+@given(
+    ref=REFS,
+    extra=options(
+        ("--name", NAMES),
+        ("--birthdate", nasty(DATES)),
+        ("--fide-id", NUMBERS),
+        ("--rating", NUMBERS),
+        ("--games", NUMBERS),
+        ("--title", nasty(["GM", "XX"])),
+    ),
+)
+def test_player_edit(template: Path, work: Path, ref: str, extra: list[str]) -> None:
+    run(fresh(template, work), "player edit", "player", "edit", ref, *extra)
+
+
+@SWEEP
+@given(
+    white=REFS,
+    black=REFS,
+    result=nasty(RESULTS),
+    date=nasty(DATES),
+    extra=options(("--event", nasty(["Club Ch", "Feb Open"])), ("--round", NUMBERS)),
+)
+def test_game_add(
+    template: Path, work: Path, white: str, black: str, result: str, date: str, extra: list[str]
+) -> None:
+    run(fresh(template, work), "game add", "game", "add", white, black, result, "--date", date,
+        *extra)  # fmt: skip
+
+
+@SWEEP
+@given(
+    game=nasty(["1", "2", "4", "5", "99"]),
+    extra=options(("--result", nasty(RESULTS)), ("--date", nasty(DATES)), ("--round", NUMBERS)),
+    rated=st.sampled_from([[], ["--rated"], ["--unrated"]]),
+)
+def test_game_edit_and_void(
+    template: Path, work: Path, game: str, extra: list[str], rated: list[str]
+) -> None:
+    db = fresh(template, work)
+    run(db, "game edit", "game", "edit", game, *extra, *rated)
+    run(fresh(template, work), "game void", "game", "void", game)
+
+
+@SWEEP
+@given(data=csv_file(PLAYER_COLUMNS, PLAYER_CELLS))
+def test_import_players(template: Path, work: Path, data: bytes) -> None:
+    db = fresh(template, work)
+    path = work.with_name("players.csv")
+    path.write_bytes(data)
+    run(db, "import players", "import", "players", str(path))
+
+
+@SWEEP
+@given(data=csv_file(GAME_COLUMNS, GAME_CELLS))
+def test_import_games(template: Path, work: Path, data: bytes) -> None:
+    db = fresh(template, work)
+    path = work.with_name("games.csv")
+    path.write_bytes(data)
+    run(db, "import games", "import", "games", str(path))
+
+
+TRF_LINE = st.one_of(
+    st.sampled_from([
+        "012 Club Ch",
+        "042 2026-02-01",
+        "052 2026-02-02",
+        "001    1 m    Smith, Ann                        1800 NED     1001 1990/01/01  1.0    1"
+        "     2 w 1",
+        "001    2 m    Jones, Bob                        1650 NED     1002 2009/01/01  0.0    2"
+        "     1 b 0",
+        "001    3      '; DROP TABLE players;--          99999                                "
+        "     0 - +",
+    ]),
+    st.text(max_size=90),
+)  # fmt: skip
+
+
+@SWEEP
+@given(lines=st.lists(TRF_LINE, max_size=6), ending=st.sampled_from(["\n", "\r\n", "\r"]))
+def test_import_trf(template: Path, work: Path, lines: list[str], ending: str) -> None:
+    db = fresh(template, work)
+    path = work.with_name("event.trf")
+    path.write_bytes(ending.join(lines).encode("utf-8", errors="surrogateescape"))
+    run(db, "import trf", "import", "trf", str(path))
+
+
+PGN_TAG = st.tuples(
+    st.sampled_from(["White", "Black", "Result", "Date", "EventDate", "Event", "Round",
+                     "WhiteFideId", "BlackFideId", "Nonsense"]),
+    nasty(["Smith, Ann", "1-0", "*", "2026.02.10", "2026.??.??", "1001"]),
+).map(lambda tag: f'[{tag[0]} "{tag[1]}"]')  # fmt: skip
+
+
+@SWEEP
+@given(games=st.lists(st.lists(PGN_TAG, max_size=8), max_size=3))
+def test_import_pgn(template: Path, work: Path, games: list[list[str]]) -> None:
+    db = fresh(template, work)
+    path = work.with_name("games.pgn")
+    text = "\n\n".join("\n".join(tags) + "\n\n1. e4 e5 *" for tags in games)
+    path.write_bytes(text.encode("utf-8", errors="surrogateescape"))
+    run(db, "import pgn", "import", "pgn", str(path))
+
+
+@SWEEP
+@given(
+    period=nasty(PERIODS),
+    ref=REFS,
+    event=nasty(["Club Ch", "Feb Open"]),
+    method=nasty(["fide", "own", "400"]),
+    fmt=st.sampled_from(["table", "csv", "json", "xml"]),
+)
+def test_reports(
+    template: Path, work: Path, period: str, ref: str, event: str, method: str, fmt: str
+) -> None:
+    db = fresh(template, work)
+    run(db, "list --period", "list", "--period", period, "--format", fmt)
+    run(db, "card", "card", ref, "--period", period)
+    run(db, "history", "history", ref, "--format", fmt)
+    run(db, "performance --period", "performance", ref, "--period", period, "--method", method)
+    run(db, "performance --event", "performance", ref, "--event", event)
+    # 9999-12 would rate some 95,000 empty periods (minutes): reported, not swept
+    if period != "9999-12":
+        run(db, "rate --through", "rate", "--through", period)
+
+
+@SWEEP
+@given(event=nasty(["1", "2", "Club Ch", "Feb Open", "99999999999999999999"]))
+def test_export_trf(template: Path, work: Path, event: str) -> None:
+    db = fresh(template, work)
+    out = work.with_name("out.trf")
+    out.unlink(missing_ok=True)
+    run(db, "export trf", "export", "trf", event, "--output", str(out))
+
+
+SQL = nasty([
+    "SELECT * FROM players",
+    "SELECT name FROM current_ratings WHERE name = 'x'",
+    "DELETE FROM players",
+    "UPDATE players SET name = 'x'",
+    "DROP TABLE games",
+    "ATTACH 'x.db' AS x",
+    "PRAGMA writable_schema = 1",
+    "CREATE TABLE t (a)",
+    "SELECT 1; DROP TABLE players",
+    "VACUUM INTO 'copy.db'",
+    "SELECT load_extension('x')",
+])  # fmt: skip
+
+
+@SWEEP
+@given(query=SQL, fmt=st.sampled_from(["table", "csv", "json"]))
+def test_sql(template: Path, work: Path, query: str, fmt: str) -> None:
+    db = fresh(template, work)
+    files = sorted(p.name for p in db.parent.iterdir())
+    before = db.read_bytes()
+    run(db, "sql", "sql", query, "--format", fmt)
+    # sql never writes, whatever it is given, and never creates a file
+    assert db.read_bytes() == before
+    assert sorted(p.name for p in db.parent.iterdir()) == files
