@@ -425,3 +425,51 @@ def test_sql(template: Path, work: Path, query: str, fmt: str) -> None:
     # sql never writes, whatever it is given, and never creates a file
     assert db.read_bytes() == before
     assert sorted(p.name for p in db.parent.iterdir()) == files
+
+
+@SWEEP
+@given(
+    r1=NUMBERS,
+    r2=NUMBERS,
+    result=nasty(["1", "0", "0.5", "1/2", "=", "\u00bd"]),
+    k=NUMBERS,
+    date=nasty(DATES),
+    opponents=nasty(["1500,1700", "1500", ",", "1500,,1700"]),
+    score=nasty(["1.5", "0", "2", "-1", "1/2"]),
+)
+def test_calculators(
+    template: Path,
+    work: Path,
+    r1: str,
+    r2: str,
+    result: str,
+    k: str,
+    date: str,
+    opponents: str,
+    score: str,
+) -> None:
+    db = fresh(template, work)  # the calculators never open it
+    run(db, "calc expected", "calc", "expected", r1, r2)
+    run(db, "calc change", "calc", "change", r1, r2, result, "--k", k, "--date", date)
+    run(db, "calc performance", "calc", "performance", "--opponents", opponents, "--score", score)
+
+
+@SWEEP
+@given(
+    extra=options(
+        ("--system", nasty(["fide", "club", "elo"])),
+        ("--k", NUMBERS),
+        ("--start-rating", NUMBERS),
+        ("--expected", nasty(["table", "curve"])),
+        ("--period-months", nasty(["1", "3", "5", "12"])),
+    )
+)
+def test_init(template: Path, extra: list[str]) -> None:
+    db = template.with_name("new.db")
+    db.unlink(missing_ok=True)
+    TRIED["init"] = TRIED.get("init", 0) + 1
+    result = CliRunner().invoke(cli, ["--db", str(db), "init", *extra])
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert result.exit_code in (0, 1, 2), result.output
+    # a refused init leaves no file behind; a successful one a database at the newest schema
+    assert db.exists() == (result.exit_code == 0), result.output
