@@ -31,6 +31,8 @@ from ratings.db import BUSY_TIMEOUT_MS, make_engine
 # the module, not the function of the same name that ratings.service exports
 rate_module = importlib.import_module("ratings.service.rate")
 
+SCALE = int(os.environ.get("RATINGS_SAFETY_SCALE", "1"))
+"""Multiplies the concurrent runs, for a longer run (the figures in docs/RELIABILITY.md)."""
 PLAYERS = 150
 GAMES = 4000
 PERIODS = 3
@@ -170,7 +172,7 @@ def test_a_command_that_fails_halfway_changes_nothing(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("run", range(3))
+@pytest.mark.parametrize("run", range(3 * SCALE))
 def test_two_rates_at_once(federation: dict[str, Path], tmp_path: Path, run: int) -> None:
     db = copy(federation["imported"], tmp_path)
     results = finish(start(db, "rate"), start(db, "rate"))
@@ -191,7 +193,7 @@ def test_two_rates_at_once(federation: dict[str, Path], tmp_path: Path, run: int
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("run", range(3))
+@pytest.mark.parametrize("run", range(3 * SCALE))
 def test_an_import_and_a_rate_at_once(
     federation: dict[str, Path], tmp_path: Path, run: int
 ) -> None:

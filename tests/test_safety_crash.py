@@ -14,6 +14,7 @@ journal, which SQLite rolls back on the next open.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import signal
@@ -29,8 +30,10 @@ from safety_helpers import build, digest, generate, integrity, invoke, start
 PLAYERS = 300
 GAMES = 10_000
 PERIODS = 6
-IMPORT_TRIALS = 10
-RATE_TRIALS = 12
+SCALE = int(os.environ.get("RATINGS_SAFETY_SCALE", "1"))
+"""Multiplies the trials, for a longer run (the figures in docs/RELIABILITY.md)."""
+IMPORT_TRIALS = 10 * SCALE
+RATE_TRIALS = 12 * SCALE
 POLL = 0.001
 """Seconds between looks for the journal file."""
 SEED = 20260101
