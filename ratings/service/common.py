@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -127,6 +128,10 @@ def mark_all_for_rerate(session: Session) -> RatingPeriod | None:
     return period
 
 
+BULK_CHUNK = 50_000
+"""Rows per executemany in :func:`bulk_insert`."""
+
+
 def bulk_insert(
     session: Session, table: str, columns: Sequence[str], rows: Iterable[Sequence[Any]]
 ) -> None:
@@ -139,8 +144,9 @@ def bulk_insert(
         f"INSERT INTO {table} ({', '.join(columns)}) "
         f"VALUES ({', '.join([placeholder] * len(columns))})"
     )
-    batch = list(rows)
-    if batch:
+    # in chunks: a million rows are never all built at once
+    chunks = iter(rows)
+    while batch := list(itertools.islice(chunks, BULK_CHUNK)):
         conn.exec_driver_sql(sql, batch)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -398,14 +398,15 @@ def import_games(
     event_ids = {name: next(new_ids) for name in spans}
     dates: dict[dt.date, object] = {}
     results = {result: (result.value, result.is_played) for result in Result}
-    game_rows = []
-    for row, white_id, black_id in resolved:
-        day = dates.get(row.date)
-        if day is None:
-            day = dates[row.date] = date_param(session, row.date)
-        value, played = results[row.result]
-        game_rows.append(
-            (
+
+    def game_rows() -> Iterator[tuple[object, ...]]:
+        # a generator: bulk_insert takes the rows in chunks, never all of them at once
+        for row, white_id, black_id in resolved:
+            day = dates.get(row.date)
+            if day is None:
+                day = dates[row.date] = date_param(session, row.date)
+            value, played = results[row.result]
+            yield (
                 event_ids[row.event] if row.event else next(new_ids),
                 row.round,
                 day,
@@ -414,23 +415,23 @@ def import_games(
                 value,
                 played,
             )
-        )
+
     bulk_insert(
         session,
         "games",
         ("event_id", "round", "played_on", "white_id", "black_id", "result", "rated"),
-        game_rows,
+        game_rows(),
     )
     marked = _mark_touched(
         session, [end for _, end in spans.values()] + [r.date for r in rows if not r.event]
     )
-    rated = sum(1 for g in game_rows if g[6])
+    rated = sum(1 for row, _, _ in resolved if row.result.is_played)
     return ImportReport(
         file_name,
         events_created=len(spans) + sum(1 for r in rows if not r.event),
-        games=len(game_rows),
+        games=len(resolved),
         rated_games=rated,
-        unrated_games=len(game_rows) - rated,
+        unrated_games=len(resolved) - rated,
         marked_period=marked,
     )
 
