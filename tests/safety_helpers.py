@@ -10,6 +10,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 from types import ModuleType
 
@@ -139,3 +140,22 @@ def count(path: Path, sql: str) -> int:
         return int(conn.execute(sql).fetchone()[0])
     finally:
         conn.close()
+
+
+def journal_of(db: Path) -> Path:
+    """The rollback journal next to a database (journal_mode=DELETE)."""
+    return db.with_name(f"{db.name}-journal")
+
+
+def wait_for_journal(proc: subprocess.Popen[str], db: Path, limit: float = 120) -> float | None:
+    """Poll until the journal appears (its time.monotonic()), or None if the process ends
+    first."""
+    journal = journal_of(db)
+    deadline = time.monotonic() + limit
+    while not journal.exists():
+        if proc.poll() is not None:
+            return None
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"no journal after {limit}s")
+        time.sleep(0.001)
+    return time.monotonic()

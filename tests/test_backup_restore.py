@@ -10,7 +10,16 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from safety_helpers import build, digest, dump, generate, integrity, invoke, start
+from safety_helpers import (
+    build,
+    digest,
+    dump,
+    generate,
+    integrity,
+    invoke,
+    start,
+    wait_for_journal,
+)
 
 from ratings import migrate
 from ratings.cli import cli
@@ -274,10 +283,15 @@ def test_restore_on_postgresql_points_to_pg_restore(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_restore_while_another_process_rates(db: Path, tmp_path: Path) -> None:
+@pytest.mark.parametrize("when", ["at-start", "while-writing"])
+def test_restore_while_another_process_rates(db: Path, tmp_path: Path, when: str) -> None:
     """The restore and a concurrent `ratings rate` serialise: either the rate ran first
     (its result is what the restore keeps) or the restore did (the rate then rates the
-    restored contents). No write is lost in between."""
+    restored contents). No write is lost in between.
+
+    at-start: the restore starts while the rate process is still starting up (the restore
+    usually wins); while-writing: it starts once the rate holds the write lock (its journal
+    exists), so it must wait for the rate to commit."""
     saved = tmp_path / "saved.db"
     invoke(db, "db", "backup", str(saved))
     invoke(db, "player", "add", "Late, Comer", "--rating", "1500")
@@ -291,12 +305,17 @@ def test_restore_while_another_process_rates(db: Path, tmp_path: Path) -> None:
     saved_before, saved_rated = outcomes["saved"]
 
     proc = start(db, "rate")
+    if when == "while-writing":
+        assert wait_for_journal(proc, db) is not None
     code, out = invoke(db, "db", "restore", str(saved), "--yes")
     assert code == 0, out
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
     kept = digest(Path(f"{db}.before-restore"))
-    assert (kept, digest(db)) in {(live_rated, saved_before), (live_before, saved_rated)}
+    outcome = (kept, digest(db))
+    assert outcome in {(live_rated, saved_before), (live_before, saved_rated)}
+    if when == "while-writing":
+        assert outcome == (live_rated, saved_before)
     assert integrity(db) == "ok"
 
 

@@ -25,7 +25,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from safety_helpers import build, digest, generate, integrity, invoke, start
+from safety_helpers import (
+    build,
+    digest,
+    generate,
+    integrity,
+    invoke,
+    journal_of,
+    start,
+    wait_for_journal,
+)
 
 PLAYERS = 300
 GAMES = 10_000
@@ -34,8 +43,6 @@ SCALE = int(os.environ.get("RATINGS_SAFETY_SCALE", "1"))
 """Multiplies the trials, for a longer run (the figures in docs/RELIABILITY.md)."""
 IMPORT_TRIALS = 10 * SCALE
 RATE_TRIALS = 12 * SCALE
-POLL = 0.001
-"""Seconds between looks for the journal file."""
 SEED = 20260101
 
 
@@ -90,25 +97,6 @@ def scenarios(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Scenario]:
             name, args, before, digest(before), digest(after), ended - began, ended - opened
         )
     return found
-
-
-def journal_of(db: Path) -> Path:
-    """The rollback journal next to a database (journal_mode=DELETE)."""
-    return db.with_name(f"{db.name}-journal")
-
-
-def wait_for_journal(proc: subprocess.Popen[str], db: Path, limit: float = 120) -> float | None:
-    """Poll until the journal appears (its time.monotonic()), or None if the process ends
-    first."""
-    journal = journal_of(db)
-    deadline = time.monotonic() + limit
-    while not journal.exists():
-        if proc.poll() is not None:
-            return None
-        if time.monotonic() > deadline:
-            raise TimeoutError(f"no journal after {limit}s")
-        time.sleep(POLL)
-    return time.monotonic()
 
 
 @dataclass
