@@ -39,3 +39,11 @@ def test_demo_refuses_to_replace_another_file(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output == f"Error: '{db}' exists and is not a demo database; choose --db\n"
     assert db.read_bytes() == b"precious"
+
+
+def test_demo_follows_the_global_db_option(tmp_path: Path) -> None:
+    db = tmp_path / "global.db"
+    result = CliRunner().invoke(cli, ["--db", str(db), "demo"], catch_exceptions=False)
+    assert result.exit_code == 0
+    assert result.stderr.startswith(f"Built {db}: ")
+    assert db.exists()

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ratings import migrate, service
-from ratings.db import SessionFactory, make_engine
+from ratings.db import SessionFactory, database_url, make_engine, sqlite_path
 from ratings.errors import DatabaseError
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.rules import system_config
@@ -17,6 +17,7 @@ from ratings.service import reports
 
 PLAYERS = "demo_players.csv"
 GAMES = "demo_games.csv"
+DEFAULT = "ratings-demo.db"
 
 
 def _is_demo(path: Path) -> bool:
@@ -33,13 +34,24 @@ def _is_demo(path: Path) -> bool:
     "--db",
     "db_path",
     type=click.Path(path_type=Path, dir_okay=False),
-    default="ratings-demo.db",
-    show_default=True,
-    help="Where to build it (a previous demo database there is replaced).",
+    help="Where to build it (default: the global --db if given, else ratings-demo.db); "
+    "a previous demo database there is replaced.",
 )
-def demo(db_path: Path) -> None:
+@click.pass_context
+def demo(ctx: click.Context, db_path: Path | None) -> None:
     """Build a demonstration club database (40 players, a year of events), rate it and
     print the final list."""
+    if db_path is None:
+        db_path = Path(DEFAULT)
+        parent = ctx.parent
+        if parent is not None and parent.get_parameter_source("db") in (
+            click.core.ParameterSource.COMMANDLINE,
+            click.core.ParameterSource.ENVIRONMENT,
+        ):
+            path = sqlite_path(database_url(parent.params["db"]))
+            if path is None:
+                raise DatabaseError("the demo builds a SQLite file; give --db PATH")
+            db_path = path
     if db_path.exists():
         if not _is_demo(db_path):
             raise DatabaseError(f"'{db_path}' exists and is not a demo database; choose --db")
