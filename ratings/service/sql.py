@@ -136,6 +136,7 @@ class _Authorizer:
 
 
 def _describe(action: int, arg1: str | None, arg2: str | None) -> str:
+    """What an authorizer action would have done, for the error message."""
     what = _ACTION_NAMES.get(action, f"action {action}")
     if action == sqlite3.SQLITE_PRAGMA:
         return f"PRAGMA {arg1}" + (f" = {arg2}" if arg2 is not None else "")
@@ -192,6 +193,7 @@ def run_query(engine: Engine, query: str) -> QueryResult:
 
 
 def _fetch(cursor: Any, query: str, options: dict[str, Any] | None) -> QueryResult:
+    """Execute on a raw DBAPI cursor and read every row (no rows: no columns either)."""
     try:
         if options is None:
             cursor.execute(query)
