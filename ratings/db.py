@@ -115,6 +115,7 @@ PG_LOCK_KEY = 0x726174696E6773
 
 def _install_postgresql_events(engine: Engine, *, read_only: bool) -> None:
     """Lock timeout and read-only sessions on connect; the advisory lock on begin."""
+
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
         # session settings must be committed, or the first rollback undoes them
