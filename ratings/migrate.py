@@ -253,29 +253,32 @@ def restore(db_path: Path, source: Path) -> RestoreReport:
     with source.open("rb") as f:
         if f.read(16) != SQLITE_HEADER:
             raise DatabaseError(f"'{source}' is not a SQLite database")
-    with tempfile.TemporaryDirectory(dir=db_path.parent, prefix=".ratings-restore-") as tmp:
-        copy = Path(tmp) / "source.db"
-        backup(source, copy)
-        revision = inspect_backup(copy, shown_as=source)
-        if not db_path.exists():
-            journal = db_path.with_name(f"{db_path.name}-journal")
-            if journal.exists():
-                # SQLite would roll the restored file back with it
-                raise DatabaseError(f"'{journal}' exists without its database; move it away")
-            rows = _count_rows(copy)
-            os.replace(copy, db_path)
-            return RestoreReport(revision, None, rows)
-        if _is_damaged(db_path):
-            # nothing to lock or keep consistent: keep the bytes (and a hot journal with
-            # them, which then belongs to the kept copy) and put the backup in place
-            shutil.copyfile(db_path, kept)
-            journal = db_path.with_name(f"{db_path.name}-journal")
-            if journal.exists():
-                os.replace(journal, kept.with_name(f"{kept.name}-journal"))
-            rows = _count_rows(copy)
-            os.replace(copy, db_path)
-            return RestoreReport(revision, kept, rows)
-        rows = _restore_in_place(db_path, copy, kept)
+    try:
+        with tempfile.TemporaryDirectory(dir=db_path.parent, prefix=".ratings-restore-") as tmp:
+            copy = Path(tmp) / "source.db"
+            backup(source, copy)
+            revision = inspect_backup(copy, shown_as=source)
+            if not db_path.exists():
+                journal = db_path.with_name(f"{db_path.name}-journal")
+                if journal.exists():
+                    # SQLite would roll the restored file back with it
+                    raise DatabaseError(f"'{journal}' exists without its database; move it away")
+                rows = _count_rows(copy)
+                os.replace(copy, db_path)
+                return RestoreReport(revision, None, rows)
+            if _is_damaged(db_path):
+                # nothing to lock or keep consistent: keep the bytes (and a hot journal with
+                # them, which then belongs to the kept copy) and put the backup in place
+                shutil.copyfile(db_path, kept)
+                journal = db_path.with_name(f"{db_path.name}-journal")
+                if journal.exists():
+                    os.replace(journal, kept.with_name(f"{kept.name}-journal"))
+                rows = _count_rows(copy)
+                os.replace(copy, db_path)
+                return RestoreReport(revision, kept, rows)
+            rows = _restore_in_place(db_path, copy, kept)
+    except OSError as exc:  # a read-only folder, a full disk: nothing was replaced
+        raise DatabaseError(f"restore of '{db_path}' failed: {exc}") from exc
     return RestoreReport(revision, kept, rows)
 
 
