@@ -14,6 +14,9 @@ then measures five things, for our code and for the floor:
 4. ``rerate``: re-rating after a correction in period 2 (one game's result turned round);
 5. peak memory: the peak RSS (``VmHWM``) of the process that ran each step.
 
+Steps 1, 2 and 4 run ``--heavy-repeats`` times (default 1); times are medians over the
+repeats, and a step's ratio is the median of the ratios of its back-to-back pairs.
+
 Our code runs through the service functions, one transaction per command, exactly as the CLI
 does (``ratings.cli.App.session``: schema check, one session, commit). The floor
 (``bench/floor.py``) does the same reads and writes with the stdlib ``sqlite3`` module and
@@ -215,6 +218,7 @@ def run_size(
     repeats: int,
     work: Path,
     quiet: bool = False,
+    heavy_repeats: int = 1,
 ) -> SizeResult:
     """Generate one federation and measure every step on it."""
     from generate import generate  # bench/generate.py
@@ -271,9 +275,11 @@ def run_size(
         measures[step].floor.append(_spawn("floor", step, floor_db, arg))
 
     imported = db_dir / "imported.db"
-    pair("import", template, str(data / "games.csv"), keep=imported)
+    for _ in range(heavy_repeats):
+        pair("import", template, str(data / "games.csv"), keep=imported)
     rated = db_dir / "rated.db"
-    pair("rate", imported, "", keep=rated)
+    for _ in range(heavy_repeats):
+        pair("rate", imported, "", keep=rated)
     rows = dict(zip(("history_rows", "breakdown_rows"), _rows_written(rated), strict=True))
     floor_history, floor_breakdown = _rows_written(floor_db)
     rows |= {"floor_history_rows": floor_history, "floor_breakdown_rows": floor_breakdown}
@@ -293,7 +299,8 @@ def run_size(
             "ORDER BY g.id LIMIT 1",
             (_add_months(start, 1).isoformat(), _add_months(start, 2).isoformat()),
         ).fetchone()[0]
-    pair("rerate", nexted, str(game_id))
+    for _ in range(heavy_repeats):
+        pair("rerate", nexted, str(game_id))
     rows |= {f"final_{k}": v for k, v in _counts(ours_db).items()}
     rows["db_mb"] = ours_db.stat().st_size // 2**20
     return SizeResult(games, measures, rows)
@@ -307,6 +314,7 @@ def report(
     extra_games: int,
     repeats: int,
     elapsed: float,
+    heavy_repeats: int = 1,
 ) -> str:
     """The Markdown report of one run."""
     import sqlalchemy
@@ -315,7 +323,7 @@ def report(
     lines = [
         f"Run: `python bench/run.py --players {players} --games "
         f"{','.join(str(r.games) for r in results)} --periods {periods} --seed {seed} "
-        f"--extra-games {extra_games} --repeats {repeats}`",
+        f"--extra-games {extra_games} --repeats {repeats} --heavy-repeats {heavy_repeats}`",
         "",
         f"Machine: {cores} cores (`os.cpu_count()`), Python {platform.python_version()}, "
         f"SQLite {sqlite3.sqlite_version}, SQLAlchemy {sqlalchemy.__version__}, "
@@ -376,6 +384,7 @@ def run(
     repeats: int = 3,
     keep: Path | None = None,
     quiet: bool = False,
+    heavy_repeats: int = 1,
 ) -> tuple[list[SizeResult], str]:
     """Measure every size; returns the results and the Markdown report."""
     began = time.perf_counter()
@@ -383,13 +392,21 @@ def run(
     work.mkdir(parents=True, exist_ok=True)
     try:
         results = [
-            run_size(players, n, periods, seed, extra_games, repeats, work, quiet) for n in games
+            run_size(players, n, periods, seed, extra_games, repeats, work, quiet, heavy_repeats)
+            for n in games
         ]
     finally:
         if keep is None:
             shutil.rmtree(work, ignore_errors=True)
     text = report(
-        results, players, periods, seed, extra_games, repeats, time.perf_counter() - began
+        results,
+        players,
+        periods,
+        seed,
+        extra_games,
+        repeats,
+        time.perf_counter() - began,
+        heavy_repeats,
     )
     return results, text
 
@@ -416,13 +433,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--repeats", type=int, default=3, help="repeats of the cheap step 3 (default 3)"
     )
+    parser.add_argument(
+        "--heavy-repeats",
+        type=int,
+        default=1,
+        help="repeats of steps 1, 2 and 4 (default 1)",
+    )
     parser.add_argument("--keep", type=Path, help="work folder to keep (data and databases)")
     parser.add_argument("--report", type=Path, help="also write the Markdown report here")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     ns = parser.parse_args(args)
     sizes = [int(n) for n in ns.games.split(",")]
     _, text = run(
-        ns.players, sizes, ns.periods, ns.seed, ns.extra_games, ns.repeats, ns.keep, ns.quiet
+        ns.players,
+        sizes,
+        ns.periods,
+        ns.seed,
+        ns.extra_games,
+        ns.repeats,
+        ns.keep,
+        ns.quiet,
+        ns.heavy_repeats,
     )
     print(text)
     if ns.report is not None:
