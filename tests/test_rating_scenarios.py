@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 from pathlib import Path
@@ -314,3 +315,17 @@ def test_performance_methods_and_event_scope(club: Club) -> None:
         1,
         "Error: no event named 'Nope'\n",
     )
+
+
+def test_rate_through_the_far_future_is_refused(club: Club) -> None:
+    club.player("A", "--rating", "1500")
+    club.player("B", "--rating", "1500")
+    club.game("A", "B", "1-0", "2025-01-10")
+    before = club.path.read_bytes()
+    current = f"{dt.datetime.now(dt.UTC):%Y-%m}"
+    assert club.run("rate", "--through", "9999-12") == (
+        1,
+        f"Error: period 9999-12 is after both the current period {current} and the newest "
+        f"game's period; rate at most through {current}\n",
+    )
+    assert club.path.read_bytes() == before

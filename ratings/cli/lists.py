@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
 from collections.abc import Sequence
@@ -41,10 +42,14 @@ def rate(app: App, through: str | None) -> None:
     """Rate every period not yet rated (re-rating from the first corrected one), in order."""
     with app.session() as session:
         last = service.parse_period(session, through) if through else None
-        periods, _ = periods_to_rate(session, service.get_config(session), last)
+        today = dt.datetime.now(dt.UTC).date()
+        periods, _ = periods_to_rate(session, service.get_config(session), last, today=today)
         with Progress(len(periods), "Rating") as bar:
             report = service.rate(
-                session, through=last, progress=lambda period: bar.advance(item=period.label)
+                session,
+                through=last,
+                today=today,
+                progress=lambda period: bar.advance(item=period.label),
             )
         if not report.rated and not report.rerated:
             click.echo("Nothing to rate")

@@ -545,11 +545,28 @@ def first_game_period(session: Session, months: int) -> Period | None:
 
 
 def periods_to_rate(
-    session: Session, config: SystemConfig, through: Period | None
+    session: Session,
+    config: SystemConfig,
+    through: Period | None,
+    *,
+    today: dt.date | None = None,
 ) -> tuple[list[Period], Period | None]:
     """The periods the next ``rate`` works on, in order, and the first of them that is a
-    re-rate (None when nothing is re-rated)."""
+    re-rate (None when nothing is re-rated).
+
+    With ``today``, a ``through`` later than both the newest game's period and the current
+    period is refused: it would publish empty lists for periods that have not happened.
+    """
     months = config.period_months
+    if through is not None and today is not None:
+        newest = latest_game_period(session, months)
+        current = Period.containing(today, months)
+        limit = max(newest, current) if newest is not None else current
+        if limit < through:
+            raise PeriodError(
+                f"period {through.label} is after both the current period {current.label} "
+                f"and the newest game's period; rate at most through {limit.label}"
+            )
     rated = list(session.scalars(sa.select(RatingPeriod).order_by(RatingPeriod.start_date)))
     stale = next((p for p in rated if p.state == "needs_rerate"), None)
     if stale is not None:
@@ -577,15 +594,17 @@ def rate(
     session: Session,
     *,
     through: Period | None = None,
+    today: dt.date | None = None,
     progress: Callable[[Period], None] | None = None,
 ) -> RateReport:
     """Rate every period not yet rated, and re-rate from the oldest corrected one, strictly
     in order (SPEC 3). Superseded published values go to ``superseded_ratings``.
 
-    ``through`` is the last period to rate (default: the period of the newest game).
+    ``through`` is the last period to rate (default: the period of the newest game); with
+    ``today`` it may not lie beyond the current period unless games do.
     """
     config = get_config(session)
-    periods, _ = periods_to_rate(session, config, through)
+    periods, _ = periods_to_rate(session, config, through, today=today)
     if not periods:
         return RateReport()
     if through is not None and through.months != config.period_months:
