@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import os
+import secrets
 import shutil
 import sqlite3
 from collections.abc import Iterator
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from click.testing import CliRunner
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
@@ -17,6 +21,44 @@ from ratings import migrate
 from ratings.db import SessionFactory, make_engine
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
+BACKEND = os.environ.get("RATINGS_TEST_BACKEND", "sqlite")
+"""Where the end-to-end scenario tests (tests.test_rating_scenarios.Club) keep their data:
+``sqlite`` (a file per test) or ``postgres`` (a fresh database per test on RATINGS_TEST_PG_URL;
+.ci/run runs those test files a second time that way)."""
+
+if BACKEND not in ("sqlite", "postgres"):
+    raise pytest.UsageError(f"RATINGS_TEST_BACKEND must be sqlite or postgres: {BACKEND!r}")
+if BACKEND == "postgres" and not PG_URL:
+    raise pytest.UsageError("RATINGS_TEST_BACKEND=postgres needs RATINGS_TEST_PG_URL")
+
+_CREATED: list[str] = []
+
+
+def new_database() -> str:
+    """A fresh, empty PostgreSQL database (C collation, so names sort as on SQLite); its URL.
+
+    Dropped at the end of the test session."""
+    assert PG_URL is not None
+    name = f"ratings_test_{secrets.token_hex(6)}"
+    admin = sa.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(
+            f"CREATE DATABASE {name} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'"
+        )
+    admin.dispose()
+    _CREATED.append(name)
+    return sa.engine.make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _drop_created_databases() -> Iterator[None]:
+    yield
+    if _CREATED and PG_URL:
+        admin = sa.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+        with admin.connect() as conn:
+            for name in _CREATED:
+                conn.exec_driver_sql(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.dispose()
 
 
 @pytest.fixture(scope="session")
@@ -62,7 +104,26 @@ def runner() -> CliRunner:
     return CliRunner()
 
 
-def table_rows(path: Path, sql: str) -> list[tuple[object, ...]]:
-    """Rows of a query on a SQLite file, read with the plain sqlite3 module."""
-    with sqlite3.connect(path) as conn:
-        return conn.execute(sql).fetchall()
+def table_rows(target: Path | str, sql: str) -> list[tuple[object, ...]]:
+    """Rows of a query on a SQLite file (plain sqlite3 module) or a database URL.
+
+    Values come back as SQLite shows them: dates as ISO text, booleans as 0/1."""
+    if "://" not in str(target):
+        with sqlite3.connect(target) as conn:
+            return conn.execute(sql).fetchall()
+    engine = sa.create_engine(str(target))
+    try:
+        with engine.connect() as conn:
+            return [tuple(_as_sqlite(v) for v in row) for row in conn.exec_driver_sql(sql)]
+    finally:
+        engine.dispose()
+
+
+def _as_sqlite(value: object) -> object:
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return float(value)
+    return value

@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import table_rows
 from tests.test_rating_scenarios import Club
 
 PLAYERS = [
@@ -44,16 +43,14 @@ def build(path: Path, games: list[tuple[str, ...]], *, fix_birthdate: bool) -> C
     return club
 
 
-def snapshot(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
-    history = table_rows(
-        path,
+def snapshot(club: Club) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
+    history = club.rows(
         "SELECT p.label, h.player_id, h.rating_before, h.rating_after, h.change, h.k, h.games, "
         "h.total_games, h.score, h.expected_sum, h.k10, h.reached_2300, h.next_k, h.state "
         "FROM rating_history h JOIN rating_periods p ON p.id = h.period_id "
         "ORDER BY p.label, h.player_id",
     )
-    breakdown = table_rows(
-        path,
+    breakdown = club.rows(
         "SELECT p.label, b.player_id, b.opponent_id, b.own_rating, b.opponent_rating, "
         "b.difference, b.score, b.expected, b.change, b.k "
         "FROM rating_breakdown b JOIN rating_periods p ON p.id = b.period_id "
@@ -65,7 +62,7 @@ def snapshot(path: Path) -> tuple[list[tuple[object, ...]], list[tuple[object, .
 def test_corrections_equal_a_rebuild(tmp_path: Path) -> None:
     club = build(tmp_path / "corrected.db", GAMES, fix_birthdate=False)
     club.ok("rate")
-    before = snapshot(club.path)
+    before = snapshot(club)
 
     club.ok("game", "edit", "1", "--result", "0-1")  # January: Ann lost to Bob after all
     club.ok("game", "void", "6")  # February: Dan - Fay never took place
@@ -77,17 +74,16 @@ def test_corrections_equal_a_rebuild(tmp_path: Path) -> None:
     assert lines[0].startswith("Re-rated 3 periods 2025-01 .. 2025-03 after corrections; ")
     # Bob 1700 v Ann 1850 (D -150, PD .30), K 40: a loss -12, a win +28
     assert "  2025-01  Bob (id 2): 1688 -> 1728" in lines
-    assert snapshot(club.path) != before
+    assert snapshot(club) != before
 
     corrected = [g for i, g in enumerate(GAMES, 1) if i != 6]
     corrected[0] = ("Ann", "Bob", "0-1", "2025-01-05", "Jan Open")
     corrected.insert(6, ("Cat", "Ann", "1/2-1/2", "2025-02-05", "Feb Open"))
     rebuilt = build(tmp_path / "rebuilt.db", corrected, fix_birthdate=True)
     rebuilt.ok("rate")
-    assert snapshot(club.path) == snapshot(rebuilt.path)
+    assert snapshot(club) == snapshot(rebuilt)
 
-    superseded = table_rows(
-        club.path,
+    superseded = club.rows(
         "SELECT p.label, s.player_id, s.old_rating, s.new_rating FROM superseded_ratings s "
         "JOIN rating_periods p ON p.id = s.period_id WHERE s.player_id = 2 ORDER BY p.label",
     )
@@ -100,13 +96,13 @@ def test_corrections_equal_a_rebuild(tmp_path: Path) -> None:
 def test_rerate_is_deterministic(tmp_path: Path) -> None:
     club = build(tmp_path / "a.db", GAMES, fix_birthdate=False)
     club.ok("rate")
-    first = snapshot(club.path)
+    first = snapshot(club)
     club.ok("player", "edit", "Ann", "--games", "40")  # unchanged value: nothing marked
     assert club.ok("rate") == "Nothing to rate\n"
     club.ok("player", "edit", "Ann", "--k10")
     club.ok("player", "edit", "Ann", "--no-k10")
     club.ok("rate")
-    assert snapshot(club.path) == first
+    assert snapshot(club) == first
 
 
 @pytest.mark.parametrize(
@@ -119,13 +115,13 @@ def test_rerate_is_deterministic(tmp_path: Path) -> None:
 def test_a_game_before_the_rating_history_is_refused(tmp_path: Path, args: tuple[str]) -> None:
     club = build(tmp_path / "a.db", GAMES, fix_birthdate=False)
     club.ok("rate")
-    before = club.path.read_bytes()
+    before = club.state()
     assert club.run(*args) == (
         1,
         "Error: 2024-12-31 falls in period 2024-12, before the oldest rated period 2025-01; "
         "the rating history it needs does not exist\n",
     )
-    assert club.path.read_bytes() == before
+    assert club.state() == before
 
 
 def test_merge_moves_games_and_rerates(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.conftest import table_rows
 from tests.test_rating_scenarios import Club
 
 PLAYERS_CSV = """name,birthdate,fide_id,rating,games,k10,federation
@@ -38,15 +37,13 @@ def test_import_and_rate(tmp_path: Path) -> None:
     assert club.ok("import", "games", str(games)) == (
         f"Imported 4 games (3 to rate, 1 forfeits) in 2 events from {games}\n"
     )
-    assert table_rows(club.path, "SELECT name, start_date, end_date, source FROM events") == [
+    assert club.rows("SELECT name, start_date, end_date, source FROM events") == [
         ("Club Ch", "2025-01-10", "2025-01-24", "csv"),
         ("Park, Dae - Smith, Ann, 2025-02-07", "2025-02-07", "2025-02-07", "csv"),
     ]
     assert club.ok("rate") == "Rated 2 periods 2025-01 .. 2025-02 (3 rated games)\n"
     # the forfeit is stored, never rated
-    assert table_rows(club.path, "SELECT count(*) FROM rating_breakdown WHERE game_id = 3") == [
-        (0,)
-    ]
+    assert club.rows("SELECT count(*) FROM rating_breakdown WHERE game_id = 3") == [(0,)]
 
 
 def test_the_same_file_twice_is_refused(tmp_path: Path) -> None:
@@ -54,12 +51,12 @@ def test_the_same_file_twice_is_refused(tmp_path: Path) -> None:
     games = tmp_path / "games.csv"
     games.write_text(GAMES_CSV, encoding="utf-8")
     club.ok("import", "games", str(games))
-    before = club.path.read_bytes()
+    before = club.state()
     code, out = club.run("import", "games", str(games))
     assert code == 1
     assert out.startswith(f"Error: {games}: this file was already imported on ")
     assert out.endswith(f"(as {games}, import 2); nothing was imported\n")
-    assert club.path.read_bytes() == before
+    assert club.state() == before
 
 
 def test_every_bad_row_is_reported_and_nothing_is_stored(tmp_path: Path) -> None:
@@ -78,7 +75,7 @@ def test_every_bad_row_is_reported_and_nothing_is_stored(tmp_path: Path) -> None
         '2024-12-20,"Lee, Cho","Jones, Bob",0-1\n',
         encoding="utf-8",
     )
-    before = club.path.read_bytes()
+    before = club.state()
     code, out = club.run("import", "games", str(bad))
     assert code == 1
     assert out.splitlines() == [
@@ -108,7 +105,7 @@ def test_every_bad_row_is_reported_and_nothing_is_stored(tmp_path: Path) -> None
         f"Error: {bad}:5: white: unknown fide id: '9999999'",
         "Error: 4 problems found; nothing was imported",
     ]
-    assert club.path.read_bytes() == before
+    assert club.state() == before
 
 
 def test_players_already_registered(tmp_path: Path) -> None:

@@ -12,19 +12,34 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
-from tests.conftest import table_rows
+from tests.conftest import BACKEND, new_database, table_rows
 
 
 class Club:
     """A database driven through the CLI, as an administrator would."""
 
     def __init__(self, path: Path, *init_args: str) -> None:
-        self.path = path
+        # a SQLite file at `path`, or with RATINGS_TEST_BACKEND=postgres a fresh database
+        self.db = str(path) if BACKEND == "sqlite" else new_database()
         self.runner = CliRunner()
         self.ok("init", *init_args)
 
+    def rows(self, sql: str) -> list[tuple[object, ...]]:
+        """Rows of a query, read outside the CLI (dates as ISO text, booleans as 0/1)."""
+        return table_rows(self.db, sql)
+
+    def state(self) -> object:
+        """Everything stored: the file's bytes on SQLite, every table's rows elsewhere."""
+        if BACKEND == "sqlite":
+            return Path(self.db).read_bytes()
+        tables = [t for (t,) in self.rows(
+            "SELECT table_name FROM information_schema.tables "
+            "WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name"
+        )]  # fmt: skip
+        return {t: sorted(map(repr, self.rows(f"SELECT * FROM {t}"))) for t in tables}
+
     def run(self, *args: str) -> tuple[int, str]:
-        result = self.runner.invoke(cli, ["--db", str(self.path), *args])
+        result = self.runner.invoke(cli, ["--db", self.db, *args])
         assert result.exception is None or isinstance(result.exception, SystemExit), result.output
         return result.exit_code, result.output
 
@@ -145,8 +160,7 @@ def test_event_spanning_two_periods_uses_the_list_at_its_start(club: Club, tmp_p
     feb = club.entry("A", "2025-02")
     assert feb["rating_before"] == jan["rating"]
     assert feb["games"] == 2
-    rows = table_rows(
-        club.path,
+    rows = club.rows(
         "SELECT b.own_rating, b.opponent_rating FROM rating_breakdown b "
         "JOIN rating_periods p ON p.id = b.period_id WHERE p.label = '2025-02' AND b.player_id = 1",
     )
@@ -256,12 +270,12 @@ def test_preview_writes_nothing(club: Club) -> None:
     club.player("A", "--rating", "1500")
     club.player("B", "--rating", "1500")
     club.game("A", "B", "1-0", "2025-01-10")
-    before = club.path.read_bytes()
+    before = club.state()
     out = club.ok("preview")
     assert out.splitlines()[0] == "Preview of 2025-01 (list dated 2025-02-01; not saved)"
     assert "A" in out
     assert "1520" in out
-    assert club.path.read_bytes() == before
+    assert club.state() == before
 
 
 def test_card_shows_the_per_game_breakdown(club: Club) -> None:
@@ -321,11 +335,11 @@ def test_rate_through_the_far_future_is_refused(club: Club) -> None:
     club.player("A", "--rating", "1500")
     club.player("B", "--rating", "1500")
     club.game("A", "B", "1-0", "2025-01-10")
-    before = club.path.read_bytes()
+    before = club.state()
     current = f"{dt.datetime.now(dt.UTC):%Y-%m}"
     assert club.run("rate", "--through", "9999-12") == (
         1,
         f"Error: period 9999-12 is after both the current period {current} and the newest "
         f"game's period; rate at most through {current}\n",
     )
-    assert club.path.read_bytes() == before
+    assert club.state() == before
