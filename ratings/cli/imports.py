@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 import click
+from sqlalchemy.orm import Session
 
 from ratings import service
 from ratings.cli import App, pass_app
@@ -36,20 +39,33 @@ def import_() -> None:
     """Bulk input from CSV, TRF and PGN files (a whole file goes in, or nothing)."""
 
 
+def _import_csv(
+    app: App,
+    file: Path,
+    read: Callable[[bytes, str], Sequence[Any]],
+    store: Callable[[Session, Sequence[Any], str, str], service.ImportReport],
+    stored: str,
+) -> service.ImportReport:
+    """Read a CSV file and store its rows in one transaction, with a progress bar."""
+    data = read_bytes(file)
+    digest = service.content_hash(data)
+    with Progress(3, f"Importing {file.name}") as bar:
+        with app.session() as session:
+            service.check_not_imported(session, digest, str(file))
+            rows = read(data, str(file))
+            bar.advance(item="file read")
+            report = store(session, rows, str(file), digest)
+            bar.advance(item=stored)
+        bar.advance(item="saved")
+    return report
+
+
 @import_.command("players")
 @FILE
 @pass_app
 def import_players(app: App, file: Path) -> None:
     """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...)."""
-    data = read_bytes(file)
-    with Progress(3, f"Importing {file.name}") as bar:
-        with app.session() as session:
-            service.check_not_imported(session, service.content_hash(data), str(file))
-            rows = read_players_csv(data, str(file))
-            bar.advance(item="file read")
-            report = service.import_players(session, rows, str(file), service.content_hash(data))
-            bar.advance(item="players stored")
-        bar.advance(item="saved")
+    report = _import_csv(app, file, read_players_csv, service.import_players, "players stored")
     click.echo(f"Imported {report.players_created} players from {file}")
     _summary(report)
 
@@ -59,15 +75,7 @@ def import_players(app: App, file: Path) -> None:
 @pass_app
 def import_games(app: App, file: Path) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round)."""
-    data = read_bytes(file)
-    with Progress(3, f"Importing {file.name}") as bar:
-        with app.session() as session:
-            service.check_not_imported(session, service.content_hash(data), str(file))
-            rows = read_games_csv(data, str(file))
-            bar.advance(item="file read")
-            report = service.import_games(session, rows, str(file), service.content_hash(data))
-            bar.advance(item="games stored")
-        bar.advance(item="saved")
+    report = _import_csv(app, file, read_games_csv, service.import_games, "games stored")
     click.echo(
         f"Imported {report.games} games ({report.rated_games} to rate, "
         f"{report.unrated_games} forfeits) in {report.events_created} events from {file}"
