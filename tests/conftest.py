@@ -50,6 +50,58 @@ def new_database() -> str:
     return sa.engine.make_url(PG_URL).set(database=name).render_as_string(hide_password=False)
 
 
+class PgDatabase:
+    """A test database on PostgreSQL, used where a test would use a SQLite file's path:
+    ``str()`` is its URL (for ``--db``) and ``read_bytes()`` a dump of every table, so that
+    "nothing changed" checks compare the stored contents."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+
+    def __str__(self) -> str:
+        return self.url
+
+    @property
+    def name(self) -> str:
+        """The database name."""
+        return str(sa.engine.make_url(self.url).database)
+
+    def read_bytes(self) -> bytes:
+        """Every table's rows, in a stable order, as bytes."""
+        tables = [
+            t
+            for (t,) in table_rows(
+                self.url,
+                "SELECT table_name FROM information_schema.tables WHERE table_schema = "
+                "'public' AND table_type = 'BASE TABLE' ORDER BY table_name",
+            )
+        ]
+        dump = {t: sorted(map(repr, table_rows(self.url, f"SELECT * FROM {t}"))) for t in tables}
+        return repr(dump).encode()
+
+
+def copy_database(source: Path | PgDatabase, dest: Path) -> Path | PgDatabase:
+    """A copy of a test database: the file copied to ``dest`` on SQLite; on PostgreSQL a new
+    database made from ``source`` as its template (``dest`` unused)."""
+    if isinstance(source, Path):
+        shutil.copyfile(source, dest)
+        return dest
+    assert PG_URL is not None
+    name = f"ratings_test_{secrets.token_hex(6)}"
+    admin = sa.create_engine(PG_URL, isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f"CREATE DATABASE {name} TEMPLATE {source.name}")
+    admin.dispose()
+    _CREATED.append(name)
+    return PgDatabase(sa.engine.make_url(PG_URL).set(database=name).render_as_string(False))
+
+
+def new_test_database(path: Path) -> Path | PgDatabase:
+    """Where a test's database lives: ``path`` on SQLite, a fresh PostgreSQL database with
+    RATINGS_TEST_BACKEND=postgres (neither initialised yet)."""
+    return path if BACKEND == "sqlite" else PgDatabase(new_database())
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _drop_created_databases() -> Iterator[None]:
     yield

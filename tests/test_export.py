@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
+from tests.conftest import copy_database
 from tests.test_import_trf import EVERY_CODE, TRF, db, rows, run, template, trf_file
 
 __all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
@@ -42,8 +42,7 @@ def test_round_trip(tmp_path: Path, db: Path, template: Path, name: str) -> None
     # to standard output: the same text
     assert run(db, "export", "trf", "1") == (0, exported.read_text(encoding="utf-8"), "")
 
-    fresh = tmp_path / "fresh.db"
-    shutil.copyfile(template, fresh)
+    fresh = copy_database(template, tmp_path / "fresh.db")
     assert run(fresh, "import", "trf", str(exported))[0] == 0
     for query in (GAMES, BYES, PLAYERS, EVENTS):
         assert rows(fresh, query) == rows(db, query)
@@ -58,8 +57,7 @@ def test_round_trip_into_a_register_with_the_same_players(tmp_path: Path, db: Pa
     run(db, "import", "trf", str(path))
     exported = tmp_path / "exported.trf"
     run(db, "export", "trf", "Spring Open", "-o", str(exported))
-    other = tmp_path / "other.db"
-    shutil.copyfile(template, other)
+    other = copy_database(template, tmp_path / "other.db")
     for name in ("Anna", "Bert", "Cleo", "Dirk", "Emil", "Fred"):
         run(other, "player", "add", name, "--rating", "1500")
     code, out, _ = run(other, "import", "trf", str(exported))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import shutil
-import sqlite3
 import traceback
 from pathlib import Path
 
@@ -13,6 +12,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ratings.cli import cli
+from tests.conftest import copy_database, new_test_database, table_rows
 
 DATA = Path(__file__).parent / "data"
 TRF = DATA / "trf"
@@ -24,18 +24,17 @@ PGN = DATA / "pgn"
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One database made by `ratings init` per module; tests get copies."""
-    path = tmp_path_factory.mktemp("club") / "template.db"
+    """One database made by `ratings init` per module; tests get copies (on PostgreSQL with
+    RATINGS_TEST_BACKEND=postgres: a database, used as a template)."""
+    path = new_test_database(tmp_path_factory.mktemp("club") / "template.db")
     assert run(path, "init")[0] == 0
-    return path
+    return path  # a PgDatabase stands in for the path on PostgreSQL
 
 
 @pytest.fixture
 def db(tmp_path: Path, template: Path) -> Path:
     """A fresh, initialised database (fide rules, monthly periods)."""
-    path = tmp_path / "club.db"
-    shutil.copyfile(template, path)
-    return path
+    return copy_database(template, tmp_path / "club.db")  # or a PgDatabase on PostgreSQL
 
 
 def run(db: Path, *args: str) -> tuple[int, str, str]:
@@ -48,9 +47,8 @@ def run(db: Path, *args: str) -> tuple[int, str, str]:
 
 
 def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
-    """Rows of a query, read with the plain sqlite3 module."""
-    with sqlite3.connect(db) as conn:
-        return conn.execute(sql).fetchall()
+    """Rows of a query, read outside the CLI (plain sqlite3 for a file)."""
+    return table_rows(db if isinstance(db, Path) else str(db), sql)
 
 
 def counts(db: Path) -> tuple[int, int, int, dict[str, int]]:
@@ -526,8 +524,7 @@ def test_damaged_files_import_cleanly_or_name_a_line(
         data[offset : offset + 1] = replacement
     path = tmp_path / "damaged.trf"
     path.write_bytes(bytes(data))
-    db = tmp_path / "damaged.db"
-    shutil.copyfile(template, db)
+    db = copy_database(template, tmp_path / "damaged.db")
     before = db.read_bytes()
     code, out, err = run(db, "import", "trf", str(path), "--date", "2024-08-01")
     event("imported" if code == 0 else "refused")
