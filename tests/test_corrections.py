@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from ratings.cli import cli
 from tests.test_rating_scenarios import Club
 
 PLAYERS = [
@@ -67,6 +68,11 @@ def test_corrections_equal_a_rebuild(tmp_path: Path) -> None:
     club.ok("game", "edit", "1", "--result", "0-1")  # January: Ann lost to Bob after all
     club.ok("game", "void", "6")  # February: Dan - Fay never took place
     club.game("Cat", "Ann", "1/2-1/2", "2025-02-05", "--event", "Feb Open")
+    result = club.runner.invoke(cli, ["--db", club.db, "list"])
+    assert result.stderr == (
+        "Warning: corrections touched period 2025-01; run 'ratings rate' to re-rate before "
+        "publishing\n"
+    )
     out = club.ok("player", "edit", "Bob", "--birthdate", "2010")  # a junior: K 40
     assert out == "Changed birth_year of Bob (id 2)\n"
     out = club.ok("rate")

@@ -148,6 +148,12 @@ def list_(app: App, period: str | None, show_all: bool, fmt: str) -> None:
     """Show the rating list published by a period."""
     with app.session() as session:
         result = reports.rating_list(session, period, include_unrated=show_all)
+    if result.rerate_pending is not None:
+        click.echo(
+            f"Warning: corrections touched period {result.rerate_pending}; "
+            "run 'ratings rate' to re-rate before publishing",
+            err=True,
+        )
     if fmt == "fide-txt":
         click.echo(
             format_fide_txt(map(_fide_row, result.rows), list_date=result.list_date), nl=False

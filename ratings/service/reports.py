@@ -52,6 +52,8 @@ class RatingList:
     period: str | None
     list_date: dt.date | None
     rows: tuple[ListRow, ...]
+    rerate_pending: str | None = None
+    """The oldest period a correction marked, if any: this list may still change."""
 
 
 def _sort_key(row: ListRow) -> tuple[int, int, str, int]:
@@ -104,7 +106,13 @@ def rating_list(
         for p, h in session.execute(query)
     ]
     rows.sort(key=_sort_key)
-    return RatingList(period.label, period.list_date, tuple(rows))
+    pending = session.scalar(
+        sa.select(RatingPeriod.label)
+        .where(RatingPeriod.state == "needs_rerate")
+        .order_by(RatingPeriod.start_date)
+        .limit(1)
+    )
+    return RatingList(period.label, period.list_date, tuple(rows), pending)
 
 
 def _register_list(session: Session, include_unrated: bool) -> RatingList:
