@@ -35,7 +35,7 @@ def test_import_and_rate(tmp_path: Path) -> None:
     games = tmp_path / "games.csv"
     games.write_text(GAMES_CSV, encoding="utf-8")
     assert club.ok("import", "games", str(games)) == (
-        f"Imported 4 games (3 to rate, 1 forfeits) in 2 events from {games}\n"
+        f"Imported 4 games (3 to rate, 1 forfeit) in 2 events from {games}\n"
     )
     assert club.rows("SELECT name, start_date, end_date, source FROM events") == [
         ("Club Ch", "2025-01-10", "2025-01-24", "csv"),

@@ -26,6 +26,10 @@ def read_bytes(path: Path) -> bytes:
         raise InputFileError(str(path), None, f"cannot read the file: {exc.strerror}") from exc
 
 
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
 def _summary(report: service.ImportReport) -> None:
     if report.marked_period:
         click.echo(
@@ -77,8 +81,9 @@ def import_games(app: App, file: Path) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round)."""
     report = _import_csv(app, file, read_games_csv, service.import_games, "games stored")
     click.echo(
-        f"Imported {report.games} games ({report.rated_games} to rate, "
-        f"{report.unrated_games} forfeits) in {report.events_created} events from {file}"
+        f"Imported {_count(report.games, 'game')} ({report.rated_games} to rate, "
+        f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')} "
+        f"from {file}"
     )
     _summary(report)
 
