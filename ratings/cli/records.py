@@ -9,6 +9,7 @@ import click
 from ratings import service
 from ratings.cli import App, pass_app
 from ratings.errors import InvalidInputError
+from ratings.models import Player
 from ratings.results import Result
 
 
@@ -30,11 +31,8 @@ def parse_result(text: str) -> Result:
         raise InvalidInputError(str(exc)) from exc
 
 
-def describe_player(p: object) -> str:
+def describe_player(p: Player) -> str:
     """One line about a player for messages."""
-    from ratings.models import Player
-
-    assert isinstance(p, Player)
     return f"{p.name} (id {p.id})"
 
 

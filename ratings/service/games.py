@@ -18,7 +18,7 @@ from ratings.errors import (
     InvalidInputError,
     PeriodError,
 )
-from ratings.io.csv import GameRow, PlayerRow
+from ratings.io.csv import TITLES, GameRow, PlayerRow
 from ratings.models import Event, Game, Import, Player, RatingBreakdown
 from ratings.results import Result
 from ratings.rules import Period
@@ -33,7 +33,6 @@ from ratings.service.common import (
     period_of,
     utcnow,
 )
-from ratings.service.register import TITLES
 
 
 def content_hash(data: bytes) -> str:

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from ratings import rules
 from ratings.errors import PeriodError
 from ratings.models import RatingBreakdown, RatingPeriod
+from ratings.results import Result
 from ratings.rules import ExpectedMethod, Period, PlayerState, SystemConfig
 from ratings.service.common import (
     bulk_insert,
@@ -31,7 +32,7 @@ from ratings.service.common import (
     utcnow,
 )
 
-_WHITE_HALVES = {"1-0": 2, "0-1": 0, "1/2-1/2": 1}
+_WHITE_HALVES = {r.value: r.white_half_points for r in Result if r.is_played}
 _CURVE_SCALE = 10**rules.CURVE_PLACES
 
 

@@ -10,10 +10,9 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings.errors import InvalidInputError
+from ratings.io.csv import TITLES
 from ratings.models import Bye, Game, Player
 from ratings.service.common import get_player, mark_all_for_rerate
-
-TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
 
 
 @dataclass(frozen=True, slots=True)

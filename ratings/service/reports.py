@@ -56,6 +56,32 @@ class RatingList:
     """The oldest period a correction marked, if any: this list may still change."""
 
 
+def _list_row(
+    p: Player,
+    rating: int | None,
+    change: int,
+    period_games: int,
+    games: int,
+    k: int | None,
+    k10: bool,
+) -> ListRow:
+    return ListRow(
+        player_id=p.id,
+        name=p.name,
+        fide_id=p.fide_id,
+        federation=p.federation,
+        sex=p.sex,
+        title=p.title,
+        birth_year=p.birth_year,
+        rating=rating,
+        change=change,
+        period_games=period_games,
+        games=games,
+        k=k,
+        k10=k10,
+    )
+
+
 def _sort_key(row: ListRow) -> tuple[int, int, str, int]:
     return (row.rating is None, -(row.rating or 0), row.name.lower(), row.player_id)
 
@@ -88,21 +114,7 @@ def rating_list(
     if not include_unrated:
         query = query.where(RatingHistory.rating_after.is_not(None))
     rows = [
-        ListRow(
-            player_id=p.id,
-            name=p.name,
-            fide_id=p.fide_id,
-            federation=p.federation,
-            sex=p.sex,
-            title=p.title,
-            birth_year=p.birth_year,
-            rating=h.rating_after,
-            change=h.change,
-            period_games=h.games,
-            games=h.total_games,
-            k=h.next_k,
-            k10=h.k10,
-        )
+        _list_row(p, h.rating_after, h.change, h.games, h.total_games, h.next_k, h.k10)
         for p, h in session.execute(query)
     ]
     rows.sort(key=_sort_key)
@@ -133,23 +145,8 @@ def _register_list(session: Session, include_unrated: bool) -> RatingList:
                 reached_2300=p.entry_rating >= rules.JUNIOR_MARK,
             )
             k = config.k_for(state, first.start)
-        rows.append(
-            ListRow(
-                player_id=p.id,
-                name=p.name,
-                fide_id=p.fide_id,
-                federation=p.federation,
-                sex=p.sex,
-                title=p.title,
-                birth_year=p.birth_year,
-                rating=p.entry_rating,
-                change=0,
-                period_games=0,
-                games=p.entry_games,
-                k=k,
-                k10=p.k10 or (p.entry_rating or 0) >= rules.K10_MARK,
-            )
-        )
+        k10 = p.k10 or (p.entry_rating or 0) >= rules.K10_MARK
+        rows.append(_list_row(p, p.entry_rating, 0, 0, p.entry_games, k, k10))
     rows.sort(key=_sort_key)
     return RatingList(None, None, tuple(rows))
 

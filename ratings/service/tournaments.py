@@ -36,6 +36,7 @@ from ratings.errors import (
     InputFileErrors,
     InvalidInputError,
 )
+from ratings.io.csv import TITLES
 from ratings.io.pgn import parse_pgn
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf, write_trf
 from ratings.models import Bye, Event, Game, Player, RatingHistory, RatingPeriod
@@ -49,7 +50,6 @@ from ratings.service.games import (
     history_error,
     record_import,
 )
-from ratings.service.register import TITLES
 
 __all__ = [
     "EventSummary",
