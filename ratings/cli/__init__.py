@@ -7,8 +7,12 @@ exit code 1; click's usage errors exit with 2.
 
 from __future__ import annotations
 
+import errno
+import os
+import select
+import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import IO, Any
 
 import click
@@ -30,10 +34,69 @@ class CommandError(click.ClickException):
             click.echo(f"Error: {line}", err=True, file=file)
 
 
+class OutputClosedError(CommandError):
+    """The output was closed while a unit of work was open, so it was rolled back."""
+
+    def __init__(self) -> None:
+        super().__init__("the output was closed before the work was saved; nothing was changed")
+
+
+def is_broken_pipe(exc: BaseException) -> bool:
+    """Whether ``exc`` is a write to a pipe whose reader has gone (``cmd | head``)."""
+    return isinstance(exc, OSError) and exc.errno == errno.EPIPE
+
+
+def stdout_is_closed() -> bool:
+    """Whether standard output is a pipe or socket whose reader has gone (poll reports an
+    error on it), as opposed to a closed pipe elsewhere (a file written to a FIFO)."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file: trust the errno
+        return True
+    if not hasattr(select, "poll"):  # Windows: trust the errno
+        return True
+    poller = select.poll()
+    poller.register(fd, 0)  # errors and hang-ups are always reported
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
+
+
+def silence_stdout() -> None:
+    """Point standard output at the null device, so that the interpreter's final flush of
+    what a closed pipe refused does not print "Exception ignored ... BrokenPipeError"."""
+    with suppress(OSError, ValueError):  # stderr may be the same closed pipe (cmd 2>&1 | head)
+        sys.stderr.flush()
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (CliRunner's capture)
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, fd)
+    finally:
+        os.close(devnull)
+
+
 class RatingsGroup(click.Group):
-    """A click group that turns domain errors into ``Error: ...`` and exit code 1."""
+    """A click group that turns domain errors into ``Error: ...`` and exit code 1.
+
+    A closed pipe on the output is not an error: every command prints only after its work
+    is committed, so a reader that stops early (``ratings rate | head -1``) gets exit 0.
+    (click alone exits 1.) Inside a unit of work it is an error: see :meth:`App.session`.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return self._invoke(ctx)
+        except OutputClosedError:
+            silence_stdout()
+            raise
+        except OSError as exc:
+            if not (is_broken_pipe(exc) and stdout_is_closed()):
+                raise
+            silence_stdout()
+            raise click.exceptions.Exit(0) from None
+
+    def _invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
         except InputFileErrors as exc:
@@ -71,7 +134,12 @@ class App:
     @contextmanager
     def session(self, *, commit: bool = True) -> Iterator[Session]:
         """One unit of work: schema checked, committed on success (``commit=False``: always
-        rolled back, for previews), rolled back on error."""
+        rolled back, for previews), rolled back on error.
+
+        Commands print their report after this block, never inside it: until the COMMIT has
+        succeeded (it can still fail, e.g. "database is locked" while a reader holds the
+        file), nothing is saved, and a closed pipe raised in here rolls the work back.
+        """
         engine = self.engine()
         migrate.ensure_current(engine)
         session = SessionFactory(bind=engine)
@@ -82,8 +150,11 @@ class App:
                 session.commit()
             else:
                 session.rollback()
-        except BaseException:
+        except BaseException as exc:
             session.rollback()
+            if is_broken_pipe(exc):
+                # not the success exit a closed pipe after the commit gets: nothing was kept
+                raise OutputClosedError() from exc
             raise
         finally:
             session.close()

@@ -51,21 +51,23 @@ def rate(app: App, through: str | None) -> None:
                 today=today,
                 progress=lambda period: bar.advance(item=period.label),
             )
-        if not report.rated and not report.rerated:
-            click.echo("Nothing to rate")
-            return
-        if report.rerated:
+    # the report only once the rating is saved: the COMMIT can still fail ("database is
+    # locked"), and a reader that stops early (`rate | head`) must not undo it
+    if not report.rated and not report.rerated:
+        click.echo("Nothing to rate")
+        return
+    if report.rerated:
+        click.echo(
+            f"Re-rated {_span(report.rerated)} after corrections; "
+            f"{len(report.changed)} published rating(s) changed"
+        )
+        for c in report.changed:
             click.echo(
-                f"Re-rated {_span(report.rerated)} after corrections; "
-                f"{len(report.changed)} published rating(s) changed"
+                f"  {c.period}  {c.name} (id {c.player_id}): "
+                f"{_blank(c.old) or 'unrated'} -> {_blank(c.new) or 'unrated'}"
             )
-            for c in report.changed:
-                click.echo(
-                    f"  {c.period}  {c.name} (id {c.player_id}): "
-                    f"{_blank(c.old) or 'unrated'} -> {_blank(c.new) or 'unrated'}"
-                )
-        if report.rated:
-            click.echo(f"Rated {_span(report.rated)} ({report.games} rated games)")
+    if report.rated:
+        click.echo(f"Rated {_span(report.rated)} ({report.games} rated games)")
 
 
 def _span(labels: Sequence[str]) -> str:

@@ -78,7 +78,8 @@ def player_add(
             federation=federation,
             title=title,
         )
-        click.echo(f"Added {describe_player(p)}")
+        report = f"Added {describe_player(p)}"
+    click.echo(report)  # only once the player is saved
 
 
 @player.command("list")
@@ -87,14 +88,14 @@ def player_list(app: App) -> None:
     """List the register."""
     with app.session() as session:
         players = service.list_players(session)
-        click.echo(f"{'id':>5}  {'name':<30} {'fide id':>10} {'born':>10} {'entry':>5} {'k10':>3}")
-        for p in players:
-            born = p.birth_date.isoformat() if p.birth_date else (str(p.birth_year or ""))
-            click.echo(
-                f"{p.id:>5}  {p.name:<30} {p.fide_id or '':>10} {born:>10} "
-                f"{p.entry_rating if p.entry_rating is not None else '':>5} "
-                f"{'yes' if p.k10 else '':>3}"
-            )
+    click.echo(f"{'id':>5}  {'name':<30} {'fide id':>10} {'born':>10} {'entry':>5} {'k10':>3}")
+    for p in players:
+        born = p.birth_date.isoformat() if p.birth_date else (str(p.birth_year or ""))
+        click.echo(
+            f"{p.id:>5}  {p.name:<30} {p.fide_id or '':>10} {born:>10} "
+            f"{p.entry_rating if p.entry_rating is not None else '':>5} "
+            f"{'yes' if p.k10 else '':>3}"
+        )
 
 
 @player.command("show")
@@ -105,21 +106,21 @@ def player_show(app: App, player_ref: str) -> None:
     with app.session() as session:
         p = service.get_player(session, player_ref)
         games = service.register.count_games(session, p.id)
-        born = p.birth_date.isoformat() if p.birth_date else p.birth_year
-        for label, value in (
-            ("id", p.id),
-            ("name", p.name),
-            ("fide id", p.fide_id),
-            ("born", born),
-            ("sex", p.sex),
-            ("federation", p.federation),
-            ("title", p.title),
-            ("entry rating", p.entry_rating),
-            ("entry games", p.entry_games),
-            ("k10 (by hand)", "yes" if p.k10 else "no"),
-            ("games stored", games),
-        ):
-            click.echo(f"{label + ':':<15}{'' if value is None else value}")
+    born = p.birth_date.isoformat() if p.birth_date else p.birth_year
+    for label, value in (
+        ("id", p.id),
+        ("name", p.name),
+        ("fide id", p.fide_id),
+        ("born", born),
+        ("sex", p.sex),
+        ("federation", p.federation),
+        ("title", p.title),
+        ("entry rating", p.entry_rating),
+        ("entry games", p.entry_games),
+        ("k10 (by hand)", "yes" if p.k10 else "no"),
+        ("games stored", games),
+    ):
+        click.echo(f"{label + ':':<15}{'' if value is None else value}")
 
 
 @player.command("edit")
@@ -168,9 +169,10 @@ def player_edit(
             **kwargs,
         )
         if changed:
-            click.echo(f"Changed {', '.join(changed)} of {describe_player(p)}")
+            report = f"Changed {', '.join(changed)} of {describe_player(p)}"
         else:
-            click.echo(f"Nothing changed for {describe_player(p)}")
+            report = f"Nothing changed for {describe_player(p)}"
+    click.echo(report)  # only once the changes are saved
 
 
 @player.command("merge")
@@ -181,9 +183,10 @@ def player_merge(app: App, keep: str, remove: str) -> None:
     """Merge DUPLICATE into KEEP (two records of the same person), moving the games."""
     with app.session() as session:
         kept, removed, moved = service.merge_players(session, keep, remove)
-        click.echo(
+        report = (
             f"Merged {describe_player(removed)} into {describe_player(kept)}: {moved} game(s) moved"
         )
+    click.echo(report)  # only once the merge is saved
 
 
 @click.group("game")
@@ -215,7 +218,8 @@ def game_add(
         g = service.add_game(
             session, white, black, outcome, played_on, event_name=event, round=round_
         )
-        click.echo(f"Added game {g.id}")
+        report = f"Added game {g.id}"
+    click.echo(report)  # only once the game is saved
 
 
 @game.command("edit")
@@ -243,7 +247,8 @@ def game_edit(
             round=round_,
             rated=rated,
         )
-        click.echo(f"Changed game {g.id}")
+        report = f"Changed game {g.id}"
+    click.echo(report)  # only once the change is saved
 
 
 @game.command("void")
@@ -253,7 +258,7 @@ def game_void(app: App, game_id: int) -> None:
     """Remove a game recorded in error (its rated period is re-rated by the next rate)."""
     with app.session() as session:
         service.void_game(session, game_id)
-        click.echo(f"Voided game {game_id}")
+    click.echo(f"Voided game {game_id}")  # only once the game is gone
 
 
 def register(group: click.Group) -> None:
