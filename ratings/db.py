@@ -8,7 +8,11 @@ driver's own BEGIN handling is replaced so that DDL is transactional too.
 from __future__ import annotations
 
 import enum
+import os
+import re
 import sqlite3
+import stat
+import urllib.parse
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -51,11 +55,34 @@ int_pk = Annotated[int, mapped_column(primary_key=True)]
 bool_false = Annotated[bool, mapped_column(server_default=sa.false())]
 
 
+_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
+
+
 def database_url(db: str) -> str:
-    """Turn the ``--db`` value into a SQLAlchemy URL: a plain path means a SQLite file."""
-    if "://" in db:
+    """Turn the ``--db`` value into a SQLAlchemy URL: a plain path means a SQLite file.
+
+    A path is taken literally: ``#``, ``?`` and ``%`` are percent-encoded in the URL, so
+    that ``club#1.db`` or ``new%41.db`` name exactly that file (``sqlite:///new%41.db``
+    would be ``newA.db``). A value that starts with ``scheme://`` is a URL already.
+    """
+    if _URL_SCHEME.match(db):
         return db
-    return f"sqlite:///{db}"
+    return sa.engine.URL.create("sqlite", database=db).render_as_string(hide_password=False)
+
+
+def url_for_messages(url: str) -> str:
+    """A URL as messages show it: the password hidden."""
+    return sa.engine.make_url(url).render_as_string(hide_password=True)
+
+
+def sqlite_uri(path: Path, *, mode: str = "ro") -> str:
+    """A SQLite ``file:`` URI for ``path`` (made absolute), every special character encoded.
+
+    ``f"file:{path}?mode=ro"`` is wrong for a path with ``#`` (the rest is a fragment: the
+    mode is lost and a truncated name is created), ``?`` (a query starts) or ``%`` (decoded).
+    """
+    quoted = urllib.parse.quote(str(path.resolve()), safe="/")
+    return f"file:{quoted}?mode={mode}"
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -91,7 +118,8 @@ def make_engine(
         if path is not None:
             _check_sqlite_file(path, must_exist=read_only or not create)
         if read_only and path is not None:
-            uri = f"file:{path.resolve().as_posix()}?mode=ro"
+            recover_hot_journal(path)
+            uri = sqlite_uri(path, mode="ro")
             engine = sa.create_engine(
                 "sqlite://",
                 creator=lambda: sqlite3.connect(uri, uri=True, check_same_thread=False),
@@ -153,13 +181,74 @@ def _install_sqlite_events(engine: Engine, *, enforce_foreign_keys: bool, immedi
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+def journal_path(path: Path) -> Path:
+    """The rollback journal SQLite keeps next to ``path`` while it writes."""
+    return path.with_name(f"{path.name}-journal")
+
+
+def recover_hot_journal(path: Path) -> None:
+    """Roll back the journal a killed writer left, before a read-only open.
+
+    A read-only connection cannot roll a hot journal back and fails with "attempt to write
+    a readonly database". A read-write connection does it when it first reads. A journal
+    that belongs to a writer still running is not hot, and reading just waits for it.
+    """
+    if not journal_path(path).exists():
+        return
+    try:
+        conn = sqlite3.connect(str(path.resolve()), timeout=BUSY_TIMEOUT_MS / 1000)
+        try:
+            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
+        finally:
+            conn.close()
+    except sqlite3.OperationalError as exc:
+        if "readonly" in str(exc) or "read-only" in str(exc) or "unable to open" in str(exc):
+            raise DatabaseError(
+                f"'{path}' holds a write that was interrupted (a crash or a kill left "
+                f"'{journal_path(path).name}'), and rolling it back needs write access to the "
+                "file and its folder; run any ratings command as a user who may write there"
+            ) from exc
+        raise DatabaseError(f"database error: {exc}") from exc
+
+
+def check_regular_file(path: Path) -> bool:
+    """True if ``path`` is a regular file, False if nothing is there; refuse anything else.
+
+    A FIFO would hang the first read, a device or socket is never a database.
+    """
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return False
+    except OSError as exc:
+        raise DatabaseError(f"cannot use '{path}': {exc.strerror}") from exc
+    if stat.S_ISDIR(mode):
+        raise DatabaseError(f"'{path}' is a folder, not a database file")
+    if not stat.S_ISREG(mode):
+        raise DatabaseError(f"'{path}' is not a regular file")
+    return True
+
+
+SQLITE_MAX_PATH = 504
+"""The longest database path SQLite opens, in bytes: its SQLITE_MAX_PATHNAME (512) less room
+for the ``-journal`` it appends (measured: 504 works, 506 fails with "unable to open")."""
+
+
+def check_path_length(path: Path) -> None:
+    """Refuse a database path SQLite cannot open (it would fail later, halfway)."""
+    size = len(os.fsencode(path.resolve()))
+    if size > SQLITE_MAX_PATH:
+        raise DatabaseError(
+            f"'{path}' is too long a path for SQLite ({size} bytes; at most {SQLITE_MAX_PATH})"
+        )
+
+
 def _check_sqlite_file(path: Path, *, must_exist: bool) -> None:
     """Refuse a missing folder, a missing file where one is needed, or a non-SQLite file."""
+    check_path_length(path)
     if not path.parent.is_dir():
         raise DatabaseError(f"folder does not exist: '{path.parent}'")
-    if path.is_dir():
-        raise DatabaseError(f"'{path}' is a folder, not a database file")
-    if not path.exists():
+    if not check_regular_file(path):
         if must_exist:
             raise DatabaseError(f"no database at '{path}'; create one with 'ratings init'")
         return

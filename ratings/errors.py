@@ -72,3 +72,14 @@ class DuplicateImportError(RatingsError):
 
 class PeriodError(RatingsError):
     """A rating period cannot be used as asked (not rated yet, before history, ...)."""
+
+
+class OutputFileError(RatingsError):
+    """A file cannot be written where asked (the database itself, an existing file, ...)."""
+
+
+class LimitError(InvalidInputError):
+    """A value that breaks a rule of :mod:`ratings.limits` (too long, not a FIDE id, ...).
+
+    ``str()`` is the problem; the caller adds where the value came from.
+    """

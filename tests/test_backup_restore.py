@@ -57,9 +57,12 @@ def rows(path: Path) -> int:
 
 def test_backup_copies_and_checks(db: Path, tmp_path: Path) -> None:
     dest = tmp_path / "copy.db"
-    assert invoke(db, "db", "backup", str(dest)) == (
-        0,
-        f"Backed up {db} to {dest} (integrity check ok)\n",
+    code, out = invoke(db, "db", "backup", str(dest))
+    assert code == 0
+    tables = len(migrate.table_row_counts(db))
+    assert out == (
+        f"Backed up {db} to {dest} ({tables} tables, {rows(db)} rows, same as the database; "
+        "integrity check ok)\n"
     )
     assert dump(dest) == dump(db)
 
@@ -69,7 +72,7 @@ def test_backup_refuses_to_overwrite(db: Path, tmp_path: Path) -> None:
     dest.write_bytes(b"older backup")
     assert invoke(db, "db", "backup", str(dest)) == (
         1,
-        f"Error: '{dest}' already exists; refusing to overwrite it\n",
+        f"Error: '{dest}' already exists; use --force to replace it\n",
     )
     assert dest.read_bytes() == b"older backup"
 
@@ -322,7 +325,12 @@ def test_restore_while_another_process_rates(db: Path, tmp_path: Path, when: str
 # --- upgrade ------------------------------------------------------------------------------
 
 
-def test_upgrade_backs_up_first_and_keeps_earlier_backups(db: Path) -> None:
+def test_upgrade_backs_up_first_and_keeps_earlier_backups(
+    db: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one revision exists so far: a newer head is pretended, so that the upgrade backs up
+    # (and then finds nothing to run)
+    monkeypatch.setattr(migrate, "head_revision", lambda: "0002")
     first = Path(f"{db}.bak-{HEAD}")
     second = Path(f"{db}.bak-{HEAD}-2")
     result = CliRunner().invoke(cli, ["--db", str(db), "db", "upgrade"])
@@ -330,10 +338,18 @@ def test_upgrade_backs_up_first_and_keeps_earlier_backups(db: Path) -> None:
     assert result.stderr == f"Backed up to {first}\n"
     assert dump(first) == dump(db)
     assert integrity(first) == "ok"
-    invoke(db, "player", "add", "Late, Comer")
+    monkeypatch.undo()
+    assert invoke(db, "player", "add", "Late, Comer")[0] == 0
+    monkeypatch.setattr(migrate, "head_revision", lambda: "0002")
     result = CliRunner().invoke(cli, ["--db", str(db), "db", "upgrade"])
     assert result.stderr == f"Backed up to {second}\n"
     assert dump(second) == dump(db) != dump(first)
+
+
+def test_upgrade_at_the_newest_revision_writes_no_backup(db: Path) -> None:
+    result = CliRunner().invoke(cli, ["--db", str(db), "db", "upgrade"])
+    assert (result.exit_code, result.output) == (0, f"Already at {HEAD}\n")
+    assert list(db.parent.glob("*.bak-*")) == []
 
 
 def test_upgrade_no_backup(db: Path) -> None:

@@ -104,9 +104,12 @@ def test_commands_refuse_a_schema_that_is_behind(runner: CliRunner, tmp_path: Pa
     assert (code, out) == (0, f"Upgraded (empty) -> {HEAD}\n")
 
 
-def test_upgrade_backs_up_first(runner: CliRunner, tmp_path: Path) -> None:
+def test_upgrade_backs_up_first(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     db = tmp_path / "club.db"
     run(runner, db, "init")
+    monkeypatch.setattr(migrate, "head_revision", lambda: "0002")  # a newer one to go to
     result = runner.invoke(cli, ["--db", str(db), "db", "upgrade"])
     assert result.exit_code == 0
     assert result.stdout == f"Already at {HEAD}\n"

@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
 
-from ratings import migrate, service
+from ratings import files, migrate, service
 from ratings.cli import App, pass_app
-from ratings.db import SessionFactory, make_engine, sqlite_path
+from ratings.db import (
+    SessionFactory,
+    check_regular_file,
+    database_url,
+    make_engine,
+    sqlite_path,
+    url_for_messages,
+)
 from ratings.errors import DatabaseError
-from ratings.rules import system_config
+from ratings.rules import SystemConfig, system_config
 
 
 @click.command("init")
@@ -51,27 +59,39 @@ def init(
         period_months=int(period_months) if period_months else None,
     )
     path = sqlite_path(app.url)
-    if path is not None and path.exists():
-        raise DatabaseError(f"'{path}' already exists; refusing to overwrite it")
-    engine = make_engine(app.url)
-    try:
-        if path is None and migrate.current_revision(engine) is not None:
-            raise DatabaseError(f"{app.path} already holds a ratings database")
+    if path is None:
+        _create(app.url, config)
+    else:
+        if check_regular_file(path):
+            raise DatabaseError(f"'{path}' already exists; refusing to overwrite it")
+        files.check_destination(path, database=None, force=False, sqlite=True)
+        # built in a temporary file and renamed into place: a kill leaves no database, or a
+        # whole one, never a schema without its settings row
         try:
-            migrate.upgrade(app.url)
-            with SessionFactory(bind=engine) as session, session.begin():
-                service.create_settings(session, config)
-        except BaseException:
-            engine.dispose()
-            if path is not None:
-                path.unlink(missing_ok=True)
-            raise
-    finally:
-        engine.dispose()
+            with files.temporary_file(path) as tmp:
+                _create(database_url(str(tmp)), config)
+                files.publish(tmp, path, force=False)
+        except OSError as exc:
+            raise DatabaseError(f"cannot create '{path}': {exc.strerror or exc}") from exc
     click.echo(
         f"Created {app.path} ({config.system.value} system, "
         f"{config.period_months}-month periods, schema {migrate.head_revision()})"
     )
+
+
+def _create(url: str, config: SystemConfig) -> None:
+    """The schema and the settings row, in one transaction."""
+    engine = make_engine(url, enforce_foreign_keys=False)
+    try:
+        with engine.begin() as conn:
+            if sqlite_path(url) is None and migrate.current_revision_on(conn) is not None:
+                raise DatabaseError(f"{url_for_messages(url)} already holds a ratings database")
+            migrate.run_migrations(conn)
+            with SessionFactory(bind=conn) as session:
+                service.create_settings(session, config)
+                session.flush()
+    finally:
+        engine.dispose()
 
 
 @click.group("db")
@@ -89,13 +109,21 @@ def _revision_label(rev: str | None) -> str:
 @pass_app
 def db_upgrade(app: App, revision: str, no_backup: bool) -> None:
     """Upgrade the schema to REVISION (default: the newest), after a backup."""
+    migrate.check_revision(revision)
     engine = app.engine()
     before = migrate.current_revision(engine)
+    if before is not None and before not in migrate.known_revisions():
+        # refused before anything is written: no backup, no migration
+        raise DatabaseError(
+            f"database schema is at {before}, which this version of ratings does not know; "
+            "upgrade ratings"
+        )
+    target = migrate.head_revision() if revision == "head" else revision
     path = sqlite_path(app.url)
-    if path is not None and not no_backup and before is not None:
+    if path is not None and not no_backup and before is not None and before != target:
         dest = path.with_name(f"{path.name}.bak-{before}")
         n = 1
-        while dest.exists():  # never overwrite an earlier backup
+        while os.path.lexists(dest):  # never overwrite an earlier backup
             n += 1
             dest = path.with_name(f"{path.name}.bak-{before}-{n}")
         migrate.backup(path, dest)
@@ -147,18 +175,25 @@ def db_check(app: App) -> None:
 
 
 @db.command("backup")
-@click.argument("dest", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("dest", type=click.Path(path_type=Path))
+@click.option("--force", is_flag=True, help="Replace an existing DEST (never the database).")
 @pass_app
-def db_backup(app: App, dest: Path) -> None:
-    """Copy the database to DEST while it may be in use, then check the copy."""
+def db_backup(app: App, dest: Path, force: bool) -> None:
+    """Copy the database to DEST while it may be in use, then check the copy.
+
+    The copy is compared with the database (the same tables and row counts) and must pass
+    SQLite's integrity check before it gets the name DEST.
+    """
     path = sqlite_path(app.url)
     if path is None:
         raise DatabaseError("db backup works on SQLite files; use pg_dump for PostgreSQL")
-    if dest.exists():
-        raise DatabaseError(f"'{dest}' already exists; refusing to overwrite it")
+    files.check_destination(dest, database=path, force=force, sqlite=True)
     migrate.ensure_current(app.engine())
-    migrate.backup(path, dest)
-    click.echo(f"Backed up {path} to {dest} (integrity check ok)")
+    report = migrate.backup(path, dest, force=force)
+    click.echo(
+        f"Backed up {path} to {dest} ({report.tables} tables, {report.rows} rows, same as the "
+        "database; integrity check ok)"
+    )
 
 
 @db.command("restore")
@@ -170,16 +205,20 @@ def db_restore(app: App, source: Path, yes: bool) -> None:
 
     SOURCE is checked first (integrity, a schema revision this version knows, the ratings
     tables and settings); nothing is replaced if it fails. An existing *.before-restore is
-    never overwritten.
+    never overwritten. A restore that was killed can be run again: what it left is cleared
+    first.
     """
     path = sqlite_path(app.url)
     if path is None:
         raise DatabaseError("db restore works on SQLite files; use pg_restore for PostgreSQL")
     revision = migrate.inspect_backup(source)
+    if path.parent.is_dir() and check_regular_file(path):
+        for note in migrate.recover_interrupted_restore(path):
+            click.echo(note, err=True)
     kept = migrate.before_restore_path(path)
     # checked before asking, so that nobody confirms a restore that cannot happen; --yes
     # does not override it: that file may be the only copy of what a restore replaced
-    if kept.exists():
+    if os.path.lexists(kept):
         raise DatabaseError(
             f"'{kept}' exists (the database an earlier restore replaced); move it away first"
         )

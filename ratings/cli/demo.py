@@ -8,8 +8,16 @@ from pathlib import Path
 
 import click
 
-from ratings import migrate, service
-from ratings.db import SessionFactory, database_url, make_engine, sqlite_path
+from ratings import files, migrate, service
+from ratings.db import (
+    SessionFactory,
+    check_regular_file,
+    database_url,
+    make_engine,
+    recover_hot_journal,
+    sqlite_path,
+    sqlite_uri,
+)
 from ratings.errors import DatabaseError
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.rules import system_config
@@ -22,9 +30,13 @@ DEFAULT = "ratings-demo.db"
 
 def _is_demo(path: Path) -> bool:
     try:
-        with sqlite3.connect(f"file:{path.resolve().as_posix()}?mode=ro", uri=True) as conn:
+        recover_hot_journal(path)
+        conn = sqlite3.connect(sqlite_uri(path, mode="ro"), uri=True)
+        try:
             names = {row[0] for row in conn.execute("SELECT file_name FROM imports")}
-    except sqlite3.DatabaseError:
+        finally:
+            conn.close()
+    except (sqlite3.DatabaseError, DatabaseError):
         return False
     return PLAYERS in names
 
@@ -52,16 +64,16 @@ def demo(ctx: click.Context, db_path: Path | None) -> None:
             if path is None:
                 raise DatabaseError("the demo builds a SQLite file; give --db PATH")
             db_path = path
-    if db_path.exists():
-        if not _is_demo(db_path):
-            raise DatabaseError(f"'{db_path}' exists and is not a demo database; choose --db")
-        db_path.unlink()
-    url = f"sqlite:///{db_path}"
-    make_engine(url).dispose()  # checks the folder before anything is written
+    replace = check_regular_file(db_path)
+    if replace and not _is_demo(db_path):
+        raise DatabaseError(f"'{db_path}' exists and is not a demo database; choose --db")
+    files.check_destination(db_path, database=None, force=replace, sqlite=True)
     data = resources.files("ratings") / "data"
     players_bytes = (data / PLAYERS).read_bytes()
     games_bytes = (data / GAMES).read_bytes()
-    try:
+    # built in a temporary file and renamed into place (over an earlier demo database)
+    with files.temporary_file(db_path) as tmp:
+        url = database_url(str(tmp))
         migrate.upgrade(url)
         engine = make_engine(url)
         try:
@@ -83,9 +95,7 @@ def demo(ctx: click.Context, db_path: Path | None) -> None:
                 final = reports.rating_list(session)
         finally:
             engine.dispose()
-    except BaseException:
-        db_path.unlink(missing_ok=True)
-        raise
+        files.publish(tmp, db_path, force=replace)
     click.echo(
         f"Built {db_path}: {len(final.rows)} rated players, {report.games} games in "
         f"{report.events_created} events, {len(rated.rated)} periods rated "

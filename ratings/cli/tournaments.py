@@ -7,10 +7,11 @@ from pathlib import Path
 
 import click
 
-from ratings import service
+from ratings import files, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import FILE, import_, read_bytes
 from ratings.cli.records import parse_date
+from ratings.db import sqlite_path
 from ratings.service.tournaments import EventSummary
 
 DATE = click.option(
@@ -151,21 +152,21 @@ def export() -> None:
 @click.option(
     "--output",
     "-o",
-    type=click.Path(path_type=Path, dir_okay=False, writable=True),
+    type=click.Path(path_type=Path),
     help="File to write (default: standard output).",
 )
+@click.option("--force", is_flag=True, help="Replace an existing --output file.")
 @pass_app
-def export_trf(app: App, event: str, output: Path | None) -> None:
+def export_trf(app: App, event: str, output: Path | None, force: bool) -> None:
     """Write one stored event (id or exact name) as a TRF16 file."""
+    if output is not None:  # refused before the database is read, and checked again at the end
+        files.check_destination(output, database=sqlite_path(app.url), force=force)
     with app.session() as session:
         exported = service.export_trf(session, event)
     if output is None:
         click.echo(exported.text, nl=False)
         return
-    try:
-        output.write_text(exported.text, encoding="utf-8", newline="\n")
-    except OSError as exc:
-        raise click.ClickException(f"cannot write {output}: {exc.strerror}") from exc
+    files.write_text(output, exported.text, force=force, database=sqlite_path(app.url))
     click.echo(
         f"Wrote event {exported.event_id} '{exported.event_name}' to {output} "
         f"({_plural(exported.players, 'player')}, {_plural(exported.games, 'game')}, "

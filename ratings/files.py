@@ -1,0 +1,232 @@
+"""Files the product writes: checked destinations, written whole or not at all.
+
+Every file goes to a temporary file in the destination's folder, is flushed to disk and then
+renamed into place (a rename within one file system is atomic), so that a failure or a kill
+leaves either the old state or the complete new file. Temporary files carry the writing
+process's id; a later write to the same destination removes those of processes that have
+ended (what a SIGKILL leaves behind).
+
+A destination is refused if it is, or resolves to (symlink, relative path, hard link), the
+database or one of its journals, or if its name looks like a SQLite journal: SQLite applies a
+file named ``<db>-journal`` to ``<db>`` as a hot journal, and deletes it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import secrets
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from ratings.db import check_path_length
+from ratings.errors import OutputFileError
+
+JOURNAL_SUFFIXES = ("-journal", "-wal", "-shm")
+"""The names SQLite gives the files beside a database: never written by ratings."""
+
+TEMP_MARK = ".ratings-tmp-"
+"""Part of every temporary name: ``.<name>.ratings-tmp-<pid>-<random>``."""
+
+_NAME_PART = 120
+"""How much of the destination's name a temporary name repeats (names have 255 bytes)."""
+
+
+def journals_of(database: Path) -> tuple[Path, ...]:
+    """The journal, WAL and shared-memory files SQLite may keep beside ``database``."""
+    return tuple(database.with_name(database.name + suffix) for suffix in JOURNAL_SUFFIXES)
+
+
+def check_destination(
+    dest: Path, *, database: Path | None, force: bool, sqlite: bool = False
+) -> None:
+    """Refuse a destination that must not be written; see the module docstring.
+
+    ``database`` is the database the command works on (None for PostgreSQL). ``sqlite``:
+    the file to write is a SQLite database, so a journal already beside it is refused too
+    (SQLite would roll the new file back with it).
+
+    :raises OutputFileError: with a message that says what to do.
+    """
+    for suffix in JOURNAL_SUFFIXES:
+        if dest.name.endswith(suffix):
+            raise OutputFileError(
+                f"'{dest}' is named like a SQLite journal ({suffix}); choose another name"
+            )
+    if database is not None:
+        _check_not_the_database(dest, database)
+    if not dest.parent.is_dir():
+        raise OutputFileError(f"folder does not exist: '{dest.parent}'")
+    if dest.is_dir():
+        raise OutputFileError(f"'{dest}' is a folder")
+    if os.path.lexists(dest):
+        if dest.exists() and not dest.is_file():
+            raise OutputFileError(f"'{dest}' is not a regular file")
+        if not force:
+            raise OutputFileError(f"'{dest}' already exists; use --force to replace it")
+    if sqlite:
+        check_path_length(dest)
+        for journal in journals_of(dest):
+            if os.path.lexists(journal):
+                raise OutputFileError(
+                    f"'{journal}' exists; SQLite would apply it to a new '{dest.name}': "
+                    "move it away first"
+                )
+
+
+def _check_not_the_database(dest: Path, database: Path) -> None:
+    target = dest.resolve()
+    if target == database.resolve() or _same_file(dest, database):
+        raise OutputFileError(f"'{dest}' is the database; choose another file")
+    for journal in journals_of(database):
+        if target == journal.resolve() or _same_file(dest, journal):
+            raise OutputFileError(f"'{dest}' is the database's journal; choose another file")
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """True if both exist and are one file (a hard link, a bind mount)."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def temporary_path(dest: Path) -> Path:
+    """A new temporary name for ``dest``, in its folder, marked with this process's id."""
+    token = secrets.token_hex(4)
+    return dest.with_name(f".{dest.name[:_NAME_PART]}{TEMP_MARK}{os.getpid()}-{token}")
+
+
+def is_running(pid: int) -> bool:
+    """True if a process with this id runs on this machine."""
+    if pid <= 0:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    return True
+
+
+def _owner(name: str) -> int | None:
+    """The process id in a temporary name, or None if it is not one of ours."""
+    _, mark, rest = name.partition(TEMP_MARK)
+    if not mark:
+        return None
+    pid = rest.split("-", 1)[0]
+    return int(pid) if pid.isascii() and pid.isdigit() else None
+
+
+def remove_stale_temporaries(dest: Path) -> list[Path]:
+    """Remove temporary files (and folders) of ``dest`` left by processes that have ended.
+
+    Returns what was removed. Those of running processes are left alone.
+    """
+    prefix = f".{dest.name[:_NAME_PART]}{TEMP_MARK}"
+    removed: list[Path] = []
+    try:
+        entries = list(dest.parent.iterdir())
+    except OSError:
+        return removed
+    for entry in entries:
+        if not entry.name.startswith(prefix):
+            continue
+        pid = _owner(entry.name)
+        if pid is None or is_running(pid):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_dir() and not entry.is_symlink():
+                shutil.rmtree(entry)
+            else:
+                entry.unlink()
+            removed.append(entry)
+    return removed
+
+
+def fsync_path(path: Path) -> None:
+    """Flush a file's (or a folder's) contents to disk."""
+    flags = os.O_RDONLY | (os.O_DIRECTORY if path.is_dir() else 0)
+    fd = os.open(path, flags)
+    try:
+        os.fsync(fd)
+    except OSError as exc:  # some file systems cannot fsync a folder
+        if exc.errno not in (errno.EINVAL, errno.ENOTSUP, errno.EBADF):
+            raise
+    finally:
+        os.close(fd)
+
+
+def publish(tmp: Path, dest: Path, *, force: bool) -> None:
+    """Give the complete file ``tmp`` its final name ``dest`` (atomically; see module doc).
+
+    Without ``force`` an existing ``dest`` is never replaced, not even one that appeared
+    while ``tmp`` was written: the hard link fails instead.
+    """
+    fsync_path(tmp)
+    if force:
+        os.replace(tmp, dest)
+    else:
+        try:
+            os.link(tmp, dest)
+        except FileExistsError:
+            raise OutputFileError(f"'{dest}' already exists; use --force to replace it") from None
+        except OSError as exc:  # a file system without hard links
+            if exc.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV):
+                raise
+            if os.path.lexists(dest):
+                raise OutputFileError(
+                    f"'{dest}' already exists; use --force to replace it"
+                ) from None
+            os.replace(tmp, dest)
+        else:
+            tmp.unlink()
+    fsync_path(dest.parent)
+
+
+@contextlib.contextmanager
+def temporary_file(dest: Path) -> Iterator[Path]:
+    """A temporary path beside ``dest``, removed (with any journal) unless renamed."""
+    remove_stale_temporaries(dest)
+    tmp = temporary_path(dest)
+    try:
+        yield tmp
+    finally:
+        for leftover in (tmp, *journals_of(tmp)):
+            with contextlib.suppress(FileNotFoundError):
+                leftover.unlink()
+
+
+def write_file(
+    dest: Path,
+    write: Callable[[Path], None],
+    *,
+    force: bool,
+    database: Path | None = None,
+    sqlite: bool = False,
+) -> None:
+    """Check ``dest``, let ``write`` fill a temporary file, then rename it into place.
+
+    :raises OutputFileError: for a refused destination or a failed write (disk full, file
+        size limit, permissions); no partial file is left.
+    """
+    check_destination(dest, database=database, force=force, sqlite=sqlite)
+    try:
+        with temporary_file(dest) as tmp:
+            write(tmp)
+            publish(tmp, dest, force=force)
+    except OSError as exc:
+        raise OutputFileError(f"cannot write '{dest}': {exc.strerror or exc}") from exc
+
+
+def write_text(dest: Path, text: str, *, force: bool, database: Path | None = None) -> None:
+    """Write ``text`` (UTF-8, newlines as given) to ``dest``; see :func:`write_file`."""
+
+    def fill(tmp: Path) -> None:
+        with tmp.open("x", encoding="utf-8", newline="") as f:
+            f.write(text)
+
+    write_file(dest, fill, force=force, database=database)
