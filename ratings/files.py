@@ -51,7 +51,8 @@ def check_destination(
     :raises OutputFileError: with a message that says what to do.
     """
     for suffix in JOURNAL_SUFFIXES:
-        if dest.name.endswith(suffix):
+        # the name given, and the name it resolves to (a symlink to some db-journal)
+        if dest.name.endswith(suffix) or dest.resolve().name.endswith(suffix):
             raise OutputFileError(
                 f"'{dest}' is named like a SQLite journal ({suffix}); choose another name"
             )
@@ -80,7 +81,8 @@ def _check_not_the_database(dest: Path, database: Path) -> None:
     target = dest.resolve()
     if target == database.resolve() or _same_file(dest, database):
         raise OutputFileError(f"'{dest}' is the database; choose another file")
-    for journal in journals_of(database):
+    # SQLite keeps the journal beside the file a symlinked database resolves to
+    for journal in {*journals_of(database), *journals_of(database.resolve())}:
         if target == journal.resolve() or _same_file(dest, journal):
             raise OutputFileError(f"'{dest}' is the database's journal; choose another file")
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import shutil
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -356,3 +358,59 @@ def test_upgrade_no_backup(db: Path) -> None:
     result = CliRunner().invoke(cli, ["--db", str(db), "db", "upgrade", "--no-backup"])
     assert (result.exit_code, result.output) == (0, f"Already at {HEAD}\n")
     assert list(db.parent.glob("*.bak-*")) == []
+
+
+# --- what a killed restore leaves -----------------------------------------------------------
+
+
+def _dead_pid() -> int:
+    """The id of a process that has ended."""
+    proc = subprocess.Popen([sys.executable, "-c", "pass"])
+    proc.wait()
+    return proc.pid
+
+
+def test_a_pending_copy_of_a_restore_that_replaced_nothing_is_removed(
+    db: Path, tmp_path: Path
+) -> None:
+    """Killed before its commit: the pending copy equals the live file; the retry runs."""
+    backup = tmp_path / "bk.db"
+    assert invoke(db, "db", "backup", str(backup))[0] == 0
+    pending = db.with_name(f".{db.name}.before-restore-pending-{_dead_pid()}")
+    shutil.copyfile(db, pending)
+    work = db.with_name(f".{db.name}.ratings-tmp-{_dead_pid()}-abcd")
+    work.mkdir()
+    (work / "source.db").write_bytes(b"a copy of the source")
+    result = CliRunner().invoke(cli, ["--db", str(db), "db", "restore", str(backup), "--yes"])
+    assert result.exit_code == 0, result.output
+    assert result.stderr == (
+        f"An earlier restore of {db} was interrupted before it replaced anything; its "
+        "temporary copy was removed\n"
+        f"The replaced database is kept as {db}.before-restore\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "bk.db",
+        "club.db",
+        "club.db.before-restore",
+    ]
+
+
+def test_a_pending_copy_of_a_restore_that_committed_is_kept(db: Path, tmp_path: Path) -> None:
+    """Killed between its commit and the rename: the pending copy is the only old copy."""
+    old = dump(db)
+    pending = db.with_name(f".{db.name}.before-restore-pending-{_dead_pid()}")
+    shutil.copyfile(db, pending)
+    assert invoke(db, "player", "add", "Restored, Already")[0] == 0  # what it restored
+    backup = tmp_path / "bk.db"
+    assert invoke(db, "db", "backup", str(backup))[0] == 0
+    result = CliRunner().invoke(cli, ["--db", str(db), "db", "restore", str(backup), "--yes"])
+    kept = migrate.before_restore_path(db)
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"An earlier restore of {db} was interrupted after it replaced the database; the "
+        f"replaced database is kept as {kept}\n"
+        f"Error: '{kept}' exists (the database an earlier restore replaced); move it away "
+        "first\n"
+    )
+    assert dump(kept) == old
+    assert not pending.exists()

@@ -345,3 +345,14 @@ def _leave_hot_journal(db: Path) -> None:
         "os._exit(9)\n"  # no rollback, no unlock: what a SIGKILL leaves
     )
     subprocess.run([sys.executable, "-c", code, str(db)], check=False)
+
+
+def test_a_symlink_to_a_journal_name_is_refused(db: Path) -> None:
+    target = db.with_name("innocent.trf")
+    target.symlink_to(db.with_name(db.name + "-journal"))
+    result = run(db, "export", "trf", "1", "--output", str(target), "--force")
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: '{target}' is named like a SQLite journal (-journal); choose another name\n"
+    )
+    assert not db.with_name(db.name + "-journal").exists()

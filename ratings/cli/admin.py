@@ -127,8 +127,11 @@ def db_upgrade(app: App, revision: str, no_backup: bool) -> None:
             n += 1
             dest = path.with_name(f"{path.name}.bak-{before}-{n}")
         migrate.backup(path, dest)
-        click.echo(f"Backed up to {dest}", err=True)
+    else:
+        dest = None
     migrate.upgrade(app.url, revision)
+    if dest is not None:  # printed once the work is done (a closed pipe cannot stop it)
+        click.echo(f"Backed up to {dest}", err=True)
     after = migrate.current_revision(engine)
     if after == before:
         click.echo(f"Already at {_revision_label(after)}")
@@ -212,9 +215,27 @@ def db_restore(app: App, source: Path, yes: bool) -> None:
     if path is None:
         raise DatabaseError("db restore works on SQLite files; use pg_restore for PostgreSQL")
     revision = migrate.inspect_backup(source)
+    notes: list[str] = []
     if path.parent.is_dir() and check_regular_file(path):
-        for note in migrate.recover_interrupted_restore(path):
+        notes = migrate.recover_interrupted_restore(path)
+    try:
+        report = _restore(path, source, revision, yes=yes)
+    finally:  # what an earlier, killed restore left is reported whatever this one does
+        for note in notes:
             click.echo(note, err=True)
+    click.echo(f"Restored {path} from {source} (schema {report.revision}, {report.rows} rows)")
+    if report.kept is not None:
+        click.echo(f"The replaced database is kept as {report.kept}", err=True)
+    if report.revision != migrate.head_revision():
+        click.echo(
+            f"Schema {report.revision} is older than {migrate.head_revision()}; "
+            "run 'ratings db upgrade'",
+            err=True,
+        )
+
+
+def _restore(path: Path, source: Path, revision: str, *, yes: bool) -> migrate.RestoreReport:
+    """Refuse over an earlier restore's kept copy, ask, then restore."""
     kept = migrate.before_restore_path(path)
     # checked before asking, so that nobody confirms a restore that cannot happen; --yes
     # does not override it: that file may be the only copy of what a restore replaced
@@ -228,16 +249,7 @@ def db_restore(app: App, source: Path, yes: bool) -> None:
             f"The current database is kept as {kept}",
             abort=True,
         )
-    report = migrate.restore(path, source)
-    click.echo(f"Restored {path} from {source} (schema {report.revision}, {report.rows} rows)")
-    if report.kept is not None:
-        click.echo(f"The replaced database is kept as {report.kept}", err=True)
-    if report.revision != migrate.head_revision():
-        click.echo(
-            f"Schema {report.revision} is older than {migrate.head_revision()}; "
-            "run 'ratings db upgrade'",
-            err=True,
-        )
+    return migrate.restore(path, source)
 
 
 def register(group: click.Group) -> None:
