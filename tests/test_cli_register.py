@@ -69,10 +69,21 @@ def test_player_errors(club: Club) -> None:
     )
     assert club.run("player", "add", "X", "--rating", "9000") == (
         1,
-        "Error: rating must be from 0 to 3500: 9000\n",
+        "Error: --rating: not in 0..3500: '9000'\n",
     )
     assert club.run("player", "add", "   ") == (1, "Error: a player needs a name: '   '\n")
-    assert club.run("player", "add", "X", "--rating", "abc")[0] == 2
+    assert club.run("player", "add", "X", "--rating", "abc") == (
+        1,
+        "Error: --rating: not a whole number (digits 0-9): 'abc'\n",
+    )
+    assert club.run("player", "add", "X", "--federation", "NEDX") == (
+        1,
+        "Error: federation: not a federation code (3 letters): 'NEDX'\n",
+    )
+    assert club.run("player", "add", "X", "--title", "XM") == (
+        1,
+        "Error: title: not a title (gm, im, fm, cm, wgm, wim, wfm, wcm): 'XM'\n",
+    )
 
 
 def test_player_edit(club: Club) -> None:
@@ -129,3 +140,152 @@ def test_history_and_performance_errors(club: Club) -> None:
         "Error: period must be written yyyy-mm: '2025-13'\n",
     )
     assert club.ok("rate") == "Nothing to rate\n"
+
+
+# --- FIDE ids, numbers and lengths (issue 10, items 10 and 11) ------------------------------
+
+NOT_ASCII_DIGITS = [
+    "\u0661\u0662\u0663",  # Arabic-Indic 123: int() accepts it
+    "\u06f1\u06f2\u06f3",  # Extended Arabic-Indic 123
+    "\uff11\uff12\uff13",  # full-width 123
+    "\u00b9\u00b2\u00b3",  # superscript 123: isdigit() is true, int() refuses it
+    "\u0967\u0968\u0969",  # Devanagari 123
+]
+FIDE_ID_RULE = "not a FIDE id (1 to 11 digits 0-9, not 0)"
+
+
+@pytest.mark.parametrize("digits", NOT_ASCII_DIGITS)
+def test_fide_id_option_takes_ascii_digits_only(club: Club, digits: str) -> None:
+    before = club.state()
+    assert club.run("player", "add", "X", "--fide-id", digits) == (
+        1,
+        f"Error: --fide-id: {FIDE_ID_RULE}: {digits!r}\n",
+    )
+    assert club.run("player", "edit", "2", "--fide-id", digits) == (
+        1,
+        f"Error: --fide-id: {FIDE_ID_RULE}: {digits!r}\n",
+    )
+    assert club.run("player", "show", f"fide:{digits}") == (
+        1,
+        f"Error: player 'fide:{digits}': {FIDE_ID_RULE}: {digits!r}\n",
+    )
+    assert club.state() == before
+
+
+@pytest.mark.parametrize("digits", NOT_ASCII_DIGITS)
+def test_numbers_take_ascii_digits_only(club: Club, digits: str) -> None:
+    club.ok("game", "add", "1", "2", "1-0", "--date", "2025-04-01")
+    before = club.state()
+    for args, option in (
+        (("player", "add", "X", "--rating", digits), "--rating"),
+        (("player", "add", "X", "--games", digits), "--games"),
+        (("player", "edit", "2", "--rating", digits), "--rating"),
+        (("player", "edit", "2", "--games", digits), "--games"),
+    ):
+        assert club.run(*args) == (
+            1,
+            f"Error: {option}: not a whole number (digits 0-9): {digits!r}\n",
+        ), args
+    for command in ("edit", "void"):
+        assert club.run("game", command, digits) == (
+            1,
+            f"Error: GAME_ID: not a game id (digits 0-9): {digits!r}\n",
+        )
+    year = digits[0] * 4
+    assert club.run("player", "add", "X", "--birthdate", year) == (
+        1,
+        f"Error: birthdate must be YYYY-MM-DD or YYYY: {year!r}\n",
+    )
+    assert club.state() == before
+
+
+@pytest.mark.parametrize(
+    ("fide_id", "ok"),
+    [
+        ("1", True),
+        ("99999999999", True),  # 11 digits: the most the TRF column holds
+        ("00000000042", True),
+        ("0", False),
+        ("100000000000", False),  # 12 digits
+        ("123456789012345", False),  # 15 digits, as PGN used to store
+        ("999999999999999999", False),  # 18 digits
+        ("99999999999999999999999", False),  # 23 digits
+        ("000000000042", False),  # 12 characters: more than the TRF column holds
+        ("1_000", False),
+        (" 5", False),
+        ("+5", False),
+        ("-5", False),
+        ("5.0", False),
+    ],
+)
+def test_one_fide_id_rule_for_add_edit_and_references(club: Club, fide_id: str, ok: bool) -> None:
+    if ok:
+        club.ok("player", "add", "X", "--fide-id", fide_id)
+        assert club.rows("SELECT fide_id FROM players WHERE name = 'X'") == [(int(fide_id),)]
+        club.ok("player", "show", f"fide:{fide_id}")
+        club.ok("player", "edit", "X", "--fide-id", "")
+        club.ok("player", "edit", "X", "--fide-id", fide_id)
+        return
+    before = club.state()
+    message = f"Error: --fide-id: {FIDE_ID_RULE}: {fide_id!r}\n"
+    assert club.run("player", "add", "X", "--fide-id", fide_id) == (1, message)
+    assert club.run("player", "edit", "2", "--fide-id", fide_id) == (1, message)
+    assert club.run("player", "show", f"fide:{fide_id}") == (
+        1,
+        f"Error: player 'fide:{fide_id}': {FIDE_ID_RULE}: {fide_id!r}\n",
+    )
+    assert club.state() == before
+
+
+def test_game_add_refuses_a_long_round_and_event(club: Club) -> None:
+    before = club.state()
+    round_ = "r" * 100_000
+    event = "e" * 5_000
+    base = ("game", "add", "1", "2", "1-0", "--date", "2025-04-01")
+    assert club.run(*base, "--round", round_) == (
+        1,
+        f"Error: --round: longer than 20 characters: {'r' * 50!r}... (100000 characters)\n",
+    )
+    assert club.run(*base, "--event", event) == (
+        1,
+        f"Error: --event: longer than 200 characters: {'e' * 50!r}... (5000 characters)\n",
+    )
+    assert club.state() == before
+
+
+def test_lengths_at_and_one_over_the_limit(club: Club) -> None:
+    base = ("game", "add", "1", "2", "1-0", "--date", "2025-04-01")
+    assert club.run(*base, "--round", "r" * 21) == (
+        1,
+        f"Error: --round: longer than 20 characters: {'r' * 21!r}\n",
+    )
+    assert club.run(*base, "--event", "e" * 201)[1] == (
+        f"Error: --event: longer than 200 characters: {'e' * 50!r}... (201 characters)\n"
+    )
+    assert club.run("player", "add", "n" * 201)[1] == (
+        f"Error: NAME: longer than 200 characters: {'n' * 50!r}... (201 characters)\n"
+    )
+    assert club.run("player", "edit", "1", "--name", "n" * 201)[1] == (
+        f"Error: --name: longer than 200 characters: {'n' * 50!r}... (201 characters)\n"
+    )
+    club.ok(*base, "--round", "r" * 20, "--event", "e" * 200)
+    assert club.run("game", "edit", "1", "--round", "s" * 21) == (
+        1,
+        f"Error: --round: longer than 20 characters: {'s' * 21!r}\n",
+    )
+    club.ok("game", "edit", "1", "--round", "s" * 20)
+    club.ok("player", "add", "n" * 200)
+    club.ok("player", "edit", "1", "--name", "m" * 200)
+    assert club.rows("SELECT round FROM games") == [("s" * 20,)]
+    assert club.rows("SELECT name FROM events") == [("e" * 200,)]
+    assert club.rows("SELECT length(name) FROM players ORDER BY id") == [(200,), (10,), (200,)]
+
+
+def test_a_game_between_long_names_gets_an_event_name_that_fits(club: Club) -> None:
+    club.player("W" * 200)
+    club.player("B" * 200)
+    club.ok("game", "add", "3", "4", "1-0", "--date", "2025-04-01")
+    ((name,),) = club.rows("SELECT name FROM events")
+    # the names are stored in full with the players; the label shortens them to fit
+    assert name == "W" * 89 + "... - " + "B" * 89 + "..., 2025-04-01"
+    assert len(name) <= 200

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.test_rating_scenarios import Club
 
 PLAYERS_CSV = """name,birthdate,fide_id,rating,games,k10,federation
@@ -119,3 +121,119 @@ def test_players_already_registered(tmp_path: Path) -> None:
         f"Error: {again}:3: fide_id: already belongs to player 2: 4100011",
         "Error: 2 problems found; nothing was imported",
     ]
+
+
+# --- FIDE ids and lengths (issue 10, items 10 and 11) --------------------------------------
+
+
+def test_fide_ids_in_other_digits_are_names_that_match_nobody(tmp_path: Path) -> None:
+    club = _club(tmp_path)
+    club.player("Twelve", "--fide-id", "12")
+    bad = tmp_path / "games.csv"
+    bad.write_text(
+        "date,white,black,result\n"
+        '2025-02-01,\u0661\u0662,"Jones, Bob",1-0\n'  # Arabic-Indic 12: int() reads it as 12
+        '2025-02-02,\uff11\uff12,"Jones, Bob",1-0\n'  # full-width 12
+        '2025-02-03,\u00b9\u00b2,"Jones, Bob",1-0\n',  # superscript 12: int() refuses it
+        encoding="utf-8",
+    )
+    before = club.state()
+    code, out = club.run("import", "games", str(bad))
+    assert (code, out.splitlines()) == (
+        1,
+        [
+            f"Error: {bad}:2: white: unknown player: '\u0661\u0662'",
+            f"Error: {bad}:3: white: unknown player: '\uff11\uff12'",
+            f"Error: {bad}:4: white: unknown player: '\u00b9\u00b2'",
+            "Error: 3 problems found; nothing was imported",
+        ],
+    )
+    assert club.state() == before
+
+
+def test_the_fide_id_rule_of_the_csv_files(tmp_path: Path) -> None:
+    club = _club(tmp_path)
+    players = tmp_path / "more.csv"
+    players.write_text(
+        "name,fide_id\nEleven,99999999999\nTwelve,100000000000\nArabic,\u0661\u0662\n", "utf-8"
+    )
+    before = club.state()
+    code, out = club.run("import", "players", str(players))
+    rule = "not a FIDE id (1 to 11 digits 0-9, not 0)"
+    assert (code, out.splitlines()) == (
+        1,
+        [
+            f"Error: {players}:3: fide_id: {rule}: '100000000000'",
+            f"Error: {players}:4: fide_id: {rule}: '\u0661\u0662'",
+            "Error: 2 problems found; nothing was imported",
+        ],
+    )
+    assert club.state() == before
+    players.write_text("name,fide_id\nEleven,99999999999\n", "utf-8")
+    club.ok("import", "players", str(players))
+    games = tmp_path / "games.csv"
+    games.write_text(
+        "date,white,black,result\n2025-02-01,99999999999,4100011,1-0\n"
+        "2025-02-02,4100011,123456789012345,1-0\n",
+        "utf-8",
+    )
+    before = club.state()
+    code, out = club.run("import", "games", str(games))
+    assert (code, out.splitlines()) == (
+        1,
+        [
+            f"Error: {games}:3: black: {rule}: '123456789012345'",
+            "Error: 1 problem found; nothing was imported",
+        ],
+    )
+    assert club.state() == before
+    games.write_text("date,white,black,result\n2025-02-01,99999999999,4100011,1-0\n", "utf-8")
+    club.ok("import", "games", str(games))
+    assert club.rows(
+        "SELECT w.fide_id, b.fide_id FROM games g JOIN players w ON w.id = g.white_id "
+        "JOIN players b ON b.id = g.black_id"
+    ) == [(99999999999, 4100011)]
+
+
+@pytest.mark.parametrize(
+    ("kind", "header", "row", "field", "limit"),
+    [
+        ("players", "name", "{}", "name", 200),
+        ("games", "date,white,black,result,event", '2025-02-01,"Lee, Cho",4100011,1-0,{}',
+         "event", 200),
+        ("games", "date,white,black,result,round", '2025-02-01,"Lee, Cho",4100011,1-0,{}',
+         "round", 20),
+    ],
+)  # fmt: skip
+def test_csv_values_at_and_one_over_the_limit(
+    tmp_path: Path, kind: str, header: str, row: str, field: str, limit: int
+) -> None:
+    club = _club(tmp_path)
+    path = tmp_path / "limit.csv"
+    path.write_text(f"{header}\n{row.format('v' * (limit + 1))}\n", "utf-8")
+    before = club.state()
+    shown = repr("v" * 50) + f"... ({limit + 1} characters)" if limit > 60 else repr("v" * 21)
+    assert club.run("import", kind, str(path)) == (
+        1,
+        f"Error: {path}:2: {field}: longer than {limit} characters: {shown}\n"
+        "Error: 1 problem found; nothing was imported\n",
+    )
+    assert club.state() == before
+    path.write_text(f"{header}\n{row.format('v' * limit)}\n", "utf-8")
+    club.ok("import", kind, str(path))
+
+
+def test_a_file_path_longer_than_the_imports_table_holds(tmp_path: Path) -> None:
+    club = _club(tmp_path)
+    folder = tmp_path / ("d" * 200) / ("d" * 200) / ("d" * 100)
+    folder.mkdir(parents=True)
+    path = folder / "games.csv"
+    path.write_text(GAMES_CSV, "utf-8")
+    assert len(str(path)) > 500
+    before = club.state()
+    assert club.run("import", "games", str(path)) == (
+        1,
+        f"Error: {path}: the file's path is longer than 500 characters "
+        f"({len(str(path))}); import it from a shorter path\n",
+    )
+    assert club.state() == before

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.test_import_trf import PGN, db, rows, run, template
 
 __all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
@@ -187,3 +189,97 @@ def test_a_second_file_matches_by_fide_id(tmp_path: Path, db: Path) -> None:
         "",
     )
     assert rows(db, "SELECT count(*) FROM players") == [(10,)]
+
+
+# --- FIDE ids and lengths (issue 10, items 10 and 11) --------------------------------------
+
+FIDE_ID_RULE = "not a FIDE id (1 to 11 digits 0-9, not 0)"
+
+
+@pytest.mark.parametrize(
+    "fide_id",
+    [
+        "99999999999999999999999",  # 23 digits: an OverflowError traceback before
+        "100000000000",  # 12 digits
+        "123456789012345",  # 15 digits: stored before, refused by player add and CSV
+        "999999999999999999",  # 18 digits
+        "\u0664\u0661\u0660\u0660\u0660\u0661\u0668",  # Arabic-Indic digits
+        "\uff14\uff11\uff10\uff10\uff10\uff11\uff18",  # full-width digits
+        "\u2074\u00b9\u2070",  # superscript digits
+    ],
+)
+def test_a_fide_id_outside_the_rule_is_refused(tmp_path: Path, db: Path, fide_id: str) -> None:
+    path = tmp_path / "ids.pgn"
+    path.write_text(
+        game("Event E", "Date 2025.01.10", "White A", "Black B", "Result 1-0",
+             f"BlackFideId {fide_id}"),
+        encoding="utf-8",
+    )  # fmt: skip
+    before = db.read_bytes()
+    assert run(db, "import", "pgn", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:6: BlackFideId: {FIDE_ID_RULE}: {fide_id!r}\n",
+    )
+    assert db.read_bytes() == before
+
+
+def test_an_eleven_digit_fide_id_is_stored(tmp_path: Path, db: Path) -> None:
+    path = tmp_path / "ids.pgn"
+    path.write_text(
+        game("Event E", "Date 2025.01.10", "White A", "Black B", "Result 1-0",
+             "WhiteFideId 99999999999", "BlackFideId 0"),
+        encoding="utf-8",
+    )  # fmt: skip
+    assert run(db, "import", "pgn", str(path))[0] == 0
+    assert rows(db, "SELECT name, fide_id FROM players ORDER BY id") == [
+        ("A", 99999999999),
+        ("B", None),
+    ]
+
+
+def test_a_one_megabyte_event_name_is_refused(tmp_path: Path, db: Path) -> None:
+    path = tmp_path / "long.pgn"
+    event = "E" * 1_000_000
+    path.write_text(
+        game("Date 2025.01.10", "White A", "Black B", "Result 1-0", f"Event {event}"),
+        encoding="utf-8",
+    )
+    before = db.read_bytes()
+    assert run(db, "import", "pgn", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:5: Event: longer than 200 characters: "
+        f"{'E' * 50!r}... (1000000 characters)\n",
+    )
+    assert db.read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("tag", "limit"), [("Event", 200), ("Round", 20), ("White", 200), ("Black", 200)]
+)
+def test_tags_at_and_one_over_the_limit(tmp_path: Path, db: Path, tag: str, limit: int) -> None:
+    tags = {"Event": "E", "Round": "1", "White": "A", "Black": "B"}
+    path = tmp_path / "limit.pgn"
+    tags[tag] = "x" * (limit + 1)
+    path.write_text(
+        game("Date 2025.01.10", "Result 1-0", *(f"{k} {v}" for k, v in tags.items())), "utf-8"
+    )
+    before = db.read_bytes()
+    line = 3 + list(tags).index(tag)
+    shown = repr("x" * 50) + f"... ({limit + 1} characters)" if limit > 60 else repr("x" * 21)
+    assert run(db, "import", "pgn", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:{line}: {tag}: longer than {limit} characters: {shown}\n",
+    )
+    assert db.read_bytes() == before
+    tags[tag] = "x" * limit
+    path.write_text(
+        game("Date 2025.01.10", "Result 1-0", *(f"{k} {v}" for k, v in tags.items())), "utf-8"
+    )
+    assert run(db, "import", "pgn", str(path))[0] == 0
+    assert rows(db, "SELECT e.name, g.round FROM games g JOIN events e ON e.id = g.event_id") == [
+        (tags["Event"], tags["Round"])
+    ]
+    assert rows(db, "SELECT name FROM players ORDER BY id") == [(tags["White"],), (tags["Black"],)]

@@ -353,8 +353,8 @@ def test_new_players_must_fit_the_register(tmp_path: Path, db: Path) -> None:
     assert run(db, "import", "trf", str(path)) == (
         1,
         "",
-        f"Error: {path}:3: rating: rating must be from 0 to 3500: 4000\n"
-        f"Error: {path}:3: federation: federation must be 3 letters: 'N1R'\n"
+        f"Error: {path}:3: rating: not in 0..3500: 4000\n"
+        f"Error: {path}:3: federation: not a federation code (3 letters): 'N1R'\n"
         "Error: 2 problems found; nothing was imported\n",
     )
 
@@ -538,3 +538,71 @@ def test_damaged_files_import_cleanly_or_name_a_line(
     line = first.removeprefix(f"Error: {path}:").split(":")[0]
     assert line.isdigit(), err
     assert db.read_bytes() == before
+
+
+# --- FIDE ids and lengths (issue 10, items 10 and 11) --------------------------------------
+
+
+def test_the_fide_id_column_holds_eleven_digits(tmp_path: Path, db: Path) -> None:
+    path = trf_file(tmp_path / "ids.trf", player_line(1, "Anna", ["   2 w 1"],
+                    fide_id="99999999999"), BERT)  # fmt: skip
+    assert run(db, "import", "trf", str(path))[0] == 0
+    assert rows(db, "SELECT name, fide_id FROM players ORDER BY id") == [
+        ("Anna", 99999999999),
+        ("Bert", None),
+    ]
+
+
+@pytest.mark.parametrize(
+    "fide_id",
+    ["\u0664\u0661\u0660\u0660\u0660\u0661\u0668", "\uff14\uff11\uff10\uff10", "\u00b9\u00b2"],
+)
+def test_a_fide_id_in_other_digits_is_refused(tmp_path: Path, db: Path, fide_id: str) -> None:
+    path = trf_file(tmp_path / "ids.trf", player_line(1, "Anna", ["   2 w 1"], fide_id=fide_id),
+                    BERT)  # fmt: skip
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:3: FIDE id: not a FIDE id (1 to 11 digits 0-9, not 0): {fide_id!r}\n",
+    )
+    assert db.read_bytes() == before
+
+
+def test_event_name_at_and_one_over_the_limit(tmp_path: Path, db: Path) -> None:
+    path = tmp_path / "long.trf"
+    path.write_text("\n".join(["012 " + "E" * 201, "042 2025-03-01", ANNA, BERT]) + "\n", "utf-8")
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:1: event name: longer than 200 characters: "
+        f"{'E' * 50!r}... (201 characters)\n",
+    )
+    assert db.read_bytes() == before
+    path.write_text("\n".join(["012 " + "E" * 200, "042 2025-03-01", ANNA, BERT]) + "\n", "utf-8")
+    assert run(db, "import", "trf", str(path))[0] == 0
+    assert rows(db, "SELECT name FROM events") == [("E" * 200,)]
+
+
+@pytest.mark.parametrize("kind", ["trf", "pgn"])
+def test_an_event_named_after_a_long_file_name(tmp_path: Path, db: Path, kind: str) -> None:
+    text = (
+        "\n".join(["042 2025-03-01", ANNA, BERT]) + "\n"
+        if kind == "trf"
+        else '[Date "2025.03.01"]\n[White "Anna"]\n[Black "Bert"]\n[Result "1-0"]\n\n1-0\n'
+    )
+    long = tmp_path / ("f" * (200 - len(kind)) + "." + kind)
+    long.write_text(text, "utf-8")
+    before = db.read_bytes()
+    assert run(db, "import", kind, str(long)) == (
+        1,
+        "",
+        f"Error: {long}: event name: the file name is longer than 200 characters and the file "
+        "names no event; rename the file\n",
+    )
+    assert db.read_bytes() == before
+    fits = tmp_path / ("f" * (199 - len(kind)) + "." + kind)
+    fits.write_text(text, "utf-8")
+    assert run(db, "import", kind, str(fits))[0] == 0
+    assert rows(db, "SELECT name FROM events") == [(fits.name,)]

@@ -171,7 +171,15 @@ def test_event_and_round(tags: list[str], expected: tuple[str | None, str | None
 
 
 @pytest.mark.parametrize(
-    ("value", "expected"), [("1503014", 1503014), ("0", None), ("?", None), ("", None)]
+    ("value", "expected"),
+    [
+        ("1503014", 1503014),
+        ("99999999999", 99999999999),  # 11 digits, the most a FIDE id has
+        ("0", None),
+        ("0" * 5000, None),
+        ("?", None),
+        ("", None),
+    ],
 )
 def test_fide_ids(value: str, expected: int | None) -> None:
     text = game("White A", "Black B", "Result 1-0", f"WhiteFideId {value}")
@@ -179,9 +187,47 @@ def test_fide_ids(value: str, expected: int | None) -> None:
     assert (only.white_fide_id, only.black_fide_id) == (expected, None)
 
 
-def test_bad_fide_id_is_refused() -> None:
-    text = game("White A", "Black B", "Result 1-0", "BlackFideId 15O3014")
-    assert refused(text) == "g.pgn:4: BlackFideId: not a FIDE id: '15O3014'"
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        ("15O3014", "'15O3014'"),
+        ("100000000000", "'100000000000'"),  # 12 digits
+        ("99999999999999999999999", "'99999999999999999999999'"),  # was an OverflowError
+        ("9" * 5000, repr("9" * 50) + "... (5000 characters)"),  # int() refuses 5000 digits
+        ("\u0661\u0665\u0660\u0663", "'\u0661\u0665\u0660\u0663'"),  # Arabic-Indic
+        ("\u00b9\u00b2", "'\u00b9\u00b2'"),  # superscript
+        ("-5", "'-5'"),
+    ],
+)
+def test_bad_fide_id_is_refused(value: str, shown: str) -> None:
+    text = game("White A", "Black B", "Result 1-0", f"BlackFideId {value}")
+    assert refused(text) == (
+        f"g.pgn:4: BlackFideId: not a FIDE id (1 to 11 digits 0-9, not 0): {shown}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("tag", "value", "problem"),
+    [
+        ("Event", "E" * 201, f"longer than 200 characters: {'E' * 50!r}... (201 characters)"),
+        ("Round", "1" * 21, "longer than 20 characters: " + repr("1" * 21)),
+        ("White", "W" * 201, f"longer than 200 characters: {'W' * 50!r}... (201 characters)"),
+        ("Event", "Open\x1b", "contains a control character: 'Open\\x1b'"),
+        ("White", "A\tB", "contains a control character: 'A\\tB'"),
+    ],
+)  # fmt: skip
+def test_limits_of_stored_tags(tag: str, value: str, problem: str) -> None:
+    tags = {"White": "A", "Black": "B", "Result": "1-0", tag: value}
+    text = game(*(f"{k} {v}" for k, v in tags.items()))
+    line = list(tags).index(tag) + 1
+    assert refused(text) == f"g.pgn:{line}: {tag}: {problem}"
+
+
+def test_tags_at_the_limits() -> None:
+    text = game("White " + "W" * 200, "Black B", "Result 1-0", "Event " + "E" * 200,
+                "Round " + "1" * 20)  # fmt: skip
+    (only,) = parse_pgn(text.encode(), "g.pgn").games
+    assert (len(only.white), len(only.event or ""), len(only.round or "")) == (200, 200, 20)
 
 
 @pytest.mark.parametrize("tags", [["Black B"], ["White ?", "Black B"], ["White A", "Black  "]])

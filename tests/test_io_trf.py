@@ -17,6 +17,8 @@ from ratings.results import Result
 
 TRF = Path(__file__).parent / "data" / "trf"
 
+FIDE_ID_RULE = "not a FIDE id (1 to 11 digits 0-9, not 0)"
+
 
 def load(name: str) -> TrfTournament:
     return parse_trf((TRF / name).read_bytes(), name)
@@ -403,7 +405,7 @@ def test_line_that_ends_inside_a_field_is_read() -> None:
     ("kwargs", "expected"),
     [
         ({"rating": "18x0"}, "t.trf:1: rating: not a whole number: '18x0'"),
-        ({"fide_id": "12-45"}, "t.trf:1: FIDE id: not a whole number: '12-45'"),
+        ({"fide_id": "12-45"}, f"t.trf:1: FIDE id: {FIDE_ID_RULE}: '12-45'"),
         ({"rating": "-100"}, "t.trf:1: rating: not a whole number: '-100'"),
         ({"sex": "x"}, "t.trf:1: sex: unknown sex 'x' (expected m, w or f)"),
         ({"birth": "1990/02/30"}, "t.trf:1: birth date: impossible date '1990/02/30'"),

@@ -6,7 +6,7 @@ import datetime as dt
 
 import click
 
-from ratings import service
+from ratings import limits, service
 from ratings.cli import App, pass_app
 from ratings.errors import InvalidInputError
 from ratings.models import Player
@@ -44,9 +44,12 @@ def player() -> None:
 @player.command("add")
 @click.argument("name")
 @click.option("--birthdate", help="YYYY-MM-DD, or YYYY when only the year is known.")
-@click.option("--fide-id", type=click.IntRange(min=1), help="FIDE id.")
-@click.option("--rating", type=int, help="Published rating on entry.")
-@click.option("--games", type=int, default=0, show_default=True, help="Prior rated games.")
+@click.option("--fide-id", "fide_id_text", metavar="N", help="FIDE id (1 to 11 digits).")
+@click.option("--rating", "rating_text", metavar="R", help="Published rating on entry (0-3500).")
+@click.option(
+    "--games", "games_text", metavar="N", default="0", show_default=True,
+    help="Prior rated games.",
+)  # fmt: skip
 @click.option("--k10", is_flag=True, help="Permanent K=10 (reached 2400 elsewhere).")
 @click.option("--sex", type=click.Choice(["m", "f"]))
 @click.option("--federation", help="Three-letter federation code.")
@@ -56,15 +59,19 @@ def player_add(
     app: App,
     name: str,
     birthdate: str | None,
-    fide_id: int | None,
-    rating: int | None,
-    games: int,
+    fide_id_text: str | None,
+    rating_text: str | None,
+    games_text: str,
     k10: bool,
     sex: str | None,
     federation: str | None,
     title: str | None,
 ) -> None:
     """Register a player."""
+    limits.option("NAME", limits.name_length, name)
+    fide_id = limits.option("--fide-id", limits.fide_id, fide_id_text)
+    rating = limits.option("--rating", limits.rating, rating_text)
+    games = limits.option("--games", limits.games, games_text)
     with app.session() as session:
         p = service.add_player(
             session,
@@ -127,9 +134,9 @@ def player_show(app: App, player_ref: str) -> None:
 @click.argument("player_ref", metavar="PLAYER")
 @click.option("--name")
 @click.option("--birthdate", help="YYYY-MM-DD or YYYY; '' clears it.")
-@click.option("--fide-id", help="FIDE id; '' clears it.")
-@click.option("--rating", help="Entry rating; '' clears it.")
-@click.option("--games", type=int, help="Entry games.")
+@click.option("--fide-id", metavar="N", help="FIDE id (1 to 11 digits); '' clears it.")
+@click.option("--rating", metavar="R", help="Entry rating (0-3500); '' clears it.")
+@click.option("--games", "games_text", metavar="N", help="Entry games.")
 @click.option("--k10/--no-k10", default=None, help="Set or clear the hand-set K=10 flag.")
 @click.option("--sex", type=click.Choice(["m", "f"]))
 @click.option("--federation")
@@ -142,19 +149,22 @@ def player_edit(
     birthdate: str | None,
     fide_id: str | None,
     rating: str | None,
-    games: int | None,
+    games_text: str | None,
     k10: bool | None,
     sex: str | None,
     federation: str | None,
     title: str | None,
 ) -> None:
     """Correct a player's data (entry data changes re-rate from the first period)."""
+    limits.option("--name", limits.name_length, name)
+    games = limits.option("--games", limits.games, games_text)
     kwargs: dict[str, object] = {}
-    for key, text in (("fide_id", fide_id), ("rating", rating)):
-        if text is not None:
-            if text.strip() and not (text.strip().isascii() and text.strip().isdigit()):
-                raise InvalidInputError(f"{key.replace('_', ' ')} must be a number: {text!r}")
-            kwargs[key] = int(text) if text.strip() else None
+    for key, option, parse, text in (
+        ("fide_id", "--fide-id", limits.fide_id, fide_id),
+        ("rating", "--rating", limits.rating, rating),
+    ):
+        if text is not None:  # blank clears it
+            kwargs[key] = limits.option(option, parse, text) if text.strip() else None
     with app.session() as session:
         p, changed = service.edit_player(
             session,
@@ -212,6 +222,8 @@ def game_add(
     round_: str | None,
 ) -> None:
     """Record one game: WHITE BLACK RESULT (1-0, 0-1, 1/2-1/2, +/-, -/+, -/-)."""
+    limits.option("--event", limits.event_name, event)
+    limits.option("--round", limits.round_name, round_)
     played_on = parse_date(date_text)
     outcome = parse_result(result)
     with app.session() as session:
@@ -223,7 +235,7 @@ def game_add(
 
 
 @game.command("edit")
-@click.argument("game_id", type=int)
+@click.argument("game_id_text", metavar="GAME_ID")
 @click.option("--result")
 @click.option("--date", "date_text", help="YYYY-MM-DD")
 @click.option("--round", "round_")
@@ -231,13 +243,15 @@ def game_add(
 @pass_app
 def game_edit(
     app: App,
-    game_id: int,
+    game_id_text: str,
     result: str | None,
     date_text: str | None,
     round_: str | None,
     rated: bool | None,
 ) -> None:
     """Correct a stored game (its rated period is re-rated by the next 'ratings rate')."""
+    game_id = limits.option("GAME_ID", limits.game_id, game_id_text)
+    limits.option("--round", limits.round_name, round_)
     with app.session() as session:
         g = service.edit_game(
             session,
@@ -252,10 +266,11 @@ def game_edit(
 
 
 @game.command("void")
-@click.argument("game_id", type=int)
+@click.argument("game_id_text", metavar="GAME_ID")
 @pass_app
-def game_void(app: App, game_id: int) -> None:
+def game_void(app: App, game_id_text: str) -> None:
     """Remove a game recorded in error (its rated period is re-rated by the next rate)."""
+    game_id = limits.option("GAME_ID", limits.game_id, game_id_text)
     with app.session() as session:
         service.void_game(session, game_id)
     click.echo(f"Voided game {game_id}")  # only once the game is gone

@@ -11,13 +11,15 @@ from __future__ import annotations
 import csv
 import io
 import re
-import unicodedata
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from typing import TypeVar
 
-from ratings.errors import InputFileError, InputFileErrors
+from ratings import limits
+from ratings.errors import InputFileError, InputFileErrors, LimitError
+from ratings.limits import TITLES
+from ratings.limits import show as _show
 from ratings.results import Result
 
 __all__ = [
@@ -51,25 +53,11 @@ GAME_COLUMNS = ("date", "white", "black", "result", "event", "round")
 _PLAYER_REQUIRED = ("name",)
 _GAME_REQUIRED = ("date", "white", "black", "result")
 
-TITLES = ("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")
-"""FIDE titles accepted in the ``title`` column."""
-
-MIN_YEAR = 1900
-MAX_YEAR = 2100
-MAX_NAME_LENGTH = 200
-MAX_ROUND_LENGTH = 20
-MAX_RATING = 3500
-MAX_GAMES = 100_000
-
 _BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 _SEXES = {"m": "m", "f": "f", "w": "f"}
 _DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _YEAR_RE = re.compile(r"[0-9]{4}")
-_FIDE_ID_RE = re.compile(r"[0-9]{1,10}")
-_INTEGER_RE = re.compile(r"-?[0-9]+")
 _FEDERATION_RE = re.compile(r"[A-Za-z]{3}")
-# characters that have no place in a name: C0/C1 controls (NUL included) and line separators
-_BAD_CATEGORIES = frozenset({"Cc", "Zl", "Zp"})
 
 T = TypeVar("T")
 
@@ -129,10 +117,6 @@ class GameRow:
         return _fide_id_of(self.black)
 
 
-class _Problem(ValueError):
-    """A bad value; the message becomes the ``problem`` of an :class:`InputFileError`."""
-
-
 # --------------------------------------------------------------------------------------------
 # Reading
 
@@ -152,8 +136,8 @@ def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
         name = cells.need("name", _name)
         birth = cells.take("birthdate", _birthdate, _NO_BIRTH)
         fide_id = cells.take("fide_id", _fide_id, None)
-        rating = cells.take("rating", _integer_in(0, MAX_RATING), None)
-        games = cells.take("games", _integer_in(0, MAX_GAMES), 0)
+        rating = cells.take("rating", _integer_in(limits.MIN_RATING, limits.MAX_RATING), None)
+        games = cells.take("games", _integer_in(0, limits.MAX_GAMES), 0)
         k10 = cells.take("k10", _boolean, False)
         sex = cells.take("sex", _sex, None)
         federation = cells.take("federation", _federation, None)
@@ -200,8 +184,8 @@ def read_games_csv(data: bytes, filename: str) -> list[GameRow]:
     game_date = _cached(_game_date)
     reference = _cached(_player_reference)
     result_of = _cached(_result)
-    event_name = _cached(_text_up_to(MAX_NAME_LENGTH))
-    round_name = _cached(_text_up_to(MAX_ROUND_LENGTH))
+    event_name = _cached(_text_up_to(limits.MAX_EVENT_LENGTH))
+    round_name = _cached(_text_up_to(limits.MAX_ROUND_LENGTH))
     for cells in _records(data, filename, GAME_COLUMNS, _GAME_REQUIRED, errors):
         played_on = cells.need("date", game_date)
         white = cells.need("white", reference)
@@ -266,7 +250,7 @@ class _Cells:
             return default
         try:
             return parse(text)
-        except _Problem as exc:
+        except LimitError as exc:
             self.error(column, str(exc))
             return default
 
@@ -416,76 +400,58 @@ def _csv_problem(message: str) -> str:
 
 
 # --------------------------------------------------------------------------------------------
-# Value parsers: each takes a stripped, non-blank cell and raises _Problem
-
-
-def _show(text: str) -> str:
-    """``repr`` of a value, shortened when long so that messages stay readable."""
-    if len(text) > 60:
-        return f"{text[:50]!r}... ({len(text)} characters)"
-    return repr(text)
+# Value parsers: each takes a stripped, non-blank cell and raises LimitError
 
 
 def _text_up_to(limit: int) -> Callable[[str], str]:
     def parse(text: str) -> str:
-        if len(text) > limit:
-            raise _Problem(f"longer than {limit} characters: {_show(text)}")
-        # isprintable() is false for every bad character, so most values skip the slow scan
-        if not text.isprintable() and any(
-            unicodedata.category(ch) in _BAD_CATEGORIES for ch in text
-        ):
-            raise _Problem(f"contains a control character: {_show(text)}")
-        return text
+        return limits.check_text(text, limit)
 
     return parse
 
 
-_name = _text_up_to(MAX_NAME_LENGTH)
+_name = _text_up_to(limits.MAX_NAME_LENGTH)
 
 
 def _player_reference(text: str) -> str:
-    if text.isascii() and text.isdigit():
-        _fide_id(text)
+    if limits.is_ascii_digits(text):
+        limits.fide_id(text)
         return text
     return _name(text)
 
 
 def _fide_id_of(text: str) -> int | None:
-    return int(text) if text.isascii() and text.isdigit() else None
+    # the reader let only valid FIDE ids through as digits
+    return int(text) if limits.is_ascii_digits(text) else None
 
 
 def _fide_id(text: str) -> int:
-    if not _FIDE_ID_RE.fullmatch(text) or int(text) == 0:
-        raise _Problem(f"not a fide id (a positive integer of up to 10 digits): {_show(text)}")
-    return int(text)
+    return limits.fide_id(text)
 
 
 def _integer_in(low: int, high: int) -> Callable[[str], int]:
     def parse(text: str) -> int:
-        if not _INTEGER_RE.fullmatch(text):
-            raise _Problem(f"not an integer: {_show(text)}")
-        # int() of thousands of digits raises; anything that long is out of range anyway
-        if len(text) > 12 or not low <= int(text) <= high:
-            raise _Problem(f"not in {low}..{high}: {_show(text)}")
-        return int(text)
+        return limits.whole_number(text, low, high)
 
     return parse
 
 
 def _check_year(year: int, text: str) -> None:
-    if not MIN_YEAR <= year <= MAX_YEAR:
-        raise _Problem(f"year not in {MIN_YEAR}..{MAX_YEAR}: {_show(text)}")
+    if not limits.MIN_BIRTH_YEAR <= year <= limits.MAX_BIRTH_YEAR:
+        raise LimitError(
+            f"year not in {limits.MIN_BIRTH_YEAR}..{limits.MAX_BIRTH_YEAR}: {_show(text)}"
+        )
 
 
 def _full_date(text: str, expected: str) -> date:
     match = _DATE_RE.fullmatch(text)
     if match is None:
-        raise _Problem(f"not a date ({expected}): {_show(text)}")
+        raise LimitError(f"not a date ({expected}): {_show(text)}")
     year, month, day = (int(part) for part in match.groups())
     try:
         value = date(year, month, day)
     except ValueError:
-        raise _Problem(f"not a date ({expected}): {_show(text)}") from None
+        raise LimitError(f"not a date ({expected}): {_show(text)}") from None
     _check_year(year, text)
     return value
 
@@ -506,34 +472,26 @@ def _boolean(text: str) -> bool:
     try:
         return _BOOLEANS[text.lower()]
     except KeyError:
-        raise _Problem(f"not a yes/no value (true, false, yes, no, 1, 0): {_show(text)}") from None
+        problem = f"not a yes/no value (true, false, yes, no, 1, 0): {_show(text)}"
+        raise LimitError(problem) from None
 
 
 def _sex(text: str) -> str:
     try:
         return _SEXES[text.lower()]
     except KeyError:
-        raise _Problem(f"not a sex (m, f or w): {_show(text)}") from None
+        raise LimitError(f"not a sex (m, f or w): {_show(text)}") from None
 
 
-def _federation(text: str) -> str:
-    if not _FEDERATION_RE.fullmatch(text):
-        raise _Problem(f"not a federation code (3 letters): {_show(text)}")
-    return text.upper()
-
-
-def _title(text: str) -> str:
-    if text.upper() not in TITLES:
-        allowed = ", ".join(title.lower() for title in TITLES)
-        raise _Problem(f"not a title ({allowed}): {_show(text)}")
-    return text.upper()
+_federation = limits.federation
+_title = limits.title
 
 
 def _result(text: str) -> Result:
     try:
         return Result.from_string(text)
     except ValueError as exc:
-        raise _Problem(str(exc)) from None
+        raise LimitError(str(exc)) from None
 
 
 # --------------------------------------------------------------------------------------------

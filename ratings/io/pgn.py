@@ -18,7 +18,8 @@ from datetime import date
 
 import chess.pgn
 
-from ratings.errors import InputFileError
+from ratings import limits
+from ratings.errors import InputFileError, LimitError
 from ratings.results import Result
 
 __all__ = ["PgnGame", "PgnImport", "parse_pgn"]
@@ -33,9 +34,9 @@ class PgnGame:
     black: str
     """Black's name as written."""
     white_fide_id: int | None
-    """``WhiteFideId``, None when missing, ``?``, ``-`` or 0."""
+    """``WhiteFideId`` (:func:`ratings.limits.fide_id`), None when missing, ``?``, ``-`` or 0."""
     black_fide_id: int | None
-    """``BlackFideId``, None when missing, ``?``, ``-`` or 0."""
+    """``BlackFideId`` (:func:`ratings.limits.fide_id`), None when missing, ``?``, ``-`` or 0."""
     result: Result
     """``1-0``, ``0-1`` or ``1/2-1/2``."""
     date: date | None
@@ -119,19 +120,36 @@ class _Game:
         value = self.headers.get(tag, "").strip()
         return None if value in _UNKNOWN else value
 
+    def text(self, tag: str, limit: int) -> str | None:
+        """An optional tag stored as text: at most ``limit`` characters, no control ones."""
+        value = self.optional(tag)
+        if value is None:
+            return None
+        try:
+            return limits.check_text(value, limit)
+        except LimitError as exc:
+            raise self.error(tag, str(exc)) from None
+
     def name(self, tag: str) -> str:
         value = self.headers.get(tag, "")
         if value.strip() in _UNKNOWN:
             raise self.error(tag, "missing player name")
+        try:
+            limits.check_text(" ".join(value.split()), limits.MAX_NAME_LENGTH)
+        except LimitError as exc:
+            raise self.error(tag, str(exc)) from None
+        if limits.has_control_character(value):
+            raise self.error(tag, f"contains a control character: {limits.show(value)}")
         return value
 
     def fide_id(self, tag: str) -> int | None:
         value = self.optional(tag)
-        if value is None:
-            return None
-        if not (value.isascii() and value.isdigit()):
-            raise self.error(tag, f"not a FIDE id: {value!r}")
-        return int(value) or None
+        if value is None or (limits.is_ascii_digits(value) and not value.strip("0")):
+            return None  # 0: unknown
+        try:
+            return limits.fide_id(value)
+        except LimitError as exc:
+            raise self.error(tag, str(exc)) from None
 
     def date(self) -> date | None:
         for tag in _DATE_TAGS:
@@ -151,8 +169,9 @@ def parse_pgn(data: bytes, filename: str) -> PgnImport:
     """Read the tags of every game in a PGN file (UTF-8 with or without BOM, or Latin-1).
 
     Raises :class:`~ratings.errors.InputFileError` for a ``Result`` other than ``1-0``,
-    ``0-1``, ``1/2-1/2`` or ``*``, a missing ``White``/``Black`` name, a FIDE id that is not
-    a number, and a date that does not exist.
+    ``0-1``, ``1/2-1/2`` or ``*``, a missing ``White``/``Black`` name, a FIDE id outside
+    :func:`ratings.limits.fide_id`, a date that does not exist, and a name, ``Event`` or
+    ``Round`` longer than :mod:`ratings.limits` allows or holding a control character.
     """
     reader = _LineCounter(_decode(data))
     games: list[PgnGame] = []
@@ -181,8 +200,8 @@ def parse_pgn(data: bytes, filename: str) -> PgnImport:
                 black_fide_id=game.fide_id("BlackFideId"),
                 result=result,
                 date=game.date(),
-                event=game.optional("Event"),
-                round=game.optional("Round"),
+                event=game.text("Event", limits.MAX_EVENT_LENGTH),
+                round=game.text("Round", limits.MAX_ROUND_LENGTH),
                 line=game.line,
             )
         )

@@ -46,7 +46,8 @@ import re
 from dataclasses import dataclass, field
 from datetime import date
 
-from ratings.errors import InputFileError
+from ratings import limits
+from ratings.errors import InputFileError, LimitError
 from ratings.results import Result
 
 __all__ = [
@@ -76,7 +77,8 @@ class TrfPlayer:
     federation: str | None
     """Three-letter federation, None when blank."""
     fide_id: int | None
-    """The id column (FIDE id, or a national id in some files); None when 0 or blank."""
+    """The id column (:func:`ratings.limits.fide_id`; a national id in some files); None
+    when 0 or blank."""
     birth_date: date | None
     """Full birth date when the file gives one."""
     birth_year: int | None
@@ -216,6 +218,26 @@ class _Parser:
             raise self.error(line, f"not a whole number: {text!r}", field)
         return int(text)
 
+    def fide_id(self, text: str, line: int) -> int | None:
+        """The id column: blank or 0 is none, else :func:`ratings.limits.fide_id`."""
+        text = text.strip()
+        if not text or (limits.is_ascii_digits(text) and not text.strip("0")):
+            return None
+        try:
+            return limits.fide_id(text)
+        except LimitError as exc:
+            raise self.error(line, str(exc), "FIDE id") from None
+
+    def event_name(self, text: str, line: int) -> str | None:
+        """Record ``012``: the event's name, at most :data:`ratings.limits.MAX_EVENT_LENGTH`."""
+        name = text.strip()
+        if not name:
+            return None
+        try:
+            return limits.check_text(name, limits.MAX_EVENT_LENGTH)
+        except LimitError as exc:
+            raise self.error(line, str(exc), "event name") from None
+
     def day(self, text: str, line: int, field: str) -> date:
         """A calendar date in any of the accepted spellings."""
         year, month, day = self.date_parts(text, line, field)
@@ -298,7 +320,7 @@ class _Parser:
             title=padded[10:13].strip() or None,
             rating=self.integer(padded[48:52], line, "rating") or None,
             federation=padded[53:56].strip() or None,
-            fide_id=self.integer(padded[57:68], line, "FIDE id") or None,
+            fide_id=self.fide_id(padded[57:68], line),
             birth_date=birth_date,
             birth_year=birth_year,
             line=line,
@@ -357,7 +379,7 @@ class _Parser:
                     )
                 players[start_no] = parsed
             elif record == "012" and name is None:
-                name = text[4:].strip() or None
+                name = self.event_name(text[4:], number)
             elif record in ("042", "052") and record not in dates:
                 value = text[4:].strip()
                 if value:

@@ -11,7 +11,13 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings.errors import AmbiguousPlayerError, InvalidInputError, PlayerNotFoundError
+from ratings import limits
+from ratings.errors import (
+    AmbiguousPlayerError,
+    InvalidInputError,
+    LimitError,
+    PlayerNotFoundError,
+)
 from ratings.models import Player, RatingPeriod, Settings
 from ratings.rules import Period, SystemConfig, system_config
 
@@ -50,21 +56,33 @@ def utcnow() -> dt.datetime:
     return dt.datetime.now(dt.UTC).replace(tzinfo=None)
 
 
-# at most 18 digits: longer numbers fit no database integer (they match no player)
-_FIDE_REF = re.compile(r"fide:([0-9]{1,18})", re.IGNORECASE)
+_FIDE_REF = re.compile(r"fide:(.*)", re.IGNORECASE | re.DOTALL)
 
 
 def find_players(session: Session, ref: str) -> list[Player]:
-    """Players matching a PLAYER argument: database id (digits), ``fide:NNN``, or exact name
-    (case-insensitive). Merged-away records are left out."""
+    """Players matching a PLAYER argument: database id (ASCII digits), ``fide:NNN``, or exact
+    name (case-insensitive). Merged-away records are left out.
+
+    An id too large for a database integer matches nobody.
+
+    :raises LimitError: for ``fide:`` followed by anything but a FIDE id
+        (:func:`ratings.limits.fide_id`).
+    """
     text = ref.strip()
     live = Player.merged_into_id.is_(None)
-    if text.isascii() and text.isdigit() and len(text) <= 18:
-        player = session.get(Player, int(text))
+    if limits.is_ascii_digits(text):
+        try:
+            player = session.get(Player, limits.database_id(text, "player id"))
+        except LimitError:
+            return []  # too large for a database integer: no such player
         return [player] if player is not None and player.merged_into_id is None else []
     match = _FIDE_REF.fullmatch(text)
     if match:
-        return list(session.scalars(sa.select(Player).where(live, Player.fide_id == int(match[1]))))
+        try:
+            fide_id = limits.fide_id(match[1])
+        except LimitError as exc:
+            raise LimitError(f"player {ref!r}: {exc}") from None
+        return list(session.scalars(sa.select(Player).where(live, Player.fide_id == fide_id)))
     return list(
         session.scalars(
             sa.select(Player)
@@ -72,6 +90,37 @@ def find_players(session: Session, ref: str) -> list[Player]:
             .order_by(Player.id)
         )
     )
+
+
+def clean_text(value: str | None, limit: int, field: str) -> str | None:
+    """Free text to store: surrounding blanks removed, blank is None, at most ``limit``
+    characters and no control character (:mod:`ratings.limits`).
+
+    :raises LimitError: ``field: problem``.
+    """
+    if value is None or not value.strip():
+        return None
+    try:
+        return limits.check_text(value.strip(), limit)
+    except LimitError as exc:
+        raise LimitError(f"{field}: {exc}") from None
+
+
+def game_label(white: str, black: str, day: dt.date) -> str:
+    """The name of the event of its own that a game without one gets (SPEC 1.5):
+    ``White - Black, YYYY-MM-DD``, with long names shortened (``...``) so that it fits
+    :data:`ratings.limits.MAX_EVENT_LENGTH`. A label we build, not text the user gave: the
+    names themselves are stored in full with the players."""
+    tail = f", {day.isoformat()}"
+    label = f"{white} - {black}{tail}"
+    if len(label) <= limits.MAX_EVENT_LENGTH:
+        return label
+    room = (limits.MAX_EVENT_LENGTH - len(tail) - len(" - ")) // 2
+
+    def cut(name: str) -> str:
+        return name if len(name) <= room else name[: room - 3] + "..."
+
+    return f"{cut(white)} - {cut(black)}{tail}"
 
 
 def get_player(session: Session, ref: str) -> Player:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from ratings import limits
 from ratings.errors import (
     DuplicateImportError,
     InputFileError,
@@ -18,14 +19,17 @@ from ratings.errors import (
     InvalidInputError,
     PeriodError,
 )
-from ratings.io.csv import TITLES, GameRow, PlayerRow
+from ratings.io.csv import GameRow, PlayerRow
+from ratings.limits import TITLES
 from ratings.models import Event, Game, Import, Player, RatingBreakdown
 from ratings.results import Result
 from ratings.rules import Period
 from ratings.service.common import (
     bulk_insert,
+    clean_text,
     date_param,
     first_rated_start,
+    game_label,
     get_config,
     get_player,
     mark_all_for_rerate,
@@ -41,7 +45,15 @@ def content_hash(data: bytes) -> str:
 
 
 def check_not_imported(session: Session, data_hash: str, file_name: str) -> None:
-    """Refuse a file whose exact bytes were imported before."""
+    """Refuse a file whose exact bytes were imported before, or whose path is longer than
+    the ``imports`` table records (:data:`ratings.limits.MAX_FILE_NAME_LENGTH`)."""
+    if len(file_name) > limits.MAX_FILE_NAME_LENGTH:
+        raise InputFileError(
+            file_name,
+            None,
+            f"the file's path is longer than {limits.MAX_FILE_NAME_LENGTH} characters "
+            f"({len(file_name)}); import it from a shorter path",
+        )
     earlier = session.scalar(sa.select(Import).where(Import.content_hash == data_hash))
     if earlier is not None:
         raise DuplicateImportError(
@@ -127,7 +139,12 @@ def add_game(
     round: str | None = None,
 ) -> Game:
     """Record one game. Without an event it is an event of its own (SPEC 1.5); with the name
-    of a stored event it joins it (the event's dates grow to include the game)."""
+    of a stored event it joins it (the event's dates grow to include the game).
+
+    :raises LimitError: for an event name or round beyond :mod:`ratings.limits`.
+    """
+    event_name = clean_text(event_name, limits.MAX_EVENT_LENGTH, "event")
+    round = clean_text(round, limits.MAX_ROUND_LENGTH, "round")
     white = get_player(session, white_ref)
     black = get_player(session, black_ref)
     if white.id == black.id:
@@ -135,7 +152,7 @@ def add_game(
     problem = history_error(session, played_on)
     if problem:
         raise PeriodError(problem)
-    label = f"{white.name} - {black.name}, {played_on.isoformat()}"
+    label = game_label(white.name, black.name, played_on)
     event = _event_for(session, event_name, played_on, label)
     old_end = event.end_date
     game = Game(
@@ -170,7 +187,11 @@ def edit_game(
     round: str | None = None,
     rated: bool | None = None,
 ) -> Game:
-    """Correct a stored game; the rated periods it touches are marked for re-rating."""
+    """Correct a stored game; the rated periods it touches are marked for re-rating.
+
+    ``round=""`` clears the round.
+    """
+    new_round = clean_text(round, limits.MAX_ROUND_LENGTH, "round")
     game = get_game(session, game_id)
     event = session.get_one(Event, game.event_id)
     old_end = event.end_date
@@ -187,7 +208,7 @@ def edit_game(
             raise PeriodError(problem)
         game.played_on = played_on
     if round is not None:
-        game.round = round or None
+        game.round = new_round
     session.flush()
     _refresh_event(session, event, old_end)
     return game
@@ -322,15 +343,19 @@ class PlayerIndex:
                 self.by_fide[fide_id] = pid
 
     def resolve(self, ref: str) -> int:
-        """The player id, or ValueError with a message naming the problem."""
+        """The player id, or ValueError with a message naming the problem.
+
+        Only ASCII digits are a FIDE id: ``'١٢'`` is a name, never FIDE id 12.
+        """
         text = ref.strip()
-        if text.isdigit() and int(text) in self.by_fide:
+        digits = limits.is_ascii_digits(text) and len(text) <= limits.MAX_FIDE_ID_DIGITS
+        if digits and int(text) in self.by_fide:
             return self.by_fide[int(text)]
         found = self.by_name.get(text.lower(), [])
         if len(found) == 1:
             return found[0][0]
         if not found:
-            what = "fide id" if text.isdigit() else "player"
+            what = "fide id" if digits else "player"
             raise ValueError(f"unknown {what}: {ref!r}")
         candidates = ", ".join(f"{pid} ({name})" for pid, name in found)
         raise ValueError(f"ambiguous name {ref!r}: players {candidates}")
@@ -389,7 +414,7 @@ def import_games(
     # the order single inserts would take), their ids read back in insertion order
     new_events = [(name, start, end) for name, (start, end) in spans.items()]
     new_events += [
-        (f"{row.white} - {row.black}, {row.date.isoformat()}", row.date, row.date)
+        (game_label(row.white, row.black, row.date), row.date, row.date)
         for row, _, _ in resolved
         if not row.event
     ]

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings.errors import InvalidInputError
-from ratings.io.csv import TITLES
+from ratings import limits
+from ratings.errors import InvalidInputError, LimitError
 from ratings.models import Bye, Game, Player
 from ratings.service.common import get_player, mark_all_for_rerate
 
@@ -24,17 +25,19 @@ class Birth:
 
     @classmethod
     def from_string(cls, text: str | None) -> Birth:
-        """Parse ``YYYY-MM-DD`` or ``YYYY``; blank means unknown."""
+        """Parse ``YYYY-MM-DD`` or ``YYYY`` (ASCII digits only); blank means unknown."""
         if text is None or not text.strip():
             return cls(None, None)
         value = text.strip()
-        if re.fullmatch(r"\d{4}", value):
+        if re.fullmatch(r"[0-9]{4}", value):
             year = int(value)
             _check_year(year, text)
             return cls(None, year)
         try:
             day = (
-                dt.date.fromisoformat(value) if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else None
+                dt.date.fromisoformat(value)
+                if re.fullmatch(r"[0-9]{4}-[0-9]{2}-[0-9]{2}", value)
+                else None
             )
         except ValueError:
             day = None
@@ -45,37 +48,54 @@ class Birth:
 
 
 def _check_year(year: int, text: str) -> None:
-    if not 1900 <= year <= 2100:
-        raise InvalidInputError(f"birth year out of range 1900-2100: {text!r}")
-
-
-def _check_entry(rating: int | None, games: int | None, fide_id: int | None) -> None:
-    if rating is not None and not 0 <= rating <= 3500:
-        raise InvalidInputError(f"rating must be from 0 to 3500: {rating!r}")
-    if games is not None and not 0 <= games <= 100_000:
-        raise InvalidInputError(f"games must be from 0 to 100000: {games!r}")
-    if fide_id is not None and not 0 < fide_id < 10**10:
+    if not limits.MIN_BIRTH_YEAR <= year <= limits.MAX_BIRTH_YEAR:
         raise InvalidInputError(
-            f"fide id must be a positive number of at most 10 digits: {fide_id!r}"
+            f"birth year out of range {limits.MIN_BIRTH_YEAR}-{limits.MAX_BIRTH_YEAR}: {text!r}"
         )
 
 
-def _clean_name(name: str) -> str:
+def _check_entry(rating: int | None, games: int | None, fide_id: int | None) -> None:
+    """The limits of :mod:`ratings.limits` on entry data given as numbers."""
+    field = ""
+    try:
+        if rating is not None:
+            field = "rating"
+            limits.check_range(rating, limits.MIN_RATING, limits.MAX_RATING)
+        if games is not None:
+            field = "games"
+            limits.check_range(games, 0, limits.MAX_GAMES)
+        if fide_id is not None:
+            field = "fide id"
+            limits.check_fide_id(fide_id)
+    except LimitError as exc:
+        raise LimitError(f"{field}: {exc}") from None
+
+
+def clean_name(name: str) -> str:
+    """A player's name as stored: blanks collapsed, not empty, no control character, at most
+    :data:`ratings.limits.MAX_NAME_LENGTH` characters.
+
+    :raises InvalidInputError: (a :class:`LimitError` for a name that is too long).
+    """
     cleaned = " ".join(name.split())
     if not cleaned:
         raise InvalidInputError(f"a player needs a name: {name!r}")
-    if len(cleaned) > 200 or any(ord(c) < 32 for c in name):
+    if limits.has_control_character(name):
         raise InvalidInputError(f"not a usable name: {name!r}")
+    problem = limits.too_long(cleaned, limits.MAX_NAME_LENGTH)
+    if problem is not None:
+        raise LimitError(f"name: {problem}")
     return cleaned
 
 
-def _clean_code(value: str | None, allowed: tuple[str, ...] | None, what: str) -> str | None:
+def _clean_code(value: str | None, parse: Callable[[str], str], field: str) -> str | None:
+    """A federation or title: blank is None, else ``parse`` (:mod:`ratings.limits`)."""
     if value is None or not value.strip():
         return None
-    code = value.strip().upper()
-    if allowed is not None and code not in allowed:
-        raise InvalidInputError(f"unknown {what}: {value!r} (use {', '.join(allowed)})")
-    return code
+    try:
+        return parse(value.strip())
+    except LimitError as exc:
+        raise LimitError(f"{field}: {exc}") from None
 
 
 def _clean_sex(value: str | None) -> str | None:
@@ -85,13 +105,6 @@ def _clean_sex(value: str | None) -> str | None:
     if sex is None:
         raise InvalidInputError(f"sex must be m or f: {value!r}")
     return sex
-
-
-def _clean_federation(value: str | None) -> str | None:
-    fed = _clean_code(value, None, "federation")
-    if fed is not None and not re.fullmatch(r"[A-Z]{3}", fed):
-        raise InvalidInputError(f"federation must be 3 letters: {value!r}")
-    return fed
 
 
 def _check_fide_id_free(session: Session, fide_id: int | None, player_id: int | None) -> None:
@@ -123,7 +136,7 @@ def add_player(
     _check_fide_id_free(session, fide_id, None)
     birth = birth or Birth(None, None)
     player = Player(
-        name=_clean_name(name),
+        name=clean_name(name),
         birth_date=birth.date,
         birth_year=birth.year,
         fide_id=fide_id,
@@ -131,8 +144,8 @@ def add_player(
         entry_games=games,
         k10=k10,
         sex=_clean_sex(sex),
-        federation=_clean_federation(federation),
-        title=_clean_code(title, TITLES, "title"),
+        federation=_clean_code(federation, limits.federation, "federation"),
+        title=_clean_code(title, limits.title, "title"),
     )
     session.add(player)
     session.flush()
@@ -170,7 +183,7 @@ def edit_player(
             changed.append(field)
 
     if name is not None:
-        put("name", _clean_name(name))
+        put("name", clean_name(name))
     if birth is not None:
         put("birth_date", birth.date)
         put("birth_year", birth.year)
@@ -191,9 +204,9 @@ def edit_player(
     if sex is not None:
         put("sex", _clean_sex(sex))
     if federation is not None:
-        put("federation", _clean_federation(federation))
+        put("federation", _clean_code(federation, limits.federation, "federation"))
     if title is not None:
-        put("title", _clean_code(title, TITLES, "title"))
+        put("title", _clean_code(title, limits.title, "title"))
     if set(changed) & {"birth_date", "birth_year", "entry_rating", "entry_games", "k10"}:
         mark_all_for_rerate(session)
     session.flush()

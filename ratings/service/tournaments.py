@@ -31,14 +31,16 @@ from pathlib import PurePath
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
+from ratings import limits
 from ratings.errors import (
     InputFileError,
     InputFileErrors,
     InvalidInputError,
+    LimitError,
 )
-from ratings.io.csv import TITLES
 from ratings.io.pgn import parse_pgn
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf, write_trf
+from ratings.limits import TITLES
 from ratings.models import Bye, Event, Game, Player, RatingHistory, RatingPeriod
 from ratings.results import Result
 from ratings.service.common import bulk_insert, date_param
@@ -67,7 +69,6 @@ _FIRST_DAY = dt.date(1850, 1, 1)
 _LAST_DAY = dt.date(2199, 12, 31)
 _TRF_TITLES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM"}
 _TRF_TITLES |= {"W" + k: "W" + v for k, v in _TRF_TITLES.items()}
-_FEDERATION = re.compile(r"[A-Z]{3}")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
@@ -254,8 +255,29 @@ def _raise_all(errors: list[InputFileError]) -> None:
 
 
 def _check_name(name: str, file_name: str, line: int, field: str = "name") -> None:
-    if any(ord(c) < 32 or ord(c) == 127 for c in name) or len(name) > 200:
-        raise InputFileError(file_name, line, f"not a usable name: {name!r}", field)
+    """The limits of :mod:`ratings.limits` on a name as it is stored (blanks collapsed)."""
+    try:
+        limits.check_text(" ".join(name.split()), limits.MAX_NAME_LENGTH)
+        if limits.has_control_character(name):
+            raise LimitError(f"contains a control character: {limits.show(name)}")
+    except LimitError as exc:
+        raise InputFileError(file_name, line, str(exc), field) from None
+
+
+def _event_name(given: str | None, file_name: str) -> str:
+    """An event's name: the one the file gives, else the file's name (which must fit)."""
+    if given is not None:
+        return given  # checked by the reader
+    name = PurePath(file_name).name
+    if len(name) > limits.MAX_EVENT_LENGTH:
+        problem = f"the file name is longer than {limits.MAX_EVENT_LENGTH} characters"
+    elif limits.has_control_character(name):
+        problem = "the file name holds a control character"
+    else:
+        return name
+    raise InputFileError(
+        file_name, None, f"{problem} and the file names no event; rename the file", "event name"
+    )
 
 
 def _check_day(day: dt.date, file_name: str, line: int | None, field: str) -> None:
@@ -297,15 +319,22 @@ def _new_trf_player(
     def problem(text: str, field: str) -> None:
         errors.append(InputFileError(file_name, p.line, text, field))
 
-    if p.rating is not None and not 0 <= p.rating <= 3500:
-        problem(f"rating must be from 0 to 3500: {p.rating}", "rating")
-    if p.fide_id is not None and p.fide_id >= 10**10:
-        problem(f"not a FIDE id (more than 10 digits): {p.fide_id}", "FIDE id")
-    if p.birth_year is not None and not 1900 <= p.birth_year <= 2100:
-        problem(f"birth year out of range 1900-2100: {p.birth_year}", "birth date")
-    federation = p.federation.upper() if p.federation else None
-    if federation is not None and not _FEDERATION.fullmatch(federation):
-        problem(f"federation must be 3 letters: {p.federation!r}", "federation")
+    checks: list[tuple[int | None, int, int, str]] = [
+        (p.rating, limits.MIN_RATING, limits.MAX_RATING, "rating"),
+        (p.birth_year, limits.MIN_BIRTH_YEAR, limits.MAX_BIRTH_YEAR, "birth date"),
+    ]
+    for value, low, high, field in checks:
+        if value is not None:
+            try:
+                limits.check_range(value, low, high)
+            except LimitError as exc:
+                problem(str(exc), field)
+    federation = None
+    if p.federation:
+        try:
+            federation = limits.federation(p.federation)
+        except LimitError as exc:
+            problem(str(exc), "federation")
     title = None
     if p.title:
         code = p.title.upper()
@@ -408,7 +437,7 @@ def import_trf(
     _raise_all(errors)
     _check_history(session, end, file_name)
 
-    name = t.name or PurePath(file_name).name
+    name = _event_name(t.name, file_name)
     rated = sum(1 for g in t.games if g.rated)
     report = TournamentReport(
         file_name=file_name,
@@ -516,7 +545,8 @@ def import_pgn(
     seen: dict[int, PlayerMatch] = {}
     rows: list[tuple[str, str | None, dt.date, int, int, Result]] = []
     spans: dict[str, list[dt.date]] = {}
-    fallback = PurePath(file_name).name
+    # games without an Event tag form an event named after the file
+    fallback = _event_name(None, file_name) if any(g.event is None for g in parsed.games) else ""
     for g in parsed.games:
         day = g.date or default_date
         if day is None:
@@ -635,8 +665,11 @@ def find_events(session: Session, ref: str) -> list[Event]:
     """Events an EVENT argument names: an event id (digits) or an exact name
     (case-insensitive), oldest first."""
     text = ref.strip()
-    if text.isascii() and text.isdigit() and len(text) <= 18:  # longer: no database integer
-        event = session.get(Event, int(text))
+    if limits.is_ascii_digits(text):
+        try:
+            event = session.get(Event, limits.database_id(text, "event id"))
+        except LimitError:
+            return []  # too large for a database integer: no such event
         return [event] if event is not None else []
     return list(
         session.scalars(
