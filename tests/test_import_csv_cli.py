@@ -223,17 +223,35 @@ def test_csv_values_at_and_one_over_the_limit(
     club.ok("import", kind, str(path))
 
 
+def path_of_length(tmp_path: Path, length: int, name: str) -> Path:
+    """A path of exactly ``length`` characters ending in ``name``, its folders made."""
+    room = length - len(str(tmp_path / name))
+    folder = tmp_path
+    while room > 0:
+        part = "d" * min(200, room - 1) if room > 1 else ""
+        if not part:  # one character left: lengthen the last folder instead
+            folder = folder.with_name(folder.name + "d")
+            break
+        folder = folder / part
+        room -= len(part) + 1
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / name
+    assert len(str(path)) == length
+    return path
+
+
 def test_a_file_path_longer_than_the_imports_table_holds(tmp_path: Path) -> None:
     club = _club(tmp_path)
-    folder = tmp_path / ("d" * 200) / ("d" * 200) / ("d" * 100)
-    folder.mkdir(parents=True)
-    path = folder / "games.csv"
+    path = path_of_length(tmp_path / "long", 501, "games.csv")
     path.write_text(GAMES_CSV, "utf-8")
-    assert len(str(path)) > 500
     before = club.state()
     assert club.run("import", "games", str(path)) == (
         1,
         f"Error: {path}: the file's path is longer than 500 characters "
-        f"({len(str(path))}); import it from a shorter path\n",
+        "(501); import it from a shorter path\n",
     )
     assert club.state() == before
+    path = path_of_length(tmp_path / "fits", 500, "games.csv")
+    path.write_text(GAMES_CSV, "utf-8")
+    club.ok("import", "games", str(path))
+    assert club.rows("SELECT length(file_name) FROM imports WHERE kind = 'games_csv'") == [(500,)]
