@@ -116,11 +116,12 @@ def is_ascii_digits(text: str) -> bool:
 def fide_id(text: str) -> int:
     """A FIDE id written as 1 to 11 ASCII digits, not all zeros.
 
-    Why 11 digits: FIDE issues ids of up to 9 digits today (``1503014``, ``24116068``,
-    ``46616543``), and the TRF player line gives the id 11 columns (58-68), so 11 digits
-    leave FIDE room to grow while every stored id can still be written to a TRF file and
-    read back. A longer value is not a FIDE id (PGN files were seen carrying 15- to
-    23-digit values). Leading zeros count towards the 11 characters, as in the TRF column.
+    Why 11 digits: the FIDE ids in use have at most 9 digits (most have 7 or 8:
+    ``1503014``, ``24116068``, ``14204118``), and the TRF player line gives the id 11
+    columns (58-68). Allowing 11 leaves FIDE room to grow while every stored id can still be
+    written to a TRF file and read back; a longer value is not a FIDE id (PGN files were
+    seen carrying 15- to 23-digit values). Leading zeros count towards the 11 characters,
+    as in the TRF column.
 
     Callers that read ``0`` or a blank as "no id" (TRF, PGN) check for that first.
 
