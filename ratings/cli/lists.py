@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 import json
@@ -13,6 +12,7 @@ import click
 from ratings import service
 from ratings.cli import App, pass_app
 from ratings.cli.progress import Progress
+from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.service import reports
 from ratings.service.rate import periods_to_rate
@@ -107,7 +107,7 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
         return
     if fmt == "csv":
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = CsvWriter(out)  # neutralises formula-like cells (names such as "=cmd")
         writer.writerow(
             ["name", "fide_id", "federation", "title", "birth_year", "rating", "change",
              "period_games", "games", "k", "k10"]
@@ -232,7 +232,7 @@ def history(app: App, player_ref: str, fmt: str) -> None:
         return
     if fmt == "csv":
         out = io.StringIO()
-        writer = csv.writer(out, lineterminator="\n")
+        writer = CsvWriter(out)  # neutralises formula-like cells
         writer.writerow(["period", "rating_before", "rating", "change", "k", "games",
                          "total_games", "score", "state"])  # fmt: skip
         for r in rows:

