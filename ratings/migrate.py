@@ -121,6 +121,11 @@ def _migrate(url: str, rev: str, *, up: bool) -> None:
         # (a plain connect() would lose the migration, STYLE.md pitfall 3)
         with engine.begin() as conn:
             run_migrations(conn, rev, up=up)
+            # PostgreSQL: the role `ratings sql` runs as, granted the tables and views as
+            # they now are (a recreated view loses its grants); a no-op on SQLite
+            from ratings import privileges  # (imported here: this edit stays in _migrate)
+
+            privileges.refresh_reader_role(conn)
     finally:
         engine.dispose()
 

@@ -1,33 +1,82 @@
-"""Administrators' SQL, run read-only (``ratings sql``).
+"""Administrators' SQL, run read-only, with least privilege and a time limit (``ratings sql``).
 
 Three layers keep a query from changing anything on SQLite: the file is opened with
 ``mode=ro``, ``PRAGMA query_only`` is on, and an authorizer allows only reading statements
 (SELECT, reading functions, a list of introspection pragmas), so that ``ATTACH``,
 ``VACUUM INTO`` (which writes a new file even from a read-only connection), ``CREATE TEMP``
-and ``PRAGMA writable_schema=1`` are refused too. On PostgreSQL the query runs in a
-``READ ONLY`` transaction as one prepared statement, so that ``COMMIT; DELETE ...`` cannot
-smuggle a second statement past it.
+and ``PRAGMA writable_schema=1`` are refused too. A progress handler interrupts the query
+once its time is up.
 
-This is a guard against accidents, not a sandbox: whoever holds the database URL can write
-with other tools. Give untrusted users a PostgreSQL role with SELECT grants only.
+On PostgreSQL a ``READ ONLY`` transaction is not enough for a superuser login (``COPY ... TO
+PROGRAM``, ``pg_read_file``), so the query also runs with least privilege: ``SET LOCAL ROLE``
+to :data:`ratings.privileges.READER_ROLE` (SELECT on the product's tables and views only),
+through a security-definer function owned by that role, so that the query cannot take the
+login's privileges back with ``set_config('role', ...)``. Only queries (SELECT, WITH, VALUES,
+TABLE) run; COPY is refused outright. ``statement_timeout`` bounds the time. The statement is
+parsed on its own first (one statement only: ``COMMIT; DELETE ...`` is refused).
+
+Rows are streamed: :func:`open_query` reads them in batches while the caller writes them out,
+so memory does not grow with the result. The time limit counts from the start, so time spent
+waiting for a slow reader of the output counts too (a held SQLite read lock keeps writers out).
+
+Whoever holds the database URL can still write with other tools: this protects the data from
+``ratings sql``, not from its user.
 """
 
 from __future__ import annotations
 
+import json
+import math
+import re
 import sqlite3
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from decimal import Decimal
+from itertools import islice
 from typing import Any
 
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import Engine
 
+from ratings import privileges
 from ratings.errors import RatingsError
 
-__all__ = ["QueryError", "QueryResult", "run_query"]
+__all__ = [
+    "DEFAULT_BATCH",
+    "QueryError",
+    "QueryResult",
+    "QueryStream",
+    "QueryTimeoutError",
+    "open_query",
+    "run_query",
+    "statement_kind",
+]
+
+DEFAULT_BATCH = 1000
+"""Rows read (and held) at a time."""
+
+_PROGRESS_OPS = 10_000
+"""SQLite virtual-machine instructions between two looks at the clock (about 0.1 ms)."""
+
+READING_KINDS = frozenset({"SELECT", "WITH", "VALUES", "TABLE"})
+"""Statements ``ratings sql`` runs on PostgreSQL (by their first keyword)."""
 
 
 class QueryError(RatingsError):
     """A query failed: a syntax error, a missing table, or an attempt to write."""
+
+
+class QueryTimeoutError(QueryError):
+    """A query ran longer than its time limit."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(
+            f"the query ran longer than {seconds:g} s; allow more with --timeout SECONDS "
+            "(0: no limit)"
+        )
+        self.seconds = seconds
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +85,134 @@ class QueryResult:
 
     columns: tuple[str, ...]
     rows: tuple[tuple[Any, ...], ...]
+
+
+class _Clock:
+    """A query's time limit, measured from its start (None: no limit)."""
+
+    def __init__(self, timeout: float | None) -> None:
+        self.timeout = timeout if timeout else None
+        self.deadline = None if self.timeout is None else time.monotonic() + self.timeout
+
+    def expired(self) -> bool:
+        return self.deadline is not None and time.monotonic() >= self.deadline
+
+    def check(self) -> None:
+        if self.timeout is not None and self.expired():
+            raise QueryTimeoutError(self.timeout)
+
+
+class QueryStream:
+    """An open query: its column names, and its rows read batch by batch."""
+
+    def __init__(
+        self, columns: tuple[str, ...], fetch: Callable[[], list[tuple[Any, ...]]], clock: _Clock
+    ) -> None:
+        self.columns = columns
+        """Column names, in order (empty for a statement that returns no rows)."""
+        self.deadline = clock.deadline
+        """When the time limit runs out (``time.monotonic()``), or None."""
+        self._fetch = fetch
+        self._clock = clock
+
+    def batches(self) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows, at most :data:`DEFAULT_BATCH` at a time.
+
+        :raises QueryTimeoutError: once the time limit has run out, also while the caller
+            was busy with the previous batch.
+        :raises QueryError: for an error the database reports while reading.
+        """
+        while True:
+            self._clock.check()
+            batch = self._fetch()
+            if not batch:
+                return
+            yield batch
+
+
+def statement_kind(query: str) -> str:
+    """The first keyword of a statement, upper case, after white space, comments (nested
+    ``/* */`` too, as PostgreSQL reads them) and opening parentheses; "" if there is none."""
+    i, n = 0, len(query)
+    while i < n:
+        if query[i] in " \t\n\r\f\v(":
+            i += 1
+        elif query.startswith("--", i):
+            end = query.find("\n", i)
+            i = n if end < 0 else end + 1
+        elif query.startswith("/*", i):
+            depth, i = 1, i + 2
+            while i < n and depth:
+                if query.startswith("/*", i):
+                    depth, i = depth + 1, i + 2
+                elif query.startswith("*/", i):
+                    depth, i = depth - 1, i + 2
+                else:
+                    i += 1
+        else:
+            break
+    word = re.compile(r"[A-Za-z_]+").match(query, i)
+    return word.group(0).upper() if word else ""
+
+
+def _check_text(query: str) -> None:
+    if not query.strip():
+        raise QueryError("the query is empty")
+    try:
+        query.encode("utf-8")
+    except UnicodeEncodeError as exc:  # undecodable bytes on the command line
+        raise QueryError(f"the query is not valid UTF-8 text: {query!r}") from exc
+    if "\x00" in query:  # libpq would cut the text there
+        raise QueryError("the query contains a null character")
+    if statement_kind(query) == "COPY":
+        # COPY TO PROGRAM runs a program and COPY TO/FROM a file reads or writes one on the
+        # server, even in a read-only transaction
+        raise QueryError(
+            "ratings sql does not run COPY (it can run programs and read or write files on "
+            "the database server); use --format csv"
+        )
+
+
+@contextmanager
+def open_query(
+    engine: Engine,
+    query: str,
+    *,
+    timeout: float | None = None,
+    batch_size: int = DEFAULT_BATCH,
+) -> Iterator[QueryStream]:
+    """Run one statement on a read-only connection and stream its rows.
+
+    ``engine`` must come from ``make_engine(url, read_only=True)`` for SQLite files; on
+    PostgreSQL the transaction is made read-only here. The connection stays open until the
+    ``with`` block ends; the rows are read by :meth:`QueryStream.batches`.
+
+    :param timeout: seconds from now after which the query is stopped (None or 0: no
+        limit), whether it is computing rows or waiting for the caller to take them.
+    :raises QueryError: for any error the database reports, and for any statement that
+        would write.
+    :raises QueryTimeoutError: when the time limit runs out.
+    :raises ratings.privileges.ReaderRoleError: on PostgreSQL, when the reader role cannot be
+        used.
+    """
+    if timeout is not None and (math.isnan(timeout) or timeout < 0):
+        raise ValueError(f"timeout must be a number of seconds >= 0: {timeout!r}")
+    _check_text(query)
+    clock = _Clock(timeout)
+    opener = _open_sqlite if engine.dialect.name == "sqlite" else _open_postgresql
+    with opener(engine, query, clock, batch_size) as stream:
+        yield stream
+
+
+def run_query(engine: Engine, query: str, *, timeout: float | None = None) -> QueryResult:
+    """Run one statement read-only and return every row (see :func:`open_query`)."""
+    with open_query(engine, query, timeout=timeout) as stream:
+        rows = [row for batch in stream.batches() for row in batch]
+    return QueryResult(stream.columns, tuple(rows))
+
+
+def _no_rows() -> list[tuple[Any, ...]]:
+    return []
 
 
 # pragmas that only read; these may take an argument (a table or index name, a limit)
@@ -150,59 +327,141 @@ def _describe(action: int, arg1: str | None, arg2: str | None) -> str:
     return what
 
 
-def run_query(engine: Engine, query: str) -> QueryResult:
-    """Run one statement on a read-only connection and return every row.
-
-    ``engine`` must come from ``make_engine(url, read_only=True)`` for SQLite files; on
-    PostgreSQL the transaction is made read-only here.
-
-    :raises QueryError: for any error the database reports, and for any statement that
-        would write.
-    """
-    if not query.strip():
-        raise QueryError("the query is empty")
-    try:
-        query.encode("utf-8")
-    except UnicodeEncodeError as exc:  # undecodable bytes on the command line
-        raise QueryError(f"the query is not valid UTF-8 text: {query!r}") from exc
-    dbapi: Any = engine.dialect.dbapi
+@contextmanager
+def _open_sqlite(
+    engine: Engine, query: str, clock: _Clock, batch_size: int
+) -> Iterator[QueryStream]:
     with engine.connect() as conn:
         raw: Any = conn.connection.driver_connection
-        if engine.dialect.name == "sqlite":
-            raw.execute("PRAGMA query_only = ON")  # before BEGIN: pragmas autobegin in SQLAlchemy
-            conn.begin()  # one snapshot for the whole query
-            authorizer = _Authorizer()
-            raw.set_authorizer(authorizer)
-            authorizer.armed = True
+        raw.execute("PRAGMA query_only = ON")  # before BEGIN: pragmas autobegin in SQLAlchemy
+        conn.begin()  # one snapshot for the whole query
+        authorizer = _Authorizer()
+        raw.set_authorizer(authorizer)
+        if clock.deadline is not None:
+            # also runs while rows are fetched, so the time the caller spends writing the
+            # previous batch counts; a non-zero answer interrupts the statement
+            raw.set_progress_handler(clock.expired, _PROGRESS_OPS)
+        cursor = raw.cursor()
+        authorizer.armed = True
+
+        def error(exc: sqlite3.Error) -> QueryError:
+            if clock.timeout is not None and clock.expired() and "interrupt" in str(exc):
+                return QueryTimeoutError(clock.timeout)
+            if authorizer.refused is not None or "readonly" in str(exc):
+                what = authorizer.refused or "writing"
+                return QueryError(f"ratings sql is read-only: {what} is not allowed")
+            return QueryError(str(exc))
+
+        def fetch() -> list[tuple[Any, ...]]:
             try:
-                return _fetch(raw.cursor(), query, None)
+                return list(cursor.fetchmany(batch_size))
             except sqlite3.Error as exc:
-                if authorizer.refused is not None or "readonly" in str(exc):
-                    what = authorizer.refused or "writing"
-                    raise QueryError(f"ratings sql is read-only: {what} is not allowed") from exc
-                raise QueryError(str(exc)) from exc
-            finally:
-                raw.set_authorizer(None)
-        conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+                raise error(exc) from exc
+
         try:
-            # prepare=True: one statement only, and no client-side placeholders ('%')
-            return _fetch(raw.cursor(), query, {"prepare": True})
-        except dbapi.Error as exc:
-            message = str(exc).strip().splitlines()[0] if str(exc).strip() else repr(exc)
-            raise QueryError(message) from exc
+            try:
+                cursor.execute(query)
+            except sqlite3.Error as exc:
+                raise error(exc) from exc
+            if cursor.description is None:
+                yield QueryStream((), _no_rows, clock)
+            else:
+                columns = tuple(str(column[0]) for column in cursor.description)
+                yield QueryStream(columns, fetch, clock)
+        finally:
+            cursor.close()
+            raw.set_authorizer(None)
+            raw.set_progress_handler(None, 0)
 
 
-def _fetch(cursor: Any, query: str, options: dict[str, Any] | None) -> QueryResult:
-    """Execute on a raw DBAPI cursor and read every row (no rows: no columns either)."""
-    try:
-        if options is None:
-            cursor.execute(query)
-        else:
-            cursor.execute(query, **options)
-        description: Sequence[Sequence[Any]] | None = cursor.description
-        if description is None:
-            return QueryResult((), ())
-        columns = tuple(str(column[0]) for column in description)
-        return QueryResult(columns, tuple(tuple(row) for row in cursor.fetchall()))
-    finally:
-        cursor.close()
+@contextmanager
+def _open_postgresql(
+    engine: Engine, query: str, clock: _Clock, batch_size: int
+) -> Iterator[QueryStream]:
+    import psycopg
+    from psycopg import pq
+
+    with engine.connect() as conn:
+        raw: Any = conn.connection.driver_connection
+        try:
+            conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+            function = privileges.enter_reader_role(conn)
+            if clock.timeout is not None:
+                ms = max(1, math.ceil(clock.timeout * 1000))
+                conn.exec_driver_sql(f"SET LOCAL statement_timeout = {ms}")
+        except sa_exc.DBAPIError as exc:
+            raise QueryError(_first_line(exc.orig or exc)) from exc
+        columns = _columns_of(raw, query)
+        kind = statement_kind(query)
+        if kind not in READING_KINDS:
+            raise QueryError(
+                f"ratings sql is read-only: {kind or 'this statement'} is not allowed "
+                "(on PostgreSQL it runs queries: SELECT, WITH, VALUES, TABLE)"
+            )
+        cursor = raw.cursor()
+        # chunks need libpq 17; an older one sends row by row
+        size = batch_size if pq.version() >= 170000 else 1
+        rows = cursor.stream(f"SELECT * FROM {function}(%s)", [query], size=size)
+
+        def fetch() -> list[tuple[Any, ...]]:
+            try:
+                return [_json_row(text) for (text,) in islice(rows, batch_size)]
+            except psycopg.Error as exc:
+                if exc.sqlstate == "57014" and clock.timeout is not None:  # query_canceled
+                    raise QueryTimeoutError(clock.timeout) from exc
+                raise QueryError(_first_line(exc)) from exc
+
+        try:
+            yield QueryStream(columns, fetch, clock)
+        finally:
+            rows.close()  # cancels the query if it is still sending
+            cursor.close()
+
+
+def _columns_of(raw: Any, query: str) -> tuple[str, ...]:
+    """Parse ``query`` as one statement (nothing runs) and return its column names."""
+    from psycopg import pq
+
+    encoding = raw.info.encoding
+    result = raw.pgconn.prepare(b"", query.encode(encoding))
+    if result.status != pq.ExecStatus.COMMAND_OK:
+        raise QueryError(_result_message(result, encoding))
+    result = raw.pgconn.describe_prepared(b"")
+    if result.status != pq.ExecStatus.COMMAND_OK:
+        raise QueryError(_result_message(result, encoding))
+    return tuple(result.fname(i).decode(encoding) for i in range(result.nfields))
+
+
+def _result_message(result: Any, encoding: str) -> str:
+    from psycopg import pq
+
+    message = result.error_field(pq.DiagnosticField.MESSAGE_PRIMARY)
+    if message:
+        return str(message.decode(encoding, "replace"))
+    return str(result.error_message.decode(encoding, "replace")).strip() or "the query failed"
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip()
+    return text.splitlines()[0] if text else repr(exc)
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object's members in order, repeated names included."""
+
+
+_JSON = json.JSONDecoder(object_pairs_hook=_Pairs, parse_float=Decimal)
+
+
+def _json_row(text: str) -> tuple[Any, ...]:
+    """A row from the query function: numbers stay numbers (Decimal for fractions)."""
+    return tuple(_plain(value) for _, value in _JSON.decode(text))
+
+
+def _plain(value: Any) -> Any:
+    """A JSON value inside a column (a json column's object) as plain dicts and lists."""
+    if isinstance(value, _Pairs):
+        return {name: _plain(item) for name, item in value}
+    if isinstance(value, list):
+        return [_plain(item) for item in value]
+    return value
