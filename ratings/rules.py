@@ -1039,7 +1039,7 @@ def system_config(
 # Rating periods (SPEC 3)
 # --------------------------------------------------------------------------------------------
 
-_LABEL = re.compile(r"(\d{4})-(\d{2})")
+_LABEL = re.compile(r"([0-9]{4})-([0-9]{2})")  # ASCII digits: \d matches any digit
 
 
 def _add_months(day: date, months: int) -> date:

@@ -237,12 +237,24 @@ def test_rules_errors_exit_1(args: list[str], message: str) -> None:
 @pytest.mark.parametrize(
     ("args", "error"),
     [
-        (["expected", "2000", "abc"], "Invalid value for 'R2': 'abc' is not a valid integer."),
+        (
+            ["expected", "2000", "abc"],
+            "Invalid value for 'R2': 'abc' is not a valid integer (digits 0-9).",
+        ),
+        (
+            ["expected", "\u0662\u0660\u0660\u0660", "2000"],  # Arabic-Indic digits
+            "Invalid value for 'R1': '\u0662\u0660\u0660\u0660' is not a valid integer "
+            "(digits 0-9).",
+        ),
+        (
+            ["change", "2000", "2000", "1", "--k", "1_0"],
+            "Invalid value for '--k': '1_0' is not a valid integer (digits 0-9).",
+        ),
         (["expected", "2000"], "Missing argument 'R2'."),
         (["change", "2000", "2000", "1"], "Missing option '--k'."),
         (
             ["change", "2000", "2000", "1", "--k", "ten"],
-            "Invalid value for '--k': 'ten' is not a valid integer.",
+            "Invalid value for '--k': 'ten' is not a valid integer (digits 0-9).",
         ),
         (
             ["expected", "2000", "2000", "--date", "2025-13-01"],

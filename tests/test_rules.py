@@ -598,6 +598,7 @@ def test_period_longer() -> None:
         ("2025-13", 1, "period must be written yyyy-mm: '2025-13'"),
         ("2025-1", 1, "period must be written yyyy-mm: '2025-1'"),
         ("25-01", 1, "'25-01'"),
+        ("\u0662\u0660\u0662\u0666-01", 1, "period must be written yyyy-mm"),  # Arabic-Indic
         ("2025-01", 5, "period months must be one of 1, 2, 3, 4, 6, 12: 5"),
     ],
 )  # fmt: skip

@@ -9,6 +9,7 @@ import click
 
 from ratings import files, migrate, service
 from ratings.cli import App, pass_app
+from ratings.cli.types import ASCII_INT
 from ratings.db import (
     SessionFactory,
     check_regular_file,
@@ -29,8 +30,8 @@ from ratings.rules import SystemConfig, system_config
     show_default=True,
     help="fide: FIDE Rating Regulations; club: FIDE rules with a start rating; elo: classic.",
 )
-@click.option("--k", "k", type=int, help="A fixed K factor for everyone (club, elo).")
-@click.option("--start-rating", type=int, help="Rating of newcomers (club: 1200, elo: 1500).")
+@click.option("--k", "k", type=ASCII_INT, help="A fixed K factor for everyone (club, elo).")
+@click.option("--start-rating", type=ASCII_INT, help="Rating of newcomers (club: 1200, elo: 1500).")
 @click.option(
     "--expected",
     type=click.Choice(["table", "curve"]),

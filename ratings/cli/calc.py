@@ -11,6 +11,7 @@ from decimal import Decimal, InvalidOperation
 import click
 
 from ratings import rules
+from ratings.cli.types import ASCII_INT
 
 FORMAT = click.option(
     "--format",
@@ -102,8 +103,8 @@ def calc() -> None:
 
 
 @calc.command("expected")
-@click.argument("r1", type=int)
-@click.argument("r2", type=int)
+@click.argument("r1", type=ASCII_INT)
+@click.argument("r2", type=ASCII_INT)
 @DATE
 @FORMAT
 def expected_command(r1: int, r2: int, day: datetime | None, fmt: str) -> None:
@@ -128,10 +129,10 @@ def expected_command(r1: int, r2: int, day: datetime | None, fmt: str) -> None:
 
 
 @calc.command("change")
-@click.argument("r1", type=int)
-@click.argument("r2", type=int)
+@click.argument("r1", type=ASCII_INT)
+@click.argument("r2", type=ASCII_INT)
 @click.argument("result", metavar="RESULT")
-@click.option("--k", "k", type=int, required=True, help="K factor of the player rated R1.")
+@click.option("--k", "k", type=ASCII_INT, required=True, help="K factor of the player rated R1.")
 @DATE
 @FORMAT
 def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, fmt: str) -> None:
@@ -179,7 +180,7 @@ def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, 
     help="Opponents' ratings, comma-separated (1500,1700).",
 )
 @click.option("--score", callback=_parse_total_score, required=True, help="Total score (1.5).")
-@click.option("--rating", type=int, help="Own rating, for the own-rating method.")
+@click.option("--rating", type=ASCII_INT, help="Own rating, for the own-rating method.")
 @click.option(
     "--method",
     type=click.Choice(["fide", "own", "400"]),
