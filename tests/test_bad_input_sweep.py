@@ -563,3 +563,58 @@ def test_init(template: Path, extra: list[str]) -> None:
     assert result.exit_code in (0, 1, 2), result.output
     # a refused init leaves no file behind; a successful one a database at the newest schema
     assert db.exists() == (result.exit_code == 0), result.output
+
+
+# --- odd paths ----------------------------------------------------------------------------
+
+PATH_PART = st.text(
+    alphabet=st.sampled_from(list("#?%&=;+@ ab1_.'\"ü☃éß\u00a0")), min_size=1, max_size=24
+).filter(lambda s: s.strip(". ") != "" and not s.startswith("-"))
+"""A file or folder name with the characters URIs and URLs treat specially."""
+
+GAMES_CSV = (
+    "date,white,black,result,event,round\n"
+    '2026-02-20,"Smith, Ann","Jones, Bob",1-0,Odd Path Cup,1\n'
+    '2026-02-21,"Jones, Bob","O\'Hara, Cy",1/2-1/2,Odd Path Cup,2\n'
+)
+
+
+@SWEEP
+@given(
+    folder=PATH_PART,
+    name=PATH_PART,
+    other=PATH_PART,
+    command=st.sampled_from(
+        ["list", "sql", "player add", "db backup", "db current", "import games", "rate"]
+    ),
+)
+def test_odd_database_paths(
+    template: Path, folder: str, name: str, other: str, command: str
+) -> None:
+    """A --db path (and a backup or input path) with #, ?, %, spaces or non-ASCII is that
+    file: every command works on it and creates no other file."""
+    root = template.parent / "odd"
+    shutil.rmtree(root, ignore_errors=True)
+    (root / folder).mkdir(parents=True)
+    db = root / folder / f"{name}.db"
+    shutil.copyfile(template, db)
+    second = root / folder / f"{other}.2"
+    args = {
+        "list": ["list"],
+        "sql": ["sql", "SELECT count(*) AS n FROM players"],
+        "player add": ["player", "add", "Odd, Path"],
+        "db backup": ["db", "backup", str(second)],
+        "db current": ["db", "current"],
+        "import games": ["import", "games", str(second)],
+        "rate": ["rate"],
+    }[command]
+    if command == "import games":
+        second.write_text(GAMES_CSV, encoding="utf-8")
+    result = run(db, f"odd path: {command}", *args)
+    assert result.exit_code == 0, (db, args, result.output)
+    expected = {db.name} | ({second.name} if command in ("db backup", "import games") else set())
+    assert {p.name for p in (root / folder).iterdir()} == expected
+    assert [p.name for p in root.iterdir()] == [folder]
+    if command == "sql":
+        assert result.stdout.split()[-1] == "4"
+    shutil.rmtree(root)
