@@ -152,11 +152,10 @@ def refresh_reader_role(conn: Connection) -> bool:
         f"REVOKE ALL ON ALL FUNCTIONS IN SCHEMA {s} FROM {r}",
         f"GRANT USAGE ON SCHEMA {s} TO {r}",
     ]
-    if relations:
-        statements.append(
-            f"GRANT SELECT ON {', '.join(s + '.' + _ident(n) for n in relations)} TO {r}"
-        )
+    if not set(relations) - {VERSION_TABLE}:  # downgraded to base: nothing left to read
+        return _attempt(conn, *statements, f"DROP FUNCTION IF EXISTS {function}")
     statements += [
+        f"GRANT SELECT ON {', '.join(s + '.' + _ident(n) for n in relations)} TO {r}",
         f"CREATE OR REPLACE FUNCTION {function} RETURNS SETOF text LANGUAGE plpgsql STABLE "
         f"SECURITY DEFINER AS $ratings${_FUNCTION_BODY}$ratings$",
         # a new owner must be able to create in the schema (superusers skip that check)

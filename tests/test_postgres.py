@@ -96,16 +96,31 @@ def _objects(url: str) -> tuple[set[str], set[str]]:
         engine.dispose()
 
 
+def _query_function(url: str) -> str | None:
+    engine = make_engine(url)
+    try:
+        with engine.connect() as conn:
+            found = conn.exec_driver_sql(
+                f"SELECT to_regprocedure('{privileges.QUERY_FUNCTION}(text)')::text"
+            ).scalar()
+            return None if found is None else str(found)
+    finally:
+        engine.dispose()
+
+
 def test_migrations_up_down_up_and_check(pg_url: str) -> None:
     migrate.upgrade(pg_url)
     tables, views = _objects(pg_url)
     assert {"players", "games", "rating_history", "settings", "alembic_version"} <= tables
     assert views == {"current_ratings", "rating_lists"}
     migrate.check(pg_url)
+    assert _query_function(pg_url) == f"{privileges.QUERY_FUNCTION}(text)"
     migrate.downgrade(pg_url, "base")
     assert _objects(pg_url) == ({"alembic_version"}, set())
+    assert _query_function(pg_url) is None  # the reader's function goes with the schema
     migrate.upgrade(pg_url)
     migrate.check(pg_url)
+    assert _query_function(pg_url) == f"{privileges.QUERY_FUNCTION}(text)"
     engine = make_engine(pg_url)
     try:
         assert migrate.current_revision(engine) == migrate.head_revision()
