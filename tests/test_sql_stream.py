@@ -183,26 +183,77 @@ def test_out_of_memory_is_an_error_not_a_traceback(db: Path, tmp_path: Path) -> 
     assert b"Traceback" not in err
 
 
-def test_a_reader_that_stops_reading_does_not_keep_writers_out(db: Path) -> None:
-    """`ratings sql ... | less`: the pager reads one screen and waits. The query's read lock
-    goes at the time limit, so a writer (30 s busy timeout) gets in."""
+def _write_once(db: Path, busy_timeout: float) -> float:
+    """A writer's transaction, as `ratings player edit` runs one: seconds it took."""
+    start = time.monotonic()
+    writer = sqlite3.connect(db, timeout=busy_timeout, isolation_level=None)
+    try:
+        writer.execute("BEGIN IMMEDIATE")
+        writer.execute("UPDATE players SET name = 'Renamed' WHERE id = 1")
+        writer.execute("COMMIT")  # waits for the readers' SHARED locks to go
+    finally:
+        writer.close()
+    return time.monotonic() - start
+
+
+def _wait_for_a_reader(db: Path) -> None:
+    """Until another connection holds a read lock: a writer that does not wait then fails
+    to commit."""
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        try:
+            _write_once(db, busy_timeout=0)
+        except sqlite3.OperationalError as exc:
+            if "locked" in str(exc):
+                return
+            raise
+        time.sleep(0.02)
+    raise AssertionError("the query never took its read lock")
+
+
+# reads a table, so that the query holds SQLite's SHARED lock (a CTE alone reads no page)
+ENDLESS_ON_A_TABLE = (
+    "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) "
+    "SELECT count(*) FROM n, players AS p WHERE p.id = 1"
+)
+
+
+def test_a_long_query_does_not_keep_writers_out(db: Path) -> None:
+    """A query that holds its read lock ends at the time limit, before a writer's busy
+    timeout (here 10 s; 30 s in ratings) runs out. Before, the writer failed with
+    "database is locked"."""
     proc = _ratings(
-        "--db", str(db), "sql", million(), "--timeout", "2",
+        "--db", str(db), "sql", ENDLESS_ON_A_TABLE, "--timeout", "2",
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )  # fmt: skip
+    try:
+        _wait_for_a_reader(db)
+        assert _write_once(db, busy_timeout=10) < 5
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert (proc.returncode, out, err.decode()) == (1, b"", timed_out(2))
+
+
+def test_a_reader_that_stops_reading_does_not_keep_writers_out(db: Path) -> None:
+    """`ratings sql ... | less`: the pager reads one screen and waits, the output blocks with
+    the read lock held. At the time limit (plus ALARM_GRACE) the write is interrupted and the
+    lock goes, so a writer gets in."""
+    query = (
+        "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000) "
+        "SELECT x, p.name FROM n, players AS p WHERE p.id = 1"
+    )
+    proc = _ratings(
+        "--db", str(db), "sql", query, "--timeout", "2",
         stdout=subprocess.PIPE, stderr=subprocess.PIPE,
     )  # fmt: skip
     try:
         assert proc.stdout is not None
         assert proc.stdout.read(1000)  # one screen, then nobody reads
-        start = time.monotonic()
-        writer = sqlite3.connect(db, timeout=30, isolation_level=None)
-        try:
-            writer.execute("BEGIN IMMEDIATE")
-            writer.execute("UPDATE players SET name = 'Renamed' WHERE id = 1")
-            writer.execute("COMMIT")
-        finally:
-            writer.close()
-        waited = time.monotonic() - start
-        assert waited < 10
+        _wait_for_a_reader(db)
+        assert _write_once(db, busy_timeout=10) < 5
         _, err = proc.communicate(timeout=30)
     finally:
         if proc.poll() is None:
