@@ -829,3 +829,21 @@ def test_a_reader_role_with_more_than_select_is_refused(
         "an administrator should run: "
     )
     _drop_database(pg_url)  # the function the role owns goes with it, then the role can
+
+
+def test_a_login_with_createrole(scratch_roles: tuple[str, str]) -> None:
+    """Not a superuser, but allowed to create roles: the upgrade creates the reader role and
+    makes the login a member, so that it can SET ROLE to it."""
+    reader, login = scratch_roles
+    admin = _admin()
+    with admin.connect() as conn:
+        conn.exec_driver_sql(f"ALTER ROLE {login} CREATEROLE")
+    admin.dispose()
+    url = _create_database(login)
+    _init(url, ["player", "add", "Smith, Ann"])
+    assert _role(reader) == (False, False, False, False, False, False, 0)
+    runner = CliRunner()
+    result = runner.invoke(cli, ["--db", url, "sql", "SELECT name FROM players", "--format", "csv"])
+    assert (result.exit_code, result.output) == (0, 'name\n"Smith, Ann"\n')
+    result = runner.invoke(cli, ["--db", url, "sql", "SELECT pg_read_file('/etc/hostname')"])
+    assert result.output == f"Error: {DENIED.format('function pg_read_file')}\n"
