@@ -83,3 +83,7 @@ class LimitError(InvalidInputError):
 
     ``str()`` is the problem; the caller adds where the value came from.
     """
+
+
+class InvalidNameError(InvalidInputError):
+    """A player's name that cannot be stored (blank, invisible or look-alike characters)."""

@@ -1,0 +1,114 @@
+"""Player names: one cleaning rule for what is stored, one key for matching, near misses.
+
+Every path that takes a name (``player add/edit``, the players and games CSV, TRF, PGN, a
+PLAYER argument) goes through here, so ``Öberg, Åsa`` typed, imported or looked up is the
+same person whatever the case, the Unicode normal form or the spacing.
+
+- :func:`clean_name` is the name as stored and shown: Unicode NFC, every run of white space
+  (including no-break and other Unicode spaces) one ASCII space, no leading or trailing
+  space. Characters that cannot be seen or that reorder text are refused, not removed:
+  control characters (NUL, tab, line breaks, DEL, C1), format characters (zero-width
+  space U+200B, joiners, the byte order mark, the bidirectional overrides U+202A-U+202E
+  and isolates U+2066-U+2069), unassigned and private-use code points, and words that mix
+  Latin letters with Cyrillic or Greek ones (``Ann`` written with a Cyrillic capital A,
+  U+0410, looks like ``Ann`` and would be another person).
+- :func:`name_key` is the matching key: the cleaned name case-folded (``ß`` -> ``ss``,
+  ``İ`` handled as Unicode says) and in NFC again. Two names with one key are one name.
+- :func:`closest` suggests registered names for a failed lookup ("did you mean ...").
+
+Pure: no I/O, no database.
+"""
+
+from __future__ import annotations
+
+import difflib
+import unicodedata
+from collections.abc import Iterable
+
+from ratings.errors import InvalidNameError
+
+__all__ = ["clean_name", "closest", "name_key", "problem_in_name"]
+
+_REFUSED_CATEGORIES = {
+    "Cc": "a control character",
+    "Cf": "an invisible formatting character",
+    "Cs": "a lone surrogate",
+    "Co": "a private-use character",
+    "Cn": "an unassigned character",
+    "Zl": "a line separator",
+    "Zp": "a paragraph separator",
+}
+_CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK")
+
+
+def _script(ch: str) -> str | None:
+    """LATIN, CYRILLIC, GREEK or None (other scripts, digits, punctuation), for letters."""
+    if not ch.isalpha():
+        return None
+    name = unicodedata.name(ch, "")
+    for script in ("LATIN", *_CONFUSABLE_SCRIPTS):
+        if name.startswith(script):
+            return script
+    return None
+
+
+def problem_in_name(text: str) -> str | None:
+    """What makes ``text`` unusable as a name, or None. See the module docstring."""
+    for ch in text:
+        category = unicodedata.category(ch)
+        what = _REFUSED_CATEGORIES.get(category)
+        if what is not None:
+            return f"holds {what} (U+{ord(ch):04X})"
+    for word in text.split():
+        scripts = {s for s in map(_script, word) if s is not None}
+        if "LATIN" in scripts and scripts & set(_CONFUSABLE_SCRIPTS):
+            mixed = " and ".join(sorted(s.title() for s in scripts))
+            return f"mixes {mixed} letters in {word!r} (look-alike letters)"
+    if not text.split():
+        return "is blank"
+    return None
+
+
+def clean_name(text: str) -> str:
+    """The name as stored: NFC, white space collapsed, stripped; refused if unusable.
+
+    :raises InvalidNameError: with the problem (``holds an invisible formatting character
+        (U+200B)``), for a blank name and for the characters listed in the module docstring.
+    """
+    nfc = unicodedata.normalize("NFC", text)
+    problem = problem_in_name(nfc)
+    if problem is not None:
+        raise InvalidNameError(f"{problem}: {text!r}")
+    return " ".join(nfc.split())
+
+
+def name_key(text: str) -> str:
+    """The matching key of a name: cleaned, case-folded, NFC. Raises like :func:`clean_name`."""
+    return unicodedata.normalize("NFC", clean_name(text).casefold())
+
+
+def closest(wanted: str, names: Iterable[str], n: int = 3) -> list[str]:
+    """Up to ``n`` of ``names`` closest to ``wanted`` (by their keys), best first.
+
+    For "did you mean ..." after a failed lookup: a typo, a missing accent, first and last
+    name swapped. ``wanted`` may be unusable as a name (then nothing is suggested).
+    """
+    try:
+        key = name_key(wanted)
+    except InvalidNameError:
+        return []
+    by_key: dict[str, str] = {}
+    for name in names:
+        try:
+            by_key.setdefault(name_key(name), name)
+        except InvalidNameError:
+            continue
+    # "Carl Elard" for "Elard, Carl": compare the words in order, too
+    swapped = {" ".join(sorted(k.replace(",", " ").split())): k for k in by_key}
+    wanted_sorted = " ".join(sorted(key.replace(",", " ").split()))
+    found = [
+        *(swapped[k] for k in difflib.get_close_matches(wanted_sorted, swapped, n, 0.75)),
+        *difflib.get_close_matches(key, by_key, n, 0.6),
+    ]
+    unique = list(dict.fromkeys(found))
+    return [by_key[k] for k in unique[:n]]
