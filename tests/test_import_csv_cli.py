@@ -255,3 +255,31 @@ def test_a_file_path_longer_than_the_imports_table_holds(tmp_path: Path) -> None
     path.write_text(GAMES_CSV, "utf-8")
     club.ok("import", "games", str(path))
     assert club.rows("SELECT length(file_name) FROM imports WHERE kind = 'games_csv'") == [(500,)]
+
+
+def test_semicolon_and_tab_files_as_spreadsheets_save_them(tmp_path: Path) -> None:
+    """Issue 12, item 5: the delimiter comes from the header line (was: "unknown column
+    'date;white;black;result;event;round'" and four "missing required column" lines)."""
+    club = Club(tmp_path / "club.db")
+    players = tmp_path / "players.csv"
+    players.write_bytes(
+        "\ufeffname;birthdate;fide_id;rating;games;k10;federation\r\n"
+        "Smith, Ann;2009-03-02;;1850;12;no;ENG\r\n"
+        '"Jones, Bob";1980;4100011;2010;150;;WLS\r\n'
+        "Lee, Cho;;;;;;\r\n"
+        "Park, Dae;1975;;2420;400;true;KOR\r\n".encode()
+    )
+    assert club.ok("import", "players", str(players)) == f"Imported 4 players from {players}\n"
+    games = tmp_path / "games.tsv"
+    games.write_text(
+        "date\twhite\tblack\tresult\tevent\tround\n"
+        "2025-01-10\tSmith, Ann\tJones, Bob\t1-0\tClub Ch\t1\n"
+        "2025-01-17\t4100011\tLee, Cho\t1/2-1/2\tClub Ch\t2\n"
+        "2025-01-24\tLee, Cho\tPark, Dae\t+/-\tClub Ch\t3\n"
+        "2025-02-07\tPark, Dae\tSmith, Ann\t½-½\t\t\n",
+        encoding="utf-8",
+    )
+    assert club.ok("import", "games", str(games)) == (
+        f"Imported 4 games (3 to rate, 1 forfeit) in 2 events from {games}\n"
+    )
+    assert club.rows("SELECT count(*) FROM games") == [(4,)]

@@ -578,3 +578,70 @@ def test_games_any_rows(rows: list[list[str]], raw: bytes) -> None:
 def test_any_text_after_a_header(text: str) -> None:
     data = ("name,rating,birthdate,fide_id\n" + text).encode("utf-8", "replace")
     rows_or_problems(read_players_csv, data)
+
+
+# ------------------------------------------------------------------------------------------
+# the delimiter, read from the header line (issue 12, item 5)
+
+SEMICOLON_GAMES = (
+    "date;white;black;result;event;round\r\n"
+    "2025-01-10;Smith, Ann;Jones, Bob;1-0;Club Ch;1\r\n"
+    '2025-01-17;"Lee; Cho";4100011;1/2-1/2;;\r\n'
+)
+
+
+def test_a_semicolon_games_file_as_spreadsheets_save_it() -> None:
+    # reported: "unknown column 'date;white;black;result;event;round'" and four "missing
+    # required column" lines; the header line now tells the delimiter
+    rows = read_games_csv(b"\xef\xbb\xbf" + SEMICOLON_GAMES.encode(), FILE)
+    assert [(r.line, r.white, r.black, r.result, r.event, r.round) for r in rows] == [
+        (2, "Smith, Ann", "Jones, Bob", Result.WHITE_WIN, "Club Ch", "1"),
+        (3, "Lee; Cho", "4100011", Result.DRAW, None, None),
+    ]
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_players_files_with_each_delimiter(delimiter: str) -> None:
+    header = delimiter.join(["name", "rating", "federation"])
+    row = delimiter.join(['"Smith, Ann; Jr"', "1850", "ENG"])
+    data = f"\n{header}\n{row}\n".encode()
+    assert read_players_csv(data, FILE) == [
+        player(line=3, name="Smith, Ann; Jr", rating=1850, federation="ENG")
+    ]
+
+
+@pytest.mark.parametrize("delimiter", [",", ";", "\t"])
+def test_games_files_with_each_delimiter(delimiter: str) -> None:
+    text = "\n".join(
+        delimiter.join(cells)
+        for cells in [list(GAME_COLUMNS), ["2025-01-10", "A", "B", "0-1", "Open", "2"]]
+    )
+    rows = read_games_csv(text.encode(), FILE)
+    assert [(r.white, r.black, r.result, r.event, r.round) for r in rows] == [
+        ("A", "B", Result.BLACK_WIN, "Open", "2")
+    ]
+
+
+def test_the_header_decides_and_values_may_hold_the_other_delimiters() -> None:
+    # a comma file whose names hold semicolons, and a one-column file (comma by default)
+    assert [r.name for r in read_players_csv(b"name,rating\nA; B,1500\n", FILE)] == ["A; B"]
+    assert [r.name for r in read_players_csv(b"name\nSmith; Ann\n", FILE)] == ["Smith; Ann"]
+    # a tab file: a comma inside a value is part of the value
+    assert [r.name for r in read_players_csv(b"name\tk10\nSmith, Ann\tyes\n", FILE)] == [
+        "Smith, Ann"
+    ]
+
+
+def test_problems_of_a_semicolon_file_name_its_columns() -> None:
+    assert player_problems("Name;Elo\nA;1500\n") == [
+        "tests/x.csv:1: unknown column 'Elo' (allowed: name, birthdate, fide_id, rating, games, "
+        "k10, sex, federation, title)"
+    ]
+    assert game_problems(";;;;\ndate;white;black;result\n2025-13-01;A;A;2-0\n") == [
+        "tests/x.csv:3: date: not a date (YYYY-MM-DD): '2025-13-01'",
+        "tests/x.csv:3: black: same player as white: 'A'",
+        "tests/x.csv:3: result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-)",
+    ]
+    assert player_problems("name;rating\nA;1500;x\n") == [
+        "tests/x.csv:2: 3 values but the header has 2 columns"
+    ]

@@ -4,6 +4,11 @@ Readers check the whole file and raise :class:`~ratings.errors.InputFileErrors` 
 problem (``FILE:LINE: field: problem``), so a user fixes a file in one pass. Line numbers are
 physical 1-based lines of the file (the header is line 1); a record with a quoted multi-line
 value is reported at the line where it starts. Writers produce the same formats.
+
+The delimiter is read from the header line: a comma, a semicolon (what spreadsheets save in
+locales whose decimal mark is a comma) or a tab, whichever splits the header into the most
+known column names (a comma when none does better). Only the header decides, so a value may
+hold the other two characters unquoted (``Smith, Ann`` in a semicolon file).
 """
 
 from __future__ import annotations
@@ -23,6 +28,7 @@ from ratings.limits import show as _show
 from ratings.results import Result
 
 __all__ = [
+    "DELIMITERS",
     "GAME_COLUMNS",
     "PLAYER_COLUMNS",
     "TITLES",
@@ -295,8 +301,10 @@ def _records(
     # lines from a decoding stream (the same splitting as a StringIO with newline=""), not
     # from a StringIO of the whole text, which holds 4 bytes a character: 1M games took 630 MB
     lines = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
+    delimiter = _delimiter(lines, columns)
+    lines.seek(0)
     # strict: a stray quote is an error, not a value that swallows the rest of the file
-    reader = csv.reader(lines, strict=True, skipinitialspace=True)
+    reader = csv.reader(lines, delimiter=delimiter, strict=True, skipinitialspace=True)
     header: list[str] | None = None
     positions: dict[str, int] = {}
     named: list[tuple[str, int]] = []  # (column, position) of the header's named columns
@@ -340,6 +348,24 @@ def _records(
                 filename, None, f"empty file; expected a header row ({', '.join(columns)})"
             )
         )
+
+
+DELIMITERS = (",", ";", "\t")
+"""Column separators a file may use; the header line tells which (see the module docstring)."""
+
+
+def _delimiter(lines: Iterable[str], columns: tuple[str, ...]) -> str:
+    """The separator of the first line with content: the one of :data:`DELIMITERS` that
+    splits it into the most known ``columns``; with none known, the most frequent one."""
+    header = next((line for line in lines if line.strip(" \r\n" + "".join(DELIMITERS))), "")
+    known = frozenset(columns)
+
+    def score(delimiter: str) -> tuple[int, int]:
+        cells = next(csv.reader([header], delimiter=delimiter, skipinitialspace=True), [])
+        return sum(cell.strip().lower() in known for cell in cells), header.count(delimiter)
+
+    # max() keeps the first of equals: a comma unless another one does better
+    return max(DELIMITERS, key=score)
 
 
 def _cached(parse: Callable[[str], T]) -> Callable[[str], T]:
