@@ -66,9 +66,9 @@ def test_a_game_without_event_joins_an_event_named_after_the_file(db: Path) -> N
     assert rows(db, "SELECT name, start_date, end_date, source FROM events") == [
         ("0002.pgn", "1997-05-03", "1997-05-03", "pgn")
     ]
-    # WhiteElo is "?" here, and is never taken as an entry rating anyway
+    # WhiteElo is "?" here; without --entry-ratings no rating is taken anyway
     assert rows(db, "SELECT name, entry_rating FROM players ORDER BY id") == [
-        ("Kasparov (2795)", None),
+        ("Kasparov", None),
         ("Deep-Blue", None),
     ]
 
@@ -152,7 +152,10 @@ def test_refusals_name_the_line(tmp_path: Path, db: Path) -> None:
     assert run(db, "import", "pgn", str(path)) == (
         1,
         "",
-        f"Error: {path}:11: Result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2 or *)\n",
+        # every problem of the file at once, in line order
+        f"Error: {path}:1: Black: White and Black are the same player: 'A'\n"
+        f"Error: {path}:11: Result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2 or *)\n"
+        "Error: 2 problems found; nothing was imported\n",
     )
     path.write_text(game("Date 2025.01.01", "White A", "Black A", "Result 0-1"), "utf-8")
     assert run(db, "import", "pgn", str(path)) == (
@@ -283,3 +286,83 @@ def test_tags_at_and_one_over_the_limit(tmp_path: Path, db: Path, tag: str, limi
         (tags["Event"], tags["Round"])
     ]
     assert rows(db, "SELECT name FROM players ORDER BY id") == [(tags["White"],), (tags["Black"],)]
+
+
+# --- issue 12, item 6: names with a rating, title tags, Elo tags as entry ratings ----------
+
+
+def test_a_rating_in_parentheses_is_not_part_of_the_name(db: Path) -> None:
+    """0002.pgn: `Kasparov (2795)` was registered under that name."""
+    assert run(db, "import", "pgn", str(PGN / "0002.pgn"))[0] == 0
+    assert rows(db, "SELECT name, entry_rating FROM players ORDER BY id") == [
+        ("Kasparov", None),
+        ("Deep-Blue", None),
+    ]
+
+
+def test_the_rating_in_the_name_is_an_entry_rating_when_asked(db: Path) -> None:
+    path = PGN / "0002.pgn"  # WhiteElo "?": the name's (2795) is the only rating
+    assert run(db, "import", "pgn", str(path), "--entry-ratings") == (
+        0,
+        f"Imported 1 game (1 to rate) in 1 event from {path}\n"
+        "  event 1 '0002.pgn' (1997-05-03 .. 1997-05-03): 1 game\n"
+        "Players: 2 created, 0 matched by FIDE id, 0 matched by name\n",
+        "",
+    )
+    assert rows(db, "SELECT name, entry_rating FROM players ORDER BY id") == [
+        ("Kasparov", 2795),
+        ("Deep-Blue", None),
+    ]
+
+
+def test_title_tags_and_elo_tags_of_the_world_cup(db: Path) -> None:
+    """0007.pgn: every player has WhiteTitle/BlackTitle GM and a numeric Elo tag."""
+    assert run(db, "import", "pgn", str(PGN / "0007.pgn"), "--entry-ratings")[0] == 0
+    assert rows(db, "SELECT name, fide_id, title, entry_rating FROM players ORDER BY id")[:4] == [
+        ("Giri,A", 24116068, "GM", 2776),
+        ("Abdusattorov,Nodirbek", 14204118, "GM", 2634),
+        ("Mamedyarov,S", 13401319, "GM", 2782),
+        ("Martirosyan,Haik M.", 13306553, "GM", 2632),
+    ]
+    assert rows(db, "SELECT count(*) FROM players WHERE title = 'GM' AND entry_rating > 0") == [
+        (10,)
+    ]
+
+
+def test_without_entry_ratings_the_elo_tags_are_not_used(db: Path) -> None:
+    assert run(db, "import", "pgn", str(PGN / "0007.pgn"))[0] == 0
+    assert rows(db, "SELECT count(*), count(title), count(entry_rating) FROM players") == [
+        (10, 10, 0)
+    ]
+
+
+def test_entry_ratings_come_from_each_player_s_first_game(tmp_path: Path, db: Path) -> None:
+    """Lichess-like files give a player a new Elo every game: the earliest game's is taken,
+    with a warning; a matched player's entry rating is never changed."""
+    assert run(db, "player", "add", "Old, Timer", "--rating", "1600")[0] == 0
+    path = tmp_path / "elo.pgn"
+    path.write_text(
+        game("Date 2025.01.17", "White Ann", "Black Bob (1700)", "Result 1-0",
+             "WhiteElo 1830", "WhiteTitle WIM")
+        + game("Date 2025.01.10", "White Bob", "Black Ann", "Result 0-1",
+               "WhiteElo 1710", "BlackElo 1820", "BlackTitle NM")
+        + game("Date 2025.01.24", "White Old, Timer", "Black Ann", "Result 1/2-1/2",
+               "WhiteElo 2000", "BlackElo 1840", "WhiteTitle GM"),
+        encoding="utf-8",
+    )  # fmt: skip
+    code, out, err = run(db, "import", "pgn", str(path), "--entry-ratings")
+    assert (code, out.splitlines()[-1]) == (
+        0,
+        "Players: 2 created, 0 matched by FIDE id, 1 matched by name",
+    )
+    assert err == (
+        f"Warning: {path}:14: WhiteElo: 'Bob': Elo 1710 taken as the entry rating (first "
+        "game, 2025-01-10); other games give 1700 (line 3)\n"
+        f"Warning: {path}:15: BlackElo: 'Ann': Elo 1820 taken as the entry rating (first "
+        "game, 2025-01-10); other games give 1830 (line 5), 1840 (line 25)\n"
+    )
+    assert rows(db, "SELECT name, title, entry_rating FROM players ORDER BY id") == [
+        ("Old, Timer", None, 1600),
+        ("Ann", "WIM", 1820),
+        ("Bob", None, 1710),
+    ]

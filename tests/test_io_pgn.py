@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ratings.errors import InputFileError
-from ratings.io.pgn import PgnGame, PgnImport, parse_pgn
+from ratings.errors import InputFileError, InputFileErrors
+from ratings.io.pgn import PgnElo, PgnGame, PgnImport, parse_pgn
 from ratings.results import Result
 
 PGN = Path(__file__).parent / "data" / "pgn"
@@ -53,6 +53,8 @@ def test_world_cup_0007() -> None:
         event="FIDE World Cup 2021",
         round="3.3",
         line=1,
+        white_title="GM",
+        black_title="GM",
     )
     assert imported.games[2].white == "Vachier Lagrave,M"
     assert [g.line for g in imported.games] == [1, 28, 61, 88, 115]
@@ -63,7 +65,7 @@ def test_kasparov_deep_blue_0002() -> None:
     imported = load("0002.pgn")
     assert imported.games == (
         PgnGame(
-            white="Kasparov (2795)",
+            white="Kasparov",  # the file writes "Kasparov (2795)": a rating, not a name
             black="Deep-Blue",
             white_fide_id=None,
             black_fide_id=None,
@@ -269,3 +271,102 @@ def test_sample_0002_as_utf_8_holds_non_ascii_comments() -> None:
     data = (PGN / "0002.pgn").read_bytes()
     assert "→".encode() in data
     assert len(parse_pgn(data, "0002.pgn").games) == 1
+
+
+# --- names with ratings, titles, Elo tags (issue 12, item 6) -------------------------------
+
+
+def test_kasparov_deep_blue_0002_with_elo() -> None:
+    (only,) = parse_pgn((PGN / "0002.pgn").read_bytes(), "0002.pgn", elo=True).games
+    assert (only.white, only.white_elo, only.black, only.black_elo) == (
+        "Kasparov",
+        PgnElo(2795, "White", 4),  # WhiteElo "?": the rating after the name, line 4
+        "Deep-Blue",
+        None,
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "expected", "rating"),
+    [
+        ("Kasparov (2795)", "Kasparov", 2795),
+        ("Kasparov, Garry  ( 2795)", "Kasparov, Garry  ( 2795)", None),  # not "(digits)"
+        ("Kasparov, Garry(2795) ", "Kasparov, Garry", 2795),
+        ("Smith (850)", "Smith", 850),
+        ("Smith (3500)", "Smith", 3500),
+        ("Smith (3501)", "Smith (3501)", None),  # over any rating: part of the name
+        ("Smith (0000)", "Smith (0000)", None),
+        ("Smith (12)", "Smith (12)", None),
+        ("Smith (ENG)", "Smith (ENG)", None),
+        ("(2795)", "(2795)", None),  # nothing before it: the whole name
+        ("Smith (2795) Jr", "Smith (2795) Jr", None),
+        ("Smith (\u0662\u0667\u0669\u0665)", "Smith (\u0662\u0667\u0669\u0665)", None),
+    ],
+)
+def test_a_rating_after_the_name(name: str, expected: str, rating: int | None) -> None:
+    text = game(f"White {name}", "Black B", "Result 1-0")
+    (plain,) = parse_pgn(text.encode(), "g.pgn").games
+    (with_elo,) = parse_pgn(text.encode(), "g.pgn", elo=True).games
+    assert (plain.white, plain.white_elo) == (expected, None)
+    assert with_elo.white == expected
+    assert with_elo.white_elo == (None if rating is None else PgnElo(rating, "White", 1))
+
+
+def test_the_elo_tag_wins_over_the_rating_after_the_name() -> None:
+    text = game("White A (1500)", "Black B", "Result 1-0", "WhiteElo 1620", "BlackElo 0")
+    (only,) = parse_pgn(text.encode(), "g.pgn", elo=True).games
+    assert (only.white, only.white_elo, only.black_elo) == ("A", PgnElo(1620, "WhiteElo", 4), None)
+
+
+@pytest.mark.parametrize("value", ["?", "-", "", "0", "0000"])
+def test_no_elo(value: str) -> None:
+    text = game("White A", "Black B", "Result 1-0", f"WhiteElo {value}")
+    (only,) = parse_pgn(text.encode(), "g.pgn", elo=True).games
+    assert only.white_elo is None
+
+
+@pytest.mark.parametrize(
+    ("value", "problem"),
+    [
+        ("2800+", "not a whole number (digits 0-9): '2800+'"),
+        ("3501", "not in 0..3500: '3501'"),
+        ("\u0662\u0668\u0660\u0660", "not a whole number (digits 0-9): '\u0662\u0668\u0660\u0660'"),
+    ],
+)
+def test_an_elo_that_is_not_a_rating(value: str, problem: str) -> None:
+    text = game("White A", "Black B", "Result 1-0", f"BlackElo {value}")
+    # without elo=True the tag is not read, so it cannot refuse the file
+    assert len(parse_pgn(text.encode(), "g.pgn").games) == 1
+    with pytest.raises(InputFileError) as info:
+        parse_pgn(text.encode(), "g.pgn", elo=True)
+    assert str(info.value) == f"g.pgn:4: BlackElo: not a rating: {problem}"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("GM", "GM"), ("wgm", "WGM"), ("CM", "CM"), ("NM", None), ("BOT", None), ("?", None)],
+)
+def test_title_tags(value: str, expected: str | None) -> None:
+    text = game("White A", "Black B", "Result 1-0", f"WhiteTitle {value}", f"BlackTitle {value}")
+    (only,) = parse_pgn(text.encode(), "g.pgn").games
+    assert (only.white_title, only.black_title) == (expected, expected)
+
+
+def test_every_problem_of_a_file_is_reported() -> None:
+    text = (
+        game("White A", "Black B", "Result 1-1", "Date 2021.02.30")
+        + game("White C", "Black D", "Result 1-0")
+        + game("White ?", "Black F", "Result 0-1", "WhiteFideId 12x", "WhiteElo high")
+    )
+    with pytest.raises(InputFileErrors) as info:
+        parse_pgn(text.encode(), "g.pgn", elo=True)
+    assert [str(e) for e in info.value.errors] == [
+        "g.pgn:3: Result: unknown result '1-1' (expected 1-0, 0-1, 1/2-1/2 or *)",
+        "g.pgn:4: Date: impossible date '2021.02.30'",
+        "g.pgn:14: White: missing player name",
+        "g.pgn:17: WhiteFideId: not a FIDE id (1 to 11 digits 0-9, not 0): '12x'",
+        "g.pgn:18: WhiteElo: not a rating: not a whole number (digits 0-9): 'high'",
+    ]
+    found: list[InputFileError] = []
+    imported = parse_pgn(text.encode(), "g.pgn", elo=True, errors=found)
+    assert ([g.white for g in imported.games], len(found)) == (["C"], 5)

@@ -63,7 +63,13 @@ def _event(event: EventSummary) -> str:
     return f"event{number} '{event.name}' ({event.start_date} .. {event.end_date})"
 
 
+def _warnings(report: service.TournamentReport) -> None:
+    for warning in report.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+
+
 def _footer(report: service.TournamentReport) -> None:
+    _warnings(report)
     if report.skipped_unfinished:
         click.echo(f"Skipped {_plural(report.skipped_unfinished, 'unfinished game')}", err=True)
     if report.skipped_phantom:
@@ -114,19 +120,34 @@ def import_trf(app: App, file: Path, date_text: str | None, dry_run: bool) -> No
 @import_.command("pgn")
 @FILE
 @DATE
+@click.option(
+    "--entry-ratings",
+    is_flag=True,
+    help="Take WhiteElo/BlackElo (or a rating after the name) as the entry rating of "
+    "players the import creates (each one's first game).",
+)
 @DRY_RUN
 @pass_app
-def import_pgn(app: App, file: Path, date_text: str | None, dry_run: bool) -> None:
+def import_pgn(
+    app: App, file: Path, date_text: str | None, entry_ratings: bool, dry_run: bool
+) -> None:
     """Store the games of a PGN file, read from their tags (one event per Event tag).
 
     Players are matched by FideId, then by exact name; unknown players are created with
-    name and FIDE id only (no entry rating). Unfinished games (*) are skipped.
+    name, FIDE id and title (WhiteTitle/BlackTitle), and no entry rating unless
+    --entry-ratings is given. A rating in parentheses after a name ("Kasparov (2795)") is
+    not part of the name. Unfinished games (*) are skipped.
     """
     data = read_bytes(file)
     default_date = _date(date_text)
     with app.session() as session:
         report = service.import_pgn(
-            session, data, str(file), default_date=default_date, dry_run=dry_run
+            session,
+            data,
+            str(file),
+            default_date=default_date,
+            entry_ratings=entry_ratings,
+            dry_run=dry_run,
         )
     events = _plural(len(report.events), "event")
     if dry_run:

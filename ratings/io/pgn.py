@@ -1,9 +1,21 @@
 """Game results from PGN tag pairs (python-chess ``read_headers``; movetext is never parsed).
 
 Tags read: ``White``, ``Black``, ``Result``, ``Date`` (else ``EventDate``, else ``UTCDate``),
-``Event``, ``Round``, ``WhiteFideId``, ``BlackFideId``. Games with result ``*`` are skipped
+``Event``, ``Round``, ``WhiteFideId``, ``BlackFideId``, ``WhiteTitle``, ``BlackTitle``, and
+on request (``elo=True``) ``WhiteElo``, ``BlackElo``. Games with result ``*`` are skipped
 and counted, and so are the tag-less "games" python-chess yields for stray text (for example
 movetext after a blank line in a comment).
+
+Names: a rating written in parentheses after a name (``Kasparov (2795)``, as some databases
+export it when the Elo tag is ``?``) is not part of the name; with ``elo=True`` it stands in
+for a missing Elo tag. Only 3 or 4 digits up to :data:`ratings.limits.MAX_RATING` are taken
+for a rating, so ``Open (2024)`` keeps its parentheses only if it is over 3500.
+
+Titles: ``GM IM FM CM WGM WIM WFM WCM`` (any case, :func:`ratings.limits.title`); other
+values (``NM``, Lichess ``BOT``...) are not titles the register stores and read as None.
+
+Every problem of a file is reported: the parser goes on after a bad game (the game is left
+out) and raises them all at the end, or hands them to the caller's list.
 
 Line numbers are counted as python-chess consumes lines (it reads with ``readline`` only),
 so each game knows the line of its first tag and errors name the line of the bad tag.
@@ -13,16 +25,31 @@ from __future__ import annotations
 
 import io
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date
+from typing import Any, TypeVar
 
 import chess.pgn
 
 from ratings import limits
-from ratings.errors import InputFileError, LimitError
+from ratings.errors import InputFileError, InputFileErrors, LimitError
 from ratings.results import Result
 
-__all__ = ["PgnGame", "PgnImport", "parse_pgn"]
+__all__ = ["PgnElo", "PgnGame", "PgnImport", "parse_pgn"]
+
+
+@dataclass(frozen=True, slots=True)
+class PgnElo:
+    """A rating the file gives one player in one game."""
+
+    value: int
+    """The rating, 1 to :data:`ratings.limits.MAX_RATING` (0, ``?`` and ``-`` are none)."""
+    tag: str
+    """Where it is written: ``WhiteElo``/``BlackElo``, or ``White``/``Black`` for a rating in
+    parentheses after the name."""
+    line: int = field(compare=False)
+    """1-based line of that tag."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +74,14 @@ class PgnGame:
     """``Round`` as written (``3.3``), None when missing, ``?`` or ``-``."""
     line: int
     """1-based line of the game's first tag."""
+    white_title: str | None = None
+    """``WhiteTitle`` when it is one of :data:`ratings.limits.TITLES` (upper-case), else None."""
+    black_title: str | None = None
+    """``BlackTitle``, as :attr:`white_title`."""
+    white_elo: PgnElo | None = None
+    """``WhiteElo``, else the rating after White's name; read only with ``elo=True``."""
+    black_elo: PgnElo | None = None
+    """``BlackElo``, else the rating after Black's name; read only with ``elo=True``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +97,12 @@ class PgnImport:
 
 
 _DATE = re.compile(r"([0-9]{4})[./-]([0-9]{2})[./-]([0-9]{2})")
+# a name followed by a rating in parentheses: "Kasparov (2795)"
+_RATED_NAME = re.compile(r"(.*?\S)\s*\(([0-9]{3,4})\)\s*", re.DOTALL)
 _RESULTS = {"1-0": Result.WHITE_WIN, "0-1": Result.BLACK_WIN, "1/2-1/2": Result.DRAW}
 _DATE_TAGS = ("Date", "EventDate", "UTCDate")
 _UNKNOWN = frozenset({"", "?", "-"})
+T = TypeVar("T")
 
 
 class _LineCounter(io.StringIO):
@@ -112,9 +150,22 @@ class _Game:
         self.filename = filename
         self.tag_lines = dict(reader.tag_lines)
         self.line = reader.first_tag_line or reader.lines_read
+        self.problems: list[InputFileError] = []
 
     def error(self, tag: str, problem: str) -> InputFileError:
         return InputFileError(self.filename, self.tag_lines.get(tag, self.line), problem, tag)
+
+    def problem(self, error: InputFileError) -> None:
+        """Note a problem of this game (the game is then left out)."""
+        self.problems.append(error)
+
+    def read(self, parse: Callable[..., T], tag: str, *args: Any) -> T | None:
+        """``parse(tag, *args)``; None after noting the problem it raised."""
+        try:
+            return parse(tag, *args)
+        except InputFileError as exc:
+            self.problem(exc)
+            return None
 
     def optional(self, tag: str) -> str | None:
         value = self.headers.get(tag, "").strip()
@@ -130,17 +181,38 @@ class _Game:
         except LimitError as exc:
             raise self.error(tag, str(exc)) from None
 
-    def name(self, tag: str) -> str:
+    def name(self, tag: str) -> tuple[str, PgnElo | None]:
+        """The name as written (without a rating in parentheses after it), and that rating."""
         value = self.headers.get(tag, "")
         if value.strip() in _UNKNOWN:
             raise self.error(tag, "missing player name")
+        rating: PgnElo | None = None
+        match = _RATED_NAME.fullmatch(value)
+        if match is not None and 0 < int(match.group(2)) <= limits.MAX_RATING:
+            value = match.group(1)
+            rating = PgnElo(int(match.group(2)), tag, self.tag_lines.get(tag, self.line))
         try:
             limits.check_text(" ".join(value.split()), limits.MAX_NAME_LENGTH)
         except LimitError as exc:
             raise self.error(tag, str(exc)) from None
         if limits.has_control_character(value):
             raise self.error(tag, f"contains a control character: {limits.show(value)}")
-        return value
+        return value, rating
+
+    def title(self, tag: str) -> str | None:
+        value = self.optional(tag)
+        if value is None or value.upper() not in limits.TITLES:
+            return None
+        return limits.title(value)
+
+    def elo(self, tag: str) -> PgnElo | None:
+        value = self.optional(tag)
+        if value is None or (limits.is_ascii_digits(value) and not value.strip("0")):
+            return None  # 0: unrated
+        try:
+            return PgnElo(limits.rating(value), tag, self.tag_lines.get(tag, self.line))
+        except LimitError as exc:
+            raise self.error(tag, f"not a rating: {exc}") from None
 
     def fide_id(self, tag: str) -> int | None:
         value = self.optional(tag)
@@ -151,7 +223,8 @@ class _Game:
         except LimitError as exc:
             raise self.error(tag, str(exc)) from None
 
-    def date(self) -> date | None:
+    def date(self, _tag: str = "Date") -> date | None:
+        """The first fully known of the date tags (``_tag`` for :meth:`read`)."""
         for tag in _DATE_TAGS:
             value = self.headers.get(tag, "").strip()
             match = _DATE.fullmatch(value)
@@ -165,16 +238,29 @@ class _Game:
         return None
 
 
-def parse_pgn(data: bytes, filename: str) -> PgnImport:
+def parse_pgn(
+    data: bytes,
+    filename: str,
+    *,
+    elo: bool = False,
+    errors: list[InputFileError] | None = None,
+) -> PgnImport:
     """Read the tags of every game in a PGN file (UTF-8 with or without BOM, or Latin-1).
 
-    Raises :class:`~ratings.errors.InputFileError` for a ``Result`` other than ``1-0``,
-    ``0-1``, ``1/2-1/2`` or ``*``, a missing ``White``/``Black`` name, a FIDE id outside
-    :func:`ratings.limits.fide_id`, a date that does not exist, and a name, ``Event`` or
-    ``Round`` longer than :mod:`ratings.limits` allows or holding a control character.
+    Problems: a ``Result`` other than ``1-0``, ``0-1``, ``1/2-1/2`` or ``*``, a missing
+    ``White``/``Black`` name, a FIDE id outside :func:`ratings.limits.fide_id`, a date that
+    does not exist, a name, ``Event`` or ``Round`` longer than :mod:`ratings.limits` allows
+    or holding a control character, and with ``elo=True`` an Elo tag that is not a rating.
+    A game with a problem is left out and the next one read.
+
+    :param elo: read ``WhiteElo``/``BlackElo`` (and ratings after names) into the games.
+    :param errors: a list that receives every problem; without one they are raised.
+    :raises InputFileError: (one problem) or :class:`InputFileErrors` (several) when no
+        ``errors`` list is given.
     """
     reader = _LineCounter(_decode(data))
     games: list[PgnGame] = []
+    problems: list[InputFileError] = []
     unfinished = phantom = 0
     while True:
         reader.next_game()
@@ -191,18 +277,42 @@ def parse_pgn(data: bytes, filename: str) -> PgnImport:
             continue
         result = _RESULTS.get(text)
         if result is None:
-            raise game.error("Result", f"unknown result {text!r} (expected 1-0, 0-1, 1/2-1/2 or *)")
+            game.problem(
+                game.error("Result", f"unknown result {text!r} (expected 1-0, 0-1, 1/2-1/2 or *)")
+            )
+        white = game.read(game.name, "White")
+        black = game.read(game.name, "Black")
+        white_fide_id = game.read(game.fide_id, "WhiteFideId")
+        black_fide_id = game.read(game.fide_id, "BlackFideId")
+        day = game.read(game.date, "Date")
+        event = game.read(game.text, "Event", limits.MAX_EVENT_LENGTH)
+        round_ = game.read(game.text, "Round", limits.MAX_ROUND_LENGTH)
+        white_elo = game.read(game.elo, "WhiteElo") if elo else None
+        black_elo = game.read(game.elo, "BlackElo") if elo else None
+        problems.extend(game.problems)
+        if game.problems or result is None or white is None or black is None:
+            continue
         games.append(
             PgnGame(
-                white=game.name("White"),
-                black=game.name("Black"),
-                white_fide_id=game.fide_id("WhiteFideId"),
-                black_fide_id=game.fide_id("BlackFideId"),
+                white=white[0],
+                black=black[0],
+                white_fide_id=white_fide_id,
+                black_fide_id=black_fide_id,
                 result=result,
-                date=game.date(),
-                event=game.text("Event", limits.MAX_EVENT_LENGTH),
-                round=game.text("Round", limits.MAX_ROUND_LENGTH),
+                date=day,
+                event=event,
+                round=round_,
                 line=game.line,
+                white_title=game.title("WhiteTitle"),
+                black_title=game.title("BlackTitle"),
+                white_elo=(white_elo or white[1]) if elo else None,
+                black_elo=(black_elo or black[1]) if elo else None,
             )
         )
+    if errors is not None:
+        errors.extend(problems)
+    elif len(problems) == 1:
+        raise problems[0]
+    elif problems:
+        raise InputFileErrors(problems)
     return PgnImport(tuple(games), skipped_unfinished=unfinished, skipped_phantom=phantom)

@@ -12,8 +12,12 @@ Decisions a reader of the code should know:
 * TRF: the file's rating becomes the entry rating of a player created from it; TRF06
   one-letter titles (``g``, ``m``, ``wf``...) become ``GM``, ``IM``, ``WFM``; titles the
   register does not know are dropped rather than refusing the file.
-* PGN: players are created with name and FIDE id only. ``WhiteElo``/``BlackElo`` are not
-  taken as entry ratings: in PGN they are often another pool's rating (Lichess, a club).
+* PGN: players are created with name, FIDE id and title (``WhiteTitle``/``BlackTitle``, the
+  first one of :data:`ratings.limits.TITLES` in date order). ``WhiteElo``/``BlackElo`` become
+  entry ratings only when asked (``entry_ratings=True``, ``--entry-ratings``): in PGN they
+  are often another pool's rating (Lichess, a club). The rating of a player's first game
+  (by date, then file order) is taken; when the player's games give other values too, a
+  warning names them.
 * Creating players marks nothing for re-rating (as ``ratings player add``); the periods
   of the imported events are marked when they are already rated.
 * Writes go through Core bulk inserts (no ORM object per game, bye or player).
@@ -38,7 +42,8 @@ from ratings.errors import (
     InvalidInputError,
     LimitError,
 )
-from ratings.io.pgn import parse_pgn
+from ratings.io.notes import FileWarning
+from ratings.io.pgn import PgnElo, PgnGame, parse_pgn
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf, write_trf
 from ratings.limits import TITLES
 from ratings.models import Bye, Event, Game, Player, RatingHistory, RatingPeriod
@@ -117,6 +122,8 @@ class TournamentReport:
     skipped_phantom: int = 0
     marked_period: str | None = None
     """The oldest rated period the import touched (re-rated by the next ``ratings rate``)."""
+    warnings: tuple[FileWarning, ...] = ()
+    """What the import noticed but did not refuse the file for, in line order."""
 
     @property
     def games(self) -> int:
@@ -523,6 +530,7 @@ def import_pgn(
     file_name: str,
     *,
     default_date: dt.date | None = None,
+    entry_ratings: bool = False,
     dry_run: bool = False,
 ) -> TournamentReport:
     """Import the games of a PGN file from their tags, or nothing (SPEC 5).
@@ -530,19 +538,23 @@ def import_pgn(
     Games are grouped into one event per ``Event`` tag of this file (games without one form
     an event named after the file), each dated by its first and last game. A game without
     a date takes ``default_date``, and is an error without it. Unfinished (``*``) and
-    tag-less games are skipped and counted.
+    tag-less games are skipped and counted. Players created here take their title from the
+    title tags and, with ``entry_ratings``, their entry rating from the Elo tags (see the
+    module docstring).
 
     :raises InputFileError: (or :class:`InputFileErrors`) naming the line of every problem.
     :raises DuplicateImportError: when the same bytes were imported before.
     """
     data_hash = content_hash(data)
     check_not_imported(session, data_hash, file_name)
-    parsed = parse_pgn(data, file_name)
+    errors: list[InputFileError] = []
+    parsed = parse_pgn(data, file_name, elo=entry_ratings, errors=errors)
     if default_date is not None:
         _check_day(default_date, file_name, None, "--date")
     resolver = _Resolver(session, file_name)
-    errors: list[InputFileError] = []
     seen: dict[int, PlayerMatch] = {}
+    # what the file says about each player it creates: (day, order, title, rating) per game
+    said: dict[int, list[tuple[dt.date, int, str | None, PgnElo | None]]] = defaultdict(list)
     rows: list[tuple[str, str | None, dt.date, int, int, Result]] = []
     spans: dict[str, list[dt.date]] = {}
     # games without an Event tag form an event named after the file
@@ -564,8 +576,7 @@ def import_pgn(
             except InputFileError as exc:
                 errors.append(exc)
         sides: list[int] = []
-        for tag, name, fide_id in (("White", g.white, g.white_fide_id),
-                                   ("Black", g.black, g.black_fide_id)):  # fmt: skip
+        for tag, name, fide_id, title, elo in _sides(g):
             try:
                 _check_name(name, file_name, g.line, tag)
                 pid, how = resolver.resolve(name, fide_id, g.line)
@@ -576,6 +587,8 @@ def import_pgn(
             if pid not in seen:
                 seen[pid] = PlayerMatch(name, g.line, pid if pid > 0 else None, how,
                                         resolver.names[pid])  # fmt: skip
+            if pid < 0 and day is not None:
+                said[pid].append((day, len(said[pid]), title, elo))
         if len(sides) == 2 and sides[0] == sides[1]:
             errors.append(
                 InputFileError(
@@ -591,6 +604,7 @@ def import_pgn(
     _raise_all(errors)
     for _, end in spans.values():
         _check_history(session, end, file_name)
+    warnings = _pgn_entry_data(resolver, said, file_name)
 
     counts: dict[str, int] = defaultdict(int)
     for row in rows:
@@ -615,6 +629,7 @@ def import_pgn(
             marked_period=_mark_touched(session, [e for _, e in spans.values()])
             if event_ids
             else None,
+            warnings=warnings,
         )
 
     if dry_run:
@@ -643,6 +658,46 @@ def import_pgn(
         ),
     )
     return report(event_ids, created)
+
+
+def _sides(g: PgnGame) -> tuple[tuple[str, str, int | None, str | None, PgnElo | None], ...]:
+    """(tag, name, FIDE id, title, rating) of White and of Black."""
+    return (
+        ("White", g.white, g.white_fide_id, g.white_title, g.white_elo),
+        ("Black", g.black, g.black_fide_id, g.black_title, g.black_elo),
+    )
+
+
+def _pgn_entry_data(
+    resolver: _Resolver,
+    said: dict[int, list[tuple[dt.date, int, str | None, PgnElo | None]]],
+    file_name: str,
+) -> tuple[FileWarning, ...]:
+    """Give each player to create the title and rating of their first game (by date, then
+    file order) that has one; warnings for players whose games give other ratings too."""
+    warnings: list[FileWarning] = []
+    for new in resolver.new:
+        games = sorted(said.get(new.key, []), key=lambda item: (item[0], item[1]))
+        new.title = next((title for _, _, title, _ in games if title is not None), None)
+        rated = [(day, elo) for day, _, _, elo in games if elo is not None]
+        if not rated:
+            continue
+        day, first = rated[0]
+        new.rating = first.value
+        others = [elo for _, elo in rated[1:] if elo.value != first.value]
+        if others:
+            given = ", ".join(f"{elo.value} (line {elo.line})" for elo in sorted(
+                others, key=lambda elo: elo.line))  # fmt: skip
+            warnings.append(
+                FileWarning(
+                    file_name,
+                    first.line,
+                    f"{new.name!r}: Elo {first.value} taken as the entry rating (first game, "
+                    f"{day}); other games give {given}",
+                    first.tag,
+                )
+            )
+    return tuple(sorted(warnings, key=lambda w: w.line or 0))
 
 
 # --- TRF export --------------------------------------------------------------------------
