@@ -123,6 +123,12 @@ def _owner(name: str) -> int | None:
     return int(pid) if pid.isascii() and pid.isdigit() else None
 
 
+def temporary_owner(name: str) -> int | None:
+    """The id of the process that made the temporary file ``name``; None if the name is
+    not one of ours."""
+    return _owner(name)
+
+
 def remove_stale_temporaries(dest: Path) -> list[Path]:
     """Remove temporary files (and folders) of ``dest`` left by processes that have ended.
 

@@ -195,6 +195,9 @@ def _register() -> None:
     from ratings.cli import tournaments  # its import commands join the `import` group
 
     tournaments.register(cli)
+    from ratings.cli import publish  # `publish` and `plot`
+
+    publish.register(cli)
 
 
 _register()

@@ -1,0 +1,174 @@
+"""``ratings publish DIR`` (the static website) and ``ratings plot`` (a rating chart file)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from ratings import files, limits
+from ratings.cli import App, pass_app
+from ratings.cli.progress import Progress
+from ratings.db import sqlite_path
+from ratings.errors import InvalidInputError, LimitError
+from ratings.service import publish as data
+from ratings.site import chart
+from ratings.site.build import PublishReport, publish_site
+from ratings.site.output import SiteFolder
+
+DB_OPTION = click.option(
+    "--db",
+    metavar="PATH_OR_URL",
+    help="The database, as the global --db (which it overrides when given here).",
+)
+
+
+def _app(app: App, db: str | None) -> App:
+    if db is None:
+        return app
+    local = App(db)
+    click.get_current_context().call_on_close(local.close)
+    return local
+
+
+def run_publish(app: App, directory: Path, *, force: bool, title: str = "Ratings") -> PublishReport:
+    """Publish ``app``'s database into ``directory`` as the command does (one read-only unit
+    of work, rolled back; the database is never written)."""
+    database = sqlite_path(app.url)
+    progress: list[Progress] = []
+
+    def advance(done: int, total: int) -> None:
+        if not progress:
+            progress.append(Progress(total, "Publishing").__enter__())
+        progress[0].advance(item=f"{done}/{total}")
+
+    try:
+        with (
+            app.session(commit=False) as session,
+            SiteFolder(directory, force=force, database=database) as out,
+        ):
+            return publish_site(session, out, site_title=title, progress=advance)
+    finally:
+        for bar in progress:
+            bar.__exit__(None, None, None)
+
+
+@click.command("publish")
+@click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
+@click.option(
+    "--title",
+    default="Ratings",
+    show_default=True,
+    help="The site's name, shown on every page (e.g. the club's).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Publish into a folder that holds other files (they are kept, never deleted).",
+)
+@DB_OPTION
+@pass_app
+def publish(app: App, directory: Path, title: str, force: bool, db: str | None) -> None:
+    """Write the rating lists, a page per player and per event, and CSV/TXT downloads as a
+    static website in DIR (only the pages that changed are rewritten)."""
+    app = _app(app, db)
+    try:
+        title = limits.check_text(title.strip(), limits.MAX_NAME_LENGTH)
+    except LimitError as exc:
+        raise InvalidInputError(f"--title: {exc}") from None
+    if not title:
+        raise InvalidInputError("--title: must not be blank")
+    report = run_publish(app, directory, force=force, title=title)
+    if report.pending is not None:
+        click.echo(
+            f"Warning: corrections touched period {report.pending}; run 'ratings rate' and "
+            "publish again: the pages show the values as they are",
+            err=True,
+        )
+    rendered = (
+        f"{report.lists} list(s), {report.players} player page(s), {report.events} event "
+        "page(s) rendered"
+    )
+    click.echo(
+        f"Published {directory / 'index.html'}: {rendered}; {report.written} file(s) written, "
+        f"{report.unchanged} unchanged, {report.deleted} deleted ({report.pages} in the site)"
+    )
+
+
+def _period_range(text: str | None) -> tuple[str | None, str | None]:
+    if text is None:
+        return None, None
+    first, sep, last = text.partition("..")
+    if not sep:
+        return text, text
+    return first or None, last or None
+
+
+@click.command("plot")
+@click.argument("players", metavar="PLAYER...", nargs=-1, required=True)
+@click.option(
+    "--output",
+    "-o",
+    required=True,
+    type=click.Path(path_type=Path, dir_okay=False),
+    help="The chart file: FILE.png or FILE.svg.",
+)
+@click.option(
+    "--period",
+    metavar="FROM..TO",
+    help="Only these lists: YYYY-MM..YYYY-MM (either end may be left out), or one period.",
+)
+@click.option("--title", help="A title over the chart.")
+@click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+@DB_OPTION
+@pass_app
+def plot(
+    app: App,
+    players: tuple[str, ...],
+    output: Path,
+    period: str | None,
+    title: str | None,
+    force: bool,
+    db: str | None,
+) -> None:
+    """Draw the rating history of one or more players on one chart (PNG or SVG)."""
+    app = _app(app, db)
+    fmt = output.suffix.lower().lstrip(".")
+    if fmt not in ("png", "svg"):
+        raise click.BadParameter(
+            f"{str(output)!r} must end in .png or .svg", param_hint="'--output'"
+        )
+    if title is not None:
+        try:
+            title = limits.check_text(title, limits.MAX_NAME_LENGTH)
+        except LimitError as exc:
+            raise InvalidInputError(f"--title: {exc}") from None
+    first, last = _period_range(period)
+    with app.session(commit=False) as session:
+        found = data.rating_series(session, players, first=first, last=last)
+    series = [
+        chart.Series(s.name, [(pt.list_date, pt.period, pt.rating) for pt in s.points])
+        for s in found
+    ]
+    unrated = [s.name for s in series if not s.points]
+    if len(unrated) == len(series):
+        raise InvalidInputError(
+            f"no published rating to plot for {', '.join(unrated)} in the periods asked for"
+        )
+    spec = chart.rating_chart(series, title=title, width=640, height=320)
+    image = chart.render_chart(spec, fmt)
+
+    def fill(tmp: Path) -> None:
+        with tmp.open("xb") as f:
+            f.write(image)
+
+    files.write_file(output, fill, force=force, database=sqlite_path(app.url))
+    for name in unrated:
+        click.echo(f"Warning: {name} has no published rating in these periods", err=True)
+    click.echo(f"Wrote {output}: {len(series)} player(s)", err=True)
+
+
+def register(group: click.Group) -> None:
+    """Add these commands to the top-level group."""
+    group.add_command(publish)
+    group.add_command(plot)

@@ -1,0 +1,631 @@
+"""Reading what the published website shows: set-based queries for ``ratings publish`` and
+``ratings plot``.
+
+A federation holds millions of list and breakdown rows, so nothing here loads one page at a
+time: each function runs one query (or one per chunk of ids) and streams plain, frozen rows
+that the site builder (:mod:`ratings.site`) groups by player, event or period. Names of
+players and events are read once (:func:`register`, :func:`events`) and joined in Python.
+
+Every column is read here and nowhere else in the site code, so a renamed column is an edit
+in this module only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+from collections.abc import Collection, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings.errors import InvalidInputError, PeriodError
+from ratings.models import (
+    Bye,
+    Event,
+    Game,
+    Player,
+    RatingBreakdown,
+    RatingHistory,
+    RatingPeriod,
+)
+from ratings.results import Result
+from ratings.service.common import get_config, get_player, parse_period
+
+CHUNK = 500
+"""Ids per ``IN (...)`` list when only some players or events are read."""
+
+
+def _exact(value: float | None, _cache: dict[float, Decimal] = {}) -> Decimal | None:  # noqa: B006 (a deliberate memo: scores, PD and dR take a few hundred values)
+    """A REAL audit value as the exact decimal it stands for (at most 4 decimals)."""
+    if value is None:
+        return None
+    found = _cache.get(value)
+    if found is None:
+        # repr() gives the shortest text that reads back as the same float: 0.69, not 0.6899...
+        found = _cache[value] = Decimal(repr(float(value)))
+    return found
+
+
+# --- periods, players, events ---------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SitePeriod:
+    """A rated period and the list it published."""
+
+    id: int
+    label: str
+    """``YYYY-MM``."""
+    start: dt.date
+    end: dt.date
+    list_date: dt.date
+    state: str
+    """``rated`` or ``needs_rerate`` (a correction is waiting for ``ratings rate``)."""
+    stamp: str
+    """When it was last (re-)rated, ISO text: a new stamp means its rows were rewritten."""
+
+
+def periods(session: Session) -> list[SitePeriod]:
+    """Every rated period, oldest first."""
+    rows = session.execute(
+        sa.select(
+            RatingPeriod.id,
+            RatingPeriod.label,
+            RatingPeriod.start_date,
+            RatingPeriod.end_date,
+            RatingPeriod.list_date,
+            RatingPeriod.state,
+            RatingPeriod.rated_at,
+        ).order_by(RatingPeriod.start_date)
+    )
+    return [
+        SitePeriod(pid, label, start, end, list_date, state, rated_at.isoformat())
+        for pid, label, start, end, list_date, state, rated_at in rows
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class SitePlayer:
+    """A player's register entry (merged-away records are left out)."""
+
+    id: int
+    name: str
+    fide_id: int | None
+    federation: str | None
+    sex: str | None
+    title: str | None
+    birth_year: int | None
+    k10: bool
+    """The K=10 flag set by hand."""
+    entry_rating: int | None
+    entry_games: int
+
+
+def register(session: Session) -> dict[int, SitePlayer]:
+    """Every live player by id."""
+    rows = session.execute(
+        sa.select(
+            Player.id,
+            Player.name,
+            Player.fide_id,
+            Player.federation,
+            Player.sex,
+            Player.title,
+            Player.birth_year,
+            Player.k10,
+            Player.entry_rating,
+            Player.entry_games,
+        ).where(Player.merged_into_id.is_(None))
+    )
+    return {
+        pid: SitePlayer(pid, name, fide, fed, sex, title, born, bool(k10), entry, games)
+        for pid, name, fide, fed, sex, title, born, k10, entry, games in rows
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class SiteEvent:
+    """An event that has games or byes, and is rated by a published period."""
+
+    id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+
+
+def events(session: Session, *, through: dt.date) -> dict[int, SiteEvent]:
+    """Every event that ends on or before ``through`` (the last rated period's end) and holds
+    at least one game or bye, by id."""
+    has_games = sa.exists().where(Game.event_id == Event.id)
+    has_byes = sa.exists().where(Bye.event_id == Event.id)
+    rows = session.execute(
+        sa.select(Event.id, Event.name, Event.start_date, Event.end_date).where(
+            Event.end_date <= through, sa.or_(has_games, has_byes)
+        )
+    )
+    return {row[0]: SiteEvent(*row) for row in rows}
+
+
+# --- lists ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ListEntry:
+    """One player's entry on one period's list (the register columns come from
+    :class:`SitePlayer`)."""
+
+    player_id: int
+    rating: int | None
+    change: int
+    period_games: int
+    """Rated games in this period."""
+    games: int
+    """Rated games completed through this period, entry games included."""
+    k: int | None
+    """K for the next period (before the 700 rule)."""
+    k10: bool
+    state: str
+    """rated | new | unrated | below_floor."""
+
+
+def list_entries(
+    session: Session, period_ids: Collection[int]
+) -> Iterator[tuple[int, list[ListEntry]]]:
+    """The rated players' entries on the lists of ``period_ids``: ``(period id, entries)``
+    one period at a time, in no particular order within a period."""
+    for chunk in _chunks(sorted(period_ids), 8):
+        rows = session.execute(
+            sa.select(
+                RatingHistory.period_id,
+                RatingHistory.player_id,
+                RatingHistory.rating_after,
+                RatingHistory.change,
+                RatingHistory.games,
+                RatingHistory.total_games,
+                RatingHistory.next_k,
+                RatingHistory.k10,
+                RatingHistory.state,
+            )
+            .where(RatingHistory.period_id.in_(chunk), RatingHistory.rating_after.is_not(None))
+            .order_by(RatingHistory.period_id)
+        )
+        for period_id, group in itertools.groupby(rows, key=lambda r: r[0]):
+            yield period_id, [ListEntry(*row[1:]) for row in group]
+
+
+def active_players(session: Session) -> dict[int, set[int]]:
+    """Period id -> the players with rated games in it (for the list's inactivity flag)."""
+    found: dict[int, set[int]] = {}
+    rows = session.execute(
+        sa.select(RatingHistory.period_id, RatingHistory.player_id).where(RatingHistory.games > 0)
+    )
+    for period_id, player_id in rows:
+        found.setdefault(period_id, set()).add(player_id)
+    return found
+
+
+# --- a player's history and cards -----------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodRow:
+    """A player's entry on one period's list, as their page shows it."""
+
+    period_id: int
+    rating_before: int | None
+    rating_after: int | None
+    change: int
+    k: int | None
+    """K used (after the 700 rule); None when no game was rated."""
+    games: int
+    total_games: int
+    score: Decimal
+    expected_sum: Decimal
+    next_k: int | None
+    k10: bool
+    state: str
+
+
+_HISTORY_COLUMNS = (
+    RatingHistory.player_id,
+    RatingHistory.period_id,
+    RatingHistory.rating_before,
+    RatingHistory.rating_after,
+    RatingHistory.change,
+    RatingHistory.k,
+    RatingHistory.games,
+    RatingHistory.total_games,
+    RatingHistory.score,
+    RatingHistory.expected_sum,
+    RatingHistory.next_k,
+    RatingHistory.k10,
+    RatingHistory.state,
+)
+
+
+def _period_row(row: Sequence[Any]) -> PeriodRow:
+    return PeriodRow(
+        row[1], row[2], row[3], row[4], row[5], row[6], row[7],
+        _exact(row[8]) or Decimal(0), _exact(row[9]) or Decimal(0), row[10], bool(row[11]),
+        row[12],
+    )  # fmt: skip
+
+
+def history_rows(
+    session: Session, player_ids: Collection[int] | None = None
+) -> Iterator[tuple[int, list[PeriodRow]]]:
+    """``(player id, rows)`` per player in ascending id order, every period's entry (in no
+    particular order: sort by the period's start). ``player_ids`` None: every player."""
+    for chunk in _id_chunks(player_ids):
+        rows = session.execute(
+            sa.select(*_HISTORY_COLUMNS)
+            .where(*_where(RatingHistory.player_id, chunk))
+            .order_by(RatingHistory.player_id)
+        )
+        for player_id, group in itertools.groupby(rows, key=lambda r: r[0]):
+            yield player_id, [_period_row(row) for row in group]
+
+
+def period_rows(session: Session, period_ids: Collection[int]) -> Iterator[tuple[int, PeriodRow]]:
+    """``(player id, row)`` for every entry on the lists of ``period_ids``."""
+    for chunk in _chunks(sorted(period_ids), 8):
+        rows = session.execute(
+            sa.select(*_HISTORY_COLUMNS).where(RatingHistory.period_id.in_(chunk))
+        )
+        for row in rows:
+            yield row[0], _period_row(row)
+
+
+@dataclass(frozen=True, slots=True)
+class CardGame:
+    """One rated game on a player's calculation card (FIDE's calculation page)."""
+
+    period_id: int
+    game_id: int
+    event_id: int
+    played_on: dt.date
+    round: str | None
+    white: bool
+    """The player had White."""
+    opponent_id: int
+    own_rating: int | None
+    """Ro of the player: None for an unrated player's game towards a first rating."""
+    opponent_rating: int
+    difference: int | None
+    """D used, after the 400-point rule (art. 8.3.1)."""
+    score: Decimal
+    expected: Decimal | None
+    """PD (table 8.1.2) or the curve's expectation."""
+    dr: Decimal | None
+    """dR = score - PD."""
+    k: int | None
+
+
+def card_games(
+    session: Session, player_ids: Collection[int] | None = None
+) -> Iterator[tuple[int, list[CardGame]]]:
+    """``(player id, games)`` per player in ascending id order: every rated game of theirs
+    with its breakdown (unsorted). ``player_ids`` None: every player."""
+    b, g = RatingBreakdown, Game
+    for chunk in _id_chunks(player_ids):
+        rows = session.execute(
+            sa.select(
+                b.player_id,
+                b.period_id,
+                b.game_id,
+                g.event_id,
+                g.played_on,
+                g.round,
+                g.white_id == b.player_id,
+                b.opponent_id,
+                b.own_rating,
+                b.opponent_rating,
+                b.difference,
+                b.score,
+                b.expected,
+                b.change,
+                b.k,
+            )
+            .join(g, g.id == b.game_id)
+            .where(*_where(b.player_id, chunk))
+            .order_by(b.player_id)
+        )
+        for player_id, group in itertools.groupby(rows, key=lambda r: r[0]):
+            yield (
+                player_id,
+                [
+                    CardGame(
+                        r[1],
+                        r[2],
+                        r[3],
+                        r[4],
+                        r[5],
+                        bool(r[6]),
+                        r[7],
+                        r[8],
+                        r[9],
+                        r[10],
+                        _exact(r[11]) or Decimal(0),
+                        _exact(r[12]),
+                        _exact(r[13]),
+                        r[14],
+                    )
+                    for r in group
+                ],
+            )
+
+
+def players_in_periods(session: Session, period_ids: Collection[int]) -> set[int]:
+    """Players with a rated game (a breakdown row) in any of ``period_ids``."""
+    found: set[int] = set()
+    for chunk in _chunks(sorted(period_ids), CHUNK):
+        found.update(
+            session.scalars(
+                sa.select(RatingBreakdown.player_id)
+                .where(RatingBreakdown.period_id.in_(chunk))
+                .distinct()
+            )
+        )
+    return found
+
+
+def opponents_of(session: Session, player_ids: Collection[int]) -> set[int]:
+    """Players whose cards name one of ``player_ids`` as an opponent."""
+    found: set[int] = set()
+    for chunk in _chunks(sorted(player_ids), CHUNK):
+        found.update(
+            session.scalars(
+                sa.select(RatingBreakdown.player_id)
+                .where(RatingBreakdown.opponent_id.in_(chunk))
+                .distinct()
+            )
+        )
+    return found
+
+
+def players_of_events(session: Session, event_ids: Collection[int]) -> set[int]:
+    """Players with a rated game in one of ``event_ids`` (their cards name the event)."""
+    found: set[int] = set()
+    for chunk in _chunks(sorted(event_ids), CHUNK):
+        found.update(
+            session.scalars(
+                sa.select(RatingBreakdown.player_id)
+                .join(Game, Game.id == RatingBreakdown.game_id)
+                .where(Game.event_id.in_(chunk))
+                .distinct()
+            )
+        )
+    return found
+
+
+def events_of_players(session: Session, player_ids: Collection[int]) -> set[int]:
+    """Events in which one of ``player_ids`` played a game or had a bye."""
+    found: set[int] = set()
+    for chunk in _chunks(sorted(player_ids), CHUNK):
+        found.update(
+            session.scalars(
+                sa.select(Game.event_id)
+                .where(sa.or_(Game.white_id.in_(chunk), Game.black_id.in_(chunk)))
+                .distinct()
+            )
+        )
+        found.update(
+            session.scalars(sa.select(Bye.event_id).where(Bye.player_id.in_(chunk)).distinct())
+        )
+    return found
+
+
+# --- events ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class EventGame:
+    """One game of an event (rated or not: forfeits are stored too)."""
+
+    id: int
+    round: str | None
+    played_on: dt.date
+    white_id: int
+    black_id: int
+    result: Result
+    rated: bool
+
+
+@dataclass(frozen=True, slots=True)
+class EventBye:
+    """A round without an opponent (TRF codes H F U Z + -)."""
+
+    round: str
+    player_id: int
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRating:
+    """How one rated game counted for one of its players."""
+
+    game_id: int
+    player_id: int
+    own_rating: int | None
+    opponent_rating: int
+    score: Decimal
+    dr: Decimal | None
+    k: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class EventData:
+    """Everything an event's crosstable needs."""
+
+    event_id: int
+    games: list[EventGame]
+    byes: list[EventBye]
+    ratings: list[EventRating]
+
+
+def event_data(session: Session, event_ids: Collection[int] | None = None) -> Iterator[EventData]:
+    """The games, byes and breakdown rows of events (events with games in ascending id
+    order, then those with byes only). ``event_ids`` None: every event."""
+    g, b = Game, RatingBreakdown
+    for chunk in _id_chunks(event_ids):
+        games = session.execute(
+            sa.select(
+                g.event_id, g.id, g.round, g.played_on, g.white_id, g.black_id, g.result, g.rated
+            )
+            .where(*_where(g.event_id, chunk))
+            .order_by(g.event_id)
+        )
+        ratings = session.execute(
+            sa.select(
+                g.event_id,
+                b.game_id,
+                b.player_id,
+                b.own_rating,
+                b.opponent_rating,
+                b.score,
+                b.change,
+                b.k,
+            )
+            .join(g, g.id == b.game_id)
+            .where(*_where(g.event_id, chunk))
+            .order_by(g.event_id)
+        )
+        byes: dict[int, list[EventBye]] = {}
+        for event_id, round_, player_id, code in session.execute(
+            sa.select(Bye.event_id, Bye.round, Bye.player_id, Bye.code).where(
+                *_where(Bye.event_id, chunk)
+            )
+        ):
+            byes.setdefault(event_id, []).append(EventBye(round_, player_id, code))
+        rating_groups = itertools.groupby(ratings, key=lambda r: r[0])
+        pending = next(rating_groups, None)
+        for event_id, group in itertools.groupby(games, key=lambda r: r[0]):
+            event_games = [EventGame(r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7])) for r in group]
+            event_ratings: list[EventRating] = []
+            while pending is not None and pending[0] <= event_id:
+                if pending[0] == event_id:
+                    event_ratings = [
+                        EventRating(
+                            r[1], r[2], r[3], r[4], _exact(r[5]) or Decimal(0), _exact(r[6]), r[7]
+                        )
+                        for r in pending[1]
+                    ]
+                pending = next(rating_groups, None)
+            yield EventData(event_id, event_games, byes.pop(event_id, []), event_ratings)
+        for event_id in sorted(byes):  # events that hold only byes
+            yield EventData(event_id, [], byes[event_id], [])
+
+
+def events_in_periods(session: Session, spans: Iterable[tuple[dt.date, dt.date]]) -> set[int]:
+    """Events that end within one of the ``(start, end)`` date spans (rated there)."""
+    found: set[int] = set()
+    for start, end in spans:
+        found.update(
+            session.scalars(
+                sa.select(Event.id).where(Event.end_date >= start, Event.end_date <= end)
+            )
+        )
+    return found
+
+
+# --- plot -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RatingPoint:
+    """A player's rating on one published list."""
+
+    period: str
+    list_date: dt.date
+    rating: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeries:
+    """A player's ratings on the lists asked for."""
+
+    player_id: int
+    name: str
+    points: list[RatingPoint]
+
+
+def rating_series(
+    session: Session,
+    player_refs: Sequence[str],
+    *,
+    first: str | None = None,
+    last: str | None = None,
+) -> list[PlayerSeries]:
+    """Each player's rating on every list from period ``first`` to ``last`` (inclusive;
+    None: open), for ``ratings plot``. Lists on which the player is unrated are left out.
+
+    :raises PlayerNotFoundError, AmbiguousPlayerError: for a PLAYER that names no one or
+        several players.
+    :raises PeriodError: when nothing has been rated, or the range holds no rated period.
+    """
+    players = [get_player(session, ref) for ref in player_refs]
+    seen: set[int] = set()
+    for p in players:
+        if p.id in seen:
+            raise InvalidInputError(f"player {p.name!r} (id {p.id}) is named twice")
+        seen.add(p.id)
+    query = sa.select(RatingPeriod.id)
+    if first is not None:
+        query = query.where(RatingPeriod.start_date >= parse_period(session, first).start)
+    if last is not None:
+        query = query.where(RatingPeriod.start_date <= parse_period(session, last).start)
+    if (
+        first is not None
+        and last is not None
+        and parse_period(session, first).start > parse_period(session, last).start
+    ):
+        raise InvalidInputError(f"the period range {first}..{last} runs backwards")
+    if session.scalar(sa.select(sa.func.count()).select_from(query.subquery())) == 0:
+        if session.scalar(sa.select(sa.func.count()).select_from(RatingPeriod)) == 0:
+            raise PeriodError("no period has been rated yet; run 'ratings rate'")
+        raise PeriodError(f"no rated period in {first or ''}..{last or ''}")
+    get_config(session)  # a database made by `ratings init`
+    rows = session.execute(
+        sa.select(
+            RatingHistory.player_id,
+            RatingPeriod.label,
+            RatingPeriod.list_date,
+            RatingHistory.rating_after,
+        )
+        .join(RatingPeriod, RatingPeriod.id == RatingHistory.period_id)
+        .where(
+            RatingHistory.player_id.in_([p.id for p in players]),
+            RatingHistory.period_id.in_(query.scalar_subquery()),
+            RatingHistory.rating_after.is_not(None),
+        )
+        .order_by(RatingPeriod.start_date)
+    )
+    points: dict[int, list[RatingPoint]] = {p.id: [] for p in players}
+    for player_id, label, list_date, rating in rows:
+        if rating is not None:
+            points[player_id].append(RatingPoint(label, list_date, rating))
+    return [PlayerSeries(p.id, p.name, points[p.id]) for p in players]
+
+
+# --- helpers --------------------------------------------------------------------------------
+
+
+def _chunks(values: Sequence[int], size: int) -> Iterator[Sequence[int]]:
+    for start in range(0, len(values), size):
+        yield values[start : start + size]
+
+
+def _id_chunks(ids: Collection[int] | None) -> Iterator[Sequence[int] | None]:
+    """``ids`` in ascending chunks for ``IN (...)`` lists; None (no filter) once for None."""
+    if ids is None:
+        yield None
+        return
+    yield from _chunks(sorted(ids), CHUNK)
+
+
+def _where(column: Any, chunk: Sequence[int] | None) -> tuple[sa.ColumnElement[bool], ...]:
+    return () if chunk is None else (column.in_(chunk),)

@@ -1,0 +1,883 @@
+"""Building the static site: which pages to render, rendering them, and the manifest.
+
+Pages (file names come from ids and period labels, never from names)::
+
+    index.html               the newest list, links to every list
+    lists/YYYY-MM.html       each published list; .csv and .txt (FIDE's layout) beside it
+    players/ID.html          a player: details, chart, every period, calculation cards
+    events/ID.html           an event: crosstable
+    assets/                  style sheet, scripts, the Vega bundle and its license
+
+**Incremental publishing.** The manifest (:data:`ratings.site.output.MANIFEST`) records, for
+every published period, when it was last rated and its state; for every player a fingerprint
+of their register entry and a bitmap of the periods that show on their page (a row in the
+period table, a card, or a change of their K); for every event a fingerprint; and the hash of
+every file. A later publish re-renders only
+
+- the lists of periods rated since (new, or re-rated after a correction) and of the 12 months
+  after them (the inactivity flag looks back 12 months), and every list when a register entry
+  changed;
+- the players whose register entry changed, who played in one of those periods, or whose
+  bitmap (old or new) marks one of them, and the opponents of a changed player;
+- the events rated in those periods, new or changed events, and the events of a changed
+  player;
+- any page whose file is missing,
+
+and writes a rendered page only when its bytes differ from the file's recorded hash. A page
+whose period table would end with "unchanged since" stays byte-identical month after month:
+runs of periods in which nothing happened are folded into one row, and nothing on a player's
+page names the newest list. Anything else (another version of ratings, another title, a
+period that disappeared) renders every page, still writing only those that changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import io
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+from importlib import resources
+from typing import Any
+
+import jinja2
+from sqlalchemy.orm import Session
+
+from ratings import __version__, rules
+from ratings.errors import PeriodError
+from ratings.io.csv_out import CsvWriter
+from ratings.io.fide_txt import FideTxtRow, format_fide_txt
+from ratings.service import publish as data
+from ratings.service.common import get_config
+from ratings.site import chart
+from ratings.site.output import SiteFolder
+
+__all__ = ["PublishReport", "publish_site"]
+
+INACTIVE_MONTHS = 12
+"""A player with no rated game in this many months is flagged ``i`` on the list (FIDE)."""
+
+_STATIC = ("site.css", "site.js", "chart.js")
+_VEGA = "assets/vega.js"
+_VEGA_LICENSE = "assets/vega-license.txt"
+_STATES = {
+    "rated": "rated",
+    "new": "first rating",
+    "unrated": "unrated",
+    "below_floor": "below the floor: unrated",
+}
+_SYSTEMS = {
+    "fide": "FIDE Rating Regulations",
+    "club": "club system (FIDE rules, fixed start rating)",
+    "elo": "Elo system (logistic curve, fixed K)",
+}
+_BYE_HALVES = {"H": 1, "F": 2, "U": 2, "Z": 0, "+": 2, "-": 0, "?": 0}
+
+
+@dataclass(frozen=True, slots=True)
+class PublishReport:
+    """What a publish did."""
+
+    pages: int
+    """Files the site holds now (pages, downloads and assets)."""
+    written: int
+    unchanged: int
+    """Files rendered but identical to what was there (not rewritten)."""
+    deleted: int
+    bytes_written: int
+    full: bool
+    """Whether every page was rendered (a new site, or a change that touches all)."""
+    players: int
+    """Player pages rendered."""
+    events: int
+    lists: int
+    pending: str | None
+    """The oldest period corrections marked for re-rating, if any (published as it is)."""
+
+
+# --- formatting -----------------------------------------------------------------------------
+
+
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("ratings.site", "templates"),
+        autoescape=True,  # every page is HTML: every value is escaped, in text and attributes
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    return env
+
+
+def _blank(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _signed(value: int) -> str:
+    return f"{value:+d}" if value else "0"
+
+
+def _trend(value: int | Decimal | None) -> str:
+    if not value:
+        return ""
+    return " up" if value > 0 else " down"
+
+
+def _score(value: Decimal) -> str:
+    """A score in halves as chess writes it: ``2½``, ``½``, ``3``."""
+    whole = int(value)
+    if value == whole:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+def _halves(halves: int) -> str:
+    return _score(Decimal(halves) / 2)
+
+
+def _fraction(value: Decimal | None, *, signed: bool = False) -> str:
+    """PD and dR: two decimals (table 8.1.2), four when the curve needs them."""
+    if value is None:
+        return ""
+    text = f"{value:+.4f}" if signed else f"{value:.4f}"
+    return text[:-2] if text.endswith("00") else text
+
+
+def _fingerprint(*values: object) -> str:
+    return hashlib.blake2b(repr(values).encode("utf-8"), digest_size=8).hexdigest()
+
+
+def _player_fingerprint(p: data.SitePlayer) -> str:
+    return _fingerprint(*dataclasses.astuple(p))
+
+
+def _event_fingerprint(e: data.SiteEvent) -> str:
+    return _fingerprint(*dataclasses.astuple(e))
+
+
+def _build_key(site_title: str, system: str) -> str:
+    """What every page depends on besides the data: this version's templates and assets."""
+    parts: list[bytes] = [__version__.encode(), site_title.encode(), system.encode()]
+    package = resources.files("ratings.site")
+    for folder in ("templates", "static"):
+        for entry in sorted(package.joinpath(folder).iterdir(), key=lambda e: e.name):
+            if entry.is_file():
+                parts += [entry.name.encode(), entry.read_bytes()]
+    parts.append(chart.__doc__.encode() if chart.__doc__ else b"")
+    return hashlib.sha256(b"\0".join(parts)).hexdigest()[:32]
+
+
+# --- the plan -------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Plan:
+    """What to render."""
+
+    full: bool
+    lists: set[int]
+    """Period ids whose list to render."""
+    players: set[int]
+    events: set[int]
+    dirty: set[int]
+    """Period ids rated since the previous publish."""
+
+
+def _period_key(p: data.SitePeriod) -> str:
+    return f"{p.stamp} {p.state}"
+
+
+def _plan(
+    session: Session,
+    out: SiteFolder,
+    build: str,
+    periods: Sequence[data.SitePeriod],
+    register: dict[int, data.SitePlayer],
+    events: dict[int, data.SiteEvent],
+    new_bits: dict[int, int],
+    window: int,
+) -> _Plan:
+    old = out.old or {}
+    old_periods = old.get("periods")
+    labels = [p.label for p in periods]
+    everything = _Plan(True, {p.id for p in periods}, set(register), set(events), set())
+    if (
+        old.get("build") != build
+        or not isinstance(old_periods, list)
+        or not all(isinstance(x, list) and len(x) == 2 for x in old_periods)
+        or labels[: len(old_periods)] != [label for label, _ in old_periods]
+    ):
+        return everything
+    old_players = old.get("players")
+    old_events = old.get("events")
+    if not isinstance(old_players, dict) or not isinstance(old_events, dict):
+        return everything
+    index = {p.id: i for i, p in enumerate(periods)}
+    dirty = {
+        p.id
+        for i, p in enumerate(periods)
+        if i >= len(old_periods) or old_periods[i][1] != _period_key(p)
+    }
+    if 2 * len(dirty) > len(periods):
+        return everything  # most of the history was re-rated: read it all in one pass
+    dirty_mask = sum(1 << index[pid] for pid in dirty)
+
+    changed = {
+        pid for pid, p in register.items() if _old_fp(old_players, pid) != _player_fingerprint(p)
+    }
+    known = {pid for pid in changed if str(pid) in old_players}  # changed, not new
+    players = set(changed)
+    players |= {pid for pid, bits in new_bits.items() if bits & dirty_mask}
+    for key, entry in old_players.items():
+        if isinstance(entry, list) and len(entry) == 2 and int(entry[1], 16) & dirty_mask:
+            players.add(int(key))
+    players |= data.players_in_periods(session, dirty)
+    if known:
+        players |= data.opponents_of(session, known)
+
+    changed_events = {
+        eid for eid, e in events.items() if old_events.get(str(eid)) != _event_fingerprint(e)
+    }
+    spans = [(p.start, p.end) for p in periods if p.id in dirty]
+    event_ids = changed_events | (data.events_in_periods(session, spans) & set(events))
+    if known:
+        event_ids |= data.events_of_players(session, known) & set(events)
+    old_changed_events = {eid for eid in changed_events if str(eid) in old_events}
+    if old_changed_events:
+        players |= data.players_of_events(session, old_changed_events)
+
+    lists = set(dirty)
+    for pid in dirty:
+        lists.update(p.id for p in periods[index[pid] : index[pid] + window])
+    if known:
+        lists = {p.id for p in periods}
+
+    players |= {pid for pid in register if not out.exists(f"players/{pid}.html")}
+    event_ids |= {eid for eid in events if not out.exists(f"events/{eid}.html")}
+    for p in periods:
+        if not all(out.exists(f"lists/{p.label}.{ext}") for ext in ("html", "csv", "txt")):
+            lists.add(p.id)
+    players &= set(register)
+    return _Plan(False, lists, players, event_ids, dirty)
+
+
+def _old_fp(old_players: dict[str, Any], pid: int) -> str | None:
+    entry = old_players.get(str(pid))
+    return entry[0] if isinstance(entry, list) and len(entry) == 2 else None
+
+
+# --- publishing -----------------------------------------------------------------------------
+
+
+def publish_site(
+    session: Session,
+    out: SiteFolder,
+    *,
+    site_title: str = "Ratings",
+    progress: Callable[[int, int], None] | None = None,
+) -> PublishReport:
+    """Write the site for the database ``session`` reads into ``out`` (opened by the
+    caller), rendering only what changed since the previous publish (module docstring).
+
+    ``progress(done, total)`` is called after each list, player and event page rendered.
+    Nothing is written to the database.
+
+    :raises PeriodError: when no period has been rated yet.
+    :raises OutputFileError: when a file cannot be written.
+    """
+    periods = data.periods(session)
+    if not periods:
+        raise PeriodError("nothing to publish: no period has been rated yet; run 'ratings rate'")
+    config = get_config(session)
+    system = _SYSTEMS.get(config.system.value, config.system.value)
+    build = _build_key(site_title, system)
+    register = data.register(session)
+    events = data.events(session, through=periods[-1].end)
+    window = max(1, INACTIVE_MONTHS // config.period_months)
+    new_bits = _dirty_bits(session, out, periods)
+    plan = _plan(session, out, build, periods, register, events, new_bits, window)
+    site = _Site(_environment(), out, periods, register, events, site_title, system, progress)
+    site.total = len(plan.lists) + len(plan.players) + len(plan.events)
+    pending = next((p.label for p in periods if p.state == "needs_rerate"), None)
+
+    site.assets()
+    site.lists(session, plan.lists, window, pending)
+    bits = site.players(session, None if plan.full else plan.players)
+    site.events_pages(session, None if plan.full else plan.events)
+
+    old_players = (out.old or {}).get("players") if not plan.full else None
+    players_manifest: dict[str, list[str]] = {}
+    for pid, p in register.items():
+        if pid in bits:
+            mask = bits[pid]
+        else:
+            entry = (old_players or {}).get(str(pid))
+            mask = int(entry[1], 16) if isinstance(entry, list) and len(entry) == 2 else 0
+        players_manifest[str(pid)] = [_player_fingerprint(p), f"{mask:x}"]
+    # files of the previous publish that this one neither rendered nor replaced stay
+    for key in out.old_files():
+        if (
+            key not in out.files
+            and _still_published(key, register, events, periods)
+            and not out.keep(key)
+        ):
+            raise AssertionError(f"{key} was not rendered but is missing")
+    delete = [key for key in out.old_files() if key not in out.files]
+    out.finish(
+        {
+            "complete": True,
+            "build": build,
+            "assets": chart.bundle_version(),
+            "periods": [[p.label, _period_key(p)] for p in periods],
+            "players": players_manifest,
+            "events": {str(eid): _event_fingerprint(e) for eid, e in events.items()},
+        },
+        delete=delete,
+    )
+    return PublishReport(
+        pages=len(out.files),
+        written=out.written,
+        unchanged=out.unchanged,
+        deleted=out.deleted,
+        bytes_written=out.bytes_written,
+        full=plan.full,
+        players=site.counts["players"],
+        events=site.counts["events"],
+        lists=site.counts["lists"],
+        pending=pending,
+    )
+
+
+def _still_published(
+    key: str,
+    register: dict[int, data.SitePlayer],
+    events: dict[int, data.SiteEvent],
+    periods: Sequence[data.SitePeriod],
+) -> bool:
+    folder, _, name = key.partition("/")
+    stem = name.rsplit(".", 1)[0]
+    if folder == "players":
+        return int(stem) in register
+    if folder == "events":
+        return int(stem) in events
+    if folder == "lists":
+        return any(p.label == stem for p in periods)
+    return folder == "assets" and key in (_VEGA, _VEGA_LICENSE)
+
+
+def _dirty_bits(
+    session: Session, out: SiteFolder, periods: Sequence[data.SitePeriod]
+) -> dict[int, int]:
+    """For the periods rated since the previous publish: which players' pages they show on
+    (bit per period index), from those periods' rows and the row before them."""
+    old = (out.old or {}).get("periods")
+    if not isinstance(old, list):
+        return {}
+    index = {p.id: i for i, p in enumerate(periods)}
+    dirty = [
+        i
+        for i, p in enumerate(periods)
+        if i >= len(old) or not isinstance(old[i], list) or old[i][1:] != [_period_key(p)]
+    ]
+    if not dirty or 2 * len(dirty) > len(periods):
+        return {}
+    wanted = {periods[i].id for i in dirty} | {periods[i - 1].id for i in dirty if i > 0}
+    rows: dict[int, list[data.PeriodRow]] = {}
+    for player_id, row in data.period_rows(session, wanted):
+        rows.setdefault(player_id, []).append(row)
+    bits: dict[int, int] = {}
+    for player_id, player_rows in rows.items():
+        player_rows.sort(key=lambda r: index[r.period_id])
+        mask = 0
+        previous: data.PeriodRow | None = None
+        for row in player_rows:
+            i = index[row.period_id]
+            adjacent = previous is not None and index[previous.period_id] == i - 1
+            if (
+                row.period_id in wanted
+                and i in dirty
+                and _shows(previous if adjacent else None, row, i)
+            ):
+                mask |= 1 << i
+            previous = row
+        if mask:
+            bits[player_id] = mask
+    return bits
+
+
+def _shows(previous: data.PeriodRow | None, row: data.PeriodRow, index: int) -> bool:
+    """Whether a period shows on the player's page: a table row (games, a new rating or
+    state, the first entry) or a change of the K the details give."""
+    return _table_row(previous, row) or (previous is not None and row.next_k != previous.next_k)
+
+
+def _table_row(previous: data.PeriodRow | None, row: data.PeriodRow) -> bool:
+    return (
+        previous is None
+        or row.games > 0
+        or row.rating_after != previous.rating_after
+        or row.state != previous.state
+        or row.k10 != previous.k10
+    )
+
+
+class _Site:
+    """Renders pages into the output folder."""
+
+    def __init__(
+        self,
+        env: jinja2.Environment,
+        out: SiteFolder,
+        periods: Sequence[data.SitePeriod],
+        register: dict[int, data.SitePlayer],
+        events: dict[int, data.SiteEvent],
+        site_title: str,
+        system: str,
+        progress: Callable[[int, int], None] | None,
+    ) -> None:
+        self.out = out
+        self.periods = periods
+        self.index = {p.id: i for i, p in enumerate(periods)}
+        self.by_id = {p.id: p for p in periods}
+        self.register = register
+        self.events = events
+        self.progress = progress
+        self.common = {"site_title": site_title, "system": system, "version": __version__}
+        self.t_list = env.get_template("list.html.j2")
+        self.t_player = env.get_template("player.html.j2")
+        self.t_event = env.get_template("event.html.j2")
+        self.counts = {"lists": 0, "players": 0, "events": 0}
+        self.total = 0
+
+    def _tick(self, kind: str) -> None:
+        self.counts[kind] += 1
+        if self.progress is not None:
+            self.progress(sum(self.counts.values()), self.total)
+
+    def _period_of(self, day: Any) -> data.SitePeriod | None:
+        for p in self.periods:
+            if p.start <= day <= p.end:
+                return p
+        return None
+
+    # --- assets -------------------------------------------------------------------------
+
+    def assets(self) -> None:
+        static = resources.files("ratings.site").joinpath("static")
+        for name in _STATIC:
+            self.out.put(f"assets/{name}", static.joinpath(name).read_bytes())
+        version = chart.bundle_version()
+        old = self.out.old or {}
+        if old.get("assets") == version and self.out.keep(_VEGA) and self.out.keep(_VEGA_LICENSE):
+            return
+        self.out.put(_VEGA, chart.vega_bundle().encode("utf-8"))
+        notice = (
+            "assets/vega.js bundles Vega, Vega-Lite and Vega-Embed (BSD-3-Clause, "
+            "Copyright (c) the University of Washington Interactive Data Lab and the Vega "
+            "contributors) and the libraries they use (d3 modules: ISC; others: MIT or "
+            f"BSD), as bundled by vl-convert-python {version}, whose license follows.\n\n"
+        )
+        self.out.put(_VEGA_LICENSE, (notice + chart.bundle_license()).encode("utf-8"))
+
+    # --- lists --------------------------------------------------------------------------
+
+    def lists(self, session: Session, wanted: set[int], window: int, pending: str | None) -> None:
+        newest = self.periods[-1]
+        active = data.active_players(session)
+        last_active: dict[int, int] = {}
+        inactive_at: dict[int, set[int]] = {}
+        render = wanted | {newest.id}
+        for i, p in enumerate(self.periods):
+            for pid in active.get(p.id, ()):
+                last_active[pid] = i
+            if p.id in render:
+                if i + 1 < window:
+                    inactive_at[p.id] = set()  # too little history to tell
+                else:
+                    inactive_at[p.id] = {
+                        pid for pid in self.register if last_active.get(pid, -1) <= i - window
+                    }
+        for period_id, entries in data.list_entries(session, render):
+            p = self.by_id[period_id]
+            rows = sorted(
+                (e for e in entries if e.player_id in self.register),
+                key=lambda e: (
+                    -(e.rating or 0),
+                    self.register[e.player_id].name.lower(),
+                    e.player_id,
+                ),
+            )
+            flagged = [(e, self._flags(e, inactive_at[period_id])) for e in rows]
+            i = self.index[period_id]
+            previous = self.periods[i - 1].label if i > 0 else None
+            cells = [self._list_cells(rank, e, flags) for rank, (e, flags) in enumerate(flagged, 1)]
+            context = {
+                **self.common,
+                "period": p.label,
+                "list_date": p.list_date.isoformat(),
+                "previous": previous,
+                "pending": pending if pending is not None and pending <= p.label else None,
+                "rows": cells,
+            }
+            if period_id in wanted:
+                page = self.t_list.render(
+                    context, root="../", title=f"Rating list {p.label}",
+                    heading=f"Rating list {p.label}", lists=(),
+                )  # fmt: skip
+                self.out.put(f"lists/{p.label}.html", page.encode("utf-8"))
+                self.out.put(f"lists/{p.label}.csv", _csv(flagged, self.register).encode("utf-8"))
+                self.out.put(
+                    f"lists/{p.label}.txt", _txt(flagged, self.register, p).encode("utf-8")
+                )
+                self._tick("lists")
+            if period_id == newest.id:
+                every = [(q.label, q.list_date.isoformat()) for q in reversed(self.periods)]
+                page = self.t_list.render(
+                    context, root="", title="Rating list",
+                    heading=f"Rating list {p.label}", lists=every,
+                )  # fmt: skip
+                self.out.put("index.html", page.encode("utf-8"))
+
+    def _flags(self, e: data.ListEntry, inactive: set[int]) -> str:
+        player = self.register[e.player_id]
+        flag = ("w" if player.sex == "f" else "") + ("i" if e.player_id in inactive else "")
+        return f"{flag} new".strip() if e.state == "new" else flag
+
+    def _list_cells(self, rank: int, e: data.ListEntry, flags: str) -> tuple[object, ...]:
+        p = self.register[e.player_id]
+        return (
+            rank, e.player_id, p.name, _blank(p.title), _blank(p.federation),
+            _blank(p.birth_year), _blank(e.rating),
+            _signed(e.change) if e.period_games else "", _trend(e.change if e.period_games else 0),
+            e.period_games, _blank(e.k), flags,
+        )  # fmt: skip
+
+    # --- players ------------------------------------------------------------------------
+
+    def players(self, session: Session, wanted: set[int] | None) -> dict[int, int]:
+        """Render the player pages (``wanted`` None: all); returns their period bitmaps."""
+        bits: dict[int, int] = {}
+        histories = data.history_rows(session, wanted)
+        cards = data.card_games(session, wanted)
+        ids = sorted(self.register if wanted is None else wanted)
+        for pid, rows, games in _merge(ids, histories, cards):
+            bits[pid] = self._player(self.register[pid], rows, games)
+            self._tick("players")
+        return bits
+
+    def _player(
+        self, p: data.SitePlayer, rows: list[data.PeriodRow], games: list[data.CardGame]
+    ) -> int:
+        index = self.index
+        rows = sorted((r for r in rows if r.period_id in index), key=lambda r: index[r.period_id])
+        by_period: dict[int, list[data.CardGame]] = {}
+        for g in games:
+            by_period.setdefault(g.period_id, []).append(g)
+        mask = 0
+        shown: list[data.PeriodRow] = []
+        previous: data.PeriodRow | None = None
+        for row in rows:
+            adjacent = (
+                previous
+                if previous is not None and index[previous.period_id] == index[row.period_id] - 1
+                else None
+            )
+            card = row.period_id in by_period
+            if _table_row(adjacent, row) or card:
+                shown.append(row)
+                mask |= 1 << index[row.period_id]
+            elif _shows(adjacent, row, index[row.period_id]):
+                mask |= 1 << index[row.period_id]
+            previous = row
+        for period_id in by_period:
+            if period_id in index:
+                mask |= 1 << index[period_id]
+        table: list[dict[str, object]] = []
+        for n, newer in enumerate(shown):
+            if n > 0 and index[newer.period_id] - index[shown[n - 1].period_id] > 1:
+                since = self.periods[index[shown[n - 1].period_id] + 1].label
+                until = self.periods[index[newer.period_id] - 1].label
+                label = since if since == until else f"{since} \N{EN DASH} {until}"
+                table.append({"gap": True, "label": label})
+            table.append(self._history_row(newer, newer.period_id in by_period))
+        table.reverse()
+        latest = rows[-1] if rows else None
+        points = [
+            (self.by_id[r.period_id].list_date, self.by_id[r.period_id].label, r.rating_after)
+            for r in shown
+            if r.rating_after is not None
+        ]
+        if shown and shown[0].rating_before is not None:
+            start = self.by_id[shown[0].period_id]  # the rating the history starts from
+            points.insert(0, (start.start, f"before {start.label}", shown[0].rating_before))
+        spec = chart.rating_chart([chart.Series(p.name, points)], title=None) if points else None
+        cards = [
+            self._card(
+                self.by_id[period_id],
+                by_period[period_id],
+                next((r for r in rows if r.period_id == period_id), None),
+            )
+            for period_id in sorted(by_period, key=lambda x: -index.get(x, -1))
+            if period_id in index
+        ]
+        if latest is not None:
+            rating = _blank(latest.rating_after) or "unrated"
+            total_games, next_k, k10 = (
+                latest.total_games,
+                _blank(latest.next_k) or "\N{EN DASH}",
+                latest.k10,
+            )
+        else:
+            rating = f"{p.entry_rating} (entry rating)" if p.entry_rating else "unrated"
+            total_games, next_k, k10 = p.entry_games, "\N{EN DASH}", p.k10
+        page = self.t_player.render(
+            self.common, root="../", title=p.name, p=p, rating=rating, total_games=total_games,
+            next_k=next_k, k10=k10, spec=spec, rows=table, cards=cards,
+        )  # fmt: skip
+        self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
+        return mask
+
+    def _history_row(self, r: data.PeriodRow, card: bool) -> dict[str, object]:
+        return {
+            "gap": False,
+            "label": self.by_id[r.period_id].label,
+            "card": card,
+            "before": _blank(r.rating_before),
+            "after": _blank(r.rating_after),
+            "change": _signed(r.change) if r.games else "",
+            "change_class": _trend(r.change if r.games else 0),
+            "k": _blank(r.k),
+            "games": r.games,
+            "score": _score(r.score) if r.games else "",
+            "state": _STATES.get(r.state, r.state),
+        }
+
+    def _card(
+        self, period: data.SitePeriod, games: list[data.CardGame], row: data.PeriodRow | None
+    ) -> dict[str, object]:
+        games.sort(key=lambda g: (g.played_on, g.game_id))
+        rated = [g for g in games if g.k is not None and g.dr is not None]
+        lines = []
+        for g in games:
+            event = self.events.get(g.event_id)
+            lines.append(
+                {
+                    "date": g.played_on.isoformat(),
+                    "event_id": g.event_id,
+                    "event": event.name if event else "",
+                    "round": _blank(g.round),
+                    "opponent_id": g.opponent_id,
+                    "opponent": self.register[g.opponent_id].name
+                    if g.opponent_id in self.register
+                    else f"#{g.opponent_id}",
+                    "colour": "w" if g.white else "b",
+                    "ro": g.opponent_rating,
+                    "d": _blank(g.difference),
+                    "pd": _fraction(g.expected),
+                    "result": _score(g.score),
+                    "dr": _fraction(g.dr, signed=True),
+                    "k": _blank(g.k),
+                    "kdr": f"{g.k * g.dr:+.2f}" if g.k is not None and g.dr is not None else "",
+                }
+            )
+        k = rated[0].k if rated else None
+        dr_sum = sum((g.dr for g in rated if g.dr is not None), Decimal(0))
+        return {
+            "label": period.label,
+            "rated": bool(rated),
+            "before": _blank(row.rating_before) if row else "",
+            "after": (_blank(row.rating_after) or "unrated") if row else "",
+            "k": _blank(k),
+            "lines": lines,
+            "pd_sum": _fraction(
+                sum((g.expected for g in rated if g.expected is not None), Decimal(0))
+            ),
+            "score": _score(sum((g.score for g in games), Decimal(0))),
+            "dr_sum": _fraction(dr_sum, signed=True),
+            "kdr_sum": f"{k * dr_sum:+.2f}" if k is not None else "",
+            "change": _signed(row.change) if row else "",
+        }
+
+    # --- events -------------------------------------------------------------------------
+
+    def events_pages(self, session: Session, wanted: set[int] | None) -> None:
+        for ev in data.event_data(session, wanted):
+            event = self.events.get(ev.event_id)
+            if event is None:
+                continue  # ends after the newest rated period: published once rated
+            self._event(event, ev)
+            self._tick("events")
+
+    def _event(self, e: data.SiteEvent, ev: data.EventData) -> None:
+        halves: dict[int, int] = {}
+        for g in ev.games:
+            halves[g.white_id] = halves.get(g.white_id, 0) + g.result.white_half_points
+            halves[g.black_id] = halves.get(g.black_id, 0) + g.result.black_half_points
+        for b in ev.byes:
+            halves[b.player_id] = halves.get(b.player_id, 0) + _BYE_HALVES.get(b.code, 0)
+        used: dict[int, int] = {}
+        opponents: dict[int, list[int]] = {}
+        scores: dict[int, Decimal] = {}
+        change: dict[int, Decimal] = {}
+        for r in ev.ratings:
+            if r.own_rating is not None:
+                used.setdefault(r.player_id, r.own_rating)
+            opponents.setdefault(r.player_id, []).append(r.opponent_rating)
+            scores[r.player_id] = scores.get(r.player_id, Decimal(0)) + r.score
+            if r.k is not None and r.dr is not None:
+                change[r.player_id] = change.get(r.player_id, Decimal(0)) + r.k * r.dr
+
+        def name(pid: int) -> str:
+            player = self.register.get(pid)
+            return player.name if player is not None else f"#{pid}"
+
+        order = sorted(
+            halves, key=lambda pid: (-halves[pid], -used.get(pid, 0), name(pid).lower(), pid)
+        )
+        rank = {pid: i for i, pid in enumerate(order, 1)}
+        by_round = all(g.round for g in ev.games)
+        cells: dict[int, dict[_RoundKey, list[tuple[str, str]]]] = {pid: {} for pid in order}
+        columns: list[_RoundKey]
+        if by_round:
+            keys: set[_RoundKey] = set()
+            for g in ev.games:
+                key = _round_key(g.round or "")
+                keys.add(key)
+                for pid, opp, white in (
+                    (g.white_id, g.black_id, True),
+                    (g.black_id, g.white_id, False),
+                ):
+                    cells[pid].setdefault(key, []).append(_cell(g, rank[opp], white, name(opp)))
+            for b in ev.byes:
+                key = _round_key(b.round)
+                keys.add(key)
+                cells[b.player_id].setdefault(key, []).append((b.code, "bye"))
+            columns = sorted(keys)
+        else:
+            games = sorted(ev.games, key=lambda g: (g.played_on, g.id))
+            count: dict[int, int] = {}
+            for g in games:
+                for pid, opp, white in (
+                    (g.white_id, g.black_id, True),
+                    (g.black_id, g.white_id, False),
+                ):
+                    count[pid] = count.get(pid, 0) + 1
+                    cells[pid][(0, count[pid], "")] = [_cell(g, rank[opp], white, name(opp))]
+            for b in ev.byes:
+                count[b.player_id] = count.get(b.player_id, 0) + 1
+                cells[b.player_id][(0, count[b.player_id], "")] = [(b.code, "bye")]
+            columns = [(0, n, "") for n in range(1, max(count.values(), default=0) + 1)]
+        players = []
+        for pid in order:
+            row_cells = []
+            for key in columns:
+                found = cells[pid].get(key, [])
+                row_cells.append((" ".join(c[0] for c in found), "; ".join(c[1] for c in found)))
+            n = len(opponents.get(pid, ()))
+            perf = rules.performance_fide(opponents[pid], scores[pid]) if n else None
+            delta = change.get(pid)
+            players.append(
+                {
+                    "rank": rank[pid],
+                    "id": pid,
+                    "name": name(pid),
+                    "rating": _blank(used.get(pid)),
+                    "cells": row_cells,
+                    "score": _halves(halves[pid]),
+                    "perf": _blank(perf),
+                    "change": f"{delta:+.2f}" if delta is not None else "",
+                    "change_class": _trend(delta),
+                }
+            )
+        period = self._period_of(e.end_date)
+        page = self.t_event.render(
+            self.common, root="../", title=e.name, e=e, players=players,
+            rounds=[_round_title(k) for k in columns], games=len(ev.games),
+            rated=sum(1 for g in ev.games if g.rated), period=period.label if period else "",
+        )  # fmt: skip
+        self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
+
+
+_RoundKey = tuple[int, int, str]
+_PLAYED = {2: "1", 1: "½", 0: "0"}
+_FORFEIT = {2: "+", 1: "+", 0: "\N{MINUS SIGN}"}
+
+
+def _round_key(text: str) -> _RoundKey:
+    """Rounds in their natural order: 1, 2, ..., 10, then others by text."""
+    return (0, int(text), "") if text.isascii() and text.isdigit() else (1, 0, text)
+
+
+def _round_title(key: _RoundKey) -> str:
+    return str(key[1]) if key[0] == 0 else str(key[2])
+
+
+def _cell(g: data.EventGame, opponent_rank: int, white: bool, opponent: str) -> tuple[str, str]:
+    halves = g.result.white_half_points if white else g.result.black_half_points
+    marks = _PLAYED if g.result.is_played else _FORFEIT
+    mark = marks[halves]
+    note = opponent if g.rated else f"{opponent} (not rated)"
+    return f"{opponent_rank}{'w' if white else 'b'}{mark}", note
+
+
+def _merge(
+    ids: Sequence[int],
+    histories: Iterator[tuple[int, list[data.PeriodRow]]],
+    cards: Iterator[tuple[int, list[data.CardGame]]],
+) -> Iterator[tuple[int, list[data.PeriodRow], list[data.CardGame]]]:
+    """Join two id-ordered streams with the ids wanted (ascending)."""
+    h = next(histories, None)
+    c = next(cards, None)
+    for pid in ids:
+        while h is not None and h[0] < pid:
+            h = next(histories, None)
+        while c is not None and c[0] < pid:
+            c = next(cards, None)
+        rows = h[1] if h is not None and h[0] == pid else []
+        games = c[1] if c is not None and c[0] == pid else []
+        yield pid, rows, games
+
+
+# --- downloads ------------------------------------------------------------------------------
+
+_CSV_HEADER = (
+    "name", "fide_id", "federation", "title", "birth_year", "rating", "change", "period_games",
+    "games", "k", "k10", "flags",
+)  # fmt: skip
+
+
+def _csv(rows: Iterable[tuple[data.ListEntry, str]], register: dict[int, data.SitePlayer]) -> str:
+    """The list as ``ratings list --format csv`` writes it, plus the flags; every cell
+    neutralised against formula injection (:mod:`ratings.io.csv_out`)."""
+    out = io.StringIO()
+    writer = CsvWriter(out)
+    writer.writerow(_CSV_HEADER)
+    for e, flags in rows:
+        p = register[e.player_id]
+        writer.writerow(
+            (p.name, p.fide_id, p.federation, p.title, p.birth_year, e.rating, e.change,
+             e.period_games, e.games, e.k, "true" if e.k10 else "false", flags)
+        )  # fmt: skip
+    return out.getvalue()
+
+
+def _txt(
+    rows: Iterable[tuple[data.ListEntry, str]],
+    register: dict[int, data.SitePlayer],
+    period: data.SitePeriod,
+) -> str:
+    """The list in FIDE's TXT layout (:mod:`ratings.io.fide_txt`)."""
+    fide_rows = []
+    for e, flags in rows:
+        p = register[e.player_id]
+        flag = flags.replace("new", "").strip() or None
+        fide_rows.append(
+            FideTxtRow(
+                fide_id=p.fide_id, name=p.name, federation=p.federation, sex=p.sex,
+                title=p.title, rating=e.rating, games=e.period_games, k=e.k,
+                birth_year=p.birth_year, flag=flag,
+            )
+        )  # fmt: skip
+    return format_fide_txt(fide_rows, list_date=period.list_date)

@@ -1,0 +1,355 @@
+"""The folder ``ratings publish`` writes: opened once, written only inside, page by page.
+
+Rules (README, "Publishing"):
+
+- DIR may be missing (it is created), empty, or a site an earlier ``publish`` wrote (it holds
+  :data:`MANIFEST`). Anything else is refused unless ``force``; even then only our own file
+  names are written, and only files an earlier publish listed in its manifest are deleted.
+- Nothing is written outside DIR. DIR itself may be a symlink (to the folder meant); it is
+  opened once, and every later operation goes through that folder's file descriptor and
+  those of its four subfolders, opened without following symlinks. A subfolder that is a
+  symlink is refused, so a planted link cannot steer a write elsewhere; file names come from
+  database ids and period labels, never from names.
+- Every file is written whole: a temporary file in the same folder (named as
+  :mod:`ratings.files` names them), flushed to disk, then renamed over the old one. Writing
+  and flushing run on two threads while the pages are rendered on the main one.
+- The database and its journals are never written, even when they live inside DIR.
+- One publish at a time: the folder is locked (``flock``) while it is written.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import fcntl
+import hashlib
+import json
+import os
+import re
+import stat
+import threading
+from collections.abc import Iterable
+from concurrent.futures import Future, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from ratings import files
+from ratings.errors import OutputFileError
+
+MANIFEST = ".ratings-site.json"
+"""The manifest: what an earlier publish wrote (file hashes) and from which data."""
+
+MANIFEST_FORMAT = 1
+FOLDERS = ("assets", "events", "lists", "players")
+"""The subfolders of a site; ``""`` stands for DIR itself."""
+
+_OUR_NAME = re.compile(
+    r"(?:index\.html"
+    r"|players/[0-9]{1,19}\.html"
+    r"|events/[0-9]{1,19}\.html"
+    r"|lists/[0-9]{4}-[0-9]{2}\.(?:html|csv|txt)"
+    r"|assets/[a-z0-9][a-z0-9.-]{0,60}\.(?:css|js|txt))"
+)
+"""Every name a publish writes (and so may delete); a manifest entry not like these is
+ignored, whatever it says."""
+
+_PENDING = 64
+"""Files handed to the writer threads and not yet on disk, at most (bounds the memory)."""
+
+
+def is_our_name(key: str) -> bool:
+    """Whether ``key`` (``folder/name``) is a file name publish writes."""
+    return _OUR_NAME.fullmatch(key) is not None
+
+
+def digest(data: bytes) -> str:
+    """The content hash recorded in the manifest."""
+    return hashlib.sha256(data).hexdigest()
+
+
+class SiteFolder:
+    """DIR opened for publishing. Use as a context manager; :meth:`finish` completes it.
+
+    :param path: DIR as given.
+    :param force: publish into a folder that holds other things (never deleting them).
+    :param database: the SQLite database the site is built from (None for PostgreSQL):
+        it and its journals are never written or deleted, wherever they are.
+    """
+
+    def __init__(self, path: Path, *, force: bool, database: Path | None) -> None:
+        self.path = path
+        self.force = force
+        self._fds: dict[str, int] = {}
+        self._forbidden: set[str] = set()
+        self._existing: set[str] = set()
+        self._lock = threading.Lock()
+        self._slots = threading.BoundedSemaphore(_PENDING)
+        self._pool: ThreadPoolExecutor | None = None
+        self._jobs: list[Future[None]] = []
+        self.old: dict[str, Any] | None = None
+        """The previous manifest (None: a new site)."""
+        self.files: dict[str, list[Any]] = {}
+        """The new manifest's files: ``key -> [sha256, size]``."""
+        self.written = 0
+        self.unchanged = 0
+        self.deleted = 0
+        self.bytes_written = 0
+        self._database = database
+        self._old_files: dict[str, list[Any]] = {}
+
+    # --- opening ----------------------------------------------------------------------------
+
+    def __enter__(self) -> SiteFolder:
+        try:
+            self._open()
+        except BaseException:
+            self.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _open(self) -> None:
+        path = self.path
+        if not os.path.lexists(path):
+            if not path.parent.is_dir():
+                raise OutputFileError(f"folder does not exist: '{path.parent}'")
+            try:
+                os.mkdir(path)
+            except OSError as exc:
+                raise OutputFileError(f"cannot create '{path}': {exc.strerror or exc}") from exc
+        elif not path.is_dir():
+            raise OutputFileError(f"'{path}' is not a folder")
+        try:
+            root = os.open(path, os.O_RDONLY | os.O_DIRECTORY)
+        except OSError as exc:
+            raise OutputFileError(f"cannot open '{path}': {exc.strerror or exc}") from exc
+        self._fds[""] = root
+        self._forbid_database(Path(os.path.realpath(path)))
+        try:
+            fcntl.flock(root, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                raise OutputFileError(
+                    f"another 'ratings publish' is writing '{path}'; try again when it is done"
+                ) from None
+            raise
+        self.old = self._read_manifest()
+        listed = (self.old or {}).get("files")
+        if isinstance(listed, dict):
+            self._old_files = {
+                k: v
+                for k, v in listed.items()
+                if isinstance(k, str) and is_our_name(k) and isinstance(v, list) and len(v) == 2
+            }
+        if self.old is None:
+            others = [n for n in os.listdir(root) if files.TEMP_MARK not in n]
+            if others and not self.force:
+                raise OutputFileError(
+                    f"'{path}' is not empty and holds no ratings site ({MANIFEST} is missing); "
+                    "choose an empty or new folder, or use --force to publish into it "
+                    "(nothing of what is there is deleted)"
+                )
+        for folder in FOLDERS:
+            self._open_folder(folder)
+        for folder, fd in self._fds.items():
+            self._clean_temporaries(folder, fd)
+        if self.old is None:
+            # mark the folder as ours before the first page: a publish that is killed
+            # half-way leaves a folder the next publish recognises and completes
+            self._write_now("", MANIFEST, self._manifest_bytes({"complete": False}), count=False)
+
+    def _forbid_database(self, root: Path) -> None:
+        if self._database is None:
+            return
+        for target in {self._database, *files.journals_of(self._database)}:
+            real = Path(os.path.realpath(target))
+            for candidate in {real, *files.journals_of(real)}:
+                if candidate.parent == root:
+                    self._forbidden.add(candidate.name)
+                elif candidate.parent.parent == root and candidate.parent.name in FOLDERS:
+                    self._forbidden.add(f"{candidate.parent.name}/{candidate.name}")
+
+    def _open_folder(self, folder: str) -> None:
+        root = self._fds[""]
+        with contextlib.suppress(FileExistsError):
+            os.mkdir(folder, dir_fd=root)
+        try:
+            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root)
+        except OSError as exc:
+            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
+                raise OutputFileError(
+                    f"'{self.path / folder}' is not a folder (a symlink or a file); "
+                    "publish writes only inside the folder it is given: move it away"
+                ) from None
+            raise OutputFileError(
+                f"cannot open '{self.path / folder}': {exc.strerror or exc}"
+            ) from exc
+        self._fds[folder] = fd
+
+    def _clean_temporaries(self, folder: str, fd: int) -> None:
+        """Note which files exist; remove the temporary files of publishes that were killed."""
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                name = entry.name
+                if files.TEMP_MARK in name:
+                    pid = files.temporary_owner(name)
+                    if pid is not None and not files.is_running(pid):
+                        with contextlib.suppress(OSError):
+                            os.unlink(name, dir_fd=fd)
+                elif entry.is_file(follow_symlinks=False):
+                    self._existing.add(f"{folder}/{name}" if folder else name)
+
+    def _read_manifest(self) -> dict[str, Any] | None:
+        try:
+            fd = os.open(MANIFEST, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=self._fds[""])
+        except FileNotFoundError:
+            return None
+        except OSError as exc:
+            raise OutputFileError(
+                f"cannot read '{self.path / MANIFEST}': {exc.strerror or exc}"
+            ) from exc
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return None
+            raw = f.read(256 * 2**20)
+        try:
+            data = json.loads(raw)
+        except ValueError:
+            return None
+        if (
+            not isinstance(data, dict)
+            or data.get("generator") != "ratings"
+            or data.get("format") != MANIFEST_FORMAT
+        ):
+            return None
+        return data
+
+    # --- writing ----------------------------------------------------------------------------
+
+    def exists(self, key: str) -> bool:
+        """Whether the file ``key`` was in DIR when it was opened."""
+        return key in self._existing
+
+    def old_files(self) -> dict[str, list[Any]]:
+        """The previous manifest's files that are ours (see :func:`is_our_name`):
+        ``key -> [sha256, size]``."""
+        return self._old_files
+
+    def put(self, key: str, data: bytes) -> None:
+        """Publish ``data`` as ``key`` (``folder/name``) unless the same bytes are there."""
+        if not is_our_name(key):
+            raise ValueError(f"not a site file name: {key!r}")
+        if key in self._forbidden:
+            raise OutputFileError(
+                f"'{self.path / key}' is the database or its journal; publish elsewhere"
+            )
+        sha = digest(data)
+        self.files[key] = [sha, len(data)]
+        if self._old_files.get(key) == [sha, len(data)] and key in self._existing:
+            self.unchanged += 1
+            return
+        folder, _, name = key.rpartition("/")
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="publish")
+        self._slots.acquire()
+        self._jobs.append(self._pool.submit(self._write_job, folder, name, data))
+        if len(self._jobs) > 4 * _PENDING:
+            self._reap(wait=False)
+
+    def keep(self, key: str) -> bool:
+        """Keep ``key`` as the previous publish wrote it (its data did not change); False
+        if there is no such file to keep (then it must be written)."""
+        entry = self._old_files.get(key)
+        if entry is None or key not in self._existing:
+            return False
+        self.files[key] = entry
+        return True
+
+    def _write_job(self, folder: str, name: str, data: bytes) -> None:
+        try:
+            self._write_now(folder, name, data)
+        finally:
+            self._slots.release()
+
+    def _write_now(self, folder: str, name: str, data: bytes, *, count: bool = True) -> None:
+        fd_dir = self._fds[folder]
+        tmp = files.temporary_path(Path(name)).name
+        fd = os.open(
+            tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o666, dir_fd=fd_dir
+        )
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(fd, view) :]
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(tmp, name, src_dir_fd=fd_dir, dst_dir_fd=fd_dir)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp, dir_fd=fd_dir)
+            raise
+        if count:
+            with self._lock:
+                self.written += 1
+                self.bytes_written += len(data)
+
+    def _reap(self, *, wait: bool) -> None:
+        remaining: list[Future[None]] = []
+        for job in self._jobs:
+            if wait or job.done():
+                try:
+                    job.result()
+                except OSError as exc:
+                    raise OutputFileError(
+                        f"cannot write in '{self.path}': {exc.strerror or exc}"
+                    ) from exc
+            else:
+                remaining.append(job)
+        self._jobs = remaining
+
+    def finish(self, manifest: dict[str, Any], *, delete: Iterable[str]) -> None:
+        """Wait for every file, delete ``delete`` (previous files no longer published),
+        flush the folders, then write the manifest (last: it vouches for the files)."""
+        self._reap(wait=True)
+        for key in sorted(set(delete)):
+            if not is_our_name(key) or key in self._forbidden or key in self.files:
+                continue
+            folder, _, name = key.rpartition("/")
+            try:
+                os.unlink(name, dir_fd=self._fds[folder])
+            except FileNotFoundError:
+                continue
+            except OSError as exc:
+                raise OutputFileError(
+                    f"cannot delete '{self.path / key}': {exc.strerror or exc}"
+                ) from exc
+            self.deleted += 1
+        for fd in self._fds.values():
+            with contextlib.suppress(OSError):  # some file systems cannot fsync a folder
+                os.fsync(fd)
+        body = dict(manifest)
+        body["files"] = dict(sorted(self.files.items()))
+        try:
+            self._write_now("", MANIFEST, self._manifest_bytes(body), count=False)
+            os.fsync(self._fds[""])
+        except OSError as exc:
+            raise OutputFileError(f"cannot write in '{self.path}': {exc.strerror or exc}") from exc
+
+    @staticmethod
+    def _manifest_bytes(body: dict[str, Any]) -> bytes:
+        head = {"generator": "ratings", "format": MANIFEST_FORMAT}
+        return (json.dumps(head | body, separators=(",", ":")) + "\n").encode("utf-8")
+
+    def close(self) -> None:
+        """Wait for the writer threads and close every descriptor (releases the lock)."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
+        for fd in self._fds.values():
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        self._fds.clear()
