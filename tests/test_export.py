@@ -28,8 +28,10 @@ EVENTS = "SELECT name, start_date, end_date FROM events"
 
 
 @pytest.mark.parametrize(
-    "name", ["held_swiss_9.trf", "javafo_sample2.trf", "armstrong_2011.tab", "codes"]
-)
+    "name",
+    ["held_swiss_9.trf", "javafo_sample2.trf", "armstrong_2011.tab", "club_codes_yyddmm.tab",
+     "codes"],
+)  # fmt: skip
 def test_round_trip(tmp_path: Path, db: Path, template: Path, name: str) -> None:
     """Export an imported event and import the file into a fresh database: the same games,
     byes, players and event."""

@@ -67,11 +67,12 @@ def counts(db: Path) -> tuple[int, int, int, dict[str, int]]:
 
 def player_line(no: int, name: str, blocks: list[str], *, rating: str = "",
                 fide_id: str = "", sex: str = " ", title: str = "", fed: str = "",
-                birth: str = "") -> str:  # fmt: skip
-    """A ``001`` line in the fixed columns, round blocks from col 92."""
+                birth: str = "", points: str = "") -> str:  # fmt: skip
+    """A ``001`` line in the fixed columns, round blocks from col 92 (a blank points column
+    unless given: blank points are not checked against the results)."""
     fixed = (
         f"001 {no:>4} {sex}{title:>3} {name:<33} {rating:>4} {fed:<3} {fide_id:>11} "
-        f"{birth:<10} {'0.0':>4} {'':>4}"
+        f"{birth:<10} {points:>4} {'':>4}"
     )
     return (fixed + "  " + "".join(f"{b:<10}" for b in blocks)).rstrip()
 
@@ -99,7 +100,11 @@ SAMPLES = {
     "pgn/0002.pgn": ((), 2, 1, 0, {}),
     "pgn/0006.pgn": ((), 10, 5, 0, {}),
     "pgn/0007.pgn": ((), 10, 5, 0, {}),
+    # written for issue 12 (SOURCES.md): yy.dd.mm round dates, club codes, blank byes
+    "trf/club_codes_yyddmm.tab": ((), 8, 13, 0, {"U": 1, "H": 1, "?": 2, "Z": 1, "F": 1}),
 }
+WARNINGS = {"trf/club_codes_yyddmm.tab": 9}
+"""Warnings (on stderr) an import of the sample prints; the others print none."""
 
 
 def test_every_sample_file_is_listed() -> None:
@@ -112,13 +117,93 @@ def test_sample_file_counts(db: Path, name: str) -> None:
     extra, players, rated, unrated, byes = SAMPLES[name]
     kind = "trf" if name.startswith("trf/") else "pgn"
     code, out, err = run(db, "import", kind, str(DATA / name), *extra)
-    assert (code, err) == (0, "")
+    assert (code, len(err.splitlines())) == (0, WARNINGS.get(name, 0))
+    assert all(line.startswith("Warning: ") for line in err.splitlines())
     assert out.startswith("Imported ")
     assert counts(db) == (players, rated, unrated, byes)
     # forfeits are never rated, and every stored game belongs to an event of this import
     assert rows(db, "SELECT count(*) FROM games WHERE rated AND result NOT IN "
                     "('1-0', '0-1', '1/2-1/2')") == [(0,)]  # fmt: skip
     assert rows(db, "SELECT DISTINCT kind FROM imports") == [(kind,)]
+
+
+def test_the_club_file_written_for_issue_12(db: Path) -> None:
+    """A Krause file as Irish clubs write them: round dates yy.dd.mm, club codes in the
+    federation column, blank-result byes worth ½ and 0 (was refused: "impossible date",
+    then "not a federation code", one problem per run)."""
+    path = TRF / "club_codes_yyddmm.tab"
+    before = rows(db, "SELECT count(*) FROM players")
+    assert run(db, "import", "trf", str(path)) == (
+        0,
+        "Imported 13 games (13 to rate) and 6 byes in event 1 'Autumn Club Rapid 2011' "
+        f"(2011-02-05 .. 2011-02-26) from {path}\n"
+        "Players: 8 created, 0 matched by FIDE id, 0 matched by name\n",
+        f"Warning: {path}:11: round 1 date: '11.05.02' may be 2011-05-02 (yy.mm.dd) or "
+        "2011-02-05 (yy.dd.mm, as other dates of this file are written); not used\n"
+        f"Warning: {path}:11: round 2 date: '11.12.02' may be 2011-12-02 (yy.mm.dd) or "
+        "2011-02-12 (yy.dd.mm, as other dates of this file are written); not used\n"
+        f"Warning: {path}:11: round 3 date: impossible date '11.19.02' (as yy.dd.mm it would "
+        "be 2011-02-19); not used\n"
+        f"Warning: {path}:11: round 4 date: impossible date '11.26.02' (as yy.dd.mm it would "
+        "be 2011-02-26); not used\n"
+        f"Warning: {path}:11: round dates: the games of rounds 1, 2, 3, 4 are dated 2011-02-05 "
+        "(the start date, 042), as their round dates are not used\n"
+        f"Warning: {path}:16: federation: 'C.C' is not a FIDE federation code; kept as written "
+        "(3 new players, first on line 16)\n"
+        f"Warning: {path}:17: federation: 'RAT' is not a FIDE federation code; kept as written "
+        "(2 new players, first on line 17)\n"
+        f"Warning: {path}:21: points: player 7 declares 4.5 points, the results add up to 3.0 "
+        "and a blank-result bye worth 0 or ½; stored as blank\n"
+        f"Warning: {path}:22: points: player 8 declares 1.5 points, the results add up to 1.0\n",
+    )
+    assert before == [(0,)]
+    assert rows(db, "SELECT name, federation, sex, entry_rating FROM players ORDER BY id")[:4] == [
+        ("Murphy, Sean", "IRL", "m", 2105),
+        ("O'Brien, Aoife", "C.C", "f", 1980),
+        ("Kelly, Conor", "RAT", "m", 1875),
+        ("Byrne, Niamh", "C.C", "f", 1820),
+    ]
+    assert rows(db, "SELECT round, p.name, code FROM byes JOIN players p ON p.id = player_id "
+                    "ORDER BY byes.round, p.name") == [
+        ("2", "Kelly, Conor", "U"),
+        ("2", "Walsh, Patrick", "H"),  # blank; the declared 2.0 shows it worth ½
+        ("3", "Nolan, Eoin", "Z"),
+        ("3", "Ryan, Ciara", "?"),  # blank; the declared 0.5 shows it worth 0
+        ("4", "Doyle, Liam", "?"),  # blank; the declared 4.5 cannot be reached
+        ("4", "Walsh, Patrick", "F"),
+    ]  # fmt: skip
+    assert rows(db, "SELECT DISTINCT played_on FROM games") == [("2011-02-05",)]
+    assert rows(db, "SELECT start_date, end_date FROM events") == [("2011-02-05", "2011-02-26")]
+
+
+def test_every_problem_of_a_file_is_listed(tmp_path: Path, db: Path) -> None:
+    """Issue 12, item 4: each run reported only the first problem (now the reader's, the
+    dates' and the register's problems come together, in line order)."""
+    run(db, "player", "add", "Anna", "--fide-id", "4100018")
+    path = trf_file(
+        tmp_path / "bad.trf",
+        player_line(1, "Anna", ["   2 w 1"]),
+        player_line(2, "Bert", ["   1 b 1"], rating="4000"),
+        player_line(3, "Cleo", ["   4 w ="], birth="1990/02/30"),
+        player_line(4, "Dirk", ["   3 b ="], fide_id="4100018"),
+        player_line(5, "Emil", ["0000 - Q"]),
+        header=("042 2025-03-10", "052 2025-03-01"),
+    )
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path)) == (
+        1,
+        "",
+        f"Error: {path}:3: end date: the end date 2025-03-01 is before the start date "
+        "2025-03-10\n"
+        f"Error: {path}:4: round 1: players 1 and 2 disagree on the result: line 4 has "
+        "'2 w 1', line 5 has '1 b 1'\n"
+        f"Error: {path}:5: rating: not in 0..3500: 4000\n"
+        f"Error: {path}:6: birth date: impossible date '1990/02/30'\n"
+        f"Error: {path}:7: name: player 4 ('Dirk') is the same player as 1 ('Anna') on line 4\n"
+        f"Error: {path}:8: round 1: unknown result code 'Q'\n"
+        "Error: 6 problems found; nothing was imported\n",
+    )
+    assert db.read_bytes() == before
 
 
 def test_double_forfeits_and_game_dates(db: Path) -> None:
@@ -288,7 +373,7 @@ REFUSED = {
         "4: truncated player line (it ends before the name)",
     ),
     "undefined start number": (
-        [player_line(1, "Anna", ["   3 w 1"]), BERT],
+        [player_line(1, "Anna", ["   3 w 1"]), player_line(2, "Bert", [])],
         "3: round 1: player 1 plays 3, but start number 3 is not defined (no 001 line)",
     ),
     "pairing not mutual": (
@@ -314,21 +399,46 @@ def test_refused(tmp_path: Path, db: Path, case: str) -> None:
 @pytest.mark.parametrize(
     ("header", "message"),
     [
-        (("042 2025-02-30",), "2: start date: impossible date '2025-02-30'"),
-        (("042 2025-03-01", "132" + " " * 88 + "25/03/01  25/13/08"),
-         "3: round 2 date: impossible date '25/13/08'"),
         (("042 2025-03-10", "052 2025-03-01"),
          "3: end date: the end date 2025-03-01 is before the start date 2025-03-10"),
         (("042 1234-03-10",),
          "2: start date: date out of range 1850-01-01..2199-12-31: 1234-03-10"),
     ],
-    ids=["no such day", "no such month", "end before start", "out of range"],
+    ids=["end before start", "out of range"],
 )  # fmt: skip
 def test_impossible_dates(tmp_path: Path, db: Path, header: tuple[str, ...], message: str) -> None:
     path = trf_file(tmp_path / "bad.trf", ANNA, BERT, header=header)
     before = db.read_bytes()
     assert run(db, "import", "trf", str(path)) == (1, "", f"Error: {path}:{message}\n")
     assert db.read_bytes() == before
+
+
+def test_unreadable_dates_are_warnings(tmp_path: Path, db: Path) -> None:
+    """Issue 12, item 4: dates are information; the file is refused only when nothing
+    dates the games (and then every problem is listed)."""
+    path = trf_file(tmp_path / "bad.trf", ANNA, BERT, header=("042 2025-02-30",))
+    before = db.read_bytes()
+    assert run(db, "import", "trf", str(path)) == (
+        1,
+        "",
+        f"Error: {path}: no event or round dates in the file; give --date YYYY-MM-DD\n",
+    )
+    assert db.read_bytes() == before
+    assert run(db, "import", "trf", str(path), "--date", "2025-03-07", "--dry-run")[2] == (
+        f"Warning: {path}:2: start date: impossible date '2025-02-30'; not used\n"
+    )
+    path = trf_file(tmp_path / "month.trf", ANNA, BERT, header=(
+        "042 2025-03-01", "132" + " " * 88 + "25/13/08"))  # fmt: skip
+    assert run(db, "import", "trf", str(path)) == (
+        0,
+        "Imported 1 game (1 to rate) and 0 byes in event 1 'Spring Open' "
+        f"(2025-03-01 .. 2025-03-01) from {path}\n"
+        "Players: 2 created, 0 matched by FIDE id, 0 matched by name\n",
+        f"Warning: {path}:3: round 1 date: impossible date '25/13/08' (as yy.dd.mm it would "
+        "be 2025-08-13); not used\n"
+        f"Warning: {path}:3: round dates: the games of round 1 are dated 2025-03-01 (the "
+        "start date, 042), as their round dates are not used\n",
+    )
 
 
 @pytest.mark.parametrize("name", ["notes.txt", "0007.pgn"])
@@ -349,13 +459,15 @@ def test_not_a_trf_file(tmp_path: Path, db: Path, name: str) -> None:
 
 def test_new_players_must_fit_the_register(tmp_path: Path, db: Path) -> None:
     path = trf_file(tmp_path / "bad.trf", player_line(1, "Anna", ["   2 w 1"], rating="4000",
-                                                      fed="N1R"), BERT)  # fmt: skip
+                                                      fed="N\tR", birth="1850"),
+                    BERT)  # fmt: skip
     assert run(db, "import", "trf", str(path)) == (
         1,
         "",
         f"Error: {path}:3: rating: not in 0..3500: 4000\n"
-        f"Error: {path}:3: federation: not a federation code (3 letters): 'N1R'\n"
-        "Error: 2 problems found; nothing was imported\n",
+        f"Error: {path}:3: birth date: not in 1900..2100: 1850\n"
+        f"Error: {path}:3: federation: contains a control character: 'N\\tR'\n"
+        "Error: 3 problems found; nothing was imported\n",
     )
 
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ratings.errors import InputFileError
+from ratings.errors import InputFileError, InputFileErrors
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf, write_trf
 from ratings.results import Result
 
@@ -35,11 +35,13 @@ def player_line(
     fed: str = "",
     fide_id: str = "",
     birth: str = "",
+    points: str = "",
 ) -> str:
-    """A ``001`` line in the fixed columns, round blocks from col 92."""
+    """A ``001`` line in the fixed columns, round blocks from col 92 (the points column
+    blank unless given: a blank one is not checked against the results)."""
     fixed = (
         f"001 {no:>4} {sex}{title:>3} {name:<33} {rating:>4} {fed:<3} {fide_id:>11} "
-        f"{birth:<10} {'0.0':>4} {'':>4}"
+        f"{birth:<10} {points:>4} {'':>4}"
     )
     return (fixed + "  " + "".join(f"{b:<10}" for b in blocks)).rstrip()
 
@@ -66,6 +68,8 @@ EXPECTED = {
     "javafo_example.trf": (52, 89, 4, 0, {"H": 15, "Z": 4, "U": 3}),
     "held_swiss_9.trf": (16, 66, 2, 0, {"H": 2, "U": 3, "Z": 3}),
     "issue_15.input": (180, 904, 86, 2, {}),
+    # written for issue 12: two blank-result byes stay blank, one is worth ½ (player 5)
+    "club_codes_yyddmm.tab": (8, 13, 0, 0, {"U": 1, "H": 1, "Z": 1, "F": 1, " ": 2}),
 }
 
 
@@ -443,17 +447,65 @@ def test_malformed_round_blocks(block: str, expected: str) -> None:
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("042 2024-02-30", "t.trf:2: start date: impossible date '2024-02-30'"),
-        ("052 24.13.01", "t.trf:2: end date: impossible date '24.13.01'"),
-        ("042 next tuesday", "t.trf:2: start date: not a date: 'next tuesday'"),
+        ("042 2024-02-30", "t.trf:2: start date: impossible date '2024-02-30'; not used"),
+        (
+            "052 24.13.01",
+            "t.trf:2: end date: impossible date '24.13.01' (as yy.dd.mm it would be "
+            "2024-01-13); not used",
+        ),
+        ("042 next tuesday", "t.trf:2: start date: not a date: 'next tuesday'; not used"),
         (
             "132" + " " * 88 + "24/02/28  24/02/30",
-            "t.trf:2: round 2 date: impossible date '24/02/30'",
+            "t.trf:2: round 2 date: impossible date '24/02/30'; not used",
         ),
     ],
 )
-def test_impossible_dates(line: str, expected: str) -> None:
-    assert refused(trf("012 x", line, player_line(1, "A", []))) == expected
+def test_unreadable_header_dates_are_warnings(line: str, expected: str) -> None:
+    """Issue 12, item 4: dates are information, not structure (was: an error)."""
+    t = parse_trf(trf("012 x", line, player_line(1, "A", [])), "t.trf")
+    assert [str(w) for w in t.warnings] == [expected]
+    assert (t.start_date, t.end_date) == (None, None)
+    # the readable round date of the same record is used
+    assert t.round_dates == ({1: date(2024, 2, 28)} if line.startswith("132") else {})
+    assert t.undated_rounds == ((2,) if line.startswith("132") else ())
+
+
+def test_dates_written_day_before_month() -> None:
+    """A file whose unreadable dates read as yy.dd.mm: its dates that read as two different
+    days are not used either; those that read the same both ways are."""
+    dates = ["11.05.02", "11.12.02", "11.19.02", "11.02.02", "11.26.02"]
+    t = parse_trf(
+        trf(
+            "012 x",
+            "042 2011-02-05",
+            "052 11.25.02",
+            "132" + " " * 88 + "".join(f"{d:<10}" for d in dates),
+            player_line(1, "A", []),
+        ),
+        "t.trf",
+    )
+    assert [str(w) for w in t.warnings] == [
+        "t.trf:3: end date: impossible date '11.25.02' (as yy.dd.mm it would be 2011-02-25); "
+        "not used",
+        "t.trf:4: round 1 date: '11.05.02' may be 2011-05-02 (yy.mm.dd) or 2011-02-05 "
+        "(yy.dd.mm, as other dates of this file are written); not used",
+        "t.trf:4: round 2 date: '11.12.02' may be 2011-12-02 (yy.mm.dd) or 2011-02-12 "
+        "(yy.dd.mm, as other dates of this file are written); not used",
+        "t.trf:4: round 3 date: impossible date '11.19.02' (as yy.dd.mm it would be "
+        "2011-02-19); not used",
+        "t.trf:4: round 5 date: impossible date '11.26.02' (as yy.dd.mm it would be "
+        "2011-02-26); not used",
+    ]
+    assert (t.start_date, t.end_date) == (date(2011, 2, 5), None)
+    assert t.round_dates == {4: date(2011, 2, 2)}
+    assert t.undated_rounds == (1, 2, 3, 5)
+
+
+def test_a_readable_file_has_no_date_warnings() -> None:
+    data = trf("042 11.05.02", "132" + " " * 88 + "11.05.02", player_line(1, "A", []))
+    t = parse_trf(data, "t")
+    day = date(2011, 5, 2)
+    assert (t.warnings, t.start_date, t.round_dates) == ((), day, {1: day})
 
 
 @pytest.mark.parametrize(
@@ -562,10 +614,13 @@ def test_random_damage_parses_or_raises_a_located_error(
     try:
         parse_trf(apply(base, steps), "FILE")
     except InputFileError as error:
-        message: str | None = str(error)
+        messages = [str(error)]
+    except InputFileErrors as errors:
+        messages = [str(error) for error in errors.errors]
+        assert len(messages) > 1
     else:
-        message = None
-    assert message is None or LOCATED.match(message), message
+        messages = []
+    assert all(LOCATED.match(message) for message in messages), messages
 
 
 # --- writing -------------------------------------------------------------------------------
@@ -641,3 +696,136 @@ def test_write_refuses_two_entries_in_one_round() -> None:
 def test_colour_on_one_line_only_is_taken_but_not_rated() -> None:
     data = trf(player_line(1, "A", ["   2 - 1"]), player_line(2, "B", ["   1 w 0"]))
     assert parse_trf(data, "t.trf").games == (TrfGame(1, 2, 1, Result.BLACK_WIN, False, 2, 1),)
+
+
+# --- issue 12, item 4: a real-world Krause file, every problem at once ---------------------
+
+
+def test_the_club_file_written_for_issue_12() -> None:
+    """yy.dd.mm round dates, club codes in the federation column, blank-result byes worth
+    ½ (player 5, round 2) and 0 (player 6, round 3), and two totals that do not add up."""
+    t = load("club_codes_yyddmm.tab")
+    assert (t.name, t.start_date, t.end_date, t.round_dates) == (
+        "Autumn Club Rapid 2011",
+        date(2011, 2, 5),
+        date(2011, 2, 26),
+        {},
+    )
+    assert t.undated_rounds == (1, 2, 3, 4)
+    # the federation column is kept as written: the register decides what it stores
+    assert [p.federation for p in t.players] == ["IRL", "C.C", "RAT", "C.C", "IRL", "RAT",
+                                                 "C.C", "IRL"]  # fmt: skip
+    assert [p.points for p in t.players] == [5, 5, 4, 4, 4, 1, 9, 3]
+    assert [(b.round, b.player, b.code) for b in t.byes] == [
+        (2, 3, "U"),
+        (2, 5, "H"),  # declares 2.0; 1.5 from the results: the blank is worth ½
+        (3, 6, " "),  # declares 0.5, as the results: the blank is worth 0
+        (3, 8, "Z"),
+        (4, 5, "F"),
+        (4, 7, " "),  # declares 4.5 against 3.0 and one bye: cannot be reconciled
+    ]
+    name = "club_codes_yyddmm.tab"
+    assert [str(w) for w in t.warnings] == [
+        f"{name}:11: round 1 date: '11.05.02' may be 2011-05-02 (yy.mm.dd) or 2011-02-05 "
+        "(yy.dd.mm, as other dates of this file are written); not used",
+        f"{name}:11: round 2 date: '11.12.02' may be 2011-12-02 (yy.mm.dd) or 2011-02-12 "
+        "(yy.dd.mm, as other dates of this file are written); not used",
+        f"{name}:11: round 3 date: impossible date '11.19.02' (as yy.dd.mm it would be "
+        "2011-02-19); not used",
+        f"{name}:11: round 4 date: impossible date '11.26.02' (as yy.dd.mm it would be "
+        "2011-02-26); not used",
+        f"{name}:21: points: player 7 declares 4.5 points, the results add up to 3.0 and a "
+        "blank-result bye worth 0 or ½; stored as blank",
+        f"{name}:22: points: player 8 declares 1.5 points, the results add up to 1.0",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("declared", "code", "warned"),
+    [("1.5", "H", False), ("1,5", "H", False), ("1.0", " ", False), ("2.0", " ", True),
+     ("", " ", False), ("0.5", " ", True)],
+)  # fmt: skip
+def test_a_blank_result_bye_is_read_from_the_declared_points(
+    declared: str, code: str, warned: bool
+) -> None:
+    data = trf(
+        player_line(1, "A", ["   2 w 1", "0000 -  "], points=declared),
+        player_line(2, "B", ["   1 b 0"]),
+    )
+    t = parse_trf(data, "t.trf")
+    assert [b.code for b in t.byes] == [code]
+    assert bool(t.warnings) is warned
+
+
+def test_two_blank_byes_are_both_half_points_or_left_blank() -> None:
+    both = player_line(1, "A", ["0000 -  ", "0000 -  "], points="1.0")
+    one = player_line(1, "A", ["0000 -  ", "0000 -  "], points="0.5")
+    assert [b.code for b in parse_trf(trf(both), "t").byes] == ["H", "H"]
+    t = parse_trf(trf(one), "t")
+    assert [b.code for b in t.byes] == [" ", " "]
+    assert [str(w) for w in t.warnings] == [
+        "t:1: points: player 1 declares 0.5 points, the results add up to 0.0 and 2 "
+        "blank-result byes worth 0 or ½ each; stored as blank"
+    ]
+
+
+def test_points_are_not_checked_under_other_scoring() -> None:
+    data = trf(
+        "XXS WW=3 BW=3 WD=1 BD=1",
+        player_line(1, "A", ["   2 w 1", "0000 -  "], points="3.0"),
+        player_line(2, "B", ["   1 b 0"], points="0.0"),
+    )
+    t = parse_trf(data, "t.trf")
+    assert [b.code for b in t.byes] == [" "]
+    assert [str(w) for w in t.warnings] == [
+        "t.trf:1: XXS: the file scores WW=3; declared points are not checked"
+    ]
+    # JaVaFo's standard values (javafo_example.trf) change nothing
+    assert load("javafo_example.trf").warnings == ()
+
+
+def test_unreadable_points_are_a_warning() -> None:
+    t = parse_trf(trf(player_line(1, "A", ["0000 -  "], points="2.3")), "t")
+    assert [str(w) for w in t.warnings] == [
+        "t:1: points: not a score in points and halves: '2.3'; not checked"
+    ]
+    assert [b.code for b in t.byes] == [" "]
+
+
+def test_no_sample_file_has_warnings() -> None:
+    for name in EXPECTED:
+        if name != "club_codes_yyddmm.tab":
+            assert load(name).warnings == (), name
+
+
+def test_every_problem_of_a_file_at_once() -> None:
+    """Issue 12, item 4: each run reported only the first problem."""
+    data = trf(
+        "012 x",
+        "042 2025-03-01",
+        player_line(1, "A", ["   2 w 1", "  9x w 1"], rating="18x0"),
+        player_line(2, "B", ["   1 b 1", "0000 - 1"], sex="x"),
+        player_line(3, "C", ["   5 w 1"], birth="1990/02/30"),
+        player_line(3, "D", []),
+        "001   x4      E",
+        player_line(6, "F", [], fide_id="12-45"),
+    )
+    with pytest.raises(InputFileErrors) as info:
+        parse_trf(data, "t.trf")
+    assert [str(e) for e in info.value.errors] == [
+        "t.trf:3: rating: not a whole number: '18x0'",
+        "t.trf:3: round 2 opponent: not a whole number: '9x'",
+        "t.trf:3: round 1: players 1 and 2 disagree on the result: line 3 has '2 w 1', "
+        "line 4 has '1 b 1'",
+        "t.trf:4: sex: unknown sex 'x' (expected m, w or f)",
+        "t.trf:4: round 2: result '1' without an opponent",
+        "t.trf:5: birth date: impossible date '1990/02/30'",
+        "t.trf:5: round 1: player 3 plays 5, but start number 5 is not defined (no 001 line)",
+        "t.trf:6: start number: start number 3 is already used on line 5",
+        "t.trf:7: start number: not a whole number: 'x4'",
+        f"t.trf:8: FIDE id: {FIDE_ID_RULE}: '12-45'",
+    ]
+    found: list[InputFileError] = []
+    t = parse_trf(data, "t.trf", errors=found)
+    assert len(found) == 10
+    assert [p.name for p in t.players] == ["A", "B", "C", "F"]

@@ -93,7 +93,10 @@ def import_trf(app: App, file: Path, date_text: str | None, dry_run: bool) -> No
     """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
 
     Players are matched by FIDE id, then by exact name; unknown players are created with
-    the file's data and its rating as their entry rating.
+    the file's data and its rating as their entry rating. Every problem of the file is
+    listed at once. Unreadable round dates, federation codes that are not FIDE's (kept as
+    written) and declared points that do not add up are warnings; a blank-result bye that
+    the declared points show to be worth a half point is stored as H.
     """
     data = read_bytes(file)
     default_date = _date(date_text)
@@ -108,6 +111,7 @@ def import_trf(app: App, file: Path, date_text: str | None, dry_run: bool) -> No
         click.echo(_players(report))
         _show_matches(report)
         click.echo(f"Games: {_games(report)}; byes: {report.byes}")
+        _warnings(report)
         return
     click.echo(
         f"Imported {_games(report)} and {_plural(report.byes, 'bye')} "

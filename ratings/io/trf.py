@@ -15,21 +15,39 @@ cols       field
 54-56      federation
 58-68      FIDE (or national) id (0 or blank: none)
 70-79      birth date ``yyyy/mm/dd``; ``yyyy``, ``yyyy/00/00``: the year only
-81-84      points (not read: they are derived from the results)
+81-84      points declared (``2.5``, ``2,5``; checked against the results, below)
 86-89      rank (not read)
 92-        one 10-character block per round: opponent (4), blank, colour, blank,
            result, two blanks
 =========  ===================================================================
 
 Header records read: ``012`` name, ``042`` start date, ``052`` end date, ``132`` round
-dates (one per 10-character round column from col 92). Every other record (``013`` team
-lines, ``XX?`` extensions, unprefixed ruler lines, blank lines) is ignored.
+dates (one per 10-character round column from col 92), ``XXS`` point values (JaVaFo's
+extension). Every other record (``013`` team lines, other ``XX?`` extensions, unprefixed
+ruler lines, blank lines) is ignored.
+
+Every problem of a file is reported at once: the parser goes on after a bad line or round
+block, leaves it out, and raises all the errors at the end (or hands them to the caller).
 
 Decisions a reader of the code should know:
 
 * Dates may be ``yy.mm.dd`` (TRF's own form; ``00``-``69`` is 20xx, ``70``-``99`` 19xx),
   ``yyyy/mm/dd``, ``yyyy-mm-dd``, ``yyyy.mm.dd`` or day first with a four-digit year
-  (``24/09/2010``). A date that does not exist is an error naming the line.
+  (``24/09/2010``). Header dates (``042``, ``052``, ``132``) are information, not
+  structure: one that cannot be read is a warning and is not used (the games then take the
+  other dates, or ``--date``). Some programs write ``yy.dd.mm`` (an Irish file had round
+  dates ``11.25.02``); when a file's unreadable two-digit-year date reads as a real date
+  that way, the file evidently writes the day before the month, so its two-digit-year
+  dates that read as two different days (``11.05.02``: 2 May or 5 February) are not used
+  either, with a warning each. Dates that read the same both ways (``11.02.02``) are used.
+  A birth date that does not exist is an error.
+* Byes with a blank result (``0000 -`` followed by a blank) are worth ½ in some programs
+  and 0 in others. The declared points (cols 81-84) tell: when a player's results fall
+  short of the declared total by exactly ½ per blank bye, those byes are half-point byes
+  (``H``); otherwise they stay blank. A declared total that the results (1, ½, 0;
+  ``+`` 1; ``H`` ½; ``F``/``U`` 1; ``Z``/``-`` 0; a blank bye 0 or ½) cannot reach is a
+  warning. Files that score games otherwise (an ``XXS`` record with other values) and
+  players with no declared points are not checked.
 * A game whose colours are missing on both lines gets White = the lower start number.
   Such a game is never rated, whatever its result (SPEC 5: only colour ``w``/``b`` with
   ``1``/``=``/``0`` is rated). A colour given on one line only is taken from that line,
@@ -43,11 +61,14 @@ Decisions a reader of the code should know:
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date
+from typing import Any, TypeVar
 
 from ratings import limits
-from ratings.errors import InputFileError, LimitError
+from ratings.errors import InputFileError, InputFileErrors, LimitError
+from ratings.io.notes import FileWarning
 from ratings.results import Result
 
 __all__ = [
@@ -85,6 +106,9 @@ class TrfPlayer:
     """Birth year, also when only the year is known."""
     line: int = field(compare=False)
     """1-based line of the ``001`` record."""
+    points: int | None = field(default=None, compare=False)
+    """The points the line declares (cols 81-84), in half points; None when blank or not
+    a multiple of ½."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +141,8 @@ class TrfBye:
     """The player's start number."""
     code: str
     """``'H'`` half-point, ``'F'`` full-point, ``'U'`` pairing-allocated, ``'Z'`` zero-point
-    bye, ``'+'``/``'-'`` a default won/lost without an opponent, ``' '`` blank result."""
+    bye, ``'+'``/``'-'`` a default won/lost without an opponent, ``' '`` blank result (a
+    blank that the declared points show to be worth ½ is read as ``'H'``)."""
     line: int = field(compare=False)
     """1-based line of the player's ``001`` record."""
 
@@ -140,6 +165,11 @@ class TrfTournament:
     """By round, then by the lower start number of the pair."""
     byes: tuple[TrfBye, ...]
     """By round, then start number."""
+    warnings: tuple[FileWarning, ...] = field(default=(), compare=False)
+    """What the parser noticed without refusing the file (unreadable dates, declared
+    points that do not add up), in line order."""
+    undated_rounds: tuple[int, ...] = field(default=(), compare=False)
+    """Rounds whose ``132`` date was written but not used (see the module docstring)."""
 
     def game_date(self, round: int) -> date | None:
         """The date of a round: its ``132`` date if given, else the event's start date."""
@@ -182,6 +212,34 @@ _WHITE_RESULT = {
     "+": Result.WHITE_FORFEIT_WIN,
 }
 _SEX = {"m": "m", "w": "f", "f": "f"}
+_POINTS = re.compile(r"([0-9]{1,3})(?:[.,]([0-9]))?")
+_DATE_FIELDS = {"042": "start date", "052": "end date"}
+# XXS keys (JaVaFo) and their standard values: wins, draws, losses, byes, forfeits
+_STANDARD_POINTS = {"WW": 1.0, "BW": 1.0, "WD": 0.5, "BD": 0.5, "WL": 0.0, "BL": 0.0}
+_STANDARD_POINTS |= {"ZPB": 0.0, "HPB": 0.5, "FPB": 1.0, "PAB": 1.0, "FW": 1.0, "FL": 0.0}
+T = TypeVar("T")
+
+
+def _century(yy: int) -> int:
+    """A two-digit year: ``00``-``69`` is 20xx, ``70``-``99`` 19xx."""
+    return 2000 + yy if yy < 70 else 1900 + yy
+
+
+def _day_first(text: str) -> date | None:
+    """``text`` read as ``yy.dd.mm`` (two-digit year first, then day, then month), or None
+    when it is not a date that way."""
+    m = _DATE.fullmatch(text)
+    if m is None or len(m.group(1)) > 2 or len(m.group(4)) > 2:
+        return None
+    try:
+        return date(_century(int(m.group(1))), int(m.group(4)), int(m.group(3)))
+    except ValueError:
+        return None
+
+
+def _score(half_points: int) -> str:
+    """Half points as a score: ``5`` -> ``2.5``."""
+    return f"{half_points // 2}.{5 * (half_points % 2)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,17 +255,30 @@ class _Entry:
 @dataclass(slots=True)
 class _Line:
     player: TrfPlayer
-    entries: dict[int, _Entry]
+    entries: dict[int, _Entry | None]
+    """Round -> entry; None for a block that could not be read (already reported)."""
+
+
+_NONE = _Entry(0, None, " ", "")  # a default that is not None, for dict.get
 
 
 class _Parser:
     def __init__(self, filename: str) -> None:
         self.filename = filename
+        self.errors: list[InputFileError] = []
+        self.warnings: list[FileWarning] = []
+        self.standard_scoring = True  # until an XXS record says otherwise
+        # start numbers of lines left out after an error: pairings with them are not checked
+        self.broken: set[int] = set()
 
     def error(self, line: int, problem: str, field: str | None = None) -> InputFileError:
         return InputFileError(self.filename, line, problem, field)
 
-    # -- values --
+    def note(self, line: int | None, problem: str, field: str | None = None) -> None:
+        """A warning: the import goes on."""
+        self.warnings.append(FileWarning(self.filename, line, problem, field))
+
+    # -- values (they raise; the record methods collect) --
 
     def integer(self, text: str, line: int, field: str) -> int | None:
         """A blank or non-negative whole number; blank -> None."""
@@ -256,8 +327,7 @@ class _Parser:
         elif len(last) == 4 and len(first) <= 2:
             year, day = int(last), int(first)
         elif len(first) <= 2 and len(last) <= 2:
-            yy = int(first)
-            year, day = (2000 + yy if yy < 70 else 1900 + yy), int(last)
+            year, day = _century(int(first)), int(last)
         else:
             raise self.error(line, f"not a date: {text!r}", field)
         return year, int(middle), day
@@ -280,59 +350,138 @@ class _Parser:
         except ValueError:
             raise self.error(line, f"impossible date {text!r}", "birth date") from None
 
-    # -- records --
+    def points(self, text: str, line: int) -> int | None:
+        """Cols 81-84 in half points; None (with a warning) when not a multiple of ½."""
+        text = text.strip()
+        if not text:
+            return None
+        m = _POINTS.fullmatch(text)
+        if m is None or m.group(2) not in (None, "0", "5"):
+            self.note(line, f"not a score in points and halves: {text!r}; not checked", "points")
+            return None
+        return 2 * int(m.group(1)) + (m.group(2) == "5")
 
-    def round_dates(self, text: str, line: int) -> dict[int, date]:
-        """Record ``132``: dates in the round columns (or, if written from col 5, in order)."""
-        found: dict[int, date] = {}
+    # -- header dates: read at the end, together (see the module docstring) --
+
+    def dates(self, written: list[tuple[str, int, str]]) -> tuple[dict[str, date], set[str]]:
+        """(field -> date) for the header dates that can be used, and the fields written
+        but not used. ``written`` holds (field, line, text) in file order."""
+        readings: dict[str, date | InputFileError] = {}
+        for label, line, text in written:
+            try:
+                readings[label] = self.day(text, line, label)
+            except InputFileError as exc:
+                readings[label] = exc
+        # an unreadable date that is a date as yy.dd.mm: the file writes the day first
+        day_first = any(
+            isinstance(readings[label], InputFileError) and _day_first(text) is not None
+            for label, _, text in written
+        )
+        used: dict[str, date] = {}
+        for label, line, text in written:
+            reading = readings[label]
+            other = _day_first(text)
+            if isinstance(reading, InputFileError):
+                hint = f" (as yy.dd.mm it would be {other})" if other else ""
+                self.note(line, f"{reading.problem}{hint}; not used", label)
+            elif day_first and other is not None and other != reading:
+                self.note(
+                    line,
+                    f"{text!r} may be {reading} (yy.mm.dd) or {other} (yy.dd.mm, as other "
+                    "dates of this file are written); not used",
+                    label,
+                )
+            else:
+                used[label] = reading
+        return used, {label for label, _, _ in written} - set(used)
+
+    def round_dates(self, text: str, line: int) -> list[tuple[str, int, str]]:
+        """Record ``132``: (field, line, text) of the dates in the round columns (or, if
+        written from col 5, in order)."""
+        found: list[tuple[str, int, str]] = []
         if text[3:_ROUNDS_FROM].strip():
             # not aligned with the round blocks: take the dates in order
             for number, token in enumerate(text[3:].split(), start=1):
-                found[number] = self.day(token, line, f"round {number} date")
+                found.append((f"round {number} date", line, token))
             return found
         rest = text[_ROUNDS_FROM:]
         for index in range(0, len(rest), _BLOCK):
             token = rest[index : index + _BLOCK].strip()
             if token:
-                number = index // _BLOCK + 1
-                found[number] = self.day(token, line, f"round {number} date")
+                found.append((f"round {index // _BLOCK + 1} date", line, token))
         return found
 
-    def player(self, text: str, line: int) -> _Line:
-        """Record ``001``."""
+    def scoring(self, text: str, line: int) -> None:
+        """Record ``XXS``: point values other than 1, ½, 0 turn the points check off."""
+        for item in text[4:].split():
+            key, _, value = item.partition("=")
+            standard = _STANDARD_POINTS.get(key.upper())
+            try:
+                points = float(value)
+            except ValueError:
+                points = None
+            if standard is not None and points != standard:
+                self.standard_scoring = False
+                self.note(line, f"the file scores {item}; declared points are not checked", "XXS")
+                return
+
+    # -- records --
+
+    def player(self, text: str, line: int) -> _Line | None:
+        """Record ``001``; None when its start number cannot be read."""
         if len(text.rstrip()) < 15:
-            raise self.error(line, "truncated player line (it ends before the name)")
+            self.errors.append(self.error(line, "truncated player line (it ends before the name)"))
+            if _DIGITS.fullmatch(text[4:8].strip()):
+                self.broken.add(int(text[4:8]))
+            return None
         padded = text.ljust(_ROUNDS_FROM)
-        start_no = self.integer(padded[4:8], line, "start number")
+        try:
+            start_no = self.integer(padded[4:8], line, "start number")
+        except InputFileError as exc:
+            self.errors.append(exc)
+            return None
         if not start_no:
-            raise self.error(line, f"missing start number: {padded[4:8]!r}", "start number")
+            problem = f"missing start number: {padded[4:8]!r}"
+            self.errors.append(self.error(line, problem, "start number"))
+            return None
         sex_code = padded[9].strip().lower()
         if sex_code and sex_code not in _SEX:
-            raise self.error(line, f"unknown sex {padded[9]!r} (expected m, w or f)", "sex")
+            self.errors.append(
+                self.error(line, f"unknown sex {padded[9]!r} (expected m, w or f)", "sex")
+            )
         name = padded[14:47].strip()
         if not name:
-            raise self.error(line, "missing name", "name")
-        birth_date, birth_year = self.birth(padded[69:79], line)
+            self.errors.append(self.error(line, "missing name", "name"))
+        birth = self.collect(self.birth, padded[69:79], line)
         player = TrfPlayer(
             start_no=start_no,
             name=name,
-            sex=_SEX[sex_code] if sex_code else None,
+            sex=_SEX.get(sex_code),
             title=padded[10:13].strip() or None,
-            rating=self.integer(padded[48:52], line, "rating") or None,
+            rating=self.collect(self.integer, padded[48:52], line, "rating") or None,
             federation=padded[53:56].strip() or None,
-            fide_id=self.fide_id(padded[57:68], line),
-            birth_date=birth_date,
-            birth_year=birth_year,
+            fide_id=self.collect(self.fide_id, padded[57:68], line),
+            birth_date=birth[0] if birth else None,
+            birth_year=birth[1] if birth else None,
             line=line,
+            points=self.points(padded[80:84], line),
         )
-        entries: dict[int, _Entry] = {}
+        entries: dict[int, _Entry | None] = {}
         rest = text[_ROUNDS_FROM:].rstrip()
         for index in range(0, len(rest), _BLOCK):
             block = rest[index : index + _BLOCK].ljust(_BLOCK)
             if block.strip():
                 number = index // _BLOCK + 1
-                entries[number] = self.entry(block, line, number)
+                entries[number] = self.collect(self.entry, block, line, number)
         return _Line(player, entries)
+
+    def collect(self, parse: Callable[..., T], *args: Any) -> T | None:
+        """``parse(*args)``, or None after adding the error it raised to the file's list."""
+        try:
+            return parse(*args)
+        except InputFileError as exc:
+            self.errors.append(exc)
+            return None
 
     def entry(self, block: str, line: int, number: int) -> _Entry:
         """One 10-character round block: ``OOOO C R  ``."""
@@ -360,8 +509,8 @@ class _Parser:
     def parse(self, data: bytes) -> TrfTournament:
         lines = _LINE_BREAK.split(_decode(data))
         name: str | None = None
-        dates: dict[str, date] = {}
-        round_dates: dict[int, date] = {}
+        written: list[tuple[str, int, str]] = []  # header dates: (field, line, text)
+        seen_records: set[str] = set()
         players: dict[int, _Line] = {}
         for number, text in enumerate(lines, start=1):
             record = text[:3]
@@ -369,35 +518,56 @@ class _Parser:
                 continue  # ruler lines and anything else that is not a record
             if record == "001":
                 parsed = self.player(text, number)
+                if parsed is None:
+                    continue
                 start_no = parsed.player.start_no
                 if start_no in players:
                     first = players[start_no].player.line
-                    raise self.error(
-                        number,
-                        f"start number {start_no} is already used on line {first}",
-                        "start number",
+                    self.broken.add(start_no)
+                    self.errors.append(
+                        self.error(
+                            number,
+                            f"start number {start_no} is already used on line {first}",
+                            "start number",
+                        )
                     )
+                    continue
                 players[start_no] = parsed
             elif record == "012" and name is None:
-                name = self.event_name(text[4:], number)
-            elif record in ("042", "052") and record not in dates:
+                name = self.collect(self.event_name, text[4:], number)
+            elif record in ("042", "052") and record not in seen_records:
                 value = text[4:].strip()
                 if value:
-                    label = "start date" if record == "042" else "end date"
-                    dates[record] = self.day(value, number, label)
-            elif record == "132" and not round_dates:
-                round_dates = self.round_dates(text, number)
-        if not players:
+                    seen_records.add(record)
+                    written.append((_DATE_FIELDS[record], number, value))
+            elif record == "132" and record not in seen_records:
+                found = self.round_dates(text, number)
+                if found:
+                    seen_records.add(record)
+                    written.extend(found)
+            elif record == "XXS" and self.standard_scoring:
+                self.scoring(text, number)
+        if not players and not self.errors:
             raise self.error(1, "not a TRF file: no 001 player line")
+        used, dropped = self.dates(written)
         games, byes = self.pairings(players)
+        byes = self.reconcile(players, byes)
         return TrfTournament(
             name=name,
-            start_date=dates.get("042"),
-            end_date=dates.get("052"),
-            round_dates=round_dates,
+            start_date=used.get("start date"),
+            end_date=used.get("end date"),
+            round_dates={
+                int(label.split()[1]): day
+                for label, day in used.items()
+                if label.startswith("round ")
+            },
             players=tuple(players[n].player for n in sorted(players)),
             games=tuple(sorted(games, key=lambda g: (g.round, min(g.white, g.black)))),
             byes=tuple(sorted(byes, key=lambda b: (b.round, b.player))),
+            warnings=tuple(sorted(self.warnings, key=lambda w: w.line or 0)),
+            undated_rounds=tuple(
+                sorted(int(label.split()[1]) for label in dropped if label.startswith("round "))
+            ),
         )
 
     def pairings(self, players: dict[int, _Line]) -> tuple[list[TrfGame], list[TrfBye]]:
@@ -405,16 +575,25 @@ class _Parser:
         games: list[TrfGame] = []
         byes: list[TrfBye] = []
         seen: set[tuple[int, int]] = set()  # (round, start number) already in a game
-        # file order, so the first problem in the file is the one reported
+        # file order, so that the problems come in the order of the file
         for own in sorted(players.values(), key=lambda p: p.player.line):
             me = own.player
             for number in sorted(own.entries):
                 entry = own.entries[number]
+                if entry is None:
+                    continue  # a malformed block, already reported
                 if not entry.opponent:
                     byes.append(TrfBye(number, me.start_no, entry.result, me.line))
                 elif (number, me.start_no) not in seen:
-                    games.append(self.game(number, own, entry, players))
                     seen.update({(number, me.start_no), (number, entry.opponent)})
+                    other = players.get(entry.opponent)
+                    if entry.opponent in self.broken or (
+                        other is not None and other.entries.get(number, _NONE) is None
+                    ):
+                        continue  # the other line or its block is bad, already reported
+                    game = self.collect(self.game, number, own, entry, players)
+                    if game is not None:
+                        games.append(game)
         return games, byes
 
     def game(self, number: int, own: _Line, entry: _Entry, players: dict[int, _Line]) -> TrfGame:
@@ -477,6 +656,44 @@ class _Parser:
             black_line=black[0].player.line,
         )
 
+    def reconcile(self, players: dict[int, _Line], byes: list[TrfBye]) -> list[TrfBye]:
+        """Blank-result byes worth ½ by the declared points become ``H``; declared totals
+        the results cannot reach are warnings (see the module docstring)."""
+        if not self.standard_scoring or self.errors:
+            return byes
+        blanks: dict[int, list[int]] = {}  # start number -> indexes of its blank byes
+        for i, bye in enumerate(byes):
+            if bye.code == " ":
+                blanks.setdefault(bye.player, []).append(i)
+        for start_no in sorted(players, key=lambda n: players[n].player.line):
+            own = players[start_no]
+            declared = own.player.points
+            if declared is None:
+                continue
+            scored = sum(_HALF_POINTS[e.result] for e in own.entries.values() if e is not None)
+            mine = blanks.get(start_no, [])
+            missing = declared - scored
+            if missing == 0:
+                continue
+            if mine and missing == len(mine):
+                for i in mine:
+                    byes[i] = TrfBye(byes[i].round, start_no, "H", byes[i].line)
+                continue
+            results = f"the results add up to {_score(scored)}"
+            if mine:
+                count = (
+                    "a blank-result bye worth 0 or ½"
+                    if len(mine) == 1
+                    else f"{len(mine)} blank-result byes worth 0 or ½ each"
+                )
+                results += f" and {count}; stored as blank"
+            self.note(
+                own.player.line,
+                f"player {start_no} declares {_score(declared)} points, {results}",
+                "points",
+            )
+        return byes
+
 
 def _describe(entry: _Entry | None) -> str:
     """What a round entry holds, for the message about a pairing that is not mutual."""
@@ -494,16 +711,34 @@ def _decode(data: bytes) -> str:
     return text.removeprefix("\ufeff")
 
 
-def parse_trf(data: bytes, filename: str) -> TrfTournament:
+def parse_trf(
+    data: bytes, filename: str, *, errors: list[InputFileError] | None = None
+) -> TrfTournament:
     """Parse a TRF16 or TRF-2026 file.
 
     Accepts UTF-8 with or without a BOM and Latin-1, and CRLF, LF or bare CR line endings.
-    Raises :class:`~ratings.errors.InputFileError` (``FILE:LINE: field: problem``) for a
-    file that is not a TRF, a malformed ``001`` line or date, a duplicate or undefined start
-    number, and a pairing whose two lines do not point at each other or disagree on colour
-    or result.
+    Problems (``FILE:LINE: field: problem``): a file that is not a TRF, a malformed ``001``
+    line, round block or birth date, a duplicate or undefined start number, and a pairing
+    whose two lines do not point at each other or disagree on colour or result. Every one
+    is found: a bad line or block is left out and the parsing goes on. Header dates that
+    cannot be read and declared points that do not add up are warnings
+    (:attr:`TrfTournament.warnings`).
+
+    :param errors: a list that receives every problem; the tournament returned then holds
+        what could be read. Without one the problems are raised.
+    :raises InputFileError: for one problem, :class:`~ratings.errors.InputFileErrors` for
+        several, when no ``errors`` list is given.
     """
-    return _Parser(filename).parse(data)
+    parser = _Parser(filename)
+    tournament = parser.parse(data)
+    found = sorted(parser.errors, key=lambda e: e.line or 0)
+    if errors is not None:
+        errors.extend(found)
+    elif len(found) == 1:
+        raise found[0]
+    elif found:
+        raise InputFileErrors(found)
+    return tournament
 
 
 # --- writing -------------------------------------------------------------------------------

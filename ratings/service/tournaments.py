@@ -11,7 +11,13 @@ Decisions a reader of the code should know:
 
 * TRF: the file's rating becomes the entry rating of a player created from it; TRF06
   one-letter titles (``g``, ``m``, ``wf``...) become ``GM``, ``IM``, ``WFM``; titles the
-  register does not know are dropped rather than refusing the file.
+  register does not know are dropped rather than refusing the file. A federation column
+  that holds something other than a FIDE federation (club codes such as ``C.C`` in Irish
+  Krause files) is kept as written, with a warning per code. Round dates that cannot be
+  used (see :mod:`ratings.io.trf`) leave their rounds' games on the date the other games
+  without a round date get, and one warning says which date that is.
+* Every problem of a file is reported at once: the reader's, the dates' and the
+  register's (names, ratings, birth years) in one list, in line order.
 * PGN: players are created with name, FIDE id and title (``WhiteTitle``/``BlackTitle``, the
   first one of :data:`ratings.limits.TITLES` in date order). ``WhiteElo``/``BlackElo`` become
   entry ratings only when asked (``entry_ratings=True``, ``--entry-ratings``): in PGN they
@@ -42,6 +48,7 @@ from ratings.errors import (
     InvalidInputError,
     LimitError,
 )
+from ratings.federations import is_fide_federation
 from ratings.io.notes import FileWarning
 from ratings.io.pgn import PgnElo, PgnGame, parse_pgn
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf, write_trf
@@ -319,7 +326,11 @@ def _record_lines(data: bytes) -> dict[str, int]:
 
 
 def _new_trf_player(
-    new: _NewPlayer, p: TrfPlayer, file_name: str, errors: list[InputFileError]
+    new: _NewPlayer,
+    p: TrfPlayer,
+    file_name: str,
+    errors: list[InputFileError],
+    clubs: dict[str, list[int]],
 ) -> None:
     """Fill a player to create from the ``001`` line, checking what the register requires."""
 
@@ -337,9 +348,12 @@ def _new_trf_player(
             except LimitError as exc:
                 problem(str(exc), field)
     federation = None
-    if p.federation:
-        try:
-            federation = limits.federation(p.federation)
+    if p.federation and is_fide_federation(p.federation):
+        federation = p.federation.upper()
+    elif p.federation:
+        try:  # kept as written (a club code), within the column and without control characters
+            federation = limits.check_text(p.federation, limits.FEDERATION_LENGTH)
+            clubs.setdefault(federation, []).append(p.line)
         except LimitError as exc:
             problem(str(exc), "federation")
     title = None
@@ -350,39 +364,86 @@ def _new_trf_player(
     new.sex, new.federation, new.title = p.sex, federation, title
 
 
+@dataclass(frozen=True, slots=True)
+class _TrfDates:
+    """When a TRF event's games were played."""
+
+    days: dict[int, dt.date]
+    """Game date by round."""
+    start: dt.date
+    end: dt.date
+    warning: FileWarning | None
+    """Which date the games of rounds with an unusable ``132`` date take."""
+
+
 def _trf_dates(
-    t: TrfTournament, data: bytes, file_name: str, default_date: dt.date | None
-) -> tuple[dict[int, dt.date], dt.date, dt.date]:
-    """(game date by round, event start, event end)."""
+    t: TrfTournament,
+    data: bytes,
+    file_name: str,
+    default_date: dt.date | None,
+    errors: list[InputFileError],
+) -> _TrfDates | None:
+    """The dates of the games and the event; None (and the problems in ``errors``) when
+    they cannot be had."""
     lines = _record_lines(data)
+    found = len(errors)
     for day, record, field in [
         (t.start_date, "042", "start date"),
         (t.end_date, "052", "end date"),
         *((d, "132", f"round {n} date") for n, d in sorted(t.round_dates.items())),
     ]:
         if day is not None:
-            _check_day(day, file_name, lines.get(record), field)
+            try:
+                _check_day(day, file_name, lines.get(record), field)
+            except InputFileError as exc:
+                errors.append(exc)
     if t.start_date and t.end_date and t.end_date < t.start_date:
-        raise InputFileError(
-            file_name,
-            lines.get("052"),
-            f"the end date {t.end_date} is before the start date {t.start_date}",
-            "end date",
+        errors.append(
+            InputFileError(
+                file_name,
+                lines.get("052"),
+                f"the end date {t.end_date} is before the start date {t.start_date}",
+                "end date",
+            )
         )
     round_dates = dict(t.round_dates)
-    base = t.start_date or (min(round_dates.values()) if round_dates else None) or t.end_date
+    sources = [
+        (t.start_date, "the start date, 042"),
+        (min(round_dates.values()) if round_dates else None, "the first round date, 132"),
+        (t.end_date, "the end date, 052"),
+        (default_date, "--date"),
+    ]
+    base, source = next(((day, what) for day, what in sources if day is not None), (None, ""))
     if base is None:
-        if default_date is None:
-            raise InputFileError(
+        errors.append(
+            InputFileError(
                 file_name, None, "no event or round dates in the file; give --date YYYY-MM-DD"
             )
-        _check_day(default_date, file_name, None, "--date")
-        base = default_date
+        )
+        return None
+    if base == default_date:
+        try:
+            _check_day(base, file_name, None, "--date")
+        except InputFileError as exc:
+            errors.append(exc)
+    if len(errors) > found:
+        return None
     days = {g.round: round_dates.get(g.round, base) for g in t.games}
     played = list(days.values())
     start = min([*played, *([t.start_date] if t.start_date else [])], default=base)
     end = max([*played, *([t.end_date] if t.end_date else [])], default=start)
-    return days, start, max(start, end)
+    undated = sorted({g.round for g in t.games} & set(t.undated_rounds))
+    warning = None
+    if undated:
+        rounds = ", ".join(map(str, undated))
+        warning = FileWarning(
+            file_name,
+            lines.get("132"),
+            f"the games of round{'s' if len(undated) > 1 else ''} {rounds} are dated {base} "
+            f"({source}), as their round dates are not used",
+            "round dates",
+        )
+    return _TrfDates(days, start, max(start, end), warning)
 
 
 def import_trf(
@@ -409,15 +470,21 @@ def import_trf(
     """
     data_hash = content_hash(data)
     check_not_imported(session, data_hash, file_name)
-    t = parse_trf(data, file_name)
-    days, start, end = _trf_dates(t, data, file_name, default_date)
+    errors: list[InputFileError] = []
+    t = parse_trf(data, file_name, errors=errors)
+    # lines whose player data could not be read (already reported): not matched; a line
+    # with a bad round block still names its player
+    broken = {e.line for e in errors if not (e.field or "").startswith("round")}
+    dates = _trf_dates(t, data, file_name, default_date, errors)
 
     resolver = _Resolver(session, file_name)
-    errors: list[InputFileError] = []
     ids: dict[int, int] = {}  # start number -> player id or placeholder
     owner: dict[int, TrfPlayer] = {}  # player id or placeholder -> its line
     matches: list[tuple[TrfPlayer, int, str]] = []
+    clubs: dict[str, list[int]] = {}  # federation column values that are not FIDE's
     for p in t.players:
+        if p.line in broken:
+            continue
         try:
             _check_name(p.name, file_name, p.line)
             pid, how = resolver.resolve(p.name, p.fide_id, p.line)
@@ -437,12 +504,27 @@ def import_trf(
             )
             continue
         if how == "new":
-            _new_trf_player(resolver.new[-1], p, file_name, errors)
+            _new_trf_player(resolver.new[-1], p, file_name, errors, clubs)
         owner[pid] = p
         ids[p.start_no] = pid
         matches.append((p, pid, how))
     _raise_all(errors)
+    assert dates is not None  # else an error was raised
+    days, start, end = dates.days, dates.start, dates.end
     _check_history(session, end, file_name)
+    warnings = [*t.warnings, *([dates.warning] if dates.warning else [])]
+    for code, lines in clubs.items():
+        players = "1 new player" if len(lines) == 1 else f"{len(lines)} new players"
+        warnings.append(
+            FileWarning(
+                file_name,
+                lines[0],
+                f"{code!r} is not a FIDE federation code; kept as written ({players}, "
+                f"first on line {lines[0]})",
+                "federation",
+            )
+        )
+    warnings.sort(key=lambda w: w.line or 0)
 
     name = _event_name(t.name, file_name)
     rated = sum(1 for g in t.games if g.rated)
@@ -459,6 +541,7 @@ def import_trf(
         rated_games=rated,
         unrated_games=len(t.games) - rated,
         byes=len(t.byes),
+        warnings=tuple(warnings),
     )
     if dry_run:
         return report
@@ -485,6 +568,7 @@ def import_trf(
         unrated_games=report.unrated_games,
         byes=report.byes,
         marked_period=marked,
+        warnings=report.warnings,
     )
 
 
