@@ -6,7 +6,7 @@ import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 
 import click
 
@@ -89,6 +89,25 @@ def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
     return "\n".join(lines)
 
 
+def _exact(value: Decimal | None) -> Decimal:
+    """A value of the engine's breakdown line, which is never None for a rated game."""
+    assert value is not None
+    return value
+
+
+_SHOWN_PLACES = Decimal("0.0001")
+
+
+def _shown(value: Decimal | None) -> Decimal:
+    """A value for the table: the curve's 10^-9 units shown to four places, as SPEC 1.1 quotes
+    the curve (JSON keeps every digit); the table's hundredths as they are."""
+    exact = _exact(value)
+    exponent = exact.as_tuple().exponent
+    if isinstance(exponent, int) and exponent < -4:
+        return exact.quantize(_SHOWN_PLACES, rounding=ROUND_HALF_UP)
+    return exact
+
+
 def _number(value: Decimal) -> float:
     """A Decimal as a JSON number; its shortest float spelling is the decimal's digits."""
     return float(value)
@@ -123,7 +142,7 @@ def expected_command(r1: int, r2: int, day: datetime | None, fmt: str) -> None:
         }
         click.echo(json.dumps(payload, indent=2))
         return
-    rows = [[name, str(e.difference), str(e.expected)] for name, e in results.items()]
+    rows = [[name, str(e.difference), str(_shown(e.expected))] for name, e in results.items()]
     click.echo(f"rules: {rule_set.name}")
     click.echo(_table(["method", "difference", "expected"], rows))
 
@@ -142,31 +161,34 @@ def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, 
     unrounded; NEW is R1 plus the change rounded half away from zero (art. 8.3.4).
     """
     with _rules_errors():
-        score = rules.parse_score(result)
-        game = rules.GameScore(r1, r2, score, _event_day(day))
-        rule_set = rules.rules_for(game.event_start)
-        periods = {name: rules.rate_period([game], k=k, method=m) for name, m in _METHODS}
+        half_points = int(rules.parse_score(result) * 2)
+        event_start = _event_day(day)
+        rule_set = rules.rules_for(event_start)
+        games = {
+            name: rules.rate_game(r1, r2, half_points, k=k, event_start=event_start, method=m)
+            for name, m in _METHODS
+        }
     if fmt == "json":
         payload = {
             name: {
-                "difference": pc.games[0].difference,
-                "expected": _number(pc.games[0].expected),
-                "change": _number(pc.change_exact),
-                "new_rating": r1 + pc.change,
+                "difference": line.difference,
+                "expected": _number(_exact(line.pd)),
+                "change": _number(_exact(line.weighted)),
+                "new_rating": entry.rating_after,
             }
-            for name, pc in periods.items()
+            for name, (line, entry) in games.items()
         }
         click.echo(json.dumps(payload, indent=2))
         return
     rows = [
         [
             name,
-            str(pc.games[0].difference),
-            str(pc.games[0].expected),
-            _signed(pc.change_exact),
-            str(r1 + pc.change),
+            str(line.difference),
+            str(_shown(line.pd)),
+            _signed(_shown(line.weighted)),
+            str(entry.rating_after),
         ]
-        for name, pc in periods.items()
+        for name, (line, entry) in games.items()
     ]
     click.echo(f"rules: {rule_set.name}")
     click.echo(_table(["method", "difference", "expected", "change", "new"], rows))

@@ -1,0 +1,585 @@
+"""The period engine: one rating period, from plain records to list rows and breakdown rows
+(SPEC 1.3 - 1.7 and 3; art. 7.1.4, 8.2, 8.3.1, 8.3.3, 8.3.4).
+
+A small verb set, in the shape of a tournament object that takes players and results and
+answers every new rating, but as functions of plain data:
+
+* :func:`lists_needed`: the dates of the lists in force when the period's events started
+  (SPEC 1.5), which the caller must pass to :func:`rate_period`;
+* :func:`first_events_needed`: the players whose first event ever the caller must look up
+  (for the zero-score rule of art. 8.2);
+* :func:`pool_window_start`: the first period whose pooled games still count towards a first
+  rating (art. 7.1.4, 26 months);
+* :func:`rate_game`: one game as a period of its own (``ratings calc change``);
+* :func:`rate_period`: the period itself. It returns the list rows (one per player), the
+  breakdown rows (one per game and player that counts) and every player's :class:`Standing`
+  on the new list, which is the input of the next period.
+
+Everything is integer arithmetic in the system's exact unit (:attr:`SystemConfig.units_per_point`:
+hundredths for table 8.1.2, :data:`CURVE_UNITS` for the curve); each player's change is
+K x sum(dR) rounded once, half away from zero (art. 8.3.4). ``ratings.service.rate`` loads
+these records from the database and stores the rows; nothing here touches a database.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from typing import Final, Literal, NamedTuple
+
+from ratings.rules.base import (
+    INITIAL_MIN_GAMES,
+    INITIAL_POOL_MONTHS,
+    K_PRODUCT_LIMIT,
+    NEW_PLAYER_GAMES,
+    RATING_FLOOR,
+    CapRule,
+    ExpectedMethod,
+    InvalidPeriodError,
+    InvalidResultError,
+    RulesError,
+    _check_count,
+    _check_rating,
+    divide_half_away,
+    points,
+)
+from ratings.rules.expected import _curve_units, table_pd
+from ratings.rules.players import base_k, drop_zero_first_event, flags_after, initial_rating
+from ratings.rules.system import Period, SystemConfig, system_config
+
+ListStatus = Literal["listed", "first_rating", "unrated", "below_floor"]
+"""A player's status on a published list (``rating_history.list_status``)."""
+LISTED: Final = "listed"
+"""Rated on the list in force at the period start, and on the new list."""
+FIRST_RATING: Final = "first_rating"
+"""Published for the first time by this period (art. 8.2; club/elo: the first games)."""
+UNRATED: Final = "unrated"
+"""Not rated on the new list (and not rated before)."""
+BELOW_FLOOR: Final = "below_floor"
+"""Rated before, but the new rating fell below 1400: shown as unrated (art. 7.1.4)."""
+
+CountsFor = Literal["change", "first_rating"]
+"""What a breakdown row counts for (``rating_breakdown.counts_for``)."""
+FOR_CHANGE: Final = "change"
+"""A rated player's game: part of K x sum(dR) (art. 8.3)."""
+FOR_FIRST_RATING: Final = "first_rating"
+"""An unrated player's game against a rated opponent, pooled towards a first rating (8.2)."""
+
+
+class MissingInputError(RulesError):
+    """:func:`rate_period` was not given a list or a first event that the period needs."""
+
+
+# --------------------------------------------------------------------------------------------
+# Records in
+# --------------------------------------------------------------------------------------------
+
+
+class GameResult(NamedTuple):
+    """One rateable game of the period: played out, not a forfeit (SPEC 1.6)."""
+
+    game_id: int
+    """The game's id (it keys the breakdown rows)."""
+    event_id: int
+    """Its event (a game without one is an event of its own, SPEC 1.5)."""
+    event_start: date
+    """The event's start date: it picks the list in force and the rule edition (art. 8.3.1)."""
+    white_id: int
+    """White's player id."""
+    black_id: int
+    """Black's player id."""
+    white_half_points: int
+    """White's score in half points: 2, 1 or 0."""
+
+
+@dataclass(frozen=True, slots=True)
+class PoolGame:
+    """An unrated player's earlier game against a rated opponent, pooled towards a first
+    rating (art. 7.1.4, 8.2)."""
+
+    period_start: date
+    """First day of the period that pooled it (the pool spans 26 months)."""
+    event_id: int
+    """Its event (a zero score in the player's first event is disregarded)."""
+    opponent_rating: int
+    """The opponent's rating on the list in force when the event started."""
+    half_points: int
+    """The player's score in half points: 2, 1 or 0."""
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    """A player's state on the list in force at the start of a period (art. 8.3.3, 7.1.4).
+
+    The flags are implied by the rating: a standing with a published rating of 2400 or more
+    has :attr:`k10` set, of 2300 or more :attr:`reached_2300`.
+    """
+
+    rating: int | None
+    """Published rating on that list, or None if unrated."""
+    total_games: int
+    """Rated games completed before the period (entry games and pooled games included)."""
+    birth_year: int | None = None
+    """Year of birth; None never makes a junior."""
+    k10: bool = False
+    """Permanent flag: a published rating was ever >= 2400 (or it was set by hand)."""
+    reached_2300: bool = False
+    """A published rating was ever >= 2300 (ends the junior K)."""
+    pool: tuple[PoolGame, ...] = ()
+    """An unrated player's pooled games of earlier periods (art. 7.1.4); empty once rated."""
+
+    def __post_init__(self) -> None:
+        if self.rating is not None:
+            _check_rating(self.rating)
+        _check_count(self.total_games, "total games")
+        flags = flags_after(self.k10, self.reached_2300, self.rating)
+        if flags != (self.k10, self.reached_2300):  # frozen: bypass __setattr__
+            object.__setattr__(self, "k10", flags.k10)
+            object.__setattr__(self, "reached_2300", flags.reached_2300)
+
+    @classmethod
+    def from_entry(
+        cls, rating: int | None, games: int, birth_year: int | None, k10: bool = False
+    ) -> Standing:
+        """A newly registered player: the entry rating counts as a published rating (SPEC
+        1.4), ``games`` are the rated games completed before registration."""
+        return cls(rating, games, birth_year, k10)
+
+
+# --------------------------------------------------------------------------------------------
+# Records out
+# --------------------------------------------------------------------------------------------
+
+
+class ListEntry(NamedTuple):
+    """A player's row on the list a period publishes (``rating_history``, in column order)."""
+
+    player_id: int
+    """The player."""
+    rating_before: int | None
+    """Rating on the list in force at the period start (None: unrated)."""
+    rating_after: int | None
+    """Rating on the new list (None: unrated)."""
+    change: int
+    """K x sum(dR), rounded once, half away from zero (art. 8.3.4); whole points."""
+    k_used: int | None
+    """K used for every game of the period, after the 700 rule; None when none counted."""
+    period_games: int
+    """Games that counted this period (rated ones, or pooled ones for an unrated player)."""
+    total_games: int
+    """Rated games completed through this period, entry and pooled games included."""
+    score_half_points: int
+    """Sum of S over those games, in half points."""
+    pd_sum_units: int
+    """Sum of PD over the rated games, in 1 / :attr:`units_per_point`."""
+    units_per_point: int
+    """The unit of :attr:`pd_sum_units`: 100 (table 8.1.2) or 10^9 (curve)."""
+    k10: bool
+    """The permanent K = 10 flag after this list."""
+    reached_2300: bool
+    """Whether a published rating has ever been >= 2300, after this list."""
+    next_k: int | None
+    """The K the player gets in the next period, before the 700 rule (None: unrated)."""
+    list_status: ListStatus
+    """listed, first_rating, unrated or below_floor."""
+
+
+class BreakdownLine(NamedTuple):
+    """One game from one player's side, as FIDE's calculation pages print it
+    (``rating_breakdown``, in column order)."""
+
+    game_id: int
+    """The game."""
+    player_id: int
+    """The player whose line this is."""
+    opponent_id: int
+    """The opponent."""
+    own_rating: int | None
+    """Own rating used (None for a game pooled towards a first rating)."""
+    opponent_rating: int
+    """Opponent's rating used: the list in force when the event started (SPEC 1.5)."""
+    difference: int | None
+    """D used, own minus opponent, after the 400-point rule for this player (art. 8.3.1)."""
+    score_half_points: int
+    """S in half points: 2, 1 or 0."""
+    pd_units: int | None
+    """PD (table 8.1.2) or the curve's E, in 1 / :attr:`units_per_point`."""
+    dr_units: int | None
+    """dR = S - PD, in 1 / :attr:`units_per_point`."""
+    units_per_point: int
+    """100 for the table (hundredths), 10^9 for the curve."""
+    k_used: int | None
+    """K used, after the 700 rule (None for a pooled game)."""
+    counts_for: CountsFor
+    """``change`` (a rated player's game) or ``first_rating`` (pooled, art. 8.2)."""
+
+    @property
+    def pd(self) -> Decimal | None:
+        """PD as an exact decimal."""
+        return None if self.pd_units is None else points(self.pd_units, self.units_per_point)
+
+    @property
+    def dr(self) -> Decimal | None:
+        """dR = S - PD as an exact decimal."""
+        return None if self.dr_units is None else points(self.dr_units, self.units_per_point)
+
+    @property
+    def weighted(self) -> Decimal | None:
+        """K x dR, unrounded."""
+        dr = self.dr
+        return None if dr is None or self.k_used is None else self.k_used * dr
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodOutcome:
+    """What :func:`rate_period` answers."""
+
+    list_rows: list[ListEntry]
+    """One row per player of ``standings``, in that order."""
+    breakdown: list[BreakdownLine]
+    """One line per game and player that counts, by player (in ``standings`` order), then in
+    the order the games were given."""
+    standings: dict[int, Standing]
+    """Every player's standing on the list this period publishes (the next period's input)."""
+    games_counted: int
+    """Games that counted for at least one of their players."""
+
+
+# --------------------------------------------------------------------------------------------
+# The verbs
+# --------------------------------------------------------------------------------------------
+
+
+def list_date_for(event_start: date, months: int) -> date:
+    """The date of the list in force when an event started: the first day of the period
+    holding its start (SPEC 1.5)."""
+    return Period.containing(event_start, months).start
+
+
+def lists_needed(period: Period, games: Iterable[GameResult]) -> set[date]:
+    """The dates of the lists :func:`rate_period` needs besides the one in force at the
+    period's start (which the standings hold): those of events that started earlier."""
+    starts = {g.event_start for g in games}
+    return {list_date_for(day, period.months) for day in starts} - {period.start}
+
+
+def first_events_needed(
+    config: SystemConfig, standings: Mapping[int, Standing], games: Iterable[GameResult]
+) -> set[int]:
+    """The players whose first event ever :func:`rate_period` may ask for: those unrated at
+    the period start who play in it, under a system with first ratings (art. 8.2)."""
+    if not config.uses_initial_ratings:
+        return set()
+    found: set[int] = set()
+    for g in games:
+        for pid in (g.white_id, g.black_id):
+            state = standings.get(pid)
+            if state is not None and state.rating is None:
+                found.add(pid)
+    return found
+
+
+def pool_window_start(period: Period) -> date:
+    """First day of the oldest period whose pooled games still count in ``period``: the pool
+    holds the period and those before it within 26 months (art. 7.1.4), e.g. the current
+    month and the 25 before it with monthly periods."""
+    first = period
+    for _ in range(max(INITIAL_POOL_MONTHS // period.months, 1) - 1):
+        first = first.previous()
+    return first.start
+
+
+_NO_FIRST_EVENTS: Mapping[int, int | None] = {}
+_NO_LISTS: Mapping[date, Mapping[int, int | None]] = {}
+
+
+def rate_period(
+    config: SystemConfig,
+    period: Period,
+    standings: Mapping[int, Standing],
+    games: Iterable[GameResult],
+    *,
+    lists: Mapping[date, Mapping[int, int | None]] = _NO_LISTS,
+    first_events: Mapping[int, int | None] = _NO_FIRST_EVENTS,
+) -> PeriodOutcome:
+    """Rate one period (SPEC 1, 3).
+
+    :param config: the database's rating system.
+    :param period: the period; its games are those of events that end in it (SPEC 1.5).
+    :param standings: every registered player's state on the list in force at the period
+        start, by player id; the list rows come out in this order.
+    :param games: the period's rateable games.
+    :param lists: the lists in force when earlier events started, by list date
+        (:func:`lists_needed`), as player id -> rating (None or absent: unrated).
+    :param first_events: each player's first event ever, for the players of
+        :func:`first_events_needed` (None: no event known).
+
+    Every game uses the ratings on the list in force when its event started, for both players
+    (SPEC 1.5); a player unrated on that list but rated at the period start plays at the
+    latter (and, under club and elo, an unrated one at the start rating). Games against an
+    opponent unrated on that list count for nobody (fide, SPEC 1.6) or are pooled towards an
+    unrated player's first rating (art. 7.1.4). K comes from the standing (art. 8.3.3, or
+    the system's fixed K) and the 700 rule; the change is K x sum(dR), rounded once (8.3.4).
+
+    :raises MissingInputError: a needed list or first event was not given.
+    :raises InvalidPeriodError: the period's length is not the system's.
+    """
+    months = config.period_months
+    if period.months != months:
+        raise InvalidPeriodError(f"{period.label} is not a {months}-month period")
+    start = period.start
+    curve = config.expected is ExpectedMethod.CURVE
+    unit = config.units_per_point
+    half = unit // 2
+    start_rating = config.start_rating
+    pools = config.uses_initial_ratings
+    current: dict[int, int | None] = {pid: s.rating for pid, s in standings.items()}
+
+    # per event start: (the list in force, the cap, the rating from which the cap is waived)
+    contexts: dict[date, tuple[Mapping[int, int | None], int, int]] = {}
+    played: dict[int, list[tuple[int, int, int, int, int, int, int]]] = {}
+    pooled: dict[int, list[tuple[int, int, int, int, int]]] = {}
+    counted = 0
+    for game_id, event_id, event_start, white, black, white_halves in games:
+        context = contexts.get(event_start)
+        if context is None:
+            list_date = list_date_for(event_start, months)
+            if list_date == start:
+                on_list: Mapping[int, int | None] = current
+            elif list_date in lists:
+                on_list = lists[list_date]
+            else:
+                raise MissingInputError(
+                    f"game {game_id}: no list dated {list_date.isoformat()} was given"
+                )
+            rule_set = config.rule_set(event_start)
+            if rule_set.cap is CapRule.NONE:
+                context = (on_list, 0, 0)
+            elif rule_set.cap is CapRule.ALL:
+                context = (on_list, rule_set.cap_difference, sys.maxsize)
+            else:
+                assert rule_set.cap_exempt_from is not None
+                context = (on_list, rule_set.cap_difference, rule_set.cap_exempt_from)
+            contexts[event_start] = context
+        on_list, cap, exempt_from = context
+        white_state = standings.get(white)
+        black_state = standings.get(black)
+        if white_state is None or black_state is None:
+            continue  # not in the register (a merged-away record keeps no games): unrated
+        used = False
+        for pid, opp, state, opp_state, halves in (
+            (white, black, white_state, black_state, white_halves),
+            (black, white, black_state, white_state, 2 - white_halves),
+        ):
+            opp_used = on_list.get(opp)
+            own_now = state.rating
+            if start_rating is not None:
+                # club, elo: newcomers play at the start rating from their first game
+                if opp_used is None:
+                    opp_used = opp_state.rating if opp_state.rating is not None else start_rating
+                if own_now is None:
+                    own_now = start_rating
+            if opp_used is None:
+                continue  # against an opponent unrated on the event's list (SPEC 1.6)
+            if own_now is None:
+                if pools:
+                    pooled.setdefault(pid, []).append((game_id, event_id, opp, opp_used, halves))
+                    used = True
+                continue
+            own_used = on_list.get(pid)
+            if own_used is None:
+                own_used = own_now  # unrated when the event started, rated since
+            diff = own_used - opp_used
+            if cap and own_used < exempt_from:  # the 400-point rule, by own rating (8.3.1)
+                if diff > cap:
+                    diff = cap
+                elif diff < -cap:
+                    diff = -cap
+            if curve:
+                exp = _curve_units(diff) if diff >= 0 else unit - _curve_units(-diff)
+            else:
+                exp = table_pd(diff)
+            played.setdefault(pid, []).append((game_id, opp, own_used, opp_used, diff, exp, halves))
+            used = True
+        counted += used
+
+    first_ratings = _first_ratings(period, standings, pooled, first_events)
+    list_year = period.list_date.year
+    start_year = start.year
+    fixed_k = config.k
+    uses_700 = config.uses_700_rule
+    uses_floor = config.uses_floor
+    rows: list[ListEntry] = []
+    breakdown: list[BreakdownLine] = []
+    new_standings: dict[int, Standing] = {}
+    for pid, state in standings.items():
+        before = state.rating
+        mine = played.get(pid)
+        pool_games = pooled.get(pid)
+        if mine is None and pool_games is None:
+            # no game counted: the entry carries over (only the next K can change, by age)
+            next_k = None
+            if before is not None:
+                next_k = fixed_k or base_k(
+                    before,
+                    state.total_games,
+                    state.birth_year,
+                    state.k10,
+                    state.reached_2300,
+                    list_year,
+                )
+            rows.append(
+                ListEntry(
+                    pid, before, before, 0, None, 0, state.total_games, 0, 0, unit, state.k10,
+                    state.reached_2300, next_k, LISTED if before is not None else UNRATED,
+                )
+            )  # fmt: skip
+            new_standings[pid] = state
+            continue
+        change = 0
+        k_used: int | None = None
+        halves_total = 0
+        pd_total = 0
+        status: ListStatus
+        if mine is not None:
+            n = len(mine)
+            base = fixed_k or base_k(
+                before,
+                state.total_games,
+                state.birth_year,
+                state.k10,
+                state.reached_2300,
+                start_year,
+            )
+            k_used = K_PRODUCT_LIMIT // n if uses_700 and base * n > K_PRODUCT_LIMIT else base
+            sum_dr = 0
+            for game_id, opp, own_used, opp_used, diff, exp, halves in mine:
+                dr = halves * half - exp
+                sum_dr += dr
+                halves_total += halves
+                pd_total += exp
+                breakdown.append(
+                    BreakdownLine(
+                        game_id, pid, opp, own_used, opp_used, diff, halves, exp, dr, unit,
+                        k_used, FOR_CHANGE,
+                    )
+                )  # fmt: skip
+            change = divide_half_away(k_used * sum_dr, unit)
+            own_base = before if before is not None else start_rating
+            assert own_base is not None  # unrated players play only with a start rating
+            after: int | None = own_base + change
+            status = LISTED if before is not None else FIRST_RATING
+            if uses_floor and own_base + change < RATING_FLOOR:
+                after = None
+                status = BELOW_FLOOR
+            pool = state.pool
+        else:
+            assert pool_games is not None
+            n = len(pool_games)
+            for game_id, _event_id, opp, opp_used, halves in pool_games:
+                halves_total += halves
+                breakdown.append(
+                    BreakdownLine(
+                        game_id, pid, opp, None, opp_used, None, halves, None, None, unit, None,
+                        FOR_FIRST_RATING,
+                    )
+                )  # fmt: skip
+            pool, after = first_ratings[pid]
+            status = FIRST_RATING if after is not None else UNRATED
+        total = state.total_games + n
+        flags = flags_after(state.k10, state.reached_2300, after)
+        next_k = None
+        if after is not None:
+            next_k = fixed_k or base_k(
+                after, total, state.birth_year, flags.k10, flags.reached_2300, list_year
+            )
+            pool = ()
+        rows.append(
+            ListEntry(
+                pid, before, after, change, k_used, n, total, halves_total, pd_total, unit,
+                flags.k10, flags.reached_2300, next_k, status,
+            )
+        )  # fmt: skip
+        new_standings[pid] = Standing(
+            after, total, state.birth_year, flags.k10, flags.reached_2300, pool
+        )
+    return PeriodOutcome(rows, breakdown, new_standings, counted)
+
+
+def _first_ratings(
+    period: Period,
+    standings: Mapping[int, Standing],
+    pooled: Mapping[int, Sequence[tuple[int, int, int, int, int]]],
+    first_events: Mapping[int, int | None],
+) -> dict[int, tuple[tuple[PoolGame, ...], int | None]]:
+    """For each player with pooled games this period: the pool of the last 26 months, and the
+    first rating it gives if it is published (art. 7.1.4, 8.2). A zero score in the player's
+    first event ever is disregarded; fewer than 5 games or Ru below 1400 publish nothing."""
+    cutoff = pool_window_start(period)
+    found: dict[int, tuple[tuple[PoolGame, ...], int | None]] = {}
+    for pid, games in pooled.items():
+        pool = tuple(g for g in standings[pid].pool if g.period_start >= cutoff) + tuple(
+            PoolGame(period.start, event_id, opp_used, halves)
+            for _game_id, event_id, _opp, opp_used, halves in games
+        )
+        rating = None
+        if len(pool) >= INITIAL_MIN_GAMES:
+            if pid not in first_events:
+                raise MissingInputError(f"player {pid}: the first event was not given")
+            first_event = first_events[pid]
+            by_event: dict[int, list[tuple[int, Decimal]]] = {}
+            for g in pool:
+                by_event.setdefault(g.event_id, []).append(
+                    (g.opponent_rating, Decimal(g.half_points) / 2)
+                )
+            first = by_event.pop(first_event, []) if first_event is not None else []
+            result = initial_rating(drop_zero_first_event([first, *by_event.values()]))
+            if result is not None and result.published:
+                rating = result.rating
+        found[pid] = (pool, rating)
+    return found
+
+
+def pool_after(
+    games: Iterable[PoolGame], period: Period, last_rated: date | None = None
+) -> tuple[PoolGame, ...]:
+    """An unrated player's pool at the start of ``period``, from the games pooled in earlier
+    periods: those within 26 months (:func:`pool_window_start`) and after the last period in
+    which the player was rated (a player who fell below the floor starts a new pool)."""
+    cutoff = pool_window_start(period)
+    return tuple(
+        g
+        for g in games
+        if cutoff <= g.period_start < period.start
+        and (last_rated is None or g.period_start > last_rated)
+    )
+
+
+def rate_game(
+    own: int,
+    opp: int,
+    half_points: int,
+    *,
+    k: int,
+    event_start: date,
+    method: ExpectedMethod | str = ExpectedMethod.TABLE,
+) -> tuple[BreakdownLine, ListEntry]:
+    """One game as a period of its own, through :func:`rate_period` (the calculator): the
+    player rated ``own`` scores ``half_points`` (2, 1, 0) against ``opp`` at a fixed ``k``,
+    with the 400-point rule of the edition in force on ``event_start`` (art. 8.3.1) and no
+    rating floor. Returns the player's breakdown line and list row.
+
+    :raises RulesError: a subclass naming the bad value.
+    """
+    config = system_config("club", k=k, expected=method)
+    if half_points not in (0, 1, 2) or isinstance(half_points, bool):
+        raise InvalidResultError(f"half points must be 2, 1 or 0: {half_points!r}")
+    period = Period.containing(event_start)
+    standings = {1: Standing(own, NEW_PLAYER_GAMES), 2: Standing(opp, NEW_PLAYER_GAMES)}
+    outcome = rate_period(
+        config, period, standings, [GameResult(1, 1, event_start, 1, 2, half_points)]
+    )
+    return outcome.breakdown[0], outcome.list_rows[0]

@@ -1,0 +1,264 @@
+"""The player side of the rules: K-factor and the 700 rule (art. 8.3.3), the permanent flags,
+first ratings (art. 8.2, 7.1.4, table 8.1.1) and performance ratings."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from typing import NamedTuple
+
+from ratings.rules.base import (
+    _ZERO,
+    INITIAL_MAX,
+    INITIAL_MIN_GAMES,
+    JUNIOR_MARK,
+    JUNIOR_MAX_AGE,
+    K10_MARK,
+    K_PRODUCT_LIMIT,
+    NEW_PLAYER_GAMES,
+    RATING_FLOOR,
+    InvalidRatingError,
+    InvalidResultError,
+    InvalidScoreError,
+    _check_count,
+    _check_date,
+    _check_game_score,
+    _check_k,
+    _check_rating,
+    _div_half_away,
+    _score_half_points,
+)
+
+# --------------------------------------------------------------------------------------------
+# K-factor (art. 8.3.3)
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerState:
+    """What art. 8.3.3 needs to know about a player, as on the list in force at the period start."""
+
+    rating: int | None
+    """Published rating on that list, or None if unrated."""
+    games_played: int
+    """Rated games completed before the period (entry games and first-rating pool included)."""
+    birth_year: int | None
+    """Year of birth; None never makes a junior."""
+    k10: bool = False
+    """Permanent flag: a published rating was ever >= 2400 (or set by hand)."""
+    reached_2300: bool = False
+    """A published rating was ever >= 2300 (ends the junior K)."""
+
+    def __post_init__(self) -> None:
+        if self.rating is not None:
+            _check_rating(self.rating)
+        _check_count(self.games_played, "games played")
+        if self.birth_year is not None and type(self.birth_year) is not int:
+            raise InvalidRatingError(f"birth year must be an integer: {self.birth_year!r}")
+
+
+def k_factor(state: PlayerState, list_date: date) -> int:
+    """The K-factor of art. 8.3.3 for a player, before the 700 rule.
+
+    ``list_date`` is the date of the list in force at the period start (the period's first day).
+    Precedence: 10 if a published rating was ever >= 2400 (permanent); else 40 for a junior
+    (``list_date.year - birth_year <= 18``) whose published rating never reached 2300; else 40
+    with fewer than 30 rated games before the period; else 20.
+    """
+    _check_date(list_date)
+    return base_k(
+        state.rating,
+        state.games_played,
+        state.birth_year,
+        state.k10,
+        state.reached_2300,
+        list_date.year,
+    )
+
+
+def base_k(
+    rating: int | None,
+    games_played: int,
+    birth_year: int | None,
+    k10: bool,
+    reached_2300: bool,
+    list_year: int,
+) -> int:
+    """:func:`k_factor` on plain values, unchecked (the engine's inner loop, art. 8.3.3)."""
+    if k10 or (rating is not None and rating >= K10_MARK):
+        return 10
+    if (
+        birth_year is not None
+        and list_year - birth_year <= JUNIOR_MAX_AGE
+        and not (reached_2300 or (rating is not None and rating >= JUNIOR_MARK))
+    ):
+        return 40
+    if games_played < NEW_PLAYER_GAMES:
+        return 40
+    return 20
+
+
+def apply_700_rule(k: int, n: int) -> int:
+    """The 700 rule of art. 8.3.3: if K x n > 700, K becomes floor(700 / n).
+
+    ``n`` is the player's number of rated games in the period.
+    """
+    _check_k(k)
+    _check_count(n)
+    if k * n > K_PRODUCT_LIMIT:
+        return K_PRODUCT_LIMIT // n
+    return k
+
+
+class Flags(NamedTuple):
+    """The permanent flags of art. 8.3.3 after a list is published."""
+
+    k10: bool
+    """A published rating was ever >= 2400."""
+    reached_2300: bool
+    """A published rating was ever >= 2300."""
+
+
+def flags_after(k10: bool, reached_2300: bool, published_rating: int | None) -> Flags:
+    """The art. 8.3.3 flags after ``published_rating`` appears on a list (None: not published).
+
+    Flags are never cleared: K stays 10 after a drop below 2400.
+    """
+    if published_rating is not None:
+        _check_rating(published_rating)
+        k10 = k10 or published_rating >= K10_MARK
+        reached_2300 = reached_2300 or published_rating >= JUNIOR_MARK
+    return Flags(bool(k10), bool(reached_2300))
+
+
+# --------------------------------------------------------------------------------------------
+# Initial ratings and performance (table 8.1.1, art. 8.2, 7.1.4)
+# --------------------------------------------------------------------------------------------
+
+_TABLE_8_1_1 = (
+    -800, -677, -589, -538, -501, -470, -444, -422, -401, -383, -366, -351, -336, -322, -309,
+    -296, -284, -273, -262, -251, -240, -230, -220, -211, -202, -193, -184, -175, -166, -158,
+    -149, -141, -133, -125, -117, -110, -102, -95, -87, -80, -72, -65, -57, -50, -43, -36, -29,
+    -21, -14, -7, 0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133,
+    141, 149, 158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322,
+    336, 351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800,
+)  # fmt: skip
+"""Table 8.1.1: dp for p = 0 .. 100 percent."""
+assert len(_TABLE_8_1_1) == 101
+
+
+def dp(p_percent: int) -> int:
+    """Rating difference dp for a percentage score p (table 8.1.1); p is 0 .. 100."""
+    if type(p_percent) is not int or not 0 <= p_percent <= 100:
+        raise InvalidScoreError(f"percentage must be an integer from 0 to 100: {p_percent!r}")
+    return _TABLE_8_1_1[p_percent]
+
+
+@dataclass(frozen=True, slots=True)
+class InitialRating:
+    """A first rating Ru (art. 8.2, 7.1.4)."""
+
+    ra: Decimal
+    """Ra = (sum of rated opponents' ratings + 2 x 1800) / (n + 2), shown to 2 decimals."""
+    p: int
+    """p = (W + 1) / (n + 2) as a whole percent (0.5 up)."""
+    dp: int
+    """dp(p) from table 8.1.1."""
+    rating: int
+    """Ru = Ra + dp rounded to a whole number (0.5 up), at most 2200."""
+    published: bool
+    """True if Ru >= 1400 (:data:`RATING_FLOOR`)."""
+
+
+def _checked_pool(games: Iterable[tuple[int, Decimal]]) -> list[tuple[int, Decimal]]:
+    """Validate (opponent rating, score) pairs."""
+    checked: list[tuple[int, Decimal]] = []
+    for game in games:
+        if not isinstance(game, tuple) or len(game) != 2:
+            raise InvalidResultError(f"a game must be (opponent rating, score): {game!r}")
+        opp, score = game
+        checked.append((_check_rating(opp, "opponent rating"), _check_game_score(score)))
+    return checked
+
+
+def initial_rating(games: Sequence[tuple[int, Decimal]]) -> InitialRating | None:
+    """A first rating from pooled games against rated opponents (art. 8.2, 7.1.4).
+
+    ``games`` are (opponent rating, score) pairs pooled over at most 26 months
+    (:data:`INITIAL_POOL_MONTHS`), with a zero-score first event already dropped
+    (:func:`drop_zero_first_event`). Two fictitious draws against 1800 are added:
+    Ra = (sum + 2 x 1800) / (n + 2), p = (W + 1) / (n + 2) to a whole percent (0.5 up),
+    Ru = Ra + dp(p) rounded once (0.5 up, from the exact Ra), at most 2200; published only if
+    Ru >= 1400. Returns None with fewer than 5 games.
+    """
+    pool = _checked_pool(games)
+    n = len(pool)
+    if n < INITIAL_MIN_GAMES:
+        return None
+    total = sum(opp for opp, _ in pool) + 2 * 1800
+    halves = int(sum((s for _, s in pool), _ZERO) * 2)
+    p = _div_half_away(100 * (halves + 2), 2 * (n + 2))
+    d = dp(p)
+    ru = min(_div_half_away(total + d * (n + 2), n + 2), INITIAL_MAX)
+    ra = (Decimal(total) / (n + 2)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return InitialRating(ra=ra, p=p, dp=d, rating=ru, published=ru >= RATING_FLOOR)
+
+
+def drop_zero_first_event(
+    events: Sequence[Sequence[tuple[int, Decimal]]],
+) -> list[tuple[int, Decimal]]:
+    """The pool games for :func:`initial_rating`, flattened (art. 8.2).
+
+    ``events`` hold (opponent rating, score) pairs per event, ``events[0]`` being the player's
+    first event ever. A zero score in that first event is disregarded: its games are dropped.
+    """
+    if not events:
+        return []
+    first = _checked_pool(events[0])
+    rest = [game for event in events[1:] for game in _checked_pool(event)]
+    if all(score == _ZERO for _, score in first):
+        return rest
+    return first + rest
+
+
+def _performance_inputs(opponent_ratings: Sequence[int], score: Decimal | int) -> tuple[int, int]:
+    """Validate; return (sum of opponent ratings, score in half points)."""
+    ratings = list(opponent_ratings)
+    if not ratings:
+        raise InvalidScoreError(f"a performance needs at least one opponent: {ratings!r}")
+    for r in ratings:
+        _check_rating(r, "opponent rating")
+    return sum(ratings), _score_half_points(score, len(ratings))
+
+
+def performance_fide(opponent_ratings: Sequence[int], score: Decimal | int) -> int:
+    """FIDE performance rating Rp = Ra + dp(p) (table 8.1.1).
+
+    Ra is the average opponent rating rounded to a whole number (0.5 up) and p the percentage
+    score rounded to a whole percent (0.5 up); 100% gives Ra + 800, 0% gives Ra - 800.
+    """
+    total, halves = _performance_inputs(opponent_ratings, score)
+    n = len(opponent_ratings)
+    ra = _div_half_away(total, n)
+    return ra + dp(_div_half_away(100 * halves, 2 * n))
+
+
+def performance_own(own_rating: int, opponent_ratings: Sequence[int], score: Decimal | int) -> int:
+    """Performance on the player's own rating: R_own + dp(p) (table 8.1.1)."""
+    _check_rating(own_rating)
+    _, halves = _performance_inputs(opponent_ratings, score)
+    n = len(opponent_ratings)
+    return own_rating + dp(_div_half_away(100 * halves, 2 * n))
+
+
+def performance_400(opponent_ratings: Sequence[int], score: Decimal | int) -> int:
+    """The "algorithm of 400": Ra + 400 x (W - L) / n, rounded once, half away from zero.
+
+    Not a FIDE article: a linear stand-in for table 8.1.1 used by tournament software (SPEC 1.8).
+    Ra is the exact average here; W - L = 2 x score - n.
+    """
+    total, halves = _performance_inputs(opponent_ratings, score)
+    n = len(opponent_ratings)
+    return _div_half_away(total + 400 * (halves - n), n)

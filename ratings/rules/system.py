@@ -1,0 +1,254 @@
+"""Rating systems (SPEC 2) and rating periods (SPEC 3)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from ratings.rules.base import (
+    CURVE_UNITS,
+    PERIOD_MONTHS,
+    TABLE_UNITS,
+    ExpectedMethod,
+    InvalidKFactorError,
+    InvalidPeriodError,
+    InvalidRatingError,
+    System,
+    UnknownSystemError,
+    _check_date,
+    _check_k,
+    _expected_method,
+)
+from ratings.rules.expected import UNCAPPED, RuleSet, rules_for
+from ratings.rules.players import PlayerState, k_factor
+
+# --------------------------------------------------------------------------------------------
+# Rating systems (SPEC section 2)
+# --------------------------------------------------------------------------------------------
+
+_SYSTEM_K = {System.FIDE: None, System.CLUB: None, System.ELO: 32}
+_SYSTEM_START = {System.FIDE: None, System.CLUB: 1200, System.ELO: 1500}
+_SYSTEM_EXPECTED = {
+    System.FIDE: ExpectedMethod.TABLE,
+    System.CLUB: ExpectedMethod.TABLE,
+    System.ELO: ExpectedMethod.CURVE,
+}
+START_RATING_MAX = 3000
+"""Largest start rating accepted for the club and elo systems."""
+
+
+@dataclass(frozen=True, slots=True)
+class SystemConfig:
+    """A database's rating system and its settings (SPEC 2; art. 8.2, 8.3.1, 8.3.3).
+
+    Build it with :func:`system_config`, which fills the defaults.
+    """
+
+    system: System
+    """fide, club or elo."""
+    k: int | None
+    """Fixed K that replaces the K of art. 8.3.3 (elo default 32); None: the FIDE K rules."""
+    start_rating: int | None
+    """Rating newcomers enter at (club 1200, elo 1500); None for fide (art. 8.2 instead)."""
+    expected: ExpectedMethod
+    """Expected-score method (elo: curve; otherwise table 8.1.2)."""
+    period_months: int = 1
+    """Length of a rating period: 1, 2, 3, 4, 6 or 12 months."""
+
+    def __post_init__(self) -> None:
+        # accept the enums' values too, and store the enums (frozen: bypass __setattr__)
+        object.__setattr__(self, "system", _system(self.system))
+        object.__setattr__(self, "expected", _expected_method(self.expected))
+        if self.k is not None:
+            _check_k(self.k)
+        elif self.system is System.ELO:
+            raise InvalidKFactorError(f"the elo system needs a fixed k: {self.k!r}")
+        if self.system is System.FIDE:
+            if self.start_rating is not None:
+                raise UnknownSystemError(
+                    "the fide system computes initial ratings (art. 8.2); "
+                    f"a start rating is not allowed: {self.start_rating!r}"
+                )
+        elif type(self.start_rating) is not int or not 0 <= self.start_rating <= START_RATING_MAX:
+            raise InvalidRatingError(
+                f"start rating must be an integer from 0 to {START_RATING_MAX}: "
+                f"{self.start_rating!r}"
+            )
+        _check_period_months(self.period_months)
+
+    @property
+    def uses_cap(self) -> bool:
+        """True if the 400-point rule (art. 8.3.1) applies: every system but elo."""
+        return self.system is not System.ELO
+
+    @property
+    def uses_floor(self) -> bool:
+        """True if ratings below 1400 are not published (art. 7.1.4): fide only."""
+        return self.system is System.FIDE
+
+    @property
+    def uses_initial_ratings(self) -> bool:
+        """True if newcomers get a first rating from pooled games (art. 8.2): fide only."""
+        return self.system is System.FIDE
+
+    @property
+    def uses_700_rule(self) -> bool:
+        """True if the 700 rule (art. 8.3.3) reduces K: fide and club, not elo's one fixed K."""
+        return self.system is not System.ELO
+
+    @property
+    def units_per_point(self) -> int:
+        """The exact unit of expected scores and dR: hundredths for the table (8.1.2),
+        :data:`CURVE_UNITS` for the curve. Breakdown rows store integers in this unit."""
+        return CURVE_UNITS if self.expected is ExpectedMethod.CURVE else TABLE_UNITS
+
+    def rule_set(self, event_start: date) -> RuleSet:
+        """The rule edition for a game of an event starting on ``event_start`` (art. 8.3.1)."""
+        return rules_for(event_start) if self.uses_cap else UNCAPPED
+
+    def k_for(self, state: PlayerState, list_date: date) -> int:
+        """Base K for a player (art. 8.3.3, or the fixed K), before the 700 rule."""
+        return self.k if self.k is not None else k_factor(state, list_date)
+
+
+def _system(system: System | str) -> System:
+    """Accept a :class:`System` or its value; raise :class:`UnknownSystemError`."""
+    if isinstance(system, System):
+        return system
+    try:
+        return System(system)
+    except ValueError:
+        raise UnknownSystemError(
+            f"unknown rating system (use fide, club or elo): {system!r}"
+        ) from None
+
+
+def _check_period_months(months: object) -> int:
+    """Return ``months`` if it is an allowed period length, else raise."""
+    if type(months) is not int or months not in PERIOD_MONTHS:
+        raise InvalidPeriodError(f"period months must be one of 1, 2, 3, 4, 6, 12: {months!r}")
+    return months
+
+
+def system_config(
+    system: str | System,
+    *,
+    k: int | None = None,
+    start_rating: int | None = None,
+    expected: ExpectedMethod | str | None = None,
+    period_months: int | None = None,
+) -> SystemConfig:
+    """A :class:`SystemConfig` with SPEC 2's defaults filled in for what is not overridden.
+
+    fide: FIDE K rules (art. 8.3.3), initial ratings (art. 8.2), table; club: start rating 1200,
+    table; elo: K 32, start rating 1500, curve. ``start_rating`` on fide is an error.
+
+    :raises RulesError: a subclass naming the bad value.
+    """
+    sys_ = _system(system)
+    return SystemConfig(
+        system=sys_,
+        k=_SYSTEM_K[sys_] if k is None else k,
+        start_rating=_SYSTEM_START[sys_] if start_rating is None else start_rating,
+        expected=_SYSTEM_EXPECTED[sys_] if expected is None else _expected_method(expected),
+        period_months=1 if period_months is None else period_months,
+    )
+
+
+# --------------------------------------------------------------------------------------------
+# Rating periods (SPEC 3)
+# --------------------------------------------------------------------------------------------
+
+_LABEL = re.compile(r"([0-9]{4})-([0-9]{2})")  # ASCII digits: \d matches any digit
+
+
+def _add_months(day: date, months: int) -> date:
+    """The first day of the month ``months`` after ``day``'s month."""
+    index = day.year * 12 + day.month - 1 + months
+    try:
+        return date(index // 12, index % 12 + 1, 1)
+    except ValueError:
+        raise InvalidPeriodError(f"period out of the supported years: {day!r}") from None
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Period:
+    """A rating period: a run of ``months`` calendar months starting on ``start`` (SPEC 3).
+
+    Periods are aligned so that January always starts one. The period publishes the list dated
+    the first day after it (:attr:`list_date`); the list in force at its start is dated
+    :attr:`start`, and that list's state decides K (art. 8.3.3).
+    """
+
+    start: date
+    """First day of the period (always the 1st of a month)."""
+    months: int = 1
+    """Length in months: 1, 2, 3, 4, 6 or 12."""
+
+    def __post_init__(self) -> None:
+        _check_period_months(self.months)
+        start = _check_date(self.start)
+        if start.day != 1 or (start.month - 1) % self.months:
+            raise InvalidPeriodError(
+                f"not the first day of a {self.months}-month period "
+                f"(periods start in months {_starts(self.months)}): {start.isoformat()!r}"
+            )
+
+    @classmethod
+    def from_string(cls, label: str, months: int = 1) -> Period:
+        """Parse a label ``YYYY-MM``; the month must start a ``months``-month period."""
+        _check_period_months(months)
+        match = _LABEL.fullmatch(label.strip()) if isinstance(label, str) else None
+        if match is None or not 1 <= int(match[2]) <= 12 or int(match[1]) < 1:
+            raise InvalidPeriodError(f"period must be written yyyy-mm: {label!r}")
+        month = int(match[2])
+        if (month - 1) % months:
+            raise InvalidPeriodError(
+                f"not the first month of a {months}-month period "
+                f"(periods start in months {_starts(months)}): {label!r}"
+            )
+        return cls(date(int(match[1]), month, 1), months)
+
+    @classmethod
+    def containing(cls, day: date, months: int = 1) -> Period:
+        """The ``months``-month period that holds ``day``."""
+        _check_date(day)
+        _check_period_months(months)
+        first_month = (day.month - 1) // months * months + 1
+        return cls(date(day.year, first_month, 1), months)
+
+    @property
+    def label(self) -> str:
+        """``YYYY-MM`` of the first month."""
+        return f"{self.start.year:04d}-{self.start.month:02d}"
+
+    @property
+    def list_date(self) -> date:
+        """Date of the list this period publishes: the first day after it."""
+        return _add_months(self.start, self.months)
+
+    @property
+    def end(self) -> date:
+        """Last day of the period."""
+        return self.list_date - timedelta(days=1)
+
+    def next(self) -> Period:
+        """The period after this one."""
+        return Period(self.list_date, self.months)
+
+    def previous(self) -> Period:
+        """The period before this one."""
+        return Period(_add_months(self.start, -self.months), self.months)
+
+    def contains(self, day: date) -> bool:
+        """True if ``day`` falls in this period."""
+        return self.start <= _check_date(day) <= self.end
+
+    def __str__(self) -> str:
+        return self.label
+
+
+def _starts(months: int) -> str:
+    """The start months of ``months``-month periods, e.g. ``01, 04, 07, 10``."""
+    return ", ".join(f"{m:02d}" for m in range(1, 13, months))
