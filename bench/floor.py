@@ -40,7 +40,7 @@ def run_step(step: str, db: Path, arg: str) -> dict[str, Any]:
         elif step == "rate":
             first = conn.execute(
                 "SELECT min(e.end_date) FROM events e "
-                "WHERE EXISTS (SELECT 1 FROM games g WHERE g.event_id = e.id AND g.rated)"
+                "WHERE EXISTS (SELECT 1 FROM games g WHERE g.event_id = e.id AND g.rateable)"
             ).fetchone()[0]
             info = rate_from(conn, _month_start(first))
         elif step == "next":
@@ -59,7 +59,7 @@ def run_step(step: str, db: Path, arg: str) -> dict[str, Any]:
             )
             start = _month_start(end)
             conn.execute(
-                "UPDATE rating_periods SET state = 'needs_rerate' WHERE start_date = ?",
+                "UPDATE rating_periods SET status = 'needs_rerate' WHERE start_date = ?",
                 (start.isoformat(),),
             )
             info = rate_from(conn, start)
@@ -126,7 +126,7 @@ def import_games(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:
         conn.execute("SELECT name, id FROM events WHERE import_id = ?", (import_id,)).fetchall()
     )
     conn.executemany(
-        "INSERT INTO games (event_id, round, played_on, white_id, black_id, result, rated) "
+        "INSERT INTO games (event_id, round, played_on, white_id, black_id, result, rateable) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
         ((event_ids[g[0]], *g[1:]) for g in games),
     )
@@ -137,7 +137,7 @@ def rate_from(conn: sqlite3.Connection, start: date) -> dict[str, Any]:
     """Write every period's rows from ``start`` through the last game's period."""
     last_end = conn.execute(
         "SELECT max(e.end_date) FROM events e "
-        "WHERE EXISTS (SELECT 1 FROM games g WHERE g.event_id = e.id AND g.rated)"
+        "WHERE EXISTS (SELECT 1 FROM games g WHERE g.event_id = e.id AND g.rateable)"
     ).fetchone()[0]
     last_rated = conn.execute("SELECT max(start_date) FROM rating_periods").fetchone()[0]
     end = max(_month_start(last_end), _month_start(last_rated or last_end))
@@ -153,7 +153,7 @@ def rate_from(conn: sqlite3.Connection, start: date) -> dict[str, Any]:
         ids = list(existing.values())
         # the old published values, read to report what the re-rate changed
         for _ in conn.execute(
-            "SELECT period_id, player_id, rating_after, change, k FROM rating_history "
+            "SELECT period_id, player_id, rating_after, change, k_used FROM rating_history "
             f"WHERE period_id IN ({marks})",
             ids,
         ):
@@ -188,19 +188,19 @@ def rate_from(conn: sqlite3.Connection, start: date) -> dict[str, Any]:
         period_id = existing.get(first.isoformat())
         if period_id is None:
             period_id = conn.execute(
-                "INSERT INTO rating_periods (label, start_date, end_date, list_date, state, "
-                "rated_at) VALUES (?, ?, ?, ?, 'rated', ?)",
+                "INSERT INTO rating_periods (label, start_date, end_date, list_date, status, "
+                "rated_at) VALUES (?, ?, ?, ?, 'published', ?)",
                 (f"{first:%Y-%m}", first.isoformat(), period_end, following.isoformat(), now),
             ).lastrowid
         else:
             conn.execute(
-                "UPDATE rating_periods SET state = 'rated', rated_at = ? WHERE id = ?",
+                "UPDATE rating_periods SET status = 'published', rated_at = ? WHERE id = ?",
                 (now, period_id),
             )
         rows = conn.execute(
             "SELECT g.id, g.white_id, g.black_id, g.result, e.id, e.start_date "
             "FROM games g JOIN events e ON e.id = g.event_id "
-            "WHERE e.end_date >= ? AND e.end_date <= ? AND g.rated ORDER BY g.id",
+            "WHERE e.end_date >= ? AND e.end_date <= ? AND g.rateable ORDER BY g.id",
             (first.isoformat(), period_end),
         ).fetchall()
         # events that started in an earlier period use that period's list (SPEC 1.5)
@@ -215,20 +215,42 @@ def rate_from(conn: sqlite3.Connection, start: date) -> dict[str, Any]:
                 )
         breakdown: list[tuple[object, ...]] = []
         for game_id, white, black, _result, _event, _start in rows:
-            breakdown.append((period_id, game_id, white, black, 1500, 1500, 0, 0.5, 0.5, 0.0, 20))
-            breakdown.append((period_id, game_id, black, white, 1500, 1500, 0, 0.5, 0.5, 0.0, 20))
+            # a draw between equals: S 1 half point, PD .50, dR 0, in hundredths
+            breakdown.append(
+                (period_id, game_id, white, black, 1500, 1500, 0, 1, 50, 0, 100, 20, "change")
+            )
+            breakdown.append(
+                (period_id, game_id, black, white, 1500, 1500, 0, 1, 50, 0, 100, 20, "change")
+            )
         conn.executemany(
             "INSERT INTO rating_breakdown (period_id, game_id, player_id, opponent_id, "
-            "own_rating, opponent_rating, difference, score, expected, change, k) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "own_rating, opponent_rating, difference, score_half_points, pd_units, dr_units, "
+            "units_per_point, k_used, counts_for) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             breakdown,
         )
         conn.executemany(
             "INSERT INTO rating_history (period_id, player_id, rating_before, rating_after, "
-            "change, k, games, total_games, score, expected_sum, k10, reached_2300, next_k, "
-            "state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "change, k_used, period_games, total_games, score_half_points, pd_sum_units, "
+            "units_per_point, k10, reached_2300, next_k, list_status) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
-                (period_id, pid, rating, rating, 0, None, 0, 0, 0.0, 0.0, False, False, 20, "rated")
+                (
+                    period_id,
+                    pid,
+                    rating,
+                    rating,
+                    0,
+                    None,
+                    0,
+                    0,
+                    0,
+                    0,
+                    100,
+                    False,
+                    False,
+                    20,
+                    "listed",
+                )
                 for pid, rating in state.items()
             ),
         )

@@ -295,7 +295,7 @@ def run_size(
     with sqlite3.connect(nexted) as conn:
         game_id = conn.execute(
             "SELECT g.id FROM games g JOIN events e ON e.id = g.event_id "
-            "WHERE e.end_date >= ? AND e.end_date < ? AND g.rated AND g.result <> '1/2-1/2' "
+            "WHERE e.end_date >= ? AND e.end_date < ? AND g.rateable AND g.result <> '1/2-1/2' "
             "ORDER BY g.id LIMIT 1",
             (_add_months(start, 1).isoformat(), _add_months(start, 2).isoformat()),
         ).fetchone()[0]

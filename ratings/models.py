@@ -1,8 +1,13 @@
 """ORM models. The schema is part of the product: administrators read it with plain SQL.
 
-Tables: ``settings``, ``players``, ``imports``, ``events``, ``games``, ``rating_periods``,
-``rating_history``, ``rating_breakdown``, ``superseded_ratings``; views ``current_ratings`` and
-``rating_lists`` (created by the migrations). Logic lives in ``rules`` and ``service``.
+Tables: ``settings``, ``players``, ``imports``, ``events``, ``games``, ``byes``,
+``rating_periods``, ``rating_history``, ``rating_breakdown``, ``superseded_ratings``; the views
+(``current_ratings``, ``rating_lists``, ``rating_calculations``) are in :mod:`ratings.views`.
+Logic lives in ``rules`` and ``service``.
+
+The audit is exact in SQL: scores are integer half points, PD and dR integers in
+1/``units_per_point`` (100 for table 8.1.2, 10^9 for the curve), so that ``SUM`` and the
+rounding of K x sum(dR) reproduce every published change (README, "SQL cookbook").
 """
 
 from __future__ import annotations
@@ -140,14 +145,14 @@ class Event(Base):
 
 
 class Game(Base):
-    """One game. Forfeits are stored but never rated; ``rated`` false marks a game that was
+    """One game. Forfeits are stored but never rated; ``rateable`` false marks a game that was
     not played out (e.g. under one move)."""
 
     __tablename__ = "games"
     __table_args__ = (
         sa.CheckConstraint("white_id <> black_id", name="not_against_self"),
         sa.CheckConstraint(
-            "NOT rated OR result IN ('1-0', '0-1', '1/2-1/2')", name="rated_only_if_played"
+            "NOT rateable OR result IN ('1-0', '0-1', '1/2-1/2')", name="rateable_only_if_played"
         ),
         {"sqlite_autoincrement": True},
     )
@@ -159,7 +164,9 @@ class Game(Base):
     white_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
     black_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
     result: Mapped[Result]
-    rated: Mapped[bool] = mapped_column(server_default=sa.true())
+    rateable: Mapped[bool] = mapped_column(server_default=sa.true())
+    """Played out and not excluded: the game goes to rating (whether it changes anyone's
+    rating depends on the players' lists, SPEC 1.6)."""
 
     def __repr__(self) -> str:
         return f"Game(id={self.id!r}, result={self.result.value!r})"
@@ -190,7 +197,7 @@ class RatingPeriod(Base):
     __tablename__ = "rating_periods"
     __table_args__ = (
         sa.CheckConstraint("end_date >= start_date", name="dates_in_order"),
-        sa.CheckConstraint("state IN ('rated', 'needs_rerate')", name="state"),
+        sa.CheckConstraint("status IN ('published', 'needs_rerate')", name="status"),
     )
 
     id: Mapped[int_pk]
@@ -198,13 +205,13 @@ class RatingPeriod(Base):
     start_date: Mapped[dt.date] = mapped_column(unique=True)
     end_date: Mapped[dt.date]
     list_date: Mapped[dt.date]
-    state: Mapped[str] = mapped_column(sa.String(12))
-    """rated | needs_rerate (a correction touched it: the next ``rate`` re-rates from here)."""
+    status: Mapped[str] = mapped_column(sa.String(12))
+    """published | needs_rerate (a correction touched it: the next ``rate`` re-rates from here)."""
     rated_at: Mapped[dt.datetime]
     """UTC, naive: when the period was last (re-)rated."""
 
     def __repr__(self) -> str:
-        return f"RatingPeriod(label={self.label!r}, state={self.state!r})"
+        return f"RatingPeriod(label={self.label!r}, status={self.status!r})"
 
 
 class RatingHistory(Base):
@@ -213,8 +220,15 @@ class RatingHistory(Base):
     __tablename__ = "rating_history"
     __table_args__ = (
         sa.UniqueConstraint("period_id", "player_id"),
-        sa.CheckConstraint("state IN ('rated', 'new', 'unrated', 'below_floor')", name="state"),
-        sa.CheckConstraint("games >= 0 AND total_games >= 0", name="games_not_negative"),
+        sa.CheckConstraint(
+            "list_status IN ('listed', 'first_rating', 'unrated', 'below_floor')",
+            name="list_status",
+        ),
+        sa.CheckConstraint("period_games >= 0 AND total_games >= 0", name="games_not_negative"),
+        sa.CheckConstraint(
+            "score_half_points BETWEEN 0 AND 2 * period_games", name="score_half_points"
+        ),
+        sa.CheckConstraint("units_per_point IN (100, 1000000000)", name="units_per_point"),
     )
 
     id: Mapped[int_pk]
@@ -225,25 +239,28 @@ class RatingHistory(Base):
     rating_after: Mapped[int | None]
     """The rating this period publishes (NULL = unrated)."""
     change: Mapped[int] = mapped_column(server_default=sa.text("0"))
-    """K x sum of dR over the period, rounded once (art. 8.3.4)."""
-    k: Mapped[int | None]
-    """K used this period (after the 700 rule); NULL when no game was rated."""
-    games: Mapped[int] = mapped_column(server_default=sa.text("0"))
-    """Rated games this period (against rated opponents for a rated player)."""
+    """Whole points: K x sum of dR over the period, rounded once (art. 8.3.4)."""
+    k_used: Mapped[int | None]
+    """K used this period (after the 700 rule); NULL when no game changed the rating."""
+    period_games: Mapped[int] = mapped_column(server_default=sa.text("0"))
+    """Games that counted this period (rated ones, or pooled ones towards a first rating)."""
     total_games: Mapped[int] = mapped_column(server_default=sa.text("0"))
     """Rated games completed through this period, entry games included."""
-    score: Mapped[float] = mapped_column(server_default=sa.text("0"))
-    # REAL for reading in SQL: the arithmetic is exact (integer hundredths) in rules.py and
-    # these sums of halves and hundredths are stored for the audit only
-    expected_sum: Mapped[float] = mapped_column(server_default=sa.text("0"))
+    score_half_points: Mapped[int] = mapped_column(server_default=sa.text("0"))
+    """Sum of S over the period's games, in half points."""
+    pd_sum_units: Mapped[int] = mapped_column(sa.BigInteger, server_default=sa.text("0"))
+    """Sum of PD over the period's rated games, in 1/``units_per_point``."""
+    units_per_point: Mapped[int]
+    """100 (PD in hundredths, table 8.1.2) or 1000000000 (the curve, in 10^-9)."""
     k10: Mapped[bool_false]
     """The permanent K=10 flag after this period."""
     reached_2300: Mapped[bool_false]
     """Whether a published rating of this player has ever been >= 2300 (junior K rule)."""
     next_k: Mapped[int | None]
     """The K factor this player gets in the next period (before the 700 rule)."""
-    state: Mapped[str] = mapped_column(sa.String(12))
-    """rated | new (first rating this period) | unrated | below_floor (fell under 1400)."""
+    list_status: Mapped[str] = mapped_column(sa.String(12))
+    """listed (rated before and after) | first_rating (published for the first time) |
+    unrated | below_floor (fell under 1400: shown as unrated)."""
 
     def __repr__(self) -> str:
         return f"RatingHistory(period_id={self.period_id!r}, player_id={self.player_id!r})"
@@ -252,11 +269,26 @@ class RatingHistory(Base):
 class RatingBreakdown(Base):
     """Per game and player: what went into the rating change (FIDE's calculation page).
 
-    Rows with ``k`` NULL are an unrated player's games pooled towards a first rating.
+    ``counts_for`` says what the game counts for: ``change`` (a rated player's game, part of
+    K x sum(dR)) or ``first_rating`` (an unrated player's game against a rated opponent, pooled
+    towards a first rating; no own rating, D, PD, dR or K).
     """
 
     __tablename__ = "rating_breakdown"
-    __table_args__ = (sa.UniqueConstraint("game_id", "player_id"),)
+    __table_args__ = (
+        sa.UniqueConstraint("game_id", "player_id"),
+        sa.CheckConstraint("counts_for IN ('change', 'first_rating')", name="counts_for"),
+        sa.CheckConstraint("score_half_points IN (0, 1, 2)", name="score_half_points"),
+        sa.CheckConstraint("units_per_point IN (100, 1000000000)", name="units_per_point"),
+        sa.CheckConstraint(
+            "(counts_for = 'change' AND own_rating IS NOT NULL AND difference IS NOT NULL"
+            " AND k_used IS NOT NULL AND pd_units IS NOT NULL"
+            " AND dr_units = score_half_points * (units_per_point / 2) - pd_units)"
+            " OR (counts_for = 'first_rating' AND own_rating IS NULL AND difference IS NULL"
+            " AND k_used IS NULL AND pd_units IS NULL AND dr_units IS NULL)",
+            name="dr_is_score_minus_pd",
+        ),
+    )
 
     id: Mapped[int_pk]
     period_id: Mapped[int] = mapped_column(sa.ForeignKey("rating_periods.id"), index=True)
@@ -264,16 +296,22 @@ class RatingBreakdown(Base):
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
     opponent_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"))
     own_rating: Mapped[int | None]
-    """NULL for an unrated player's game that counts towards a first rating (art. 8.2)."""
+    """NULL for a game that counts towards a first rating (art. 8.2)."""
     opponent_rating: Mapped[int]
     difference: Mapped[int | None]
     """D used: own minus opponent rating, after the 400-point rule (art. 8.3.1)."""
-    score: Mapped[float]
-    expected: Mapped[float | None]
-    """PD (table 8.1.2, exact hundredths) or the curve's expectation (4 decimals)."""
-    change: Mapped[float | None]
-    """dR = score - expected."""
-    k: Mapped[int | None]
+    score_half_points: Mapped[int]
+    """S in half points: 2 (win), 1 (draw), 0 (loss)."""
+    pd_units: Mapped[int | None]
+    """PD (table 8.1.2) or the curve's expectation, in 1/``units_per_point``."""
+    dr_units: Mapped[int | None]
+    """dR = S - PD, in 1/``units_per_point``."""
+    units_per_point: Mapped[int]
+    """100 (table 8.1.2: hundredths) or 1000000000 (the curve: 10^-9)."""
+    k_used: Mapped[int | None]
+    """K used for the period (after the 700 rule)."""
+    counts_for: Mapped[str] = mapped_column(sa.String(12))
+    """change | first_rating."""
 
     def __repr__(self) -> str:
         return f"RatingBreakdown(game_id={self.game_id!r}, player_id={self.player_id!r})"
@@ -291,7 +329,8 @@ class SupersededRating(Base):
     new_rating: Mapped[int | None]
     old_change: Mapped[int]
     new_change: Mapped[int]
-    old_k: Mapped[int | None]
+    old_k_used: Mapped[int | None]
+    """The K the replaced entry used."""
     superseded_at: Mapped[dt.datetime]
     """UTC, naive."""
 

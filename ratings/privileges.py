@@ -31,6 +31,7 @@ from typing import Any
 
 from sqlalchemy import Connection, exc
 
+from ratings import views
 from ratings.errors import RatingsError
 from ratings.models import Base
 
@@ -50,8 +51,9 @@ READER_ROLE = "ratings_sql_reader"
 QUERY_FUNCTION = "ratings_sql_query"
 """The security-definer function, owned by :data:`READER_ROLE`, that runs the query."""
 
-PRODUCT_VIEWS = ("current_ratings", "rating_lists")
-"""Views the migrations create (tests check that this list matches the schema)."""
+PRODUCT_VIEWS = views.view_names()
+"""Views the migrations create, from :data:`ratings.views.VIEWS` (tests check that this list
+matches the schema)."""
 
 VERSION_TABLE = "alembic_version"
 

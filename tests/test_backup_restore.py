@@ -330,9 +330,9 @@ def test_restore_while_another_process_rates(db: Path, tmp_path: Path, when: str
 def test_upgrade_backs_up_first_and_keeps_earlier_backups(
     db: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # one revision exists so far: a newer head is pretended, so that the upgrade backs up
+    # a newer head than the real one is pretended, so that the upgrade backs up
     # (and then finds nothing to run)
-    monkeypatch.setattr(migrate, "head_revision", lambda: "0002")
+    monkeypatch.setattr(migrate, "head_revision", lambda: "9999")
     first = Path(f"{db}.bak-{HEAD}")
     second = Path(f"{db}.bak-{HEAD}-2")
     result = CliRunner().invoke(cli, ["--db", str(db), "db", "upgrade"])
@@ -342,7 +342,7 @@ def test_upgrade_backs_up_first_and_keeps_earlier_backups(
     assert integrity(first) == "ok"
     monkeypatch.undo()
     assert invoke(db, "player", "add", "Late, Comer")[0] == 0
-    monkeypatch.setattr(migrate, "head_revision", lambda: "0002")
+    monkeypatch.setattr(migrate, "head_revision", lambda: "9999")
     result = CliRunner().invoke(cli, ["--db", str(db), "db", "upgrade"])
     assert result.stderr == f"Backed up to {second}\n"
     assert dump(second) == dump(db) != dump(first)

@@ -46,14 +46,16 @@ def build(path: Path, games: list[tuple[str, ...]], *, fix_birthdate: bool) -> C
 
 def snapshot(club: Club) -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
     history = club.rows(
-        "SELECT p.label, h.player_id, h.rating_before, h.rating_after, h.change, h.k, h.games, "
-        "h.total_games, h.score, h.expected_sum, h.k10, h.reached_2300, h.next_k, h.state "
+        "SELECT p.label, h.player_id, h.rating_before, h.rating_after, h.change, h.k_used, "
+        "h.period_games, h.total_games, h.score_half_points, h.pd_sum_units, h.units_per_point, "
+        "h.k10, h.reached_2300, h.next_k, h.list_status "
         "FROM rating_history h JOIN rating_periods p ON p.id = h.period_id "
         "ORDER BY p.label, h.player_id",
     )
     breakdown = club.rows(
         "SELECT p.label, b.player_id, b.opponent_id, b.own_rating, b.opponent_rating, "
-        "b.difference, b.score, b.expected, b.change, b.k "
+        "b.difference, b.score_half_points, b.pd_units, b.dr_units, b.units_per_point, "
+        "b.k_used, b.counts_for "
         "FROM rating_breakdown b JOIN rating_periods p ON p.id = b.period_id "
         "ORDER BY 1, 2, 3, 4, 5, 6, 7",
     )

@@ -124,7 +124,7 @@ def test_history(club: Path, tmp_path: Path) -> None:
     assert rows == [
         ["period", "rating_before", "rating", "change", "k", "games", "total_games", "score",
          "state"],
-        ["2026-01", "1800", "1744", "-56", "40", "2", "2", "0.0", "rated"],
+        ["2026-01", "1800", "1744", "-56", "40", "2", "2", "0.0", "listed"],
     ]  # fmt: skip
 
 

@@ -23,7 +23,7 @@ def test_demo_builds_rates_and_lists(tmp_path: Path) -> None:
     )
     assert table_rows(db, "SELECT count(*) FROM rating_periods") == [(12,)]
     # a 2400+ player (K 10) and juniors (K 40) are in the sample
-    ks = table_rows(db, "SELECT DISTINCT k FROM rating_history WHERE k IS NOT NULL")
+    ks = table_rows(db, "SELECT DISTINCT k_used FROM rating_history WHERE k_used IS NOT NULL")
     assert {10, 40} <= {k for (k,) in ks}
     juniors = table_rows(db, "SELECT count(*) FROM players WHERE birth_year >= 2007")
     assert juniors[0][0] >= 3

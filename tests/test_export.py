@@ -12,7 +12,7 @@ from tests.test_import_trf import EVERY_CODE, TRF, db, rows, run, template, trf_
 __all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
 
 GAMES = (
-    "SELECT g.round, g.played_on, w.name, b.name, g.result, g.rated FROM games g "
+    "SELECT g.round, g.played_on, w.name, b.name, g.result, g.rateable FROM games g "
     "JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "
     "ORDER BY g.round, w.name, b.name"
 )

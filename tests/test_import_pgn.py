@@ -43,7 +43,7 @@ def test_world_cup_sample(db: Path) -> None:
         ("Giri,A", 24116068, None),
         ("Abdusattorov,Nodirbek", 14204118, None),
     ]
-    assert rows(db, "SELECT DISTINCT round, played_on, rated FROM games") == [
+    assert rows(db, "SELECT DISTINCT round, played_on, rateable FROM games") == [
         ("3.3", "2021-07-20", 1)
     ]
 
@@ -92,7 +92,7 @@ def test_events_matching_and_skipped_games(tmp_path: Path, db: Path) -> None:
         (2, "Ann S.", 4100018, 1800),
         (3, "Lee, Cho", None, None),
     ]
-    assert rows(db, "SELECT event_id, round, played_on, white_id, black_id, result, rated "
+    assert rows(db, "SELECT event_id, round, played_on, white_id, black_id, result, rateable "
                     "FROM games ORDER BY id") == [
         (1, "1", "2025-01-10", 2, 1, "1-0", 1),
         (1, "2", "2025-01-17", 1, 3, "1/2-1/2", 1),

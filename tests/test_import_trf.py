@@ -54,8 +54,8 @@ def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
 def counts(db: Path) -> tuple[int, int, int, dict[str, int]]:
     """Players, rated games, unrated games, byes by code."""
     players = rows(db, "SELECT count(*) FROM players")[0][0]
-    rated = rows(db, "SELECT count(*) FROM games WHERE rated")[0][0]
-    unrated = rows(db, "SELECT count(*) FROM games WHERE NOT rated")[0][0]
+    rated = rows(db, "SELECT count(*) FROM games WHERE rateable")[0][0]
+    unrated = rows(db, "SELECT count(*) FROM games WHERE NOT rateable")[0][0]
     byes = dict(rows(db, "SELECT code, count(*) FROM byes GROUP BY code"))
     return (
         int(str(players)),
@@ -122,7 +122,7 @@ def test_sample_file_counts(db: Path, name: str) -> None:
     assert out.startswith("Imported ")
     assert counts(db) == (players, rated, unrated, byes)
     # forfeits are never rated, and every stored game belongs to an event of this import
-    assert rows(db, "SELECT count(*) FROM games WHERE rated AND result NOT IN "
+    assert rows(db, "SELECT count(*) FROM games WHERE rateable AND result NOT IN "
                     "('1-0', '0-1', '1/2-1/2')") == [(0,)]  # fmt: skip
     assert rows(db, "SELECT DISTINCT kind FROM imports") == [(kind,)]
 
@@ -208,7 +208,7 @@ def test_every_problem_of_a_file_is_listed(tmp_path: Path, db: Path) -> None:
 
 def test_double_forfeits_and_game_dates(db: Path) -> None:
     run(db, "import", "trf", str(TRF / "issue_15.input"), "--date", "2023-02-23")
-    assert rows(db, "SELECT round, result, rated FROM games WHERE result = '-/-'") == [
+    assert rows(db, "SELECT round, result, rateable FROM games WHERE result = '-/-'") == [
         ("6", "-/-", 0),
         ("9", "-/-", 0),
     ]
@@ -271,7 +271,7 @@ def test_line_endings(tmp_path: Path, db: Path, ending: str) -> None:
         "Players: 3 created, 0 matched by FIDE id, 0 matched by name\n",
         "",
     )
-    assert rows(db, "SELECT round, w.name, b.name, result, rated FROM games "
+    assert rows(db, "SELECT round, w.name, b.name, result, rateable FROM games "
                     "JOIN players w ON w.id = white_id JOIN players b ON b.id = black_id "
                     "ORDER BY games.id") == [
         ("1", "Örr,Mârk", "Uì Laighlèis,Gearoìdin", "1-0", 1),
@@ -326,7 +326,7 @@ def test_every_result_code(tmp_path: Path, db: Path) -> None:
         f"(2025-03-01 .. 2025-03-01) from {path}\n"
         "Players: 6 created, 0 matched by FIDE id, 0 matched by name\n"
     )
-    assert rows(db, "SELECT round, w.name, b.name, result, rated FROM games "
+    assert rows(db, "SELECT round, w.name, b.name, result, rateable FROM games "
                     "JOIN players w ON w.id = white_id JOIN players b ON b.id = black_id "
                     "ORDER BY games.round, games.id") == [
         ("1", "Anna", "Bert", "1-0", 1),
@@ -592,7 +592,7 @@ def test_an_ambiguous_name_is_an_error(tmp_path: Path, db: Path) -> None:
 def test_rated_periods_are_protected_and_marked(tmp_path: Path, db: Path) -> None:
     assert run(db, "import", "trf", str(TRF / "held_swiss_9.trf"))[0] == 0
     assert run(db, "rate")[0] == 0
-    assert rows(db, "SELECT label, state FROM rating_periods") == [("2024-08", "rated")]
+    assert rows(db, "SELECT label, status FROM rating_periods") == [("2024-08", "published")]
     # before the oldest rated period: refused
     early = trf_file(tmp_path / "early.trf", ANNA, BERT, header=("042 2024-07-20",))
     before = db.read_bytes()
@@ -608,7 +608,7 @@ def test_rated_periods_are_protected_and_marked(tmp_path: Path, db: Path) -> Non
     code, _, err = run(db, "import", "trf", str(late))
     assert code == 0
     assert err == "This touches rated period 2024-08: 'ratings rate' re-rates from there\n"
-    assert rows(db, "SELECT label, state FROM rating_periods") == [("2024-08", "needs_rerate")]
+    assert rows(db, "SELECT label, status FROM rating_periods") == [("2024-08", "needs_rerate")]
 
 
 # --- damaged files -------------------------------------------------------------------------

@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+import datetime as dt
+import json
+import re
+import sqlite3
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -13,9 +19,13 @@ from pytest_alembic.tests import (
     test_upgrade,
 )
 
-from ratings import migrate
-from ratings.db import make_engine
+from ratings import migrate, service
+from ratings import views as ratings_views
+from ratings.db import SessionFactory, make_engine
 from ratings.errors import DatabaseError
+from ratings.service import common as service_common
+from tests import rating_reference as ref
+from tests.conftest import PG_URL, new_database, table_rows
 
 __all__ = [
     "test_model_definitions_match_ddl",
@@ -23,6 +33,9 @@ __all__ = [
     "test_up_down_consistency",
     "test_upgrade",
 ]
+
+BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+"""Every migration test that can runs on PostgreSQL too (with RATINGS_TEST_PG_URL)."""
 
 TABLES = {
     "alembic_version",
@@ -60,11 +73,51 @@ def test_upgrade_down_to_base_and_up_again(tmp_path: Path) -> None:
     assert migrate.current_revision(engine) == migrate.head_revision()
     views = set(sa.inspect(engine).get_view_names())
     engine.dispose()
-    assert views == {"current_ratings", "rating_lists"}
+    assert views == set(ratings_views.view_names())
 
 
 def test_check_reports_no_drift(db_path: Path) -> None:
     migrate.check(f"sqlite:///{db_path}")
+
+
+@pytest.mark.parametrize(
+    "backend", ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
+)
+def test_every_view_has_its_columns(tmp_path: Path, backend: str) -> None:
+    """Each view at head gives the columns ratings.views declares, in order, and reads."""
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url)
+    engine = make_engine(url)
+    try:
+        inspector = sa.inspect(engine)
+        assert set(inspector.get_view_names()) == set(ratings_views.view_names())
+        for view in ratings_views.VIEWS:
+            assert tuple(c["name"] for c in inspector.get_columns(view.name)) == view.columns
+            with engine.connect() as conn:
+                result = conn.exec_driver_sql(f"SELECT * FROM {view.name}")
+                assert tuple(result.keys()) == view.columns
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ("DROP VIEW rating_calculations", "('create_view', 'rating_calculations')"),
+        (
+            "DROP VIEW current_ratings; CREATE VIEW current_ratings AS SELECT id AS player_id "
+            "FROM players",
+            "('drop_view', 'current_ratings'), ('create_view', 'current_ratings')",
+        ),
+        ("CREATE VIEW stray AS SELECT 1 AS one", "('drop_view', 'stray')"),
+    ],
+)
+def test_check_reports_a_view_that_drifted(db_path: Path, change: str, message: str) -> None:
+    """``alembic check`` (``ratings db check``) sees the views as it sees the tables."""
+    with sqlite3.connect(db_path) as conn:
+        conn.executescript(change)
+    with pytest.raises(DatabaseError, match=re.escape(message)):
+        migrate.check(f"sqlite:///{db_path}")
 
 
 def test_unknown_revision_is_refused(db_path: Path) -> None:
@@ -83,3 +136,220 @@ def test_failed_migration_leaves_the_file_unchanged(tmp_path: Path) -> None:
     with pytest.raises(sa.exc.OperationalError):
         migrate.upgrade(f"sqlite:///{path}")
     assert _tables(path) == {"rating_periods"}
+
+
+# --- 0002: exact audit columns and clear names, on databases made at revision 0001 ---------
+
+Fixture = dict[str, dict[str, list[Any]]]
+"""A table name -> {"columns": [...], "rows": [[...], ...]} dump (tests/data/rev0001)."""
+REV0001 = Path(__file__).parent / "data" / "rev0001"
+"""Databases made and rated by ratings at revision 0001 (``make.py`` there says how)."""
+POPULATED = sorted(p.stem for p in REV0001.glob("*.json"))
+OLD_STATUS = {"rated": "listed", "new": "first_rating"}
+
+
+def _fixture(name: str) -> Fixture:
+    data: Fixture = json.loads((REV0001 / f"{name}.json").read_text())
+    return data
+
+
+def _database(tmp_path: Path, backend: str) -> str:
+    if backend == "sqlite":
+        return f"sqlite:///{tmp_path / 'r.db'}"
+    if PG_URL is None:
+        pytest.skip("needs RATINGS_TEST_PG_URL")
+    return new_database()
+
+
+def _load(url: str, data: Fixture) -> None:
+    """Insert the fixture's rows as they were (ids included) into a database at 0001."""
+    engine = make_engine(url, enforce_foreign_keys=False)
+    try:
+        metadata = sa.MetaData()
+        metadata.reflect(engine)
+        with engine.begin() as conn:
+            for name, table in data.items():
+                columns, names = metadata.tables[name].c, table["columns"]
+                rows = [
+                    {c: _python(columns[c].type, v) for c, v in zip(names, row, strict=True)}
+                    for row in table["rows"]
+                ]
+                if rows:
+                    conn.execute(metadata.tables[name].insert(), rows)
+                if conn.dialect.name == "postgresql" and rows:
+                    conn.exec_driver_sql(
+                        f"SELECT setval(pg_get_serial_sequence('{name}', 'id'), "
+                        f"(SELECT max(id) FROM {name}))"
+                    )
+    finally:
+        engine.dispose()
+
+
+def _python(kind: sa.types.TypeEngine[Any], value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(kind, sa.DateTime):
+        return dt.datetime.fromisoformat(value)
+    if isinstance(kind, sa.Date):
+        return dt.date.fromisoformat(value)
+    if isinstance(kind, sa.Boolean):
+        return bool(value)
+    return value
+
+
+def _rows(url: str, sql: str) -> list[tuple[object, ...]]:
+    """Rows as SQLite holds them (dates and timestamps as text, booleans 0/1)."""
+    if url.startswith("sqlite"):
+        return table_rows(Path(url.removeprefix("sqlite:///")), sql)
+    return [
+        tuple(v.strftime("%Y-%m-%d %H:%M:%S.%f") if isinstance(v, dt.datetime) else v for v in row)
+        for row in table_rows(url, sql)
+    ]
+
+
+def _contents(url: str, data: Fixture) -> dict[str, list[tuple[object, ...]]]:
+    """Every table of the fixture as stored now, columns in the fixture's order."""
+    return {
+        name: _rows(url, f"SELECT {', '.join(table['columns'])} FROM {name} ORDER BY id")
+        for name, table in data.items()
+    }
+
+
+def _as_stored(data: Fixture) -> dict[str, list[tuple[object, ...]]]:
+    return {name: [tuple(r) for r in table["rows"]] for name, table in data.items()}
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", POPULATED)
+def test_0002_carries_every_list_and_back(tmp_path: Path, name: str, backend: str) -> None:
+    """Upgrade a populated 0001 database: every list, every breakdown line and every other
+    row is carried (renamed, in exact units); downgrade: every table is as it was."""
+    data = _fixture(name)
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0001")
+    _load(url, data)
+    assert _contents(url, data) == _as_stored(data)
+    old_lists = _rows(url, "SELECT * FROM rating_lists ORDER BY period, player_id")
+    old_current = _rows(url, "SELECT * FROM current_ratings ORDER BY player_id")
+
+    migrate.upgrade(url)
+    unit = 10**9 if data["settings"]["rows"][0][4] == "curve" else 100
+    lists = _rows(
+        url,
+        "SELECT period, list_date, player_id, name, fide_id, federation, rating_before, rating, "
+        "change, period_games, total_games, k_used, next_k, k10, list_status FROM rating_lists "
+        "ORDER BY period, player_id",
+    )
+    assert lists == [(*r[:14], OLD_STATUS.get(str(r[14]), r[14])) for r in old_lists]
+    assert _rows(url, "SELECT * FROM current_ratings ORDER BY player_id") == old_current
+    history = data["rating_history"]
+    column = {c: i for i, c in enumerate(history["columns"])}
+    assert _rows(
+        url,
+        "SELECT id, k_used, period_games, score_half_points, pd_sum_units, units_per_point, "
+        "list_status FROM rating_history ORDER BY id",
+    ) == [
+        (r[column["id"]], r[column["k"]], r[column["games"]], round(r[column["score"]] * 2),
+         round(r[column["expected_sum"]] * unit), unit, OLD_STATUS.get(r[column["state"]],
+         r[column["state"]]))
+        for r in history["rows"]
+    ]  # fmt: skip
+    breakdown = data["rating_breakdown"]
+    column = {c: i for i, c in enumerate(breakdown["columns"])}
+
+    def units(value: float | None) -> int | None:
+        return None if value is None else round(value * unit)
+
+    assert _rows(
+        url,
+        "SELECT id, score_half_points, pd_units, dr_units, units_per_point, k_used, counts_for "
+        "FROM rating_breakdown ORDER BY id",
+    ) == [
+        (r[column["id"]], round(r[column["score"]] * 2), units(r[column["expected"]]),
+         units(r[column["change"]]), unit, r[column["k"]],
+         "first_rating" if r[column["k"]] is None else "change")
+        for r in breakdown["rows"]
+    ]  # fmt: skip
+    assert _rows(url, "SELECT DISTINCT status FROM rating_periods") == [("published",)]
+    migrate.check(url)
+
+    migrate.downgrade(url, "0001")
+    assert _contents(url, data) == _as_stored(data)
+    assert _rows(url, "SELECT * FROM rating_lists ORDER BY period, player_id") == old_lists
+    assert _rows(url, "SELECT * FROM current_ratings ORDER BY player_id") == old_current
+
+
+SCORES = {"1-0": Fraction(1), "0-1": Fraction(0)}
+
+
+def _reference(data: Fixture) -> dict[tuple[str, int], int | None]:
+    """The fixture's players and games rated by tests/rating_reference.py: (period, player)
+    -> rating."""
+    settings = dict(zip(data["settings"]["columns"], data["settings"]["rows"][0], strict=True))
+    system = ref.System(
+        settings["system"],
+        k=settings["k_factor"],
+        start_rating=settings["start_rating"],
+        curve=settings["expected_method"] == "curve",
+        months=settings["period_months"],
+    )
+    players = [
+        ref.Player(p["id"], p["entry_rating"], p["entry_games"], p["birth_year"], bool(p["k10"]))
+        for p in _records(data, "players")
+        if p["merged_into_id"] is None
+    ]
+    games = [
+        ref.Game(
+            g["id"], g["event_id"], dt.date.fromisoformat(g["played_on"]), g["white_id"],
+            g["black_id"], SCORES.get(g["result"], Fraction(1, 2)),
+        )
+        for g in _records(data, "games")
+        if g["rated"]
+    ]  # fmt: skip
+    return {
+        (f"{period:%Y-%m}", pid): entry.rating
+        for period, entries in ref.rate_history(system, players, games).items()
+        for pid, entry in entries.items()
+    }
+
+
+def _records(data: Fixture, table: str) -> list[dict[str, Any]]:
+    columns = data[table]["columns"]
+    return [dict(zip(columns, row, strict=True)) for row in data[table]["rows"]]
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", POPULATED)
+def test_after_0002_a_rerate_matches_0001_and_the_reference(
+    tmp_path: Path, name: str, backend: str
+) -> None:
+    """Re-rating an upgraded database from its first period with the engine: under the table
+    method it publishes the very lists revision 0001's code published; every list equals the
+    slow reference's. (Under the curve, 0001 rounded each game's E to 4 places: on the elo
+    pool one rating of 2025-08 moves by one point, to the reference's value; issue 13 item 3.)"""
+    data = _fixture(name)
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0001")
+    _load(url, data)
+    migrate.upgrade(url)
+    query = (
+        "SELECT p.label, h.player_id, h.rating_before, h.rating_after, h.change, h.k_used, "
+        "h.period_games, h.total_games, h.score_half_points, h.next_k, h.k10, h.list_status "
+        "FROM rating_history h JOIN rating_periods p ON p.id = h.period_id "
+        "ORDER BY p.label, h.player_id"
+    )
+    before = _rows(url, query)
+    engine = make_engine(url)
+    with SessionFactory(bind=engine) as session, session.begin():
+        service_common.mark_all_for_rerate(session)
+        report = service.rate(session)
+    engine.dispose()
+    assert len(report.rerated) == len(data["rating_periods"]["rows"])
+    after = _rows(url, query)
+    assert {(r[0], r[1]): r[3] for r in after} == _reference(data)
+    if name == "elo":
+        assert [(c.period, c.old, c.new) for c in report.changed] == [("2025-08", 1651, 1650)]
+        assert after != before
+    else:
+        assert report.changed == ()
+        assert after == before

@@ -23,14 +23,14 @@ def _players(session: Session) -> tuple[int, int, int]:
 
 
 def _insert_game(
-    session: Session, white: int, black: int, event: int, result: str, rated: int = 0
+    session: Session, white: int, black: int, event: int, result: str, rateable: int = 0
 ) -> None:
     session.execute(
         sa.text(
-            "INSERT INTO games (event_id, played_on, white_id, black_id, result, rated) "
-            "VALUES (:e, '2025-01-01', :w, :b, :r, :rated)"
+            "INSERT INTO games (event_id, played_on, white_id, black_id, result, rateable) "
+            "VALUES (:e, '2025-01-01', :w, :b, :r, :rateable)"
         ),
-        {"e": event, "w": white, "b": black, "r": result, "rated": rated},
+        {"e": event, "w": white, "b": black, "r": result, "rateable": rateable},
     )
 
 
@@ -48,8 +48,8 @@ def test_an_unknown_result_is_refused(session: Session) -> None:
 
 def test_a_forfeit_cannot_be_rated(session: Session) -> None:
     a, b, event = _players(session)
-    with pytest.raises(sa.exc.IntegrityError, match="ck_games_rated_only_if_played"):
-        _insert_game(session, a, b, event, "+/-", rated=1)
+    with pytest.raises(sa.exc.IntegrityError, match="ck_games_rateable_only_if_played"):
+        _insert_game(session, a, b, event, "+/-", rateable=1)
 
 
 def test_a_duplicate_fide_id_is_refused(session: Session) -> None:

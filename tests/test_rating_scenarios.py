@@ -11,8 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ratings.cli import cli
+from ratings import service
+from ratings.cli import App, cli
+from tests import rating_reference as ref
 from tests.conftest import BACKEND, new_database, table_rows
+from tests.pools import load_pool, random_pool
 
 
 class Club:
@@ -188,7 +191,7 @@ def test_initial_rating_spec_example(club: Club) -> None:
     club.game("Debutant", "P5", "1-0", "2025-03-05", "--event", "Open")
     club.ok("rate")
     entry = club.entry("Debutant", "2025-03")
-    assert (entry["rating"], entry["state"], entry["games"]) == (1922, "new", 5)
+    assert (entry["rating"], entry["state"], entry["games"]) == (1922, "first_rating", 5)
     # the rated players' ratings do not move against an unrated opponent
     assert club.entry("P4", "2025-03")["change"] == 0
 
@@ -208,7 +211,7 @@ def test_initial_rating_pools_over_periods_and_drops_a_zero_first_event(club: Cl
     club.ok("rate")
     entry = club.entry("Rookie", "2025-03")
     # five draws against 1800 (the two losses disregarded): Ra 1800, p 50% -> 1800
-    assert (entry["rating"], entry["state"]) == (1800, "new")
+    assert (entry["rating"], entry["state"]) == (1800, "first_rating")
 
 
 def test_rating_floor(club: Club) -> None:
@@ -241,7 +244,7 @@ def test_club_system_newcomers_start_at_the_start_rating(tmp_path: Path) -> None
     club.ok("rate")
     entry = club.entry("Newcomer", "2025-01")
     # 1200 v 1200, K 40 (new player): +20; the member (K 20) loses 10; no floor anywhere
-    assert (entry["rating"], entry["state"], entry["k"]) == (1220, "new", 40)
+    assert (entry["rating"], entry["state"], entry["k"]) == (1220, "first_rating", 40)
     assert club.ratings()["Member"] == 1190
 
 
@@ -289,7 +292,7 @@ def test_card_shows_the_per_game_breakdown(club: Club) -> None:
         "date       opponent                    Ropp  Rown   S     D     PD      dR   K    K*dR\n"
         "2025-01-10 Bob                         1900  1500   ½  -400   0.08   +0.42  20   +8.40\n"
         "Total: score 0.5, expected 0.08, sum dR +0.42, K x sum = +8.40 -> change +8\n"
-        "New rating: 1508 (rated)\n"
+        "New rating: 1508 (listed)\n"
     )
     perf = club.ok("performance", "Ann", "--period", "2025-01")
     assert perf == "Ann, period 2025-01: 0.5/1, average opponent 1900, performance (fide) 1900\n"
@@ -343,3 +346,32 @@ def test_rate_through_the_far_future_is_refused(club: Club) -> None:
         f"game's period; rate at most through {current}\n",
     )
     assert club.state() == before
+
+
+@pytest.mark.parametrize("seed", [0, 2, 3])
+def test_elo_curve_is_rounded_once_per_period(tmp_path: Path, seed: int) -> None:
+    """Issue 13, item 3: a random 70-player, 20-month pool under the elo system, against the
+    reference that sums each player's exact curve expectations and rounds once per period.
+    With every E rounded to 4 places first, these pools differed from it in 4, 37 and 10
+    list entries (seeds 0, 2, 3; one point each, then carried on)."""
+    club = Club(tmp_path / "elo.db", "--system", "elo")
+    players, games = random_pool(seed, players=70, months=20, first=dt.date(2024, 1, 1))
+    app = App(club.db)
+    with app.session() as session:
+        load_pool(session, players, games)
+        service.rate(session)
+    app.close()
+    ours = {
+        (dt.date.fromisoformat(f"{label}-01"), int(str(pid))): rating
+        for label, pid, rating in club.rows(
+            "SELECT p.label, h.player_id, h.rating_after FROM rating_history h "
+            "JOIN rating_periods p ON p.id = h.period_id"
+        )
+    }
+    system = ref.System("elo", k=32, start_rating=1500, curve=True)
+    theirs = {
+        (period, pid): entry.rating
+        for period, entries in ref.rate_history(system, players, games).items()
+        for pid, entry in entries.items()
+    }
+    assert ours == theirs

@@ -139,7 +139,7 @@ def test_foreign_keys_are_enforced(db_path: Path) -> None:
             engine.begin() as conn,
         ):
             conn.exec_driver_sql(
-                "INSERT INTO games (event_id, played_on, white_id, black_id, result, rated) "
+                "INSERT INTO games (event_id, played_on, white_id, black_id, result, rateable) "
                 "VALUES (999, '2026-01-01', 998, 997, '1-0', 1)"
             )
     finally:

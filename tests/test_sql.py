@@ -50,7 +50,7 @@ def sql(db: Path, *args: str) -> Result:
     return result
 
 
-RANKING = "SELECT name, rating, k FROM current_ratings ORDER BY rating DESC, name"
+RANKING = "SELECT name, rating, next_k AS k FROM current_ratings ORDER BY rating DESC, name"
 
 
 def test_table(db: Path) -> None:

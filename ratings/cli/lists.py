@@ -6,6 +6,7 @@ import datetime as dt
 import io
 import json
 from collections.abc import Sequence
+from decimal import Decimal
 
 import click
 
@@ -220,7 +221,7 @@ def history(app: App, player_ref: str, fmt: str) -> None:
                             "k": r.k,
                             "games": r.games,
                             "total_games": r.total_games,
-                            "score": r.score,
+                            "score": float(r.score),  # half points: exact as a float
                             "state": r.state,
                         }
                         for r in rows
@@ -237,7 +238,8 @@ def history(app: App, player_ref: str, fmt: str) -> None:
                          "total_games", "score", "state"])  # fmt: skip
         for r in rows:
             writer.writerow([r.period, _blank(r.rating_before), _blank(r.rating_after), r.change,
-                             _blank(r.k), r.games, r.total_games, r.score, r.state])  # fmt: skip
+                             _blank(r.k), r.games, r.total_games, float(r.score),
+                             r.state])  # fmt: skip
         click.echo(out.getvalue(), nl=False)
         return
     click.echo(f"{player.name} (id {player.id})")
@@ -267,10 +269,8 @@ def card(app: App, player_ref: str, period: str) -> None:
         f"{'PD':>6} {'dR':>7} {'K':>3} {'K*dR':>7}"
     )
     for line in c.lines:
-        score = {1.0: "1", 0.5: "½", 0.0: "0"}.get(line.score, str(line.score))
-        weighted = (
-            f"{line.k * line.change:+.2f}" if line.k is not None and line.change is not None else ""
-        )
+        score = _HALF_POINTS[line.score_half_points]
+        weighted = "" if line.weighted is None else f"{line.weighted:+.2f}"
         click.echo(
             f"{line.played_on.isoformat():<10} {line.opponent[:26]:<26} "
             f"{line.opponent_rating:>5} {_blank(line.own_rating):>5} {score:>3} "
@@ -286,7 +286,11 @@ def card(app: App, player_ref: str, period: str) -> None:
     click.echo(f"New rating: {_blank(c.rating_after) or 'unrated'} ({c.state})")
 
 
-def _num(value: float | None, signed: bool = False) -> str:
+_HALF_POINTS = {2: "1", 1: "½", 0: "0"}
+"""A score in half points as a card shows it."""
+
+
+def _num(value: Decimal | None, signed: bool = False) -> str:
     if value is None:
         return ""
     text = f"{value:+.4f}" if signed else f"{value:.4f}"

@@ -29,6 +29,19 @@ from ratings.service.register import (
     list_players,
     merge_players,
 )
+from ratings.service.reports import (
+    Card,
+    CardLine,
+    HistoryRow,
+    ListRow,
+    Performance,
+    RatingList,
+    card,
+    history,
+    performance,
+    preview,
+    rating_list,
+)
 from ratings.service.tournaments import (
     TournamentReport,
     TrfExport,
@@ -39,13 +52,20 @@ from ratings.service.tournaments import (
 
 __all__ = [
     "Birth",
+    "Card",
+    "CardLine",
     "ChangedRating",
+    "HistoryRow",
     "ImportReport",
+    "ListRow",
+    "Performance",
     "RateReport",
+    "RatingList",
     "TournamentReport",
     "TrfExport",
     "add_game",
     "add_player",
+    "card",
     "check_not_imported",
     "content_hash",
     "create_settings",
@@ -56,6 +76,7 @@ __all__ = [
     "get_config",
     "get_game",
     "get_player",
+    "history",
     "import_games",
     "import_pgn",
     "import_players",
@@ -63,6 +84,9 @@ __all__ = [
     "list_players",
     "merge_players",
     "parse_period",
+    "performance",
+    "preview",
     "rate",
+    "rating_list",
     "void_game",
 ]

@@ -165,7 +165,7 @@ def mark_for_rerate(session: Session, day: dt.date) -> RatingPeriod | None:
     start = period_of(session, day).start
     period = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == start))
     if period is not None:
-        period.state = "needs_rerate"
+        period.status = "needs_rerate"
     return period
 
 
@@ -173,7 +173,7 @@ def mark_all_for_rerate(session: Session) -> RatingPeriod | None:
     """A correction to the register (entry data): re-rate from the oldest rated period."""
     period = session.scalar(sa.select(RatingPeriod).order_by(RatingPeriod.start_date).limit(1))
     if period is not None:
-        period.state = "needs_rerate"
+        period.status = "needs_rerate"
     return period
 
 

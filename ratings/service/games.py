@@ -162,7 +162,7 @@ def add_game(
         white_id=white.id,
         black_id=black.id,
         result=result,
-        rated=result.is_played,
+        rateable=result.is_played,
     )
     session.add(game)
     session.flush()
@@ -197,11 +197,11 @@ def edit_game(
     old_end = event.end_date
     if result is not None:
         game.result = result
-        game.rated = result.is_played if rated is None else rated
+        game.rateable = result.is_played if rated is None else rated
     if rated is not None:
         if rated and not game.result.is_played:
             raise InvalidInputError(f"a forfeit ({game.result.value}) cannot be rated")
-        game.rated = rated
+        game.rateable = rated
     if played_on is not None:
         problem = history_error(session, played_on)
         if problem:
@@ -443,7 +443,7 @@ def import_games(
     bulk_insert(
         session,
         "games",
-        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rated"),
+        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rateable"),
         game_rows(),
     )
     marked = _mark_touched(

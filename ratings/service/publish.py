@@ -33,21 +33,16 @@ from ratings.models import (
     RatingPeriod,
 )
 from ratings.results import Result
+from ratings.rules import points
 from ratings.service.common import get_config, get_player, parse_period
 
 CHUNK = 500
 """Ids per ``IN (...)`` list when only some players or events are read."""
 
 
-def _exact(value: float | None, _cache: dict[float, Decimal] = {}) -> Decimal | None:  # noqa: B006 (a deliberate memo: scores, PD and dR take a few hundred values)
-    """A REAL audit value as the exact decimal it stands for (at most 4 decimals)."""
-    if value is None:
-        return None
-    found = _cache.get(value)
-    if found is None:
-        # repr() gives the shortest text that reads back as the same float: 0.69, not 0.6899...
-        found = _cache[value] = Decimal(repr(float(value)))
-    return found
+def _units(value: int | None, units_per_point: int) -> Decimal | None:
+    """An audit integer (PD or dR in 1/units_per_point) as the exact decimal it stands for."""
+    return None if value is None else points(value, units_per_point)
 
 
 # --- periods, players, events ---------------------------------------------------------------
@@ -64,7 +59,7 @@ class SitePeriod:
     end: dt.date
     list_date: dt.date
     state: str
-    """``rated`` or ``needs_rerate`` (a correction is waiting for ``ratings rate``)."""
+    """``published`` or ``needs_rerate`` (a correction is waiting for ``ratings rate``)."""
     stamp: str
     """When it was last (re-)rated, ISO text: a new stamp means its rows were rewritten."""
 
@@ -78,7 +73,7 @@ def periods(session: Session) -> list[SitePeriod]:
             RatingPeriod.start_date,
             RatingPeriod.end_date,
             RatingPeriod.list_date,
-            RatingPeriod.state,
+            RatingPeriod.status,
             RatingPeriod.rated_at,
         ).order_by(RatingPeriod.start_date)
     )
@@ -169,7 +164,7 @@ class ListEntry:
     """K for the next period (before the 700 rule)."""
     k10: bool
     state: str
-    """rated | new | unrated | below_floor."""
+    """listed | first_rating | unrated | below_floor."""
 
 
 def list_entries(
@@ -184,11 +179,11 @@ def list_entries(
                 RatingHistory.player_id,
                 RatingHistory.rating_after,
                 RatingHistory.change,
-                RatingHistory.games,
+                RatingHistory.period_games,
                 RatingHistory.total_games,
                 RatingHistory.next_k,
                 RatingHistory.k10,
-                RatingHistory.state,
+                RatingHistory.list_status,
             )
             .where(RatingHistory.period_id.in_(chunk), RatingHistory.rating_after.is_not(None))
             .order_by(RatingHistory.period_id)
@@ -201,7 +196,9 @@ def active_players(session: Session) -> dict[int, set[int]]:
     """Period id -> the players with rated games in it (for the list's inactivity flag)."""
     found: dict[int, set[int]] = {}
     rows = session.execute(
-        sa.select(RatingHistory.period_id, RatingHistory.player_id).where(RatingHistory.games > 0)
+        sa.select(RatingHistory.period_id, RatingHistory.player_id).where(
+            RatingHistory.period_games > 0
+        )
     )
     for period_id, player_id in rows:
         found.setdefault(period_id, set()).add(player_id)
@@ -236,21 +233,22 @@ _HISTORY_COLUMNS = (
     RatingHistory.rating_before,
     RatingHistory.rating_after,
     RatingHistory.change,
-    RatingHistory.k,
-    RatingHistory.games,
+    RatingHistory.k_used,
+    RatingHistory.period_games,
     RatingHistory.total_games,
-    RatingHistory.score,
-    RatingHistory.expected_sum,
+    RatingHistory.score_half_points,
+    RatingHistory.pd_sum_units,
     RatingHistory.next_k,
     RatingHistory.k10,
-    RatingHistory.state,
+    RatingHistory.list_status,
+    RatingHistory.units_per_point,
 )
 
 
 def _period_row(row: Sequence[Any]) -> PeriodRow:
     return PeriodRow(
         row[1], row[2], row[3], row[4], row[5], row[6], row[7],
-        _exact(row[8]) or Decimal(0), _exact(row[9]) or Decimal(0), row[10], bool(row[11]),
+        Decimal(row[8]) / 2, points(row[9], row[13]), row[10], bool(row[11]),
         row[12],
     )  # fmt: skip
 
@@ -325,10 +323,11 @@ def card_games(
                 b.own_rating,
                 b.opponent_rating,
                 b.difference,
-                b.score,
-                b.expected,
-                b.change,
-                b.k,
+                b.score_half_points,
+                b.pd_units,
+                b.dr_units,
+                b.k_used,
+                b.units_per_point,
             )
             .join(g, g.id == b.game_id)
             .where(*_where(b.player_id, chunk))
@@ -349,9 +348,9 @@ def card_games(
                         r[8],
                         r[9],
                         r[10],
-                        _exact(r[11]) or Decimal(0),
-                        _exact(r[12]),
-                        _exact(r[13]),
+                        Decimal(r[11]) / 2,
+                        _units(r[12], r[15]),
+                        _units(r[13], r[15]),
                         r[14],
                     )
                     for r in group
@@ -474,7 +473,7 @@ def event_data(session: Session, event_ids: Collection[int] | None = None) -> It
     for chunk in _id_chunks(event_ids):
         games = session.execute(
             sa.select(
-                g.event_id, g.id, g.round, g.played_on, g.white_id, g.black_id, g.result, g.rated
+                g.event_id, g.id, g.round, g.played_on, g.white_id, g.black_id, g.result, g.rateable
             )
             .where(*_where(g.event_id, chunk))
             .order_by(g.event_id)
@@ -486,9 +485,10 @@ def event_data(session: Session, event_ids: Collection[int] | None = None) -> It
                 b.player_id,
                 b.own_rating,
                 b.opponent_rating,
-                b.score,
-                b.change,
-                b.k,
+                b.score_half_points,
+                b.dr_units,
+                b.k_used,
+                b.units_per_point,
             )
             .join(g, g.id == b.game_id)
             .where(*_where(g.event_id, chunk))
@@ -510,7 +510,7 @@ def event_data(session: Session, event_ids: Collection[int] | None = None) -> It
                 if pending[0] == event_id:
                     event_ratings = [
                         EventRating(
-                            r[1], r[2], r[3], r[4], _exact(r[5]) or Decimal(0), _exact(r[6]), r[7]
+                            r[1], r[2], r[3], r[4], Decimal(r[5]) / 2, _units(r[6], r[8]), r[7]
                         )
                         for r in pending[1]
                     ]

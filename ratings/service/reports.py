@@ -114,13 +114,13 @@ def rating_list(
     if not include_unrated:
         query = query.where(RatingHistory.rating_after.is_not(None))
     rows = [
-        _list_row(p, h.rating_after, h.change, h.games, h.total_games, h.next_k, h.k10)
+        _list_row(p, h.rating_after, h.change, h.period_games, h.total_games, h.next_k, h.k10)
         for p, h in session.execute(query)
     ]
     rows.sort(key=_sort_key)
     pending = session.scalar(
         sa.select(RatingPeriod.label)
-        .where(RatingPeriod.state == "needs_rerate")
+        .where(RatingPeriod.status == "needs_rerate")
         .order_by(RatingPeriod.start_date)
         .limit(1)
     )
@@ -176,15 +176,25 @@ class HistoryRow:
     """A player's entry on one period's list."""
 
     period: str
+    """The period's label."""
     list_date: dt.date
+    """The date of the list it published."""
     rating_before: int | None
+    """Rating on the list in force at the period start (None: unrated)."""
     rating_after: int | None
+    """Rating on the new list (None: unrated)."""
     change: int
+    """Whole points (art. 8.3.4)."""
     k: int | None
+    """K used (after the 700 rule); None when no game changed the rating."""
     games: int
+    """Games that counted in the period."""
     total_games: int
-    score: float
+    """Rated games completed through the period."""
+    score: Decimal
+    """Sum of S over the period's games."""
     state: str
+    """The list status: listed, first_rating, unrated or below_floor."""
 
 
 def history(session: Session, player_ref: str) -> tuple[Player, list[HistoryRow]]:
@@ -203,11 +213,11 @@ def history(session: Session, player_ref: str) -> tuple[Player, list[HistoryRow]
             rating_before=h.rating_before,
             rating_after=h.rating_after,
             change=h.change,
-            k=h.k,
-            games=h.games,
+            k=h.k_used,
+            games=h.period_games,
             total_games=h.total_games,
-            score=h.score,
-            state=h.state,
+            score=Decimal(h.score_half_points) / 2,
+            state=h.list_status,
         )
         for rp, h in rows
     ]
@@ -215,7 +225,7 @@ def history(session: Session, player_ref: str) -> tuple[Player, list[HistoryRow]
 
 @dataclass(frozen=True, slots=True)
 class CardLine:
-    """One game on a player's calculation card (FIDE's calculation page)."""
+    """One game on a player's calculation card (FIDE's calculation page), exact."""
 
     game_id: int
     played_on: dt.date
@@ -224,11 +234,27 @@ class CardLine:
     opponent: str
     opponent_rating: int
     own_rating: int | None
-    score: float
+    """None for a game that counts towards a first rating (art. 8.2)."""
+    score_half_points: int
+    """S in half points: 2, 1 or 0."""
     difference: int | None
-    expected: float | None
-    change: float | None
+    """D used, after the 400-point rule (art. 8.3.1)."""
+    expected: Decimal | None
+    """PD (table 8.1.2, hundredths) or the curve's E (10^-9)."""
+    change: Decimal | None
+    """dR = S - PD."""
     k: int | None
+    """K used; None for a game pooled towards a first rating."""
+
+    @property
+    def score(self) -> Decimal:
+        """S: 1, 0.5 or 0."""
+        return Decimal(self.score_half_points) / 2
+
+    @property
+    def weighted(self) -> Decimal | None:
+        """K x dR, unrounded."""
+        return None if self.k is None or self.change is None else self.k * self.change
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,17 +268,17 @@ class Card:
     k: int | None
     change: int
     lines: tuple[CardLine, ...]
-    score: float
-    expected_sum: float
+    score: Decimal
+    """Sum of S."""
+    expected_sum: Decimal
+    """Sum of PD over the rated games."""
     state: str
+    """The list status: listed, first_rating, unrated or below_floor."""
 
     @property
     def sum_change(self) -> Decimal:
-        """sum(dR), exact (each dR has at most 4 decimals)."""
-        return sum(
-            (Decimal(str(line.change)) for line in self.lines if line.change is not None),
-            Decimal(0),
-        )
+        """sum(dR), exact."""
+        return sum((line.change for line in self.lines if line.change is not None), Decimal(0))
 
 
 def card(session: Session, player_ref: str, period_label: str) -> Card:
@@ -285,11 +311,11 @@ def card(session: Session, player_ref: str, period_label: str) -> Card:
             opponent=opp_name,
             opponent_rating=b.opponent_rating,
             own_rating=b.own_rating,
-            score=b.score,
+            score_half_points=b.score_half_points,
             difference=b.difference,
-            expected=b.expected,
-            change=b.change,
-            k=b.k,
+            expected=_points(b.pd_units, b.units_per_point),
+            change=_points(b.dr_units, b.units_per_point),
+            k=b.k_used,
         )
         for b, g, event_name, opp_name in rows
     )
@@ -298,13 +324,18 @@ def card(session: Session, player_ref: str, period_label: str) -> Card:
         period=period.label,
         rating_before=entry.rating_before,
         rating_after=entry.rating_after,
-        k=entry.k,
+        k=entry.k_used,
         change=entry.change,
         lines=lines,
-        score=entry.score,
-        expected_sum=entry.expected_sum,
-        state=entry.state,
+        score=Decimal(entry.score_half_points) / 2,
+        expected_sum=rules.points(entry.pd_sum_units, entry.units_per_point),
+        state=entry.list_status,
     )
+
+
+def _points(units: int | None, units_per_point: int) -> Decimal | None:
+    """An audit integer as its exact decimal."""
+    return None if units is None else rules.points(units, units_per_point)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,7 +368,9 @@ def performance(
     player = get_player(session, player_ref)
     query = (
         sa.select(
-            RatingBreakdown.opponent_rating, RatingBreakdown.score, RatingHistory.rating_before
+            RatingBreakdown.opponent_rating,
+            RatingBreakdown.score_half_points,
+            RatingHistory.rating_before,
         )
         .join(Game, Game.id == RatingBreakdown.game_id)
         .join(
@@ -365,7 +398,7 @@ def performance(
     if not rows:
         raise PeriodError(f"{player.name} has no rated games in {scope}")
     opponents = [r[0] for r in rows]
-    score = sum((Decimal(str(r[1])) for r in rows), Decimal(0))
+    score = Decimal(sum(r[1] for r in rows)) / 2
     if method == "fide":
         value = rules.performance_fide(opponents, score)
     elif method == "own":

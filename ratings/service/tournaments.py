@@ -583,7 +583,7 @@ def _insert_trf_rows(
     bulk_insert(
         session,
         "games",
-        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rated"),
+        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rateable"),
         (
             (
                 event_id,
@@ -727,7 +727,7 @@ def import_pgn(
     bulk_insert(
         session,
         "games",
-        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rated"),
+        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rateable"),
         (
             (
                 event_ids[event],
@@ -888,7 +888,7 @@ def export_trf(session: Session, ref: str) -> TrfExport:
         number = _round_number(g.round, f"game {g.id}")
         round_dates[number] = min(round_dates.get(number, g.played_on), g.played_on)
         trf_games.append(
-            TrfGame(number, start_no[g.white_id], start_no[g.black_id], g.result, g.rated, 0, 0)
+            TrfGame(number, start_no[g.white_id], start_no[g.black_id], g.result, g.rateable, 0, 0)
         )
     trf_byes = [
         TrfBye(

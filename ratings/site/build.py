@@ -62,8 +62,8 @@ _STATIC = ("site.css", "site.js", "chart.js")
 _VEGA = "assets/vega.js"
 _VEGA_LICENSE = "assets/vega-license.txt"
 _STATES = {
-    "rated": "rated",
-    "new": "first rating",
+    "listed": "rated",
+    "first_rating": "first rating",
     "unrated": "unrated",
     "below_floor": "below the floor: unrated",
 }
@@ -543,7 +543,7 @@ class _Site:
     def _flags(self, e: data.ListEntry, inactive: set[int]) -> str:
         player = self.register[e.player_id]
         flag = ("w" if player.sex == "f" else "") + ("i" if e.player_id in inactive else "")
-        return f"{flag} new".strip() if e.state == "new" else flag
+        return f"{flag} new".strip() if e.state == "first_rating" else flag
 
     def _list_cells(self, rank: int, e: data.ListEntry, flags: str) -> tuple[object, ...]:
         p = self.register[e.player_id]

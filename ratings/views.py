@@ -1,0 +1,348 @@
+"""The product's SQL views as replaceable objects (Alembic cookbook, "Replaceable Objects").
+
+A view is a named object with its SQL text kept here, one constant per version; migrations
+create, drop and replace it through the operations this module registers on Alembic's ``op``
+(``op.create_view``, ``op.drop_view``, ``op.replace_view(new, replaces=old)``), so that a
+revision that renames a column replaces the views in the same transaction. :data:`VIEWS` are
+the versions at head: ``ratings/migrations/env.py`` compares them with the database, so that
+``alembic check`` (``ratings db check``) reports a view that is missing, extra or has other
+columns, as it does for tables.
+
+Versions are append-only: a released version is never edited (a migration refers to the
+versions it creates and replaces), a change is a new constant and a new revision. This module
+imports no model, so migrations may import it (unlike ``ratings.models``, which changes).
+
+Every view reads only the tables, runs unchanged on SQLite and PostgreSQL, and shows the
+integer audit columns as decimals (``DOUBLE PRECISION``: for reading; sum the integers of the
+tables for exact results).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from alembic.autogenerate import comparators, renderers
+from alembic.autogenerate.api import AutogenContext
+from alembic.operations import MigrateOperation, Operations
+from alembic.operations.ops import UpgradeOps
+
+__all__ = [
+    "CURRENT_RATINGS_0001",
+    "CURRENT_RATINGS_0002",
+    "RATING_CALCULATIONS_0002",
+    "RATING_LISTS_0001",
+    "RATING_LISTS_0002",
+    "VIEWS",
+    "CreateViewOp",
+    "DropViewOp",
+    "View",
+    "view_names",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """One version of a view: its name, its ``SELECT`` and the columns that SELECT gives."""
+
+    name: str
+    """The view's name."""
+    select: str
+    """The SQL after ``CREATE VIEW name AS``."""
+    columns: tuple[str, ...]
+    """Its columns, in order (checked against the database by tests and ``alembic check``)."""
+
+    def create_sql(self) -> str:
+        """``CREATE VIEW name AS select``."""
+        return f"CREATE VIEW {self.name} AS\n{self.select.strip()}\n"
+
+
+# --- revision 0001 (initial schema) ---------------------------------------------------------
+
+CURRENT_RATINGS_0001 = View(
+    "current_ratings",
+    """
+SELECT p.id AS player_id,
+       p.name,
+       p.fide_id,
+       p.federation,
+       p.sex,
+       p.title,
+       p.birth_year,
+       CASE WHEN h.id IS NULL THEN p.entry_rating ELSE h.rating_after END AS rating,
+       CASE WHEN h.id IS NULL THEN p.entry_games ELSE h.total_games END AS games,
+       h.next_k AS k,
+       CASE WHEN h.id IS NULL THEN p.k10 ELSE h.k10 END AS k10,
+       lp.label AS period,
+       lp.list_date
+FROM players AS p
+LEFT JOIN rating_periods AS lp
+       ON lp.start_date = (SELECT max(start_date) FROM rating_periods)
+LEFT JOIN rating_history AS h
+       ON h.player_id = p.id AND h.period_id = lp.id
+WHERE p.merged_into_id IS NULL
+""",
+    (
+        "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year", "rating",
+        "games", "k", "k10", "period", "list_date",
+    ),
+)  # fmt: skip
+
+RATING_LISTS_0001 = View(
+    "rating_lists",
+    """
+SELECT rp.label AS period,
+       rp.list_date,
+       p.id AS player_id,
+       p.name,
+       p.fide_id,
+       p.federation,
+       h.rating_before,
+       h.rating_after AS rating,
+       h.change,
+       h.games,
+       h.total_games,
+       h.k,
+       h.next_k,
+       h.k10,
+       h.state
+FROM rating_history AS h
+JOIN rating_periods AS rp ON rp.id = h.period_id
+JOIN players AS p ON p.id = h.player_id
+""",
+    (
+        "period", "list_date", "player_id", "name", "fide_id", "federation", "rating_before",
+        "rating", "change", "games", "total_games", "k", "next_k", "k10", "state",
+    ),
+)  # fmt: skip
+
+# --- revision 0002 (issue 13: exact audit columns, names a SQL user cannot misread) ---------
+
+CURRENT_RATINGS_0002 = View(
+    "current_ratings",
+    """
+SELECT p.id AS player_id,
+       p.name,
+       p.fide_id,
+       p.federation,
+       p.sex,
+       p.title,
+       p.birth_year,
+       CASE WHEN h.id IS NULL THEN p.entry_rating ELSE h.rating_after END AS rating,
+       CASE WHEN h.id IS NULL THEN p.entry_games ELSE h.total_games END AS total_games,
+       h.next_k,
+       CASE WHEN h.id IS NULL THEN p.k10 ELSE h.k10 END AS k10,
+       lp.label AS period,
+       lp.list_date
+FROM players AS p
+LEFT JOIN rating_periods AS lp
+       ON lp.start_date = (SELECT max(start_date) FROM rating_periods)
+LEFT JOIN rating_history AS h
+       ON h.player_id = p.id AND h.period_id = lp.id
+WHERE p.merged_into_id IS NULL
+""",
+    (
+        "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year", "rating",
+        "total_games", "next_k", "k10", "period", "list_date",
+    ),
+)  # fmt: skip
+"""The newest list, one row per player (merged records left out); before any period is
+rated, the register's entry ratings."""
+
+RATING_LISTS_0002 = View(
+    "rating_lists",
+    """
+SELECT rp.label AS period,
+       rp.list_date,
+       p.id AS player_id,
+       p.name,
+       p.fide_id,
+       p.federation,
+       h.rating_before,
+       h.rating_after AS rating,
+       h.change,
+       h.k_used,
+       h.period_games,
+       h.total_games,
+       CAST(h.score_half_points AS DOUBLE PRECISION) / 2 AS score,
+       CAST(h.pd_sum_units AS DOUBLE PRECISION) / h.units_per_point AS pd_sum,
+       h.next_k,
+       h.k10,
+       h.list_status
+FROM rating_history AS h
+JOIN rating_periods AS rp ON rp.id = h.period_id
+JOIN players AS p ON p.id = h.player_id
+""",
+    (
+        "period", "list_date", "player_id", "name", "fide_id", "federation", "rating_before",
+        "rating", "change", "k_used", "period_games", "total_games", "score", "pd_sum", "next_k",
+        "k10", "list_status",
+    ),
+)  # fmt: skip
+"""Every published list, one row per player and period."""
+
+RATING_CALCULATIONS_0002 = View(
+    "rating_calculations",
+    """
+SELECT rp.label AS period,
+       b.player_id,
+       p.name,
+       b.game_id,
+       g.played_on,
+       e.name AS event,
+       b.opponent_id,
+       o.name AS opponent,
+       b.own_rating,
+       b.opponent_rating,
+       b.difference,
+       CAST(b.score_half_points AS DOUBLE PRECISION) / 2 AS score,
+       CAST(b.pd_units AS DOUBLE PRECISION) / b.units_per_point AS pd,
+       CAST(b.dr_units AS DOUBLE PRECISION) / b.units_per_point AS dr,
+       b.k_used,
+       CAST(b.dr_units AS DOUBLE PRECISION) * b.k_used / b.units_per_point AS k_dr,
+       b.counts_for
+FROM rating_breakdown AS b
+JOIN rating_periods AS rp ON rp.id = b.period_id
+JOIN games AS g ON g.id = b.game_id
+JOIN events AS e ON e.id = g.event_id
+JOIN players AS p ON p.id = b.player_id
+JOIN players AS o ON o.id = b.opponent_id
+""",
+    (
+        "period", "player_id", "name", "game_id", "played_on", "event", "opponent_id",
+        "opponent", "own_rating", "opponent_rating", "difference", "score", "pd", "dr",
+        "k_used", "k_dr", "counts_for",
+    ),
+)  # fmt: skip
+"""Every game from each player's side, as FIDE's calculation pages print it: the ratings
+used, D, S, PD, dR, K and K x dR as decimals (``ratings card``)."""
+
+VIEWS: tuple[View, ...] = (CURRENT_RATINGS_0002, RATING_LISTS_0002, RATING_CALCULATIONS_0002)
+"""The views at head, in creation order."""
+
+
+def view_names() -> tuple[str, ...]:
+    """The names of the views at head."""
+    return tuple(v.name for v in VIEWS)
+
+
+# --- operations (the cookbook's ReversibleOp, with the objects passed directly) -------------
+
+
+class _ViewOp(MigrateOperation):
+    """An operation on one view."""
+
+    def __init__(self, view: View) -> None:
+        self.view = view
+
+    @classmethod
+    def invoke_for_target(cls, operations: Operations, view: View) -> Any:
+        """``op.create_view(view)`` / ``op.drop_view(view)``."""
+        return operations.invoke(cls(view))
+
+    @classmethod
+    def replace(cls, operations: Operations, view: View, *, replaces: View) -> Any:
+        """``op.replace_view(new, replaces=old)``: drop the old version, create the new."""
+        operations.invoke(DropViewOp(replaces))
+        return operations.invoke(CreateViewOp(view))
+
+
+@Operations.register_operation("create_view", "invoke_for_target")
+@Operations.register_operation("replace_view", "replace")
+class CreateViewOp(_ViewOp):
+    """Create a view (its reverse drops it)."""
+
+    def reverse(self) -> MigrateOperation:
+        return DropViewOp(self.view)
+
+    def to_diff_tuple(self) -> tuple[Any, ...]:
+        return ("create_view", self.view.name)
+
+
+@Operations.register_operation("drop_view", "invoke_for_target")
+class DropViewOp(_ViewOp):
+    """Drop a view (its reverse creates it)."""
+
+    def reverse(self) -> MigrateOperation:
+        return CreateViewOp(self.view)
+
+    def to_diff_tuple(self) -> tuple[Any, ...]:
+        return ("drop_view", self.view.name)
+
+
+@Operations.implementation_for(CreateViewOp)
+def _create_view(operations: Operations, operation: CreateViewOp) -> None:
+    operations.execute(operation.view.create_sql())
+
+
+@Operations.implementation_for(DropViewOp)
+def _drop_view(operations: Operations, operation: DropViewOp) -> None:
+    operations.execute(f"DROP VIEW {operation.view.name}")
+
+
+# --- autogenerate: compare the views at head with the database ------------------------------
+
+
+def _normalized(sql: str) -> str:
+    return " ".join(sql.split()).rstrip(";").strip().lower()
+
+
+@comparators.dispatch_for("schema")
+def _compare_views(autogen_context: AutogenContext, upgrade_ops: UpgradeOps, schemas: Any) -> None:
+    """Missing, extra and changed views become create/drop operations, so that ``alembic
+    check`` fails on them. Changed: other columns (both backends), or other SQL text (SQLite,
+    which keeps the text it was given; PostgreSQL rewrites it)."""
+    inspector = autogen_context.inspector
+    connection = autogen_context.connection
+    if inspector is None or connection is None:
+        return
+    existing = set(inspector.get_view_names())
+    for view in VIEWS:
+        if view.name not in existing:
+            upgrade_ops.ops.append(CreateViewOp(view))
+            continue
+        columns = tuple(c["name"] for c in inspector.get_columns(view.name))
+        changed = columns != view.columns
+        if connection.dialect.name == "sqlite":
+            stored = connection.exec_driver_sql(
+                "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", (view.name,)
+            ).scalar()
+            changed = changed or _normalized(str(stored)) != _normalized(view.create_sql())
+        if changed:
+            upgrade_ops.ops.append(DropViewOp(_known(view.name, columns)))
+            upgrade_ops.ops.append(CreateViewOp(view))
+    for name in sorted(existing - set(view_names())):
+        columns = tuple(c["name"] for c in inspector.get_columns(name))
+        upgrade_ops.ops.append(DropViewOp(_known(name, columns)))
+
+
+def _versions() -> list[View]:
+    """Every version of every view defined here."""
+    return [v for v in globals().values() if isinstance(v, View)]
+
+
+def _known(name: str, columns: tuple[str, ...]) -> View:
+    """The version of view ``name`` with these columns, if one is defined here (for the
+    rendered ``op.drop_view``), else a stand-in with no SQL."""
+    for view in reversed(_versions()):
+        if view.name == name and view.columns == columns:
+            return view
+    return View(name, "", columns)
+
+
+@renderers.dispatch_for(CreateViewOp)
+def _render_create_view(autogen_context: AutogenContext, op: CreateViewOp) -> str:
+    return f"op.create_view(views.{_constant(op.view)})  # add `from ratings import views`"
+
+
+@renderers.dispatch_for(DropViewOp)
+def _render_drop_view(autogen_context: AutogenContext, op: DropViewOp) -> str:
+    return f"op.drop_view(views.{_constant(op.view)})  # the version the database holds"
+
+
+def _constant(view: View) -> str:
+    """The name of the constant that holds ``view`` here, or a placeholder to fill in."""
+    for name, value in globals().items():
+        if value is view:
+            return name
+    return view.name.upper() + "_UNKNOWN_VERSION"

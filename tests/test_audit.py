@@ -1,0 +1,141 @@
+"""The audit reproduces in SQL: the README cookbook query recomputes every published change
+from the breakdown and returns no rows when all agree (issue 13, item 2)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ratings import service
+from ratings.cli import App, cli
+from ratings.rules import system_config
+from tests.conftest import BACKEND, new_database, table_rows
+from tests.pools import load_pool, random_pool
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def cookbook_query(title: str) -> str:
+    """The SQL of the README cookbook recipe whose lead-in line starts with ``title``."""
+    text = README.read_text(encoding="utf-8")
+    found = re.search(
+        re.escape(title) + r'.*?```sh\nratings sql "(.*?)"\n```', text, flags=re.DOTALL
+    )
+    assert found is not None, f"no cookbook query after {title!r}"
+    return found[1]
+
+
+RECOMPUTE = cookbook_query("Every published change, recomputed from the breakdown")
+
+
+def database(tmp_path: Path) -> str:
+    """A SQLite file, or with RATINGS_TEST_BACKEND=postgres a fresh PostgreSQL database."""
+    return str(tmp_path / "audit.db") if BACKEND == "sqlite" else new_database()
+
+
+def run(db: str, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--db", db, *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> str:
+    """The demonstration club after the README's correction (game 14 drawn, re-rated): the
+    steps of ``ratings demo`` through the commands, so that PostgreSQL gets it too."""
+    db = database(tmp_path)
+    data = resources.files("ratings") / "data"
+    for name in ("demo_players.csv", "demo_games.csv"):
+        (tmp_path / name).write_bytes((data / name).read_bytes())
+    for args in (
+        ["init"],
+        ["import", "players", str(tmp_path / "demo_players.csv")],
+        ["import", "games", str(tmp_path / "demo_games.csv")],
+        ["rate"],
+        ["game", "edit", "14", "--result", "1/2-1/2"],
+        ["rate"],
+    ):
+        code, out, err = run(db, *args)
+        assert code == 0, out + err
+    return db
+
+
+NO_ROWS = (
+    0,
+    "period  name  k_used  published  recomputed\n------  ----  ------  ---------  ----------\n",
+    "(0 rows)\n",
+)
+
+
+def test_every_published_change_is_recomputed_in_sql_on_the_demo(demo: str) -> None:
+    assert run(demo, "sql", RECOMPUTE) == NO_ROWS
+
+
+def test_the_minus_2_50_case_is_exact(demo: str) -> None:
+    """Issue 13: in the demo, Elard's 2025-01 change summed as -0.2499999... in REAL dR, and
+    ROUND(k * SUM(dR)) gave -2 where the list has -3. In integer hundredths the sum is -25,
+    K x sum -250, i.e. -2.50, which rounds to -3 (art. 8.3.4)."""
+    rows = table_rows(
+        demo,
+        "SELECT h.change, h.k_used, SUM(b.dr_units), h.k_used * SUM(b.dr_units) "
+        "FROM rating_history h JOIN rating_breakdown b ON b.period_id = h.period_id "
+        "AND b.player_id = h.player_id JOIN players p ON p.id = h.player_id "
+        "JOIN rating_periods rp ON rp.id = h.period_id "
+        "WHERE p.name = 'Elard, Carl' AND rp.label = '2025-01' AND b.counts_for = 'change' "
+        "GROUP BY h.change, h.k_used",
+    )
+    assert rows == [(-3, 10, -25, -250)]
+
+
+def test_sums_of_dr_are_exact_integers(demo: str) -> None:
+    """Issue 13: SUM(dR) showed float noise in 137 of 334 player-periods of the demo. The
+    sums are integers now, and equal the change's source exactly: K x sum / 100, rounded."""
+    rows = table_rows(
+        demo,
+        "SELECT SUM(dr_units), MIN(units_per_point), MAX(units_per_point) FROM rating_breakdown "
+        "WHERE counts_for = 'change' GROUP BY period_id, player_id",
+    )
+    assert len(rows) == 334
+    assert all(isinstance(s, int) and lo == hi == 100 for s, lo, hi in rows)
+
+
+def test_a_changed_value_is_reported(demo: str) -> None:
+    """The query is not vacuous: a list entry that disagrees with its breakdown shows up."""
+    engine_rows = table_rows(demo, "SELECT id FROM rating_periods WHERE label = '2025-03'")
+    ((period_id,),) = engine_rows
+    app = App(demo)
+    with app.session() as session:
+        session.connection().exec_driver_sql(
+            "UPDATE rating_history SET change = change + 1 WHERE period_id = "
+            f"{int(period_id)} AND player_id = (SELECT id FROM players WHERE name = 'Elard, Carl')"
+        )
+    app.close()
+    code, out, err = run(demo, "sql", RECOMPUTE)
+    assert (code, err) == (0, "(1 row)\n")
+    assert out.splitlines()[2].split()[:3] == ["2025-03", "Elard,", "Carl"]
+
+
+@pytest.mark.parametrize(
+    ("system", "overrides"),
+    [("fide", {}), ("club", {"period_months": 2}), ("elo", {}), ("fide", {"expected": "curve"})],
+)
+def test_every_published_change_is_recomputed_in_sql_on_a_random_pool(
+    tmp_path: Path, system: str, overrides: dict[str, object]
+) -> None:
+    db = database(tmp_path)
+    code, out, err = run(db, "init", "--system", system)
+    assert code == 0, out + err
+    players, games = random_pool(7, players=40, months=14, first=dt.date(2025, 1, 1))
+    app = App(db)
+    with app.session() as session:
+        session.connection().exec_driver_sql("DELETE FROM settings")
+        service.create_settings(session, system_config(system, **overrides))  # type: ignore[arg-type]
+        load_pool(session, players, games)
+        report = service.rate(session)
+    app.close()
+    assert report.games > 500
+    assert run(db, "sql", RECOMPUTE) == NO_ROWS
