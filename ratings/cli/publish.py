@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import click
+from sqlalchemy.orm import Session
 
-from ratings import files, limits
+from ratings import files, limits, migrate
 from ratings.cli import App, pass_app
 from ratings.cli.progress import Progress
-from ratings.db import sqlite_path
+from ratings.db import SessionFactory, make_engine, sqlite_path
 from ratings.errors import InvalidInputError, LimitError
 from ratings.service import publish as data
 from ratings.site import chart
@@ -31,9 +35,38 @@ def _app(app: App, db: str | None) -> App:
     return local
 
 
-def run_publish(app: App, directory: Path, *, force: bool, title: str = "Ratings") -> PublishReport:
-    """Publish ``app``'s database into ``directory`` as the command does (one read-only unit
-    of work, rolled back; the database is never written)."""
+@contextmanager
+def read_only_session(app: App) -> Iterator[Session]:
+    """One read-only unit of work on ``app``'s database (schema checked; rolled back)."""
+    engine = make_engine(app.url, read_only=True, create=False)
+    try:
+        migrate.ensure_current(engine)
+        with SessionFactory(bind=engine) as session, session.begin():
+            yield session
+            session.rollback()
+    finally:
+        engine.dispose()
+
+
+def default_jobs() -> int:
+    """Worker processes for a large publish: the machine's cores, at most 4."""
+    return max(1, min(4, os.cpu_count() or 1))
+
+
+def run_publish(
+    app: App,
+    directory: Path,
+    *,
+    force: bool,
+    title: str = "Ratings",
+    jobs: int | None = None,
+) -> PublishReport:
+    """Publish ``app``'s database into ``directory`` as the command does.
+
+    The database is read through a read-only connection (SQLite opened with ``mode=ro``, a
+    read-only transaction on PostgreSQL), so publishing never writes it and never holds the
+    write lock that ``ratings rate`` needs.
+    """
     database = sqlite_path(app.url)
     progress: list[Progress] = []
 
@@ -44,10 +77,17 @@ def run_publish(app: App, directory: Path, *, force: bool, title: str = "Ratings
 
     try:
         with (
-            app.session(commit=False) as session,
+            read_only_session(app) as session,
             SiteFolder(directory, force=force, database=database) as out,
         ):
-            return publish_site(session, out, site_title=title, progress=advance)
+            return publish_site(
+                session,
+                out,
+                site_title=title,
+                progress=advance,
+                jobs=default_jobs() if jobs is None else jobs,
+                url=app.url,
+            )
     finally:
         for bar in progress:
             bar.__exit__(None, None, None)
@@ -66,9 +106,16 @@ def run_publish(app: App, directory: Path, *, force: bool, title: str = "Ratings
     is_flag=True,
     help="Publish into a folder that holds other files (they are kept, never deleted).",
 )
+@click.option(
+    "--jobs",
+    type=click.IntRange(1, 64),
+    help="Worker processes for a large site (default: the machine's cores, at most 4).",
+)
 @DB_OPTION
 @pass_app
-def publish(app: App, directory: Path, title: str, force: bool, db: str | None) -> None:
+def publish(
+    app: App, directory: Path, title: str, force: bool, jobs: int | None, db: str | None
+) -> None:
     """Write the rating lists, a page per player and per event, and CSV/TXT downloads as a
     static website in DIR (only the pages that changed are rewritten)."""
     app = _app(app, db)
@@ -78,7 +125,7 @@ def publish(app: App, directory: Path, title: str, force: bool, db: str | None) 
         raise InvalidInputError(f"--title: {exc}") from None
     if not title:
         raise InvalidInputError("--title: must not be blank")
-    report = run_publish(app, directory, force=force, title=title)
+    report = run_publish(app, directory, force=force, title=title, jobs=jobs)
     if report.pending is not None:
         click.echo(
             f"Warning: corrections touched period {report.pending}; run 'ratings rate' and "
@@ -144,7 +191,7 @@ def plot(
         except LimitError as exc:
             raise InvalidInputError(f"--title: {exc}") from None
     first, last = _period_range(period)
-    with app.session(commit=False) as session:
+    with read_only_session(app) as session:
         found = data.rating_series(session, players, first=first, last=last)
     series = [
         chart.Series(s.name, [(pt.list_date, pt.period, pt.rating) for pt in s.points])

@@ -13,6 +13,7 @@ in this module only.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
 from collections.abc import Collection, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
@@ -36,13 +38,51 @@ from ratings.results import Result
 from ratings.rules import points
 from ratings.service.common import get_config, get_player, parse_period
 
+_RESULTS = {r.value: r for r in Result}
+
 CHUNK = 500
 """Ids per ``IN (...)`` list when only some players or events are read."""
 
 
+@functools.lru_cache(maxsize=65536)
 def _units(value: int | None, units_per_point: int) -> Decimal | None:
     """An audit integer (PD or dR in 1/units_per_point) as the exact decimal it stands for."""
     return None if value is None else points(value, units_per_point)
+
+
+@functools.lru_cache(maxsize=4096)
+def _half_points(halves: int) -> Decimal:
+    """A score in half points as the exact decimal."""
+    return Decimal(halves) / 2
+
+
+@functools.lru_cache(maxsize=65536)
+def _date(value: dt.date | str) -> dt.date:
+    """A date as the driver gives it (ISO text on SQLite)."""
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(value)
+
+
+def _fetch(session: Session, query: sa.ClauseElement) -> Iterator[Sequence[Any]]:
+    """The rows of a Core query as the driver's plain tuples, in batches.
+
+    Bulk reads (millions of list and breakdown rows) skip SQLAlchemy's result processing,
+    as :func:`ratings.service.common.fetch_all` does for rating; the SQL still comes from the
+    models' columns. Values come as the driver gives them: dates as ISO text on SQLite (see
+    :func:`_date`), booleans as 0/1, enums as their stored strings.
+    """
+    conn = session.connection()
+    compiled = query.compile(dialect=conn.dialect, compile_kwargs={"render_postcompile": True})
+    assert isinstance(compiled, SQLCompiler)
+    params: Any = compiled.construct_params()
+    if compiled.positiontup is not None:
+        params = [params[name] for name in compiled.positiontup]
+    cursor = conn.connection.cursor()
+    try:
+        cursor.execute(str(compiled), params)
+        while batch := cursor.fetchmany(20_000):
+            yield from batch
+    finally:
+        cursor.close()
 
 
 # --- periods, players, events ---------------------------------------------------------------
@@ -173,7 +213,8 @@ def list_entries(
     """The rated players' entries on the lists of ``period_ids``: ``(period id, entries)``
     one period at a time, in no particular order within a period."""
     for chunk in _chunks(sorted(period_ids), 8):
-        rows = session.execute(
+        rows = _fetch(
+            session,
             sa.select(
                 RatingHistory.period_id,
                 RatingHistory.player_id,
@@ -186,10 +227,13 @@ def list_entries(
                 RatingHistory.list_status,
             )
             .where(RatingHistory.period_id.in_(chunk), RatingHistory.rating_after.is_not(None))
-            .order_by(RatingHistory.period_id)
+            .order_by(RatingHistory.period_id),
         )
         for period_id, group in itertools.groupby(rows, key=lambda r: r[0]):
-            yield period_id, [ListEntry(*row[1:]) for row in group]
+            yield (
+                period_id,
+                [ListEntry(r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8]) for r in group],
+            )
 
 
 def active_players(session: Session) -> dict[int, set[int]]:
@@ -248,7 +292,7 @@ _HISTORY_COLUMNS = (
 def _period_row(row: Sequence[Any]) -> PeriodRow:
     return PeriodRow(
         row[1], row[2], row[3], row[4], row[5], row[6], row[7],
-        Decimal(row[8]) / 2, points(row[9], row[13]), row[10], bool(row[11]),
+        _half_points(row[8]), _units(row[9], row[13]) or Decimal(0), row[10], bool(row[11]),
         row[12],
     )  # fmt: skip
 
@@ -259,10 +303,11 @@ def history_rows(
     """``(player id, rows)`` per player in ascending id order, every period's entry (in no
     particular order: sort by the period's start). ``player_ids`` None: every player."""
     for chunk in _id_chunks(player_ids):
-        rows = session.execute(
+        rows = _fetch(
+            session,
             sa.select(*_HISTORY_COLUMNS)
             .where(*_where(RatingHistory.player_id, chunk))
-            .order_by(RatingHistory.player_id)
+            .order_by(RatingHistory.player_id),
         )
         for player_id, group in itertools.groupby(rows, key=lambda r: r[0]):
             yield player_id, [_period_row(row) for row in group]
@@ -271,8 +316,8 @@ def history_rows(
 def period_rows(session: Session, period_ids: Collection[int]) -> Iterator[tuple[int, PeriodRow]]:
     """``(player id, row)`` for every entry on the lists of ``period_ids``."""
     for chunk in _chunks(sorted(period_ids), 8):
-        rows = session.execute(
-            sa.select(*_HISTORY_COLUMNS).where(RatingHistory.period_id.in_(chunk))
+        rows = _fetch(
+            session, sa.select(*_HISTORY_COLUMNS).where(RatingHistory.period_id.in_(chunk))
         )
         for row in rows:
             yield row[0], _period_row(row)
@@ -310,7 +355,8 @@ def card_games(
     with its breakdown (unsorted). ``player_ids`` None: every player."""
     b, g = RatingBreakdown, Game
     for chunk in _id_chunks(player_ids):
-        rows = session.execute(
+        rows = _fetch(
+            session,
             sa.select(
                 b.player_id,
                 b.period_id,
@@ -331,7 +377,7 @@ def card_games(
             )
             .join(g, g.id == b.game_id)
             .where(*_where(b.player_id, chunk))
-            .order_by(b.player_id)
+            .order_by(b.player_id),
         )
         for player_id, group in itertools.groupby(rows, key=lambda r: r[0]):
             yield (
@@ -341,14 +387,14 @@ def card_games(
                         r[1],
                         r[2],
                         r[3],
-                        r[4],
+                        _date(r[4]),
                         r[5],
                         bool(r[6]),
                         r[7],
                         r[8],
                         r[9],
                         r[10],
-                        Decimal(r[11]) / 2,
+                        _half_points(r[11]),
                         _units(r[12], r[15]),
                         _units(r[13], r[15]),
                         r[14],
@@ -471,14 +517,16 @@ def event_data(session: Session, event_ids: Collection[int] | None = None) -> It
     order, then those with byes only). ``event_ids`` None: every event."""
     g, b = Game, RatingBreakdown
     for chunk in _id_chunks(event_ids):
-        games = session.execute(
+        games = _fetch(
+            session,
             sa.select(
                 g.event_id, g.id, g.round, g.played_on, g.white_id, g.black_id, g.result, g.rateable
             )
             .where(*_where(g.event_id, chunk))
-            .order_by(g.event_id)
+            .order_by(g.event_id),
         )
-        ratings = session.execute(
+        ratings = _fetch(
+            session,
             sa.select(
                 g.event_id,
                 b.game_id,
@@ -492,7 +540,7 @@ def event_data(session: Session, event_ids: Collection[int] | None = None) -> It
             )
             .join(g, g.id == b.game_id)
             .where(*_where(g.event_id, chunk))
-            .order_by(g.event_id)
+            .order_by(g.event_id),
         )
         byes: dict[int, list[EventBye]] = {}
         for event_id, round_, player_id, code in session.execute(
@@ -504,13 +552,16 @@ def event_data(session: Session, event_ids: Collection[int] | None = None) -> It
         rating_groups = itertools.groupby(ratings, key=lambda r: r[0])
         pending = next(rating_groups, None)
         for event_id, group in itertools.groupby(games, key=lambda r: r[0]):
-            event_games = [EventGame(r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7])) for r in group]
+            event_games = [
+                EventGame(r[1], r[2], _date(r[3]), r[4], r[5], _RESULTS[r[6]], bool(r[7]))
+                for r in group
+            ]
             event_ratings: list[EventRating] = []
             while pending is not None and pending[0] <= event_id:
                 if pending[0] == event_id:
                     event_ratings = [
                         EventRating(
-                            r[1], r[2], r[3], r[4], Decimal(r[5]) / 2, _units(r[6], r[8]), r[7]
+                            r[1], r[2], r[3], r[4], _half_points(r[5]), _units(r[6], r[8]), r[7]
                         )
                         for r in pending[1]
                     ]

@@ -33,18 +33,25 @@ period that disappeared) renders every page, still writing only those that chang
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
 import io
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import multiprocessing
+from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from decimal import Decimal
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 import jinja2
+from markupsafe import Markup, escape
+from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from ratings import __version__, rules
+from ratings.db import SessionFactory, make_engine
 from ratings.errors import PeriodError
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
@@ -52,6 +59,7 @@ from ratings.service import publish as data
 from ratings.service.common import get_config
 from ratings.site import chart
 from ratings.site.output import SiteFolder
+from ratings.site.rows import card_line, crosstable_row, history_gap, history_row, list_row
 
 __all__ = ["PublishReport", "publish_site"]
 
@@ -119,12 +127,18 @@ def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def _trend(value: int | Decimal | None) -> str:
+_UP = Markup(' class="up"')
+_DOWN = Markup(' class="down"')
+
+
+def _trend(value: int | Decimal | None) -> Markup:
+    """The class attribute of a rating change's cell (colour as well as the sign)."""
     if not value:
-        return ""
-    return " up" if value > 0 else " down"
+        return Markup()
+    return _UP if value > 0 else _DOWN
 
 
+@functools.lru_cache(maxsize=1024)
 def _score(value: Decimal) -> str:
     """A score in halves as chess writes it: ``2½``, ``½``, ``3``."""
     whole = int(value)
@@ -137,12 +151,19 @@ def _halves(halves: int) -> str:
     return _score(Decimal(halves) / 2)
 
 
+@functools.lru_cache(maxsize=65536)
 def _fraction(value: Decimal | None, *, signed: bool = False) -> str:
     """PD and dR: two decimals (table 8.1.2), four when the curve needs them."""
     if value is None:
         return ""
     text = f"{value:+.4f}" if signed else f"{value:.4f}"
     return text[:-2] if text.endswith("00") else text
+
+
+@functools.lru_cache(maxsize=65536)
+def _weighted(k: int, dr: Decimal) -> str:
+    """K x dR, two decimals."""
+    return f"{k * dr:+.2f}"
 
 
 def _fingerprint(*values: object) -> str:
@@ -277,11 +298,16 @@ def publish_site(
     *,
     site_title: str = "Ratings",
     progress: Callable[[int, int], None] | None = None,
+    jobs: int = 1,
+    url: str | None = None,
 ) -> PublishReport:
     """Write the site for the database ``session`` reads into ``out`` (opened by the
     caller), rendering only what changed since the previous publish (module docstring).
 
-    ``progress(done, total)`` is called after each list, player and event page rendered.
+    ``progress(done, total)`` is called as list, player and event pages are rendered.
+    ``jobs`` > 1: render in that many worker processes when there are at least
+    :data:`PARALLEL_FROM` pages to render; each reads the database ``url`` (needed then)
+    through its own read-only connection.
     Nothing is written to the database.
 
     :raises PeriodError: when no period has been rated yet.
@@ -298,14 +324,40 @@ def publish_site(
     window = max(1, INACTIVE_MONTHS // config.period_months)
     new_bits = _dirty_bits(session, out, periods)
     plan = _plan(session, out, build, periods, register, events, new_bits, window)
-    site = _Site(_environment(), out, periods, register, events, site_title, system, progress)
-    site.total = len(plan.lists) + len(plan.players) + len(plan.events)
     pending = next((p.label for p in periods if p.state == "needs_rerate"), None)
-
+    shared = _Shared(
+        periods, register, events, site_title, system, window, pending,
+        url or "", out.path,
+        out.identity, out.database,
+    )  # fmt: skip
+    site = _Site(_environment(), out, shared)
     site.assets()
-    site.lists(session, plan.lists, window, pending)
-    bits = site.players(session, None if plan.full else plan.players)
-    site.events_pages(session, None if plan.full else plan.events)
+    work = _jobs(plan, shared)
+    total = sum(job.size for job in work)
+    counts = {"lists": 0, "players": 0, "events": 0}
+    bits: dict[int, int] = {}
+
+    def record(job: _Job, done: _Done) -> None:
+        bits.update(done.bits)
+        counts[job.kind] += done.rendered
+        if progress is not None:
+            progress(sum(counts.values()), total)
+
+    if url is not None and jobs > 1 and total >= PARALLEL_FROM and len(work) > 1:
+        context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+        with ProcessPoolExecutor(
+            min(jobs, len(work)), mp_context=context, initializer=_start_worker,
+            initargs=(shared,),
+        ) as pool:  # fmt: skip
+            futures = {pool.submit(_run_job, job): job for job in work}
+            for future in as_completed(futures):
+                done = future.result()
+                out.absorb(done.files, done.written, done.unchanged, done.bytes_written)
+                record(futures[future], done)
+    else:
+        for job in work:
+            record(job, site.run(session, job))
+    out.flush()
 
     old_players = (out.old or {}).get("players") if not plan.full else None
     players_manifest: dict[str, list[str]] = {}
@@ -343,9 +395,9 @@ def publish_site(
         deleted=out.deleted,
         bytes_written=out.bytes_written,
         full=plan.full,
-        players=site.counts["players"],
-        events=site.counts["events"],
-        lists=site.counts["lists"],
+        players=counts["players"],
+        events=counts["events"],
+        lists=counts["lists"],
         pending=pending,
     )
 
@@ -423,38 +475,164 @@ def _table_row(previous: data.PeriodRow | None, row: data.PeriodRow) -> bool:
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _Shared:
+    """What every part of a publish needs (picklable: sent to the worker processes)."""
+
+    periods: Sequence[data.SitePeriod]
+    register: dict[int, data.SitePlayer]
+    events: dict[int, data.SiteEvent]
+    site_title: str
+    system: str
+    window: int
+    pending: str | None
+    url: str
+    directory: Path
+    identity: tuple[int, int]
+    database: Path | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Job:
+    """A part of a publish: some lists, players or events."""
+
+    kind: str
+    """lists | players | events."""
+    ids: Collection[int] | None
+    """Period, player or event ids (a ``range`` for a span of ids); None: all."""
+    size: int
+    """Pages it renders (about), for progress and balancing."""
+    index: bool = False
+    """Lists only: also the index page."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """What a part published."""
+
+    rendered: int
+    bits: dict[int, int]
+    files: dict[str, list[Any]]
+    written: int
+    unchanged: int
+    bytes_written: int
+
+
+PARALLEL_FROM = 3000
+"""Pages to render from which ``jobs`` > 1 starts worker processes (each costs a second)."""
+
+_CHUNK_PAGES = 2500
+"""Player or event pages per part of a parallel publish."""
+
+
+def _jobs(plan: _Plan, shared: _Shared) -> list[_Job]:
+    """The plan cut into parts, the largest first. In a full publish a part is a span of
+    ids (one range query, no ``IN`` list)."""
+    jobs: list[_Job] = []
+    for kind, wanted, universe in (
+        ("players", plan.players, sorted(shared.register)),
+        ("events", plan.events, sorted(shared.events)),
+    ):
+        ids = universe if plan.full else sorted(set(wanted) & set(universe))
+        for start in range(0, len(ids), _CHUNK_PAGES):
+            chunk = ids[start : start + _CHUNK_PAGES]
+            span: Collection[int] = range(chunk[0], chunk[-1] + 1) if plan.full else chunk
+            jobs.append(_Job(kind, span, len(chunk)))
+    lists = [p.id for p in shared.periods if p.id in plan.lists]
+    half = (len(lists) + 1) // 2
+    jobs.append(_Job("lists", tuple(lists[:half]), 40 * half + 40, index=True))
+    if lists[half:]:
+        jobs.append(_Job("lists", tuple(lists[half:]), 40 * (len(lists) - half)))
+    jobs.sort(key=lambda job: -job.size)
+    return jobs
+
+
+_WORKER: tuple[_Site, Engine] | None = None
+
+
+def _start_worker(shared: _Shared) -> None:
+    """A worker process: its own connection, its own view of the folder (the parent holds
+    the lock)."""
+    global _WORKER
+    engine = make_engine(shared.url, read_only=True, create=False)
+    out = SiteFolder(shared.directory, force=True, database=shared.database, attach=shared.identity)
+    out.__enter__()
+    _WORKER = (_Site(_environment(), out, shared), engine)
+
+
+def _run_job(job: _Job) -> _Done:
+    """Run one part in a worker process (:func:`_start_worker` ran first)."""
+    assert _WORKER is not None
+    site, engine = _WORKER
+    out = site.out
+    before = dict(out.files), out.written, out.unchanged, out.bytes_written
+    with SessionFactory(bind=engine) as session, session.begin():
+        now = [_period_key(p) for p in data.periods(session)]
+        if now != [_period_key(p) for p in site.periods]:
+            raise PeriodError("the database was re-rated while it was published; publish again")
+        done = site.run(session, job)
+        session.rollback()
+    out.flush()
+    files = {k: v for k, v in out.files.items() if before[0].get(k) != v}
+    return dataclasses.replace(
+        done,
+        files=files,
+        written=out.written - before[1],
+        unchanged=out.unchanged - before[2],
+        bytes_written=out.bytes_written - before[3],
+    )
+
+
 class _Site:
     """Renders pages into the output folder."""
 
-    def __init__(
-        self,
-        env: jinja2.Environment,
-        out: SiteFolder,
-        periods: Sequence[data.SitePeriod],
-        register: dict[int, data.SitePlayer],
-        events: dict[int, data.SiteEvent],
-        site_title: str,
-        system: str,
-        progress: Callable[[int, int], None] | None,
-    ) -> None:
+    def __init__(self, env: jinja2.Environment, out: SiteFolder, shared: _Shared) -> None:
         self.out = out
-        self.periods = periods
-        self.index = {p.id: i for i, p in enumerate(periods)}
-        self.by_id = {p.id: p for p in periods}
-        self.register = register
-        self.events = events
-        self.progress = progress
-        self.common = {"site_title": site_title, "system": system, "version": __version__}
+        self.shared = shared
+        self.periods = shared.periods
+        self.index = {p.id: i for i, p in enumerate(shared.periods)}
+        self.by_id = {p.id: p for p in shared.periods}
+        self.register = shared.register
+        self.events = shared.events
+        self.common = {
+            "site_title": shared.site_title, "system": shared.system, "version": __version__
+        }  # fmt: skip
+        # each name escaped once, not once per row (ratings.site.rows)
+        self.names = {pid: escape(p.name) for pid, p in shared.register.items()}
+        self.event_names = {eid: escape(e.name) for eid, e in shared.events.items()}
+        self.labels = {p.id: escape(p.label) for p in shared.periods}
+        self._escaped: dict[str | None, Markup] = {}
         self.t_list = env.get_template("list.html.j2")
         self.t_player = env.get_template("player.html.j2")
         self.t_event = env.get_template("event.html.j2")
-        self.counts = {"lists": 0, "players": 0, "events": 0}
-        self.total = 0
+        self.rendered = 0
+
+    def _html(self, text: str | None) -> Markup:
+        """``text`` escaped, remembered (titles, federations, rounds, flags: few values)."""
+        found = self._escaped.get(text)
+        if found is None:
+            found = self._escaped[text] = escape(text or "")
+        return found
+
+    def _name(self, player_id: int) -> Markup:
+        found = self.names.get(player_id)
+        return found if found is not None else escape(f"#{player_id}")
 
     def _tick(self, kind: str) -> None:
-        self.counts[kind] += 1
-        if self.progress is not None:
-            self.progress(sum(self.counts.values()), self.total)
+        self.rendered += 1
+
+    def run(self, session: Session, job: _Job) -> _Done:
+        """Render one part of the plan."""
+        self.rendered = 0
+        bits: dict[int, int] = {}
+        if job.kind == "lists":
+            assert job.ids is not None
+            self.lists(session, job.ids, self.shared.window, self.shared.pending, index=job.index)
+        elif job.kind == "players":
+            bits = self.players(session, job.ids)
+        else:
+            self.events_pages(session, job.ids)
+        return _Done(self.rendered, bits, {}, 0, 0, 0)
 
     def _period_of(self, day: Any) -> data.SitePeriod | None:
         for p in self.periods:
@@ -483,12 +661,22 @@ class _Site:
 
     # --- lists --------------------------------------------------------------------------
 
-    def lists(self, session: Session, wanted: set[int], window: int, pending: str | None) -> None:
+    def lists(
+        self,
+        session: Session,
+        wanted: Collection[int],
+        window: int,
+        pending: str | None,
+        *,
+        index: bool = True,
+    ) -> None:
+        """Render the lists of the periods ``wanted`` (pages and downloads) and, with
+        ``index``, the index page (the newest list)."""
         newest = self.periods[-1]
         active = data.active_players(session)
         last_active: dict[int, int] = {}
         inactive_at: dict[int, set[int]] = {}
-        render = wanted | {newest.id}
+        render = set(wanted) | ({newest.id} if index else set())
         for i, p in enumerate(self.periods):
             for pid in active.get(p.id, ()):
                 last_active[pid] = i
@@ -512,18 +700,18 @@ class _Site:
             flagged = [(e, self._flags(e, inactive_at[period_id])) for e in rows]
             i = self.index[period_id]
             previous = self.periods[i - 1].label if i > 0 else None
-            cells = [self._list_cells(rank, e, flags) for rank, (e, flags) in enumerate(flagged, 1)]
             context = {
                 **self.common,
                 "period": p.label,
                 "list_date": p.list_date.isoformat(),
                 "previous": previous,
                 "pending": pending if pending is not None and pending <= p.label else None,
-                "rows": cells,
+                "count": len(flagged),
             }
             if period_id in wanted:
                 page = self.t_list.render(
-                    context, root="../", title=f"Rating list {p.label}",
+                    context, root="../", rows=self._list_rows("../", flagged),
+                    title=f"Rating list {p.label}",
                     heading=f"Rating list {p.label}", lists=(),
                 )  # fmt: skip
                 self.out.put(f"lists/{p.label}.html", page.encode("utf-8"))
@@ -532,10 +720,10 @@ class _Site:
                     f"lists/{p.label}.txt", _txt(flagged, self.register, p).encode("utf-8")
                 )
                 self._tick("lists")
-            if period_id == newest.id:
+            if index and period_id == newest.id:
                 every = [(q.label, q.list_date.isoformat()) for q in reversed(self.periods)]
                 page = self.t_list.render(
-                    context, root="", title="Rating list",
+                    context, root="", rows=self._list_rows("", flagged), title="Rating list",
                     heading=f"Rating list {p.label}", lists=every,
                 )  # fmt: skip
                 self.out.put("index.html", page.encode("utf-8"))
@@ -545,23 +733,40 @@ class _Site:
         flag = ("w" if player.sex == "f" else "") + ("i" if e.player_id in inactive else "")
         return f"{flag} new".strip() if e.state == "first_rating" else flag
 
-    def _list_cells(self, rank: int, e: data.ListEntry, flags: str) -> tuple[object, ...]:
-        p = self.register[e.player_id]
-        return (
-            rank, e.player_id, p.name, _blank(p.title), _blank(p.federation),
-            _blank(p.birth_year), _blank(e.rating),
-            _signed(e.change) if e.period_games else "", _trend(e.change if e.period_games else 0),
-            e.period_games, _blank(e.k), flags,
-        )  # fmt: skip
+    def _list_rows(self, root: str, flagged: list[tuple[data.ListEntry, str]]) -> Markup:
+        """The list's table rows (see :mod:`ratings.site.rows` for why not cell by cell)."""
+        register, html = self.register, self._html
+        out = []
+        for rank, (e, flags) in enumerate(flagged, 1):
+            p = register[e.player_id]
+            played = e.period_games > 0
+            out.append(
+                list_row(
+                    root,
+                    rank,
+                    e.player_id,
+                    self.names[e.player_id],
+                    html(p.title),
+                    html(p.federation),
+                    p.birth_year,
+                    e.rating,
+                    _signed(e.change) if played else "",
+                    _trend(e.change if played else 0),
+                    e.period_games,
+                    e.k,
+                    html(flags),
+                )
+            )
+        return Markup("".join(out))
 
     # --- players ------------------------------------------------------------------------
 
-    def players(self, session: Session, wanted: set[int] | None) -> dict[int, int]:
+    def players(self, session: Session, wanted: Collection[int] | None) -> dict[int, int]:
         """Render the player pages (``wanted`` None: all); returns their period bitmaps."""
         bits: dict[int, int] = {}
         histories = data.history_rows(session, wanted)
         cards = data.card_games(session, wanted)
-        ids = sorted(self.register if wanted is None else wanted)
+        ids = sorted(pid for pid in self.register if wanted is None or pid in wanted)
         for pid, rows, games in _merge(ids, histories, cards):
             bits[pid] = self._player(self.register[pid], rows, games)
             self._tick("players")
@@ -594,13 +799,12 @@ class _Site:
         for period_id in by_period:
             if period_id in index:
                 mask |= 1 << index[period_id]
-        table: list[dict[str, object]] = []
+        table: list[str] = []
         for n, newer in enumerate(shown):
             if n > 0 and index[newer.period_id] - index[shown[n - 1].period_id] > 1:
-                since = self.periods[index[shown[n - 1].period_id] + 1].label
-                until = self.periods[index[newer.period_id] - 1].label
-                label = since if since == until else f"{since} \N{EN DASH} {until}"
-                table.append({"gap": True, "label": label})
+                since = self.periods[index[shown[n - 1].period_id] + 1].id
+                until = self.periods[index[newer.period_id] - 1].id
+                table.append(history_gap(self.labels[since], self.labels[until]))
             table.append(self._history_row(newer, newer.period_id in by_period))
         table.reverse()
         latest = rows[-1] if rows else None
@@ -634,53 +838,44 @@ class _Site:
             total_games, next_k, k10 = p.entry_games, "\N{EN DASH}", p.k10
         page = self.t_player.render(
             self.common, root="../", title=p.name, p=p, rating=rating, total_games=total_games,
-            next_k=next_k, k10=k10, spec=spec, rows=table, cards=cards,
+            next_k=next_k, k10=k10, spec=spec, rows=Markup("".join(table)), cards=cards,
         )  # fmt: skip
         self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
         return mask
 
-    def _history_row(self, r: data.PeriodRow, card: bool) -> dict[str, object]:
-        return {
-            "gap": False,
-            "label": self.by_id[r.period_id].label,
-            "card": card,
-            "before": _blank(r.rating_before),
-            "after": _blank(r.rating_after),
-            "change": _signed(r.change) if r.games else "",
-            "change_class": _trend(r.change if r.games else 0),
-            "k": _blank(r.k),
-            "games": r.games,
-            "score": _score(r.score) if r.games else "",
-            "state": _STATES.get(r.state, r.state),
-        }
+    def _history_row(self, r: data.PeriodRow, card: bool) -> str:
+        played = r.games > 0
+        return history_row(
+            self.labels[r.period_id], card, r.rating_before, r.rating_after,
+            _signed(r.change) if played else "", _trend(r.change if played else 0), r.k,
+            r.games, _score(r.score) if played else "", self._html(_STATES.get(r.state, r.state)),
+        )  # fmt: skip
 
     def _card(
         self, period: data.SitePeriod, games: list[data.CardGame], row: data.PeriodRow | None
     ) -> dict[str, object]:
         games.sort(key=lambda g: (g.played_on, g.game_id))
         rated = [g for g in games if g.k is not None and g.dr is not None]
+        event_names, html, name = self.event_names, self._html, self._name
         lines = []
         for g in games:
-            event = self.events.get(g.event_id)
             lines.append(
-                {
-                    "date": g.played_on.isoformat(),
-                    "event_id": g.event_id,
-                    "event": event.name if event else "",
-                    "round": _blank(g.round),
-                    "opponent_id": g.opponent_id,
-                    "opponent": self.register[g.opponent_id].name
-                    if g.opponent_id in self.register
-                    else f"#{g.opponent_id}",
-                    "colour": "w" if g.white else "b",
-                    "ro": g.opponent_rating,
-                    "d": _blank(g.difference),
-                    "pd": _fraction(g.expected),
-                    "result": _score(g.score),
-                    "dr": _fraction(g.dr, signed=True),
-                    "k": _blank(g.k),
-                    "kdr": f"{g.k * g.dr:+.2f}" if g.k is not None and g.dr is not None else "",
-                }
+                card_line(
+                    g.played_on.isoformat(),
+                    g.event_id,
+                    event_names.get(g.event_id, Markup()),
+                    html(g.round),
+                    g.opponent_id,
+                    name(g.opponent_id),
+                    g.white,
+                    g.opponent_rating,
+                    g.difference,
+                    _fraction(g.expected),
+                    _score(g.score),
+                    _fraction(g.dr, signed=True),
+                    g.k,
+                    _weighted(g.k, g.dr) if g.k is not None and g.dr is not None else "",
+                )
             )
         k = rated[0].k if rated else None
         dr_sum = sum((g.dr for g in rated if g.dr is not None), Decimal(0))
@@ -690,7 +885,8 @@ class _Site:
             "before": _blank(row.rating_before) if row else "",
             "after": (_blank(row.rating_after) or "unrated") if row else "",
             "k": _blank(k),
-            "lines": lines,
+            "lines": Markup("".join(lines)),
+            "count": len(lines),
             "pd_sum": _fraction(
                 sum((g.expected for g in rated if g.expected is not None), Decimal(0))
             ),
@@ -702,7 +898,7 @@ class _Site:
 
     # --- events -------------------------------------------------------------------------
 
-    def events_pages(self, session: Session, wanted: set[int] | None) -> None:
+    def events_pages(self, session: Session, wanted: Collection[int] | None) -> None:
         for ev in data.event_data(session, wanted):
             event = self.events.get(ev.event_id)
             if event is None:
@@ -729,16 +925,18 @@ class _Site:
             if r.k is not None and r.dr is not None:
                 change[r.player_id] = change.get(r.player_id, Decimal(0)) + r.k * r.dr
 
-        def name(pid: int) -> str:
+        name = self._name
+
+        def sort_name(pid: int) -> str:
             player = self.register.get(pid)
-            return player.name if player is not None else f"#{pid}"
+            return player.name.lower() if player is not None else ""
 
         order = sorted(
-            halves, key=lambda pid: (-halves[pid], -used.get(pid, 0), name(pid).lower(), pid)
+            halves, key=lambda pid: (-halves[pid], -used.get(pid, 0), sort_name(pid), pid)
         )
         rank = {pid: i for i, pid in enumerate(order, 1)}
         by_round = all(g.round for g in ev.games)
-        cells: dict[int, dict[_RoundKey, list[tuple[str, str]]]] = {pid: {} for pid in order}
+        cells: dict[int, dict[_RoundKey, list[tuple[Markup, Markup]]]] = {pid: {} for pid in order}
         columns: list[_RoundKey]
         if by_round:
             keys: set[_RoundKey] = set()
@@ -753,7 +951,7 @@ class _Site:
             for b in ev.byes:
                 key = _round_key(b.round)
                 keys.add(key)
-                cells[b.player_id].setdefault(key, []).append((b.code, "bye"))
+                cells[b.player_id].setdefault(key, []).append((self._html(b.code), _BYE))
             columns = sorted(keys)
         else:
             games = sorted(ev.games, key=lambda g: (g.played_on, g.id))
@@ -767,33 +965,42 @@ class _Site:
                     cells[pid][(0, count[pid], "")] = [_cell(g, rank[opp], white, name(opp))]
             for b in ev.byes:
                 count[b.player_id] = count.get(b.player_id, 0) + 1
-                cells[b.player_id][(0, count[b.player_id], "")] = [(b.code, "bye")]
+                cells[b.player_id][(0, count[b.player_id], "")] = [(self._html(b.code), _BYE)]
             columns = [(0, n, "") for n in range(1, max(count.values(), default=0) + 1)]
-        players = []
+        players: list[str] = []
         for pid in order:
             row_cells = []
             for key in columns:
                 found = cells[pid].get(key, [])
-                row_cells.append((" ".join(c[0] for c in found), "; ".join(c[1] for c in found)))
+                if len(found) == 1:
+                    row_cells.append(found[0])
+                else:  # several games in one round (or none)
+                    row_cells.append(
+                        (
+                            Markup(" ").join(c[0] for c in found),
+                            Markup("; ").join(c[1] for c in found),
+                        )
+                    )
             n = len(opponents.get(pid, ()))
             perf = rules.performance_fide(opponents[pid], scores[pid]) if n else None
             delta = change.get(pid)
             players.append(
-                {
-                    "rank": rank[pid],
-                    "id": pid,
-                    "name": name(pid),
-                    "rating": _blank(used.get(pid)),
-                    "cells": row_cells,
-                    "score": _halves(halves[pid]),
-                    "perf": _blank(perf),
-                    "change": f"{delta:+.2f}" if delta is not None else "",
-                    "change_class": _trend(delta),
-                }
+                crosstable_row(
+                    rank[pid],
+                    pid,
+                    name(pid),
+                    used.get(pid),
+                    row_cells,
+                    _halves(halves[pid]),
+                    perf,
+                    f"{delta:+.2f}" if delta is not None else "",
+                    _trend(delta),
+                )
             )
         period = self._period_of(e.end_date)
         page = self.t_event.render(
-            self.common, root="../", title=e.name, e=e, players=players,
+            self.common, root="../", title=e.name, e=e, players=Markup("".join(players)),
+            count=len(players),
             rounds=[_round_title(k) for k in columns], games=len(ev.games),
             rated=sum(1 for g in ev.games if g.rated), period=period.label if period else "",
         )  # fmt: skip
@@ -801,6 +1008,8 @@ class _Site:
 
 
 _RoundKey = tuple[int, int, str]
+_BYE = Markup("bye")
+_NOT_RATED = Markup(" (not rated)")
 _PLAYED = {2: "1", 1: "½", 0: "0"}
 _FORFEIT = {2: "+", 1: "+", 0: "\N{MINUS SIGN}"}
 
@@ -814,12 +1023,14 @@ def _round_title(key: _RoundKey) -> str:
     return str(key[1]) if key[0] == 0 else str(key[2])
 
 
-def _cell(g: data.EventGame, opponent_rank: int, white: bool, opponent: str) -> tuple[str, str]:
+def _cell(
+    g: data.EventGame, opponent_rank: int, white: bool, opponent: Markup
+) -> tuple[Markup, Markup]:
+    """A crosstable cell: opponent's rank, colour, result; the opponent's name as its note."""
     halves = g.result.white_half_points if white else g.result.black_half_points
     marks = _PLAYED if g.result.is_played else _FORFEIT
-    mark = marks[halves]
-    note = opponent if g.rated else f"{opponent} (not rated)"
-    return f"{opponent_rank}{'w' if white else 'b'}{mark}", note
+    note = opponent if g.rated else opponent + _NOT_RATED
+    return Markup(f"{int(opponent_rank)}{'w' if white else 'b'}{marks[halves]}"), note
 
 
 def _merge(

@@ -76,9 +76,17 @@ class SiteFolder:
         it and its journals are never written or deleted, wherever they are.
     """
 
-    def __init__(self, path: Path, *, force: bool, database: Path | None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        *,
+        force: bool,
+        database: Path | None,
+        attach: tuple[int, int] | None = None,
+    ) -> None:
         self.path = path
         self.force = force
+        self._attach = attach
         self._fds: dict[str, int] = {}
         self._forbidden: set[str] = set()
         self._existing: set[str] = set()
@@ -95,6 +103,8 @@ class SiteFolder:
         self.deleted = 0
         self.bytes_written = 0
         self._database = database
+        self.database = database
+        """The database (never written), as given."""
         self._old_files: dict[str, list[Any]] = {}
 
     # --- opening ----------------------------------------------------------------------------
@@ -127,6 +137,17 @@ class SiteFolder:
             raise OutputFileError(f"cannot open '{path}': {exc.strerror or exc}") from exc
         self._fds[""] = root
         self._forbid_database(Path(os.path.realpath(path)))
+        if self._attach is not None:
+            # a worker process of a publish that holds the lock: the same folder, or nothing
+            if self.identity != self._attach:
+                raise OutputFileError(f"'{path}' changed while it was published")
+            self.old = self._read_manifest()
+            self._load_old_files()
+            for folder in FOLDERS:
+                self._open_folder(folder)
+            for folder, fd in self._fds.items():
+                self._scan(folder, fd, clean=False)
+            return
         try:
             fcntl.flock(root, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -136,13 +157,7 @@ class SiteFolder:
                 ) from None
             raise
         self.old = self._read_manifest()
-        listed = (self.old or {}).get("files")
-        if isinstance(listed, dict):
-            self._old_files = {
-                k: v
-                for k, v in listed.items()
-                if isinstance(k, str) and is_our_name(k) and isinstance(v, list) and len(v) == 2
-            }
+        self._load_old_files()
         if self.old is None:
             others = [n for n in os.listdir(root) if files.TEMP_MARK not in n]
             if others and not self.force:
@@ -154,11 +169,26 @@ class SiteFolder:
         for folder in FOLDERS:
             self._open_folder(folder)
         for folder, fd in self._fds.items():
-            self._clean_temporaries(folder, fd)
+            self._scan(folder, fd, clean=True)
         if self.old is None:
             # mark the folder as ours before the first page: a publish that is killed
             # half-way leaves a folder the next publish recognises and completes
             self._write_now("", MANIFEST, self._manifest_bytes({"complete": False}), count=False)
+
+    @property
+    def identity(self) -> tuple[int, int]:
+        """The opened folder's device and inode: what a worker process checks it opened."""
+        st = os.fstat(self._fds[""])
+        return (st.st_dev, st.st_ino)
+
+    def _load_old_files(self) -> None:
+        listed = (self.old or {}).get("files")
+        if isinstance(listed, dict):
+            self._old_files = {
+                k: v
+                for k, v in listed.items()
+                if isinstance(k, str) and is_our_name(k) and isinstance(v, list) and len(v) == 2
+            }
 
     def _forbid_database(self, root: Path) -> None:
         if self._database is None:
@@ -173,8 +203,9 @@ class SiteFolder:
 
     def _open_folder(self, folder: str) -> None:
         root = self._fds[""]
-        with contextlib.suppress(FileExistsError):
-            os.mkdir(folder, dir_fd=root)
+        if self._attach is None:
+            with contextlib.suppress(FileExistsError):
+                os.mkdir(folder, dir_fd=root)
         try:
             fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root)
         except OSError as exc:
@@ -188,12 +219,14 @@ class SiteFolder:
             ) from exc
         self._fds[folder] = fd
 
-    def _clean_temporaries(self, folder: str, fd: int) -> None:
+    def _scan(self, folder: str, fd: int, *, clean: bool) -> None:
         """Note which files exist; remove the temporary files of publishes that were killed."""
         with os.scandir(fd) as entries:
             for entry in entries:
                 name = entry.name
                 if files.TEMP_MARK in name:
+                    if not clean:
+                        continue
                     pid = files.temporary_owner(name)
                     if pid is not None and not files.is_running(pid):
                         with contextlib.suppress(OSError):
@@ -310,6 +343,17 @@ class SiteFolder:
             else:
                 remaining.append(job)
         self._jobs = remaining
+
+    def flush(self) -> None:
+        """Wait until every file handed to :meth:`put` is on disk (or raise its error)."""
+        self._reap(wait=True)
+
+    def absorb(self, files: dict[str, list[Any]], written: int, unchanged: int, size: int) -> None:
+        """Count the files a worker process published into this folder."""
+        self.files.update(files)
+        self.written += written
+        self.unchanged += unchanged
+        self.bytes_written += size
 
     def finish(self, manifest: dict[str, Any], *, delete: Iterable[str]) -> None:
         """Wait for every file, delete ``delete`` (previous files no longer published),

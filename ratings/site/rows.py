@@ -1,0 +1,131 @@
+"""HTML for the rows of the site's long tables: the lists, the period tables, the
+calculation cards and the crosstables.
+
+A federation's site holds about six million table rows. Rendered cell by cell through Jinja2
+expressions (one ``escape()`` call and one ``Markup`` object per cell, numbers included),
+they took most of a full publish (bench/RESULTS-publish.md). Here each row is one f-string.
+What keeps that safe is the types, checked by mypy and by the tests with hostile names:
+every text parameter is :class:`~markupsafe.Markup`, which only :func:`markupsafe.escape`
+(the function Jinja2's autoescape calls; it escapes ``< > & " '``, so the result is safe in
+attributes too) or a literal of this package makes; every other parameter is an ``int`` or
+a string this package built from numbers. The builder escapes each name once per publish,
+not once per row. The templates place the joined rows as ``Markup`` and
+escape everything else themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from markupsafe import Markup
+
+__all__ = ["card_line", "crosstable_row", "history_gap", "history_row", "list_row"]
+
+
+def _int(value: int | None) -> str:
+    return "" if value is None else str(int(value))
+
+
+def list_row(
+    root: str,
+    rank: int,
+    player_id: int,
+    name: Markup,
+    title: Markup,
+    federation: Markup,
+    born: int | None,
+    rating: int | None,
+    change: str,
+    trend: Markup,
+    period_games: int,
+    k: int | None,
+    flags: Markup,
+) -> str:
+    """One line of a rating list (``root``, ``change``: built from numbers)."""
+    return (
+        f'<tr><td>{int(rank)}</td><th scope="row"><a href="{root}players/{int(player_id)}.html">'
+        f"{name}</a></th><td>{title}</td><td>{federation}</td><td>{_int(born)}</td>"
+        f"<td>{_int(rating)}</td><td{trend}>{change}</td><td>{int(period_games)}</td>"
+        f"<td>{_int(k)}</td><td>{flags}</td></tr>\n"
+    )
+
+
+def history_row(
+    label: Markup,
+    card: bool,
+    before: int | None,
+    after: int | None,
+    change: str,
+    trend: Markup,
+    k: int | None,
+    games: int,
+    score: str,
+    state: Markup,
+) -> str:
+    """One period of a player's period table (``change``, ``score``: built from numbers);
+    ``card``: the period's label links to its calculation card below."""
+    head = f'<a href="#p{label}">{label}</a>' if card else label
+    return (
+        f'<tr><th scope="row">{head}</th><td>{_int(before)}</td><td>{_int(after)}</td>'
+        f"<td{trend}>{change}</td><td>{_int(k)}</td><td>{int(games)}</td><td>{score}</td>"
+        f"<td>{state}</td></tr>\n"
+    )
+
+
+def history_gap(first: Markup, last: Markup) -> str:
+    """Periods without games in which nothing changed, folded into one row."""
+    label = first if first == last else Markup("{} \N{EN DASH} {}").format(first, last)
+    return (
+        f'<tr class="gap"><th scope="row">{label}</th>'
+        '<td colspan="7">no rated games; rating unchanged</td></tr>\n'
+    )
+
+
+def card_line(
+    date: str,
+    event_id: int,
+    event: Markup,
+    round_: Markup,
+    opponent_id: int,
+    opponent: Markup,
+    white: bool,
+    opponent_rating: int,
+    difference: int | None,
+    pd: str,
+    result: str,
+    dr: str,
+    k: int | None,
+    kdr: str,
+) -> str:
+    """One game on a calculation card (``date``, ``pd``, ``result``, ``dr``, ``kdr``: built
+    from numbers)."""
+    return (
+        f'<tr><td>{date}</td><td><a href="../events/{int(event_id)}.html">{event}</a></td>'
+        f'<td>{round_}</td><th scope="row"><a href="{int(opponent_id)}.html">{opponent}</a>'
+        f"</th><td>{'w' if white else 'b'}</td><td>{int(opponent_rating)}</td>"
+        f"<td>{_int(difference)}</td><td>{pd}</td><td>{result}</td><td>{dr}</td>"
+        f"<td>{_int(k)}</td><td>{kdr}</td></tr>\n"
+    )
+
+
+def crosstable_row(
+    rank: int,
+    player_id: int,
+    name: Markup,
+    rating: int | None,
+    cells: Sequence[tuple[Markup, Markup]],
+    score: str,
+    performance: int | None,
+    change: str,
+    trend: Markup,
+) -> str:
+    """One player's line of a crosstable. ``cells``: per round the text (opponent rank,
+    colour and result, or a bye code) and a note for its title (the opponent's name)."""
+    rounds = "".join(
+        f'<td title="{note}">{text}</td>' if note else f"<td>{text}</td>" for text, note in cells
+    )
+    return (
+        f'<tr><td>{int(rank)}</td><th scope="row"><a href="../players/{int(player_id)}.html">'
+        f"{name}</a></th><td>{_int(rating)}</td>{rounds}<td>{score}</td>"
+        f"<td>{_int(performance)}</td><td{trend}>{change}</td></tr>\n"
+    )
