@@ -287,3 +287,21 @@ def test_engine_matches_the_reference(
                 want.rating_before, want.rating, want.change, want.k, want.games,
                 want.total_games, want.status,
             ), (period, pid)  # fmt: skip
+
+
+def test_next_k_from_a_standing() -> None:
+    """Art. 8.3.3 on the list's date (a junior until the end of the year of the 18th
+    birthday), the fixed K of a system that has one, and None for an unrated player."""
+    junior = Standing(2000, 100, 2008)
+    assert rules.next_k(FIDE, junior, dt.date(2026, 12, 1)) == 40
+    assert rules.next_k(FIDE, junior, dt.date(2027, 1, 1)) == 20
+    assert rules.next_k(FIDE, Standing(2405, 100), MAR.start) == 10
+    assert rules.next_k(system_config("elo"), Standing(2405, 100), MAR.start) == 32
+    assert rules.next_k(FIDE, Standing(None, 0), MAR.start) is None
+
+
+def test_average_rating_rounds_half_up() -> None:
+    """SPEC 1.8: Ra is the average opponent rating rounded to a whole number, 0.5 up."""
+    assert rules.average_rating([1500, 1700]) == 1600
+    assert rules.average_rating([1500, 1501]) == 1501
+    assert rules.average_rating([1500, 1700, 1500]) == 1567

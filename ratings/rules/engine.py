@@ -546,6 +546,22 @@ def _first_ratings(
     return found
 
 
+def next_k(config: SystemConfig, standing: Standing, list_date: date) -> int | None:
+    """The K a player has on the list dated ``list_date``, before the 700 rule: the system's
+    fixed K, or art. 8.3.3 from the standing; None for an unrated player. (The list rows'
+    ``next_k``, which :func:`rate_period` computes inline the same way.)"""
+    if standing.rating is None:
+        return None
+    return config.k or base_k(
+        standing.rating,
+        standing.total_games,
+        standing.birth_year,
+        standing.k10,
+        standing.reached_2300,
+        list_date.year,
+    )
+
+
 def pool_after(
     games: Iterable[PoolGame], period: Period, last_rated: date | None = None
 ) -> tuple[PoolGame, ...]:

@@ -233,16 +233,24 @@ def _performance_inputs(opponent_ratings: Sequence[int], score: Decimal | int) -
     return sum(ratings), _score_half_points(score, len(ratings))
 
 
+def average_rating(opponent_ratings: Sequence[int]) -> int:
+    """Ra of a performance: the average opponent rating rounded to a whole number, 0.5 up
+    (SPEC 1.8)."""
+    ratings = [_check_rating(r, "opponent rating") for r in opponent_ratings]
+    if not ratings:
+        raise InvalidScoreError(f"an average needs at least one opponent: {ratings!r}")
+    return _div_half_away(sum(ratings), len(ratings))
+
+
 def performance_fide(opponent_ratings: Sequence[int], score: Decimal | int) -> int:
     """FIDE performance rating Rp = Ra + dp(p) (table 8.1.1).
 
     Ra is the average opponent rating rounded to a whole number (0.5 up) and p the percentage
     score rounded to a whole percent (0.5 up); 100% gives Ra + 800, 0% gives Ra - 800.
     """
-    total, halves = _performance_inputs(opponent_ratings, score)
+    _, halves = _performance_inputs(opponent_ratings, score)
     n = len(opponent_ratings)
-    ra = _div_half_away(total, n)
-    return ra + dp(_div_half_away(100 * halves, 2 * n))
+    return average_rating(opponent_ratings) + dp(_div_half_away(100 * halves, 2 * n))
 
 
 def performance_own(own_rating: int, opponent_ratings: Sequence[int], score: Decimal | int) -> int:

@@ -19,7 +19,7 @@ from ratings.models import (
     RatingHistory,
     RatingPeriod,
 )
-from ratings.rules import Period, PlayerState
+from ratings.rules import Period
 from ratings.service.common import get_config, get_player, parse_period
 from ratings.service.rate import first_game_period, rate
 
@@ -135,18 +135,9 @@ def _register_list(session: Session, include_unrated: bool) -> RatingList:
         query = query.where(Player.entry_rating.is_not(None))
     rows = []
     for p in session.scalars(query):
-        k = None
-        if p.entry_rating is not None and first is not None:
-            state = PlayerState(
-                rating=p.entry_rating,
-                games_played=p.entry_games,
-                birth_year=p.birth_year,
-                k10=p.k10 or p.entry_rating >= rules.K10_MARK,
-                reached_2300=p.entry_rating >= rules.JUNIOR_MARK,
-            )
-            k = config.k_for(state, first.start)
-        k10 = p.k10 or (p.entry_rating or 0) >= rules.K10_MARK
-        rows.append(_list_row(p, p.entry_rating, 0, 0, p.entry_games, k, k10))
+        standing = rules.Standing.from_entry(p.entry_rating, p.entry_games, p.birth_year, p.k10)
+        k = rules.next_k(config, standing, first.start) if first is not None else None
+        rows.append(_list_row(p, p.entry_rating, 0, 0, p.entry_games, k, standing.k10))
     rows.sort(key=_sort_key)
     return RatingList(None, None, tuple(rows))
 
@@ -410,5 +401,5 @@ def performance(
         value = rules.performance_own(own, opponents, score)
     else:
         value = rules.performance_400(opponents, score)
-    average = rules.round_half_away(Decimal(sum(opponents)) / len(opponents))
+    average = rules.average_rating(opponents)
     return Performance(player, scope, method, len(rows), score, average, value)
