@@ -139,3 +139,43 @@ def test_every_published_change_is_recomputed_in_sql_on_a_random_pool(
     app.close()
     assert report.games > 500
     assert run(db, "sql", RECOMPUTE) == NO_ROWS
+
+
+def cookbook_examples() -> list[tuple[str, list[str], list[str]]]:
+    """Each query of the README's "Six queries" with its options and the output shown (the
+    lines before a closing ``...``)."""
+    text = README.read_text(encoding="utf-8").split("### Six queries", 1)[1]
+    found = re.findall(r'```sh\nratings sql "(.*?)"(.*?)\n```\n```\n(.*?)```', text, re.DOTALL)
+    examples = []
+    for query, options, output in found:
+        shown = output.splitlines()
+        examples.append(
+            (query, options.split(), shown[: shown.index("...")] if "..." in shown else shown)
+        )
+    return examples
+
+
+def test_the_readme_cookbook_shows_what_the_demo_gives(demo: str) -> None:
+    """Every cookbook query runs (on PostgreSQL too, as the reader role: the views' grants)
+    and prints what the README shows, from the demonstration database after its correction."""
+    examples = cookbook_examples()
+    assert len(examples) == 7  # six queries, and the JSON form of one
+    for query, options, shown in examples:
+        code, out, err = run(demo, "sql", query, *options)
+        assert code == 0, err
+        got = out.splitlines()[: len(shown)]
+        if BACKEND == "sqlite":
+            assert got == shown, query
+        else:  # PostgreSQL's rows come as JSON: a float 0.0 prints as 0 (and narrows the column)
+            assert list(map(_cells, got)) == list(map(_cells, shown)), query
+
+
+def _cells(line: str) -> list[object]:
+    """A table line's cells, numbers as numbers."""
+    cells: list[object] = []
+    for cell in re.split(r"\s{2,}", line.strip()):
+        try:
+            cells.append(float(cell))
+        except ValueError:
+            cells.append(cell)
+    return cells
