@@ -51,9 +51,10 @@ def rating_chart(
         "x": {
             "field": "list",
             "type": "temporal",
+            # lists are dated the first of a month; UTC, as ISO dates are read: no day shift
+            "timeUnit": "utcyearmonth",
             "title": "List",
-            "scale": {"type": "utc"},  # ISO dates are UTC midnight: no day shift west of UTC
-            "axis": {"format": "%b %Y", "labelOverlap": True},
+            "axis": {"labelOverlap": True},
         },
         "y": {
             "field": "rating",

@@ -1,0 +1,92 @@
+"""Helpers for the publish tests: the demo database, running the CLI, reading a site."""
+
+from __future__ import annotations
+
+import html.parser
+import re
+import shutil
+from pathlib import Path
+
+from click.testing import CliRunner, Result
+
+from ratings.cli import cli
+
+OUR_FILE = re.compile(
+    r"\.ratings-site\.json|index\.html|players/[0-9]+\.html|events/[0-9]+\.html"
+    r"|lists/[0-9]{4}-[0-9]{2}\.(html|csv|txt)|assets/[a-z0-9.-]+\.(css|js|txt)"
+)
+
+
+def run(*args: str) -> Result:
+    """The CLI, stderr kept apart."""
+    return CliRunner().invoke(cli, list(args))
+
+
+def ok(*args: str) -> str:
+    """The CLI's stdout; fails the test on a non-zero exit."""
+    result = run(*args)
+    assert result.exit_code == 0, result.output + repr(result.exception)
+    return result.stdout
+
+
+def demo(folder: Path) -> Path:
+    """A fresh demo database in ``folder``."""
+    db = folder / "demo.db"
+    ok("demo", "--db", str(db))
+    return db
+
+
+def copy_demo(template: Path, folder: Path) -> Path:
+    """A copy of a demo database (faster than building one)."""
+    db = folder / "demo.db"
+    shutil.copyfile(template, db)
+    return db
+
+
+def site_files(site: Path) -> dict[str, bytes]:
+    """Every file of a site by its path relative to the site, symlinks not followed."""
+    return {
+        p.relative_to(site).as_posix(): p.read_bytes()
+        for p in sorted(site.rglob("*"))
+        if p.is_file() and not p.is_symlink()
+    }
+
+
+class Page(html.parser.HTMLParser):
+    """What the tests check in an HTML page: links, ids, header cells, the html tag."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(convert_charrefs=True)
+        self.links: list[str] = []
+        self.ids: set[str] = set()
+        self.th: list[dict[str, str | None]] = []
+        self.html_attrs: dict[str, str | None] = {}
+        self.scripts: list[tuple[dict[str, str | None], str]] = []
+        self.text: list[str] = []
+        self._script: dict[str, str | None] | None = None
+        self.feed(text)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = dict(attrs)
+        if tag == "html":
+            self.html_attrs = a
+        if tag == "a" and a.get("href"):
+            self.links.append(str(a["href"]))
+        if tag in ("script", "link") and (a.get("src") or a.get("href")):
+            self.links.append(str(a.get("src") or a.get("href")))
+        if a.get("id"):
+            self.ids.add(str(a["id"]))
+        if tag == "th":
+            self.th.append(a)
+        if tag == "script":
+            self._script = a
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "script":
+            self._script = None
+
+    def handle_data(self, data: str) -> None:
+        if self._script is not None:
+            self.scripts.append((self._script, data))
+        else:
+            self.text.append(data)

@@ -1,0 +1,135 @@
+"""`ratings publish` over an earlier site: only what changed is rendered and written, and the
+result is byte for byte the site a publish into an empty folder would give."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ratings.site import build
+from tests.publish_helpers import copy_demo, demo, ok, site_files
+
+
+@pytest.fixture(scope="module")
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return demo(tmp_path_factory.mktemp("demo"))
+
+
+@pytest.fixture
+def db(template: Path, tmp_path: Path) -> Path:
+    return copy_demo(template, tmp_path)
+
+
+def publish(db: Path, site: Path, *extra: str) -> str:
+    return ok("publish", str(site), "--db", str(db), *extra)
+
+
+def assert_same_as_fresh(db: Path, site: Path, tmp_path: Path) -> None:
+    fresh = tmp_path / "fresh"
+    publish(db, fresh)
+    assert site_files(site) == site_files(fresh)
+
+
+def written(out: str) -> tuple[int, int, int, int, int]:
+    """(lists, players, events rendered; files written, deleted) from publish's report."""
+    words = out.replace("(", " ").replace(";", " ").replace(",", " ").split()
+    numbers = [int(w) for w in words if w.isdigit()]
+    return numbers[0], numbers[1], numbers[2], numbers[3], numbers[5]
+
+
+def test_one_more_month_rewrites_only_what_changed(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    publish(db, site)
+    before = {k: v for k, v in site_files(site).items()}
+    ok("--db", str(db), "game", "add", "Toreley, Dina", "Toraros, Oscar", "1-0",
+       "--date", "2026-01-10", "--event", "New Year Rapid")  # fmt: skip
+    ok("--db", str(db), "rate")
+    out = publish(db, site)
+    # the new list (page, CSV, TXT), the index, two players and one new event
+    assert written(out) == (1, 2, 1, 7, 0)
+    after = site_files(site)
+    changed = {k for k in after if before.get(k) != after[k]} - {".ratings-site.json"}
+    assert changed == {
+        "index.html", "lists/2026-01.html", "lists/2026-01.csv", "lists/2026-01.txt",
+        "players/1.html", "players/2.html", "events/16.html",
+    }  # fmt: skip
+    assert_same_as_fresh(db, site, tmp_path)
+
+
+def test_a_correction_in_an_old_period(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    publish(db, site)
+    ok("--db", str(db), "game", "edit", "14", "--result", "1/2-1/2")
+    ok("--db", str(db), "rate")
+    out = publish(db, site)
+    lists, players, _, files, _ = written(out)
+    assert 0 < players < 40 or lists == 12  # re-rated from January: every list
+    assert files > 0
+    assert_same_as_fresh(db, site, tmp_path)
+
+
+def test_a_renamed_player(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    publish(db, site)
+    ok("--db", str(db), "player", "edit", "1", "--name", "Toreley-Smith, Dina")
+    out = publish(db, site)
+    assert written(out)[0] == 12  # the name is on every list
+    assert "Toreley-Smith, Dina" in (site / "players/1.html").read_text("utf-8")
+    assert_same_as_fresh(db, site, tmp_path)
+
+
+def test_a_merge_deletes_the_merged_page(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    publish(db, site)
+    ok("--db", str(db), "player", "add", "Toreley, D.", "--rating", "1400")
+    ok("--db", str(db), "game", "add", "Toreley, D.", "Toraros, Oscar", "1-0",
+       "--date", "2026-01-11", "--event", "Blitz")  # fmt: skip
+    ok("--db", str(db), "rate")
+    publish(db, site)
+    assert (site / "players/41.html").is_file()
+    ok("--db", str(db), "player", "merge", "1", "41")
+    ok("--db", str(db), "rate")
+    out = publish(db, site)
+    assert not (site / "players/41.html").exists()
+    assert written(out)[4] == 1
+    assert_same_as_fresh(db, site, tmp_path)
+
+
+def test_a_voided_game_deletes_its_event(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    ok("--db", str(db), "game", "add", "Toreley, Dina", "Toraros, Oscar", "1-0",
+       "--date", "2026-01-10", "--event", "One game")  # fmt: skip
+    ok("--db", str(db), "rate")
+    publish(db, site)
+    assert "One game" in (site / "events/16.html").read_text("utf-8")
+    game = json.loads(ok("--db", str(db), "sql", "SELECT max(id) AS id FROM games",
+                         "--format", "json"))[0]["id"]  # fmt: skip
+    ok("--db", str(db), "game", "void", str(game))
+    ok("--db", str(db), "rate")
+    publish(db, site)
+    assert not (site / "events/16.html").exists()
+    assert_same_as_fresh(db, site, tmp_path)
+
+
+def test_a_deleted_page_is_written_again(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    publish(db, site)
+    (site / "players/7.html").unlink()
+    (site / "lists/2025-03.txt").unlink()
+    out = publish(db, site)
+    assert written(out)[3] == 2  # the page and the TXT; the list's page and CSV are unchanged
+    assert_same_as_fresh(db, site, tmp_path)
+
+
+def test_worker_processes_give_the_same_site(
+    db: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    serial = tmp_path / "serial"
+    publish(db, serial, "--jobs", "1")
+    monkeypatch.setattr(build, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(build, "_CHUNK_PAGES", 12)
+    parallel = tmp_path / "parallel"
+    publish(db, parallel, "--jobs", "2")
+    assert site_files(parallel) == site_files(serial)
