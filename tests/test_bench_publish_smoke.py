@@ -1,0 +1,39 @@
+"""A small smoke run of the publish benchmark (bench/publish.py); the real one (20,000 players,
+a million games) is run by hand."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+@pytest.mark.slow
+def test_publish_benchmark_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    spec = importlib.util.spec_from_file_location("bench_publish", BENCH / "publish.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    report = tmp_path / "report.md"
+    code = module.main(
+        [
+            "--name", "smoke", "--players", "60", "--games", "600", "--periods", "3",
+            "--extra-games", "60", "--repeats", "1", "--work", str(tmp_path / "work"),
+            "--report", str(report), "--quiet",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    text = report.read_text()
+    assert "### smoke: 60 players, 600 games, 3 periods (+1 month of 60 games)" in text
+    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    full, month, again = rows[1:4]
+    assert full.startswith("| 1. publish everything into an empty folder |")
+    assert month.startswith("| 2. one more month: publish over the previous site |")
+    assert again.split("|")[5].strip() == "0"  # nothing written when nothing changed
+    assert capsys.readouterr().out.startswith("Run: `python bench/publish.py")
