@@ -80,3 +80,64 @@ def test_only_one_settings_row(session: Session) -> None:
                 "VALUES (2, 'fide', 'table', 1)"
             )
         )
+
+
+def _breakdown_row(session: Session, **values: object) -> None:
+    a, b, event = _players(session)
+    _insert_game(session, a, b, event, "1-0", rateable=1)
+    session.execute(
+        sa.text(
+            "INSERT INTO rating_periods (label, start_date, end_date, list_date, status, "
+            "rated_at) VALUES ('2025-01', '2025-01-01', '2025-01-31', '2025-02-01', "
+            "'published', '2025-02-01 00:00:00.000000')"
+        )
+    )
+    # a win at even ratings: S 2 half points, PD .50, dR +.50 (hundredths)
+    row: dict[str, object] = {
+        "own_rating": 2000,
+        "difference": 0,
+        "score_half_points": 2,
+        "pd_units": 50,
+        "dr_units": 50,
+        "units_per_point": 100,
+        "k_used": 20,
+        "counts_for": "change",
+    }
+    row |= values
+    session.execute(
+        sa.text(
+            "INSERT INTO rating_breakdown (period_id, game_id, player_id, opponent_id, "
+            "opponent_rating, own_rating, difference, score_half_points, pd_units, dr_units, "
+            "units_per_point, k_used, counts_for) VALUES (1, 1, :a, :b, 2000, :own_rating, "
+            ":difference, :score_half_points, :pd_units, :dr_units, :units_per_point, :k_used, "
+            ":counts_for)"
+        ),
+        {"a": a, "b": b, **row},
+    )
+
+
+@pytest.mark.parametrize(
+    ("values", "constraint"),
+    [
+        ({}, None),
+        ({"dr_units": 49}, "ck_rating_breakdown_dr_is_score_minus_pd"),
+        ({"k_used": None}, "ck_rating_breakdown_dr_is_score_minus_pd"),
+        ({"counts_for": "first_rating"}, "ck_rating_breakdown_dr_is_score_minus_pd"),
+        ({"counts_for": "first_rating", "own_rating": None, "difference": None,
+          "pd_units": None, "dr_units": None, "k_used": None}, None),
+        ({"counts_for": "pooled"}, "ck_rating_breakdown_counts_for"),
+        ({"score_half_points": 3, "dr_units": 100}, "ck_rating_breakdown_score_half_points"),
+        ({"units_per_point": 10000, "pd_units": 5000, "dr_units": 5000},
+         "ck_rating_breakdown_units_per_point"),
+    ],
+)  # fmt: skip
+def test_breakdown_rows_are_checked(
+    session: Session, values: dict[str, object], constraint: str | None
+) -> None:
+    """A rated game's line needs own rating, D, PD, dR and K with dR = S - PD in the row's
+    unit; a line towards a first rating has none of them (``counts_for``)."""
+    if constraint is None:
+        _breakdown_row(session, **values)
+        return
+    with pytest.raises(sa.exc.IntegrityError, match=constraint):
+        _breakdown_row(session, **values)
