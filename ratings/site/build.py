@@ -38,7 +38,7 @@ import hashlib
 import io
 import multiprocessing
 from collections.abc import Callable, Collection, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor, as_completed
 from dataclasses import dataclass
 from decimal import Decimal
 from importlib import resources
@@ -331,7 +331,7 @@ def publish_site(
         out.identity, out.database,
     )  # fmt: skip
     site = _Site(_environment(), out, shared)
-    site.assets()
+    finish_assets = site.assets()
     work = _jobs(plan, shared)
     total = sum(job.size for job in work)
     counts = {"lists": 0, "players": 0, "events": 0}
@@ -357,6 +357,7 @@ def publish_site(
     else:
         for job in work:
             record(job, site.run(session, job))
+    finish_assets()
     out.flush()
 
     old_players = (out.old or {}).get("players") if not plan.full else None
@@ -642,15 +643,24 @@ class _Site:
 
     # --- assets -------------------------------------------------------------------------
 
-    def assets(self) -> None:
+    def assets(self) -> Callable[[], None]:
+        """Write the assets; returns what completes them (call it after the pages): the Vega
+        bundle takes seconds to make, on a thread of its own (vl-convert releases the GIL)
+        while the pages are rendered."""
         static = resources.files("ratings.site").joinpath("static")
         for name in _STATIC:
             self.out.put(f"assets/{name}", static.joinpath(name).read_bytes())
         version = chart.bundle_version()
         old = self.out.old or {}
         if old.get("assets") == version and self.out.keep(_VEGA) and self.out.keep(_VEGA_LICENSE):
-            return
-        self.out.put(_VEGA, chart.vega_bundle().encode("utf-8"))
+            return lambda: None
+        maker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vega-bundle")
+        bundle = maker.submit(chart.vega_bundle)
+        maker.shutdown(wait=False)
+        return lambda: self._finish_assets(version, bundle.result())
+
+    def _finish_assets(self, version: str, bundle: str) -> None:
+        self.out.put(_VEGA, bundle.encode("utf-8"))
         notice = (
             "assets/vega.js bundles Vega, Vega-Lite and Vega-Embed (BSD-3-Clause, "
             "Copyright (c) the University of Washington Interactive Data Lab and the Vega "
