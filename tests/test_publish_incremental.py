@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from ratings.site import build
-from tests.publish_helpers import copy_demo, demo, ok, site_files
+from tests.publish_helpers import copy_demo, demo, ok, run, site_files
 
 
 @pytest.fixture(scope="module")
@@ -133,3 +133,21 @@ def test_worker_processes_give_the_same_site(
     parallel = tmp_path / "parallel"
     publish(db, parallel, "--jobs", "2")
     assert site_files(parallel) == site_files(serial)
+
+
+def test_a_pending_correction_is_announced_on_every_later_list(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    publish(db, site)
+    ok("--db", str(db), "game", "edit", "14", "--result", "1/2-1/2")  # marks a period
+    result = run("publish", str(site), "--db", str(db))
+    assert result.exit_code == 0
+    assert result.stderr.startswith("Warning: corrections touched period 2025-")
+    notice = "are waiting to be rated: this list may still change"
+    assert notice in (site / "index.html").read_text("utf-8")
+    assert notice in (site / "lists/2025-12.html").read_text("utf-8")
+    assert_same_as_fresh(db, site, tmp_path)
+    ok("--db", str(db), "rate")
+    publish(db, site)
+    assert notice not in (site / "lists/2025-12.html").read_text("utf-8")
+    (tmp_path / "again").mkdir()
+    assert_same_as_fresh(db, site, tmp_path / "again")

@@ -274,6 +274,9 @@ def _plan(
         lists.update(p.id for p in periods[index[pid] : index[pid] + window])
     if known:
         lists = {p.id for p in periods}
+    pending = next((i for i, p in enumerate(periods) if p.state == "needs_rerate"), None)
+    if pending is not None:  # every list from there on says it may still change
+        lists.update(p.id for p in periods[pending:])
 
     players |= {pid for pid in register if not out.exists(f"players/{pid}.html")}
     event_ids |= {eid for eid in events if not out.exists(f"events/{eid}.html")}
