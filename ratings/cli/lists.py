@@ -10,7 +10,7 @@ from decimal import Decimal
 
 import click
 
-from ratings import service
+from ratings import rules, service
 from ratings.cli import App, pass_app
 from ratings.cli.progress import Progress
 from ratings.io.csv_out import CsvWriter
@@ -283,7 +283,43 @@ def card(app: App, player_ref: str, period: str) -> None:
             f"Total: score {c.score:g}, expected {c.expected_sum:.2f}, "
             f"sum dR {total:+.2f}, K x sum = {c.k * total:+.2f} -> change {_signed(c.change)}"
         )
+    if c.first_rating is not None:
+        _first_rating(c)
     click.echo(f"New rating: {_blank(c.rating_after) or 'unrated'} ({c.state})")
+
+
+def _first_rating(c: reports.Card) -> None:
+    """The whole calculation of a first rating (art. 7.1.4, 8.2), under the card's games."""
+    work = c.first_rating
+    assert work is not None
+    if c.pooled:
+        click.echo("Pooled games of earlier periods (art. 7.1.4):")
+        for line in c.pooled:
+            score = _HALF_POINTS[line.score_half_points]
+            click.echo(
+                f"{line.played_on.isoformat():<10} {line.opponent[:26]:<26} "
+                f"{line.opponent_rating:>5} {'':>5} {score:>3}"
+            )
+    click.echo("First rating (art. 8.2):")
+    if work.dropped:
+        click.echo(
+            f"  first event '{c.first_event}': zero score, its {len(work.dropped)} game(s) "
+            "disregarded"
+        )
+    n = len(work.games)
+    click.echo(f"  {n} game(s) against rated opponents + 2 hypothetical draws against 1800")
+    if work.result is None:
+        click.echo(f"  {rules.INITIAL_MIN_GAMES} games are needed: no rating yet")
+        return
+    r = work.result
+    click.echo(f"  Ra = {work.rating_sum} / {work.divisor} = {r.ra}")
+    click.echo(f"  p = {work.points.normalize():f} / {work.divisor} = {r.p}%, dp = {r.dp:+d}")
+    if work.capped:
+        click.echo(f"  Ru = Ra + dp = {work.uncapped}, capped at {rules.INITIAL_MAX}")
+    else:
+        click.echo(f"  Ru = Ra + dp = {r.rating}")
+    if work.below_floor:
+        click.echo(f"  {r.rating} is below {rules.RATING_FLOOR}: not published")
 
 
 _HALF_POINTS = {2: "1", 1: "½", 0: "0"}

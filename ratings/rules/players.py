@@ -193,17 +193,87 @@ def initial_rating(games: Sequence[tuple[int, Decimal]]) -> InitialRating | None
     Ru = Ra + dp(p) rounded once (0.5 up, from the exact Ra), at most 2200; published only if
     Ru >= 1400. Returns None with fewer than 5 games.
     """
-    pool = _checked_pool(games)
+    found = _initial_rating(_checked_pool(games))
+    return None if found is None else found[0]
+
+
+def _initial_rating(pool: Sequence[tuple[int, Decimal]]) -> tuple[InitialRating, int] | None:
+    """:func:`initial_rating` on checked games, and Ru before the 2200 cap."""
     n = len(pool)
     if n < INITIAL_MIN_GAMES:
         return None
-    total = sum(opp for opp, _ in pool) + 2 * 1800
+    total = sum(opp for opp, _ in pool) + 2 * FICTITIOUS_OPPONENT
     halves = int(sum((s for _, s in pool), _ZERO) * 2)
     p = _div_half_away(100 * (halves + 2), 2 * (n + 2))
     d = dp(p)
-    ru = min(_div_half_away(total + d * (n + 2), n + 2), INITIAL_MAX)
+    uncapped = _div_half_away(total + d * (n + 2), n + 2)
+    ru = min(uncapped, INITIAL_MAX)
     ra = (Decimal(total) / (n + 2)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return InitialRating(ra=ra, p=p, dp=d, rating=ru, published=ru >= RATING_FLOOR)
+    return InitialRating(ra=ra, p=p, dp=d, rating=ru, published=ru >= RATING_FLOOR), uncapped
+
+
+FICTITIOUS_OPPONENT = 1800
+"""The rating of the two hypothetical opponents a first rating adds, each a draw (art. 8.2)."""
+
+
+@dataclass(frozen=True, slots=True)
+class FirstRatingWork:
+    """The whole calculation of a first rating, as a card shows it (art. 7.1.4, 8.2).
+
+    Built by :func:`explain_first_rating` from the same functions the period engine uses
+    (:func:`drop_zero_first_event`, :func:`initial_rating`), so it cannot disagree with the
+    rating published.
+    """
+
+    games: tuple[tuple[int, Decimal], ...]
+    """The pooled games that count: (opponent rating, score), the first event's first."""
+    dropped: tuple[tuple[int, Decimal], ...]
+    """The games of the player's first event ever, disregarded because they scored zero
+    there (art. 8.2); empty when nothing was dropped."""
+    rating_sum: int
+    """Sum of the counted opponents' ratings plus 2 x 1800 (the two hypothetical draws)."""
+    points: Decimal
+    """The score W of the counted games plus 1 (the two hypothetical draws)."""
+    divisor: int
+    """n + 2: the counted games and the two hypothetical ones."""
+    result: InitialRating | None
+    """Ra, p, dp, Ru (at most 2200) and whether it is published (Ru >= 1400); None with
+    fewer than 5 counted games (art. 7.1.4)."""
+    uncapped: int | None
+    """Ra + dp rounded, before the 2200 cap (None when there is no result)."""
+
+    @property
+    def capped(self) -> bool:
+        """The 2200 cap of art. 8.2 lowered Ru."""
+        return self.uncapped is not None and self.uncapped > INITIAL_MAX
+
+    @property
+    def below_floor(self) -> bool:
+        """Ru is below 1400: no rating is published (art. 7.1.4)."""
+        return self.result is not None and not self.result.published
+
+
+def explain_first_rating(events: Sequence[Sequence[tuple[int, Decimal]]]) -> FirstRatingWork:
+    """Every step of a first rating from a player's pool, by event (art. 7.1.4, 8.2).
+
+    ``events`` hold (opponent rating, score) pairs, ``events[0]`` being the player's first
+    event ever (empty if it is not in the pool). A zero score there drops its games; two
+    hypothetical draws against 1800 are added; Ra = sum / (n + 2), p = (W + 1) / (n + 2) to
+    a whole percent, Ru = Ra + dp(p) (table 8.1.1) at most 2200, published if >= 1400.
+    """
+    first = _checked_pool(events[0]) if events else []
+    kept = drop_zero_first_event(events)
+    dropped = first if all(score == _ZERO for _, score in first) else []
+    found = _initial_rating(kept)
+    return FirstRatingWork(
+        games=tuple(kept),
+        dropped=tuple(dropped),
+        rating_sum=sum(opp for opp, _ in kept) + 2 * FICTITIOUS_OPPONENT,
+        points=sum((s for _, s in kept), _ZERO) + 1,
+        divisor=len(kept) + 2,
+        result=None if found is None else found[0],
+        uncapped=None if found is None else found[1],
+    )
 
 
 def drop_zero_first_event(

@@ -218,17 +218,7 @@ class _Rater:
         """The first event the player ever played a rateable game in (by start date)."""
         if player_id in self.first_events:
             return self.first_events[player_id]
-        ph = self.ph
-        found: int | None = (
-            self.session.connection()
-            .exec_driver_sql(
-                "SELECT e.id FROM games g JOIN events e ON e.id = g.event_id "
-                f"WHERE (g.white_id = {ph} OR g.black_id = {ph}) AND g.rateable "
-                "ORDER BY e.start_date, e.id LIMIT 1",
-                (player_id, player_id),
-            )
-            .scalar()
-        )
+        found = first_event(self.session, player_id)
         self.first_events[player_id] = found
         return found
 
@@ -274,6 +264,20 @@ class _Rater:
         _insert(self.session, "rating_history", period_id, _HISTORY_COLUMNS, outcome.list_rows)
         self.standings = outcome.standings
         return outcome.games_counted
+
+
+def first_event(session: Session, player_id: int) -> int | None:
+    """The first event a player ever played a rateable game in (by start date, then id):
+    the one whose zero score art. 8.2 disregards."""
+    conn = session.connection()
+    ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    found: int | None = conn.exec_driver_sql(
+        "SELECT e.id FROM games g JOIN events e ON e.id = g.event_id "
+        f"WHERE (g.white_id = {ph} OR g.black_id = {ph}) AND g.rateable "
+        "ORDER BY e.start_date, e.id LIMIT 1",
+        (player_id, player_id),
+    ).scalar()
+    return found
 
 
 class _FirstEvents(Mapping[int, "int | None"]):

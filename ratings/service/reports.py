@@ -21,7 +21,7 @@ from ratings.models import (
 )
 from ratings.rules import Period
 from ratings.service.common import get_config, get_player, parse_period
-from ratings.service.rate import first_game_period, rate
+from ratings.service.rate import first_event, first_game_period, rate
 
 
 @dataclass(frozen=True, slots=True)
@@ -236,6 +236,10 @@ class CardLine:
     """dR = S - PD."""
     k: int | None
     """K used; None for a game pooled towards a first rating."""
+    counts_for: str = rules.FOR_CHANGE
+    """``change`` or ``first_rating`` (pooled towards a first rating, art. 8.2)."""
+    event_id: int = 0
+    """The game's event."""
 
     @property
     def score(self) -> Decimal:
@@ -265,6 +269,13 @@ class Card:
     """Sum of PD over the rated games."""
     state: str
     """The list status: listed, first_rating, unrated or below_floor."""
+    pooled: tuple[CardLine, ...] = ()
+    """An unrated player's games of earlier periods still in the pool (art. 7.1.4)."""
+    first_rating: rules.FirstRatingWork | None = None
+    """How the pool makes (or does not yet make) a first rating (art. 8.2); None for a
+    player rated at the period start."""
+    first_event: str | None = None
+    """The name of the player's first event, when its zero score was disregarded."""
 
     @property
     def sum_change(self) -> Decimal:
@@ -293,23 +304,11 @@ def card(session: Session, player_ref: str, period_label: str) -> Card:
         .where(RatingBreakdown.period_id == period.id, RatingBreakdown.player_id == player.id)
         .order_by(Game.played_on, Game.id)
     )
-    lines = tuple(
-        CardLine(
-            game_id=g.id,
-            played_on=g.played_on,
-            event=event_name,
-            round=g.round,
-            opponent=opp_name,
-            opponent_rating=b.opponent_rating,
-            own_rating=b.own_rating,
-            score_half_points=b.score_half_points,
-            difference=b.difference,
-            expected=_points(b.pd_units, b.units_per_point),
-            change=_points(b.dr_units, b.units_per_point),
-            k=b.k_used,
-        )
-        for b, g, event_name, opp_name in rows
-    )
+    lines = tuple(_card_line(b, g, event_name, opp_name) for b, g, event_name, opp_name in rows)
+    pooled: tuple[CardLine, ...] = ()
+    work = first_event_name = None
+    if any(line.counts_for == rules.FOR_FIRST_RATING for line in lines):
+        pooled, work, first_event_name = _first_rating_work(session, player.id, period, lines)
     return Card(
         player=player,
         period=period.label,
@@ -321,7 +320,79 @@ def card(session: Session, player_ref: str, period_label: str) -> Card:
         score=Decimal(entry.score_half_points) / 2,
         expected_sum=rules.points(entry.pd_sum_units, entry.units_per_point),
         state=entry.list_status,
+        pooled=pooled,
+        first_rating=work,
+        first_event=first_event_name,
     )
+
+
+def _card_line(b: RatingBreakdown, g: Game, event_name: str, opp_name: str) -> CardLine:
+    return CardLine(
+        game_id=g.id,
+        played_on=g.played_on,
+        event=event_name,
+        round=g.round,
+        opponent=opp_name,
+        opponent_rating=b.opponent_rating,
+        own_rating=b.own_rating,
+        score_half_points=b.score_half_points,
+        difference=b.difference,
+        expected=_points(b.pd_units, b.units_per_point),
+        change=_points(b.dr_units, b.units_per_point),
+        k=b.k_used,
+        counts_for=b.counts_for,
+        event_id=g.event_id,
+    )
+
+
+def _first_rating_work(
+    session: Session, player_id: int, period: RatingPeriod, lines: tuple[CardLine, ...]
+) -> tuple[tuple[CardLine, ...], rules.FirstRatingWork, str | None]:
+    """An unrated player's pool at ``period`` and the first-rating calculation it gives, as
+    the period engine made it: the games pooled in the 26-month window after the last list
+    that rated the player (art. 7.1.4), then this period's, by event, with the first event
+    ever first (its zero score disregarded, art. 8.2)."""
+    config = get_config(session)
+    this = Period(period.start_date, config.period_months)
+    cutoff = rules.pool_window_start(this)
+    last_rated = session.scalar(
+        sa.select(sa.func.max(RatingPeriod.start_date))
+        .join(RatingHistory, RatingHistory.period_id == RatingPeriod.id)
+        .where(
+            RatingHistory.player_id == player_id,
+            RatingHistory.rating_after.is_not(None),
+            RatingPeriod.start_date >= cutoff,
+            RatingPeriod.start_date < this.start,
+        )
+    )
+    opponent = sa.orm.aliased(Player)
+    earlier = session.execute(
+        sa.select(RatingBreakdown, Game, Event.name, opponent.name)
+        .join(RatingPeriod, RatingPeriod.id == RatingBreakdown.period_id)
+        .join(Game, Game.id == RatingBreakdown.game_id)
+        .join(Event, Event.id == Game.event_id)
+        .join(opponent, opponent.id == RatingBreakdown.opponent_id)
+        .where(
+            RatingBreakdown.player_id == player_id,
+            RatingBreakdown.counts_for == rules.FOR_FIRST_RATING,
+            RatingPeriod.start_date >= cutoff,
+            RatingPeriod.start_date < this.start,
+            # a player who fell below the floor starts a new pool (rules.pool_after)
+            RatingPeriod.start_date > last_rated if last_rated is not None else sa.true(),
+        )
+        .order_by(RatingPeriod.start_date, RatingBreakdown.game_id)
+    )
+    pooled = tuple(_card_line(b, g, name, opp) for b, g, name, opp in earlier)
+    by_event: dict[int, list[tuple[int, Decimal]]] = {}
+    for line in (*pooled, *(x for x in lines if x.counts_for == rules.FOR_FIRST_RATING)):
+        by_event.setdefault(line.event_id, []).append((line.opponent_rating, line.score))
+    first = first_event(session, player_id)
+    first_games = by_event.pop(first, []) if first is not None else []
+    work = rules.explain_first_rating([first_games, *by_event.values()])
+    name = None
+    if work.dropped and first is not None:
+        name = session.scalar(sa.select(Event.name).where(Event.id == first))
+    return pooled, work, name
 
 
 def _points(units: int | None, units_per_point: int) -> Decimal | None:
