@@ -35,8 +35,10 @@ __all__ = [
     "MAX_FIDE_ID_DIGITS",
     "MAX_FILE_NAME_LENGTH",
     "MAX_GAMES",
+    "MAX_NAME_KEY_LENGTH",
     "MAX_NAME_LENGTH",
     "MAX_RATING",
+    "MAX_REASON_LENGTH",
     "MAX_ROUND_LENGTH",
     "MIN_BIRTH_YEAR",
     "MIN_RATING",
@@ -64,6 +66,11 @@ __all__ = [
 
 MAX_NAME_LENGTH = 200
 """A player's name (``players.name``), as stored: surrounding blanks removed."""
+MAX_NAME_KEY_LENGTH = 3 * MAX_NAME_LENGTH
+"""A name's matching key (``players.name_key``): case folding turns one character into at
+most three (``\ufb03`` -> ``ffi``, ``\u0390`` -> three code points)."""
+MAX_REASON_LENGTH = 1000
+"""The ``--reason`` of a correction (``corrections.reason``)."""
 MAX_EVENT_LENGTH = 200
 """An event's name (``events.name``): ``--event``, a CSV ``event``, PGN ``Event``, TRF
 ``012``, or the file name an event is named after when the file names none."""

@@ -1,7 +1,8 @@
 """ORM models. The schema is part of the product: administrators read it with plain SQL.
 
 Tables: ``settings``, ``players``, ``imports``, ``events``, ``games``, ``byes``,
-``rating_periods``, ``rating_history``, ``rating_breakdown``, ``superseded_ratings``; the views
+``rating_periods``, ``rating_history``, ``rating_breakdown``, ``superseded_ratings``,
+``corrections`` (the append-only log of every correction), ``merge_moves``; the views
 (``current_ratings``, ``rating_lists``, ``rating_calculations``) are in :mod:`ratings.views`.
 Logic lives in ``rules`` and ``service``.
 
@@ -15,17 +16,22 @@ from __future__ import annotations
 import datetime as dt
 
 import sqlalchemy as sa
+from sqlalchemy.engine.interfaces import ExecutionContext
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ratings.db import Base, bool_false, int_pk
+from ratings.limits import MAX_NAME_KEY_LENGTH
+from ratings.names import key_of_stored
 from ratings.results import Result
 
 __all__ = [
     "Base",
     "Bye",
+    "Correction",
     "Event",
     "Game",
     "Import",
+    "MergeMove",
     "Player",
     "RatingBreakdown",
     "RatingHistory",
@@ -61,8 +67,18 @@ class Settings(Base):
         return f"Settings(system={self.system!r}, period_months={self.period_months})"
 
 
+def _name_key_default(context: ExecutionContext) -> str:
+    """``players.name_key`` of an INSERT that gives only the name (ORM and Core inserts)."""
+    return key_of_stored(context.get_current_parameters()["name"])  # type: ignore[attr-defined]  # DefaultExecutionContext's method, not on the interface
+
+
 class Player(Base):
-    """A registered player. ``entry_rating`` counts as a published rating (SPEC 1.4)."""
+    """A registered player. ``entry_rating`` counts as a published rating (SPEC 1.4).
+
+    ``name_key`` is the name's matching key (:func:`ratings.names.name_key`: NFC, case-folded,
+    blanks collapsed): every lookup by name compares keys. It is not unique: two people of
+    one name may be registered when told apart by FIDE id or birthdate (``--allow-same-name``).
+    """
 
     __tablename__ = "players"
     __table_args__ = (
@@ -81,6 +97,10 @@ class Player(Base):
 
     id: Mapped[int_pk]
     name: Mapped[str] = mapped_column(sa.String(200), index=True)
+    name_key: Mapped[str] = mapped_column(
+        sa.String(MAX_NAME_KEY_LENGTH), index=True, default=_name_key_default
+    )
+    """The matching key of ``name``; set from the name on insert, by the service on a rename."""
     fide_id: Mapped[int | None] = mapped_column(sa.BigInteger, unique=True)
     birth_date: Mapped[dt.date | None]
     """Full birth date when known; ``birth_year`` is always filled when this is."""
@@ -336,3 +356,91 @@ class SupersededRating(Base):
 
     def __repr__(self) -> str:
         return f"SupersededRating(period_id={self.period_id!r}, player_id={self.player_id!r})"
+
+
+CORRECTION_ACTIONS = (
+    "player_edit",
+    "player_merge",
+    "player_unmerge",
+    "game_edit",
+    "game_void",
+    "event_edit",
+    "event_void",
+    "import_undo",
+    "unrate",
+)
+"""What a :class:`Correction` records (``corrections.action``); see ``ratings.service.audit``."""
+
+
+class Correction(Base):
+    """One line of the append-only log of corrections: when, which command (``action``),
+    what it concerned, which field, the old and the new value, and the ``--reason`` given.
+
+    Written by ``ratings.service.audit.record`` only. Triggers refuse UPDATE and DELETE (and
+    TRUNCATE on PostgreSQL), so a line once written stays as it is. The ids of what a line
+    concerns are plain integers, not foreign keys: a voided game or event is gone, its line
+    stays. Lines written by one command share a ``batch``.
+    """
+
+    __tablename__ = "corrections"
+    __table_args__ = (
+        sa.CheckConstraint(
+            "action IN (" + ", ".join(f"'{a}'" for a in CORRECTION_ACTIONS) + ")", name="action"
+        ),
+        {"sqlite_autoincrement": True},  # the log's ids are never reused
+    )
+
+    id: Mapped[int_pk]
+    batch: Mapped[int] = mapped_column(index=True)
+    """One number per command: the lines one correction wrote."""
+    recorded_at: Mapped[dt.datetime]
+    """UTC, naive."""
+    action: Mapped[str] = mapped_column(sa.String(16))
+    """player_edit | player_merge | player_unmerge | game_edit | game_void | event_edit |
+    event_void | import_undo | unrate."""
+    player_id: Mapped[int | None] = mapped_column(index=True)
+    """The player the line concerns (``players.id``), if any."""
+    game_id: Mapped[int | None] = mapped_column(index=True)
+    """The game (``games.id``; kept after a void), if any."""
+    event_id: Mapped[int | None] = mapped_column(index=True)
+    """The event (``events.id``; kept after a void), if any."""
+    import_id: Mapped[int | None]
+    """The import (``imports.id``; kept after an undo), if any."""
+    period: Mapped[str | None] = mapped_column(sa.String(7))
+    """The rating period (``YYYY-MM``), if any."""
+    field: Mapped[str | None] = mapped_column(sa.String(40))
+    """The column or property changed (``result``, ``birth_year``, ...); NULL for a whole row."""
+    old_value: Mapped[str | None] = mapped_column(sa.Text)
+    """The value before, as text (dates ISO, booleans true/false); NULL for none."""
+    new_value: Mapped[str | None] = mapped_column(sa.Text)
+    """The value after, as text; NULL for none (a voided game, a cleared field)."""
+    reason: Mapped[str | None] = mapped_column(sa.Text)
+    """The ``--reason`` text given to the command."""
+
+    def __repr__(self) -> str:
+        return f"Correction(id={self.id!r}, action={self.action!r}, field={self.field!r})"
+
+
+class MergeMove(Base):
+    """A game side or a bye that ``player merge`` moved from the duplicate to the kept player;
+    ``player unmerge`` moves exactly these back. ``batch`` is the merge's batch in
+    ``corrections``."""
+
+    __tablename__ = "merge_moves"
+    __table_args__ = (sa.CheckConstraint("moved IN ('white', 'black', 'bye')", name="moved"),)
+
+    id: Mapped[int_pk]
+    batch: Mapped[int] = mapped_column(index=True)
+    """The merge's ``corrections.batch``."""
+    moved: Mapped[str] = mapped_column(sa.String(5))
+    """white | black (``games.white_id``/``black_id`` of game ``row_id``) | bye (``byes.player_id``
+    of bye ``row_id``)."""
+    row_id: Mapped[int]
+    """``games.id`` or ``byes.id`` (no foreign key: a game voided since leaves its line)."""
+    from_player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"))
+    """The duplicate (merged away)."""
+    to_player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"))
+    """The player kept."""
+
+    def __repr__(self) -> str:
+        return f"MergeMove(batch={self.batch!r}, moved={self.moved!r}, row_id={self.row_id!r})"

@@ -27,7 +27,7 @@ from collections.abc import Iterable
 
 from ratings.errors import InvalidNameError
 
-__all__ = ["clean_name", "closest", "name_key", "problem_in_name"]
+__all__ = ["clean_name", "closest", "key_of_stored", "name_key", "problem_in_name"]
 
 _REFUSED_CATEGORIES = {
     "Cc": "a control character",
@@ -84,7 +84,17 @@ def clean_name(text: str) -> str:
 
 def name_key(text: str) -> str:
     """The matching key of a name: cleaned, case-folded, NFC. Raises like :func:`clean_name`."""
-    return unicodedata.normalize("NFC", clean_name(text).casefold())
+    return key_of_stored(clean_name(text))
+
+
+def key_of_stored(name: str) -> str:
+    """The key of a name as it is, not checked again: NFC, blanks collapsed, case-folded, NFC.
+
+    Equal to :func:`name_key` for every name :func:`clean_name` accepts; for a name stored
+    before the checks existed (the 0003 migration keys those with a copy of this rule) it
+    still gives a key instead of refusing."""
+    collapsed = " ".join(unicodedata.normalize("NFC", name).split())
+    return unicodedata.normalize("NFC", collapsed.casefold())
 
 
 def closest(wanted: str, names: Iterable[str], n: int = 3) -> list[str]:

@@ -6,6 +6,7 @@ import datetime as dt
 import json
 import re
 import sqlite3
+import unicodedata
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -20,6 +21,7 @@ from pytest_alembic.tests import (
 )
 
 from ratings import migrate, service
+from ratings import models as service_models
 from ratings import views as ratings_views
 from ratings.db import SessionFactory, make_engine
 from ratings.errors import DatabaseError
@@ -40,9 +42,11 @@ BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
 TABLES = {
     "alembic_version",
     "byes",
+    "corrections",
     "events",
     "games",
     "imports",
+    "merge_moves",
     "players",
     "rating_breakdown",
     "rating_history",
@@ -353,3 +357,139 @@ def test_after_0002_a_rerate_matches_0001_and_the_reference(
     else:
         assert report.changed == ()
         assert after == before
+
+
+# --- 0003: name keys, the corrections log, merge moves ------------------------------------
+
+
+def _snapshot(url: str, skip: tuple[str, ...] = ()) -> dict[str, list[tuple[object, ...]]]:
+    """Every table that has an id (but ``skip``), its columns by name (so that a rebuilt table
+    whose columns moved compares equal), rows by id; ``table.column`` in ``skip`` leaves a
+    column out."""
+    engine = make_engine(url)
+    try:
+        inspector = sa.inspect(engine)
+        columns = {
+            t: [c["name"] for c in inspector.get_columns(t)]
+            for t in inspector.get_table_names()
+            if t != "alembic_version" and t not in skip
+        }
+    finally:
+        engine.dispose()
+    return {
+        t: _rows(
+            url,
+            f"SELECT {', '.join(sorted(n for n in names if f'{t}.{n}' not in skip))} "
+            f"FROM {t} ORDER BY id",
+        )
+        for t, names in columns.items()
+    }
+
+
+def _sequence(url: str, table: str) -> int | None:
+    """SQLite: the highest id ever given in ``table`` (None elsewhere)."""
+    if not url.startswith("sqlite"):
+        return None
+    found = _rows(url, f"SELECT seq FROM sqlite_sequence WHERE name = '{table}'")
+    return int(str(found[0][0])) if found else None
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", POPULATED)
+def test_0003_keys_every_player_and_back(tmp_path: Path, name: str, backend: str) -> None:
+    """A populated database made at 0001, upgraded through 0002 to 0003: every player gets
+    the key of the rule (computed here independently), nothing else changes, player ids are
+    never reused; the log starts empty; downgrade gives every table back."""
+    data = _fixture(name)
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0001")
+    _load(url, data)
+    migrate.upgrade(url, "0002")
+    before = _snapshot(url)
+    lists = _rows(url, "SELECT * FROM rating_lists ORDER BY period, player_id")
+    sequence = _sequence(url, "players")
+
+    migrate.upgrade(url, "0003")
+    players = _records(data, "players")
+    assert _rows(url, "SELECT id, name_key FROM players ORDER BY id") == [
+        (p["id"], unicodedata.normalize("NFC", " ".join(unicodedata.normalize(
+            "NFC", p["name"]).split()).casefold())) for p in players
+    ]  # fmt: skip
+    assert _rows(url, "SELECT count(*) FROM corrections") == [(0,)]
+    assert _rows(url, "SELECT count(*) FROM merge_moves") == [(0,)]
+    assert _rows(url, "SELECT * FROM rating_lists ORDER BY period, player_id") == lists
+    if sequence is not None:
+        assert _sequence(url, "players") == sequence
+    migrate.check(url)
+
+    assert _snapshot(url, ("corrections", "merge_moves", "players.name_key")) == before
+
+    migrate.downgrade(url, "0002")
+    assert _snapshot(url) == before
+    assert _sequence(url, "players") == sequence
+    assert _rows(url, "SELECT * FROM rating_lists ORDER BY period, player_id") == lists
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_0003_keys_names_stored_before_the_checks(tmp_path: Path, backend: str) -> None:
+    """Names that older versions let in (two spaces, NFD, a no-break space, different case)
+    are keyed, not refused; same-name rows are kept (the key is not unique)."""
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0002")
+    names = ["Elard,  Carl", "Elard, Carl", "Mu\u0308ller, Hans", "M\u00fcller, Hans",
+             "Elard,\u00a0Carl", "STRASSE, Max", "Stra\u00dfe, Max"]  # fmt: skip
+    engine = make_engine(url, enforce_foreign_keys=False)
+    with engine.begin() as conn:
+        for name in names:
+            conn.execute(sa.text("INSERT INTO players (name) VALUES (:n)"), {"n": name})
+        # a deleted row: its id must not come back after the rebuild of players
+        conn.execute(sa.text("INSERT INTO players (name) VALUES ('gone')"))
+        conn.execute(sa.text("DELETE FROM players WHERE name = 'gone'"))
+    engine.dispose()
+    migrate.upgrade(url, "0003")
+    assert [key for (key,) in _rows(url, "SELECT name_key FROM players ORDER BY id")] == [
+        "elard, carl", "elard, carl", "m\u00fcller, hans", "m\u00fcller, hans", "elard, carl",
+        "strasse, max", "strasse, max",
+    ]  # fmt: skip
+    assert [n for (n,) in _rows(url, "SELECT name FROM players ORDER BY id")] == names
+    engine = make_engine(url)
+    with SessionFactory(bind=engine) as session, session.begin():
+        player = service_models.Player(name="New, Player")
+        session.add(player)
+        session.flush()
+        assert player.id == len(names) + 2
+        assert player.name_key == "new, player"
+    engine.dispose()
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_0003_corrections_are_append_only(tmp_path: Path, backend: str) -> None:
+    """UPDATE and DELETE (and TRUNCATE on PostgreSQL) on the log are refused by the database
+    itself, whatever program asks; inserting is allowed."""
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url)
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO corrections (batch, recorded_at, action, game_id, field, "
+                "old_value, new_value) VALUES (1, '2026-11-30 12:00:00', 'game_edit', 5, "
+                "'result', '1-0', '0-1')"
+            )
+        statements = ["UPDATE corrections SET new_value = '1-0'", "DELETE FROM corrections"]
+        if backend == "postgres":
+            statements.append("TRUNCATE corrections")
+        for statement in statements:
+            with (
+                pytest.raises(sa.exc.DBAPIError, match="corrections is append-only"),
+                engine.begin() as conn,
+            ):
+                conn.exec_driver_sql(statement)
+        assert _rows(url, "SELECT game_id, old_value, new_value FROM corrections") == [
+            (5, "1-0", "0-1")
+        ]
+    finally:
+        engine.dispose()
+    migrate.downgrade(url, "0002")
+    migrate.upgrade(url)
+    assert _rows(url, "SELECT count(*) FROM corrections") == [(0,)]

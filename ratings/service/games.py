@@ -22,6 +22,7 @@ from ratings.errors import (
 from ratings.io.csv import GameRow, PlayerRow
 from ratings.limits import TITLES
 from ratings.models import Event, Game, Import, Player, RatingBreakdown
+from ratings.names import key_of_stored
 from ratings.results import Result
 from ratings.rules import Period
 from ratings.service.common import (
@@ -301,12 +302,13 @@ def import_players(
         session,
         "players",
         (
-            "name", "birth_date", "birth_year", "fide_id", "entry_rating", "entry_games",
-            "k10", "sex", "federation", "title",
+            "name", "name_key", "birth_date", "birth_year", "fide_id", "entry_rating",
+            "entry_games", "k10", "sex", "federation", "title",
         ),
         (
             (
                 r.name,
+                key_of_stored(r.name),
                 date_param(session, r.birth_date) if r.birth_date else None,
                 r.birth_year,
                 r.fide_id,
