@@ -353,10 +353,14 @@ def publish_site(
             initargs=(shared,),
         ) as pool:  # fmt: skip
             futures = {pool.submit(_run_job, job): job for job in work}
-            for future in as_completed(futures):
-                done = future.result()
-                out.absorb(done.files, done.written, done.unchanged, done.bytes_written)
-                record(futures[future], done)
+            try:
+                for future in as_completed(futures):
+                    done = future.result()
+                    out.absorb(done.files, done.written, done.unchanged, done.bytes_written)
+                    record(futures[future], done)
+            except BaseException:
+                pool.shutdown(wait=True, cancel_futures=True)  # not the parts still queued
+                raise
     else:
         for job in work:
             record(job, site.run(session, job))
