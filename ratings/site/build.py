@@ -50,13 +50,14 @@ from markupsafe import Markup, escape
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
-from ratings import __version__, rules
+from ratings import __version__
 from ratings.db import SessionFactory, make_engine
 from ratings.errors import PeriodError
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.service import publish as data
 from ratings.service.common import get_config
+from ratings.service.crosstable import CrossCell, crosstable
 from ratings.site import chart
 from ratings.site.output import SiteFolder
 from ratings.site.rows import card_line, crosstable_row, history_gap, history_row, list_row
@@ -80,7 +81,6 @@ _SYSTEMS = {
     "club": "club system (FIDE rules, fixed start rating)",
     "elo": "Elo system (logistic curve, fixed K)",
 }
-_BYE_HALVES = {"H": 1, "F": 2, "U": 2, "Z": 0, "+": 2, "-": 0, "?": 0}
 
 
 @dataclass(frozen=True, slots=True)
@@ -924,71 +924,18 @@ class _Site:
             self._tick("events")
 
     def _event(self, e: data.SiteEvent, ev: data.EventData) -> None:
-        halves: dict[int, int] = {}
-        for g in ev.games:
-            halves[g.white_id] = halves.get(g.white_id, 0) + g.result.white_half_points
-            halves[g.black_id] = halves.get(g.black_id, 0) + g.result.black_half_points
-        for b in ev.byes:
-            halves[b.player_id] = halves.get(b.player_id, 0) + _BYE_HALVES.get(b.code, 0)
-        used: dict[int, int] = {}
-        opponents: dict[int, list[int]] = {}
-        scores: dict[int, Decimal] = {}
-        change: dict[int, Decimal] = {}
-        for r in ev.ratings:
-            if r.own_rating is not None:
-                used.setdefault(r.player_id, r.own_rating)
-            opponents.setdefault(r.player_id, []).append(r.opponent_rating)
-            scores[r.player_id] = scores.get(r.player_id, Decimal(0)) + r.score
-            if r.k is not None and r.dr is not None:
-                change[r.player_id] = change.get(r.player_id, Decimal(0)) + r.k * r.dr
-
         name = self._name
 
         def sort_name(pid: int) -> str:
             player = self.register.get(pid)
             return player.name.lower() if player is not None else ""
 
-        order = sorted(
-            halves, key=lambda pid: (-halves[pid], -used.get(pid, 0), sort_name(pid), pid)
-        )
-        rank = {pid: i for i, pid in enumerate(order, 1)}
-        by_round = all(g.round for g in ev.games)
-        cells: dict[int, dict[_RoundKey, list[tuple[Markup, Markup]]]] = {pid: {} for pid in order}
-        columns: list[_RoundKey]
-        if by_round:
-            keys: set[_RoundKey] = set()
-            for g in ev.games:
-                key = _round_key(g.round or "")
-                keys.add(key)
-                for pid, opp, white in (
-                    (g.white_id, g.black_id, True),
-                    (g.black_id, g.white_id, False),
-                ):
-                    cells[pid].setdefault(key, []).append(_cell(g, rank[opp], white, name(opp)))
-            for b in ev.byes:
-                key = _round_key(b.round)
-                keys.add(key)
-                cells[b.player_id].setdefault(key, []).append((self._html(b.code), _BYE))
-            columns = sorted(keys)
-        else:
-            games = sorted(ev.games, key=lambda g: (g.played_on, g.id))
-            count: dict[int, int] = {}
-            for g in games:
-                for pid, opp, white in (
-                    (g.white_id, g.black_id, True),
-                    (g.black_id, g.white_id, False),
-                ):
-                    count[pid] = count.get(pid, 0) + 1
-                    cells[pid][(0, count[pid], "")] = [_cell(g, rank[opp], white, name(opp))]
-            for b in ev.byes:
-                count[b.player_id] = count.get(b.player_id, 0) + 1
-                cells[b.player_id][(0, count[b.player_id], "")] = [(self._html(b.code), _BYE)]
-            columns = [(0, n, "") for n in range(1, max(count.values(), default=0) + 1)]
+        table = crosstable(ev, sort_name)
         players: list[str] = []
-        for pid in order:
+        for row in table.rows:
             row_cells = []
-            for key in columns:
-                found = cells[pid].get(key, [])
+            for results in row.cells:
+                found = [self._cross_cell(c) for c in results]
                 if len(found) == 1:
                     row_cells.append(found[0])
                 else:  # several games in one round (or none)
@@ -998,18 +945,16 @@ class _Site:
                             Markup("; ").join(c[1] for c in found),
                         )
                     )
-            n = len(opponents.get(pid, ()))
-            perf = rules.performance_fide(opponents[pid], scores[pid]) if n else None
-            delta = change.get(pid)
+            delta = row.change
             players.append(
                 crosstable_row(
-                    rank[pid],
-                    pid,
-                    name(pid),
-                    used.get(pid),
+                    row.rank,
+                    row.player_id,
+                    name(row.player_id),
+                    row.rating,
                     row_cells,
-                    _halves(halves[pid]),
-                    perf,
+                    _halves(row.score_half_points),
+                    row.performance,
                     f"{delta:+.2f}" if delta is not None else "",
                     _trend(delta),
                 )
@@ -1017,37 +962,23 @@ class _Site:
         period = self._period_of(e.end_date)
         page = self.t_event.render(
             self.common, root="../", title=e.name, e=e, players=Markup("".join(players)),
-            count=len(players),
-            rounds=[_round_title(k) for k in columns], games=len(ev.games),
-            rated=sum(1 for g in ev.games if g.rated), period=period.label if period else "",
+            count=len(players), rounds=list(table.rounds), games=table.games,
+            rated=table.rated, period=period.label if period else "",
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
 
+    def _cross_cell(self, c: CrossCell) -> tuple[Markup, Markup]:
+        """A crosstable cell: opponent's rank, colour, result (or a bye's code); the
+        opponent's name as its note."""
+        if c.opponent_id is None:
+            return self._html(c.mark), _BYE
+        opponent = self._name(c.opponent_id)
+        # c.text is built from numbers and this package's marks: nothing to escape
+        return Markup(c.text), opponent if c.rated else opponent + _NOT_RATED
 
-_RoundKey = tuple[int, int, str]
+
 _BYE = Markup("bye")
 _NOT_RATED = Markup(" (not rated)")
-_PLAYED = {2: "1", 1: "½", 0: "0"}
-_FORFEIT = {2: "+", 1: "+", 0: "\N{MINUS SIGN}"}
-
-
-def _round_key(text: str) -> _RoundKey:
-    """Rounds in their natural order: 1, 2, ..., 10, then others by text."""
-    return (0, int(text), "") if text.isascii() and text.isdigit() else (1, 0, text)
-
-
-def _round_title(key: _RoundKey) -> str:
-    return str(key[1]) if key[0] == 0 else str(key[2])
-
-
-def _cell(
-    g: data.EventGame, opponent_rank: int, white: bool, opponent: Markup
-) -> tuple[Markup, Markup]:
-    """A crosstable cell: opponent's rank, colour, result; the opponent's name as its note."""
-    halves = g.result.white_half_points if white else g.result.black_half_points
-    marks = _PLAYED if g.result.is_played else _FORFEIT
-    note = opponent if g.rated else opponent + _NOT_RATED
-    return Markup(f"{int(opponent_rank)}{'w' if white else 'b'}{marks[halves]}"), note
 
 
 def _merge(

@@ -1,0 +1,188 @@
+"""An event's crosstable: players ranked by score, results by round, score, the rating each
+player's games used, the FIDE performance and the rating change (K x sum of dR).
+
+One function for every place that shows one: the website's event pages
+(:mod:`ratings.site.build`) and ``ratings event show``. It takes what
+:func:`ratings.service.publish.event_data` reads (games, byes, breakdown rows) and answers
+plain values; the callers format them (HTML, or text).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from decimal import Decimal
+
+from ratings import rules
+from ratings.service.publish import EventData, EventGame
+
+__all__ = ["BYE_HALF_POINTS", "CrossCell", "CrossRow", "Crosstable", "crosstable"]
+
+BYE_HALF_POINTS = {"H": 1, "F": 2, "U": 2, "Z": 0, "+": 2, "-": 0, "?": 0}
+"""What a round without an opponent scores, in half points, by its TRF code."""
+
+_PLAYED = {2: "1", 1: "½", 0: "0"}
+_FORFEIT = {2: "+", 1: "+", 0: "\N{MINUS SIGN}"}
+
+RoundKey = tuple[int, int, str]
+"""A column's sort key: numbered rounds (0, n, ""), then others by text (1, 0, text)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CrossCell:
+    """One result in a round: a game (``opponent_id`` set) or a bye (``opponent_id`` None)."""
+
+    opponent_id: int | None
+    """The opponent; None for a round without one."""
+    opponent_rank: int | None
+    """The opponent's rank in this table."""
+    white: bool | None
+    """The colour this player had; None for a bye."""
+    mark: str
+    """``1``, ``½``, ``0`` for a played game, ``+`` or a minus sign (U+2212) for a forfeit,
+    the TRF code (``H``, ``F``, ``U``, ``Z``, ``+``, ``-``, ``?``) for a bye."""
+    rated: bool
+    """Whether the game went to rating (a bye never does)."""
+
+    @property
+    def text(self) -> str:
+        """The cell as a crosstable prints it: ``3w1`` (opponent's rank, colour, result), or
+        the bye's code."""
+        if self.opponent_rank is None:
+            return self.mark
+        return f"{self.opponent_rank}{'w' if self.white else 'b'}{self.mark}"
+
+
+@dataclass(frozen=True, slots=True)
+class CrossRow:
+    """One player's line."""
+
+    rank: int
+    player_id: int
+    rating: int | None
+    """The rating the player's rated games used (the list in force at the event's start);
+    None when unrated or without a rated game."""
+    cells: tuple[tuple[CrossCell, ...], ...]
+    """Per round (the table's ``rounds``): the results, usually one; none when absent."""
+    score_half_points: int
+    """Points from every game and bye, in half points."""
+    performance: int | None
+    """FIDE performance over the rated games (SPEC 1.8); None without one."""
+    change: Decimal | None
+    """K x sum of dR over the event's rated games, unrounded; None when they changed no
+    rating (unrated player, or no rated game)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Crosstable:
+    """An event's table."""
+
+    rounds: tuple[str, ...]
+    """Column titles: round names, or 1, 2, ... in date order when the games have none."""
+    rows: tuple[CrossRow, ...]
+    """Players by rank: score, then the rating used, then name."""
+    games: int
+    """Games stored."""
+    rated: int
+    """Games that went to rating."""
+
+
+def _round_key(text: str) -> RoundKey:
+    """Rounds in their natural order: 1, 2, ..., 10, then others by text."""
+    return (0, int(text), "") if text.isascii() and text.isdigit() else (1, 0, text)
+
+
+def _round_title(key: RoundKey) -> str:
+    return str(key[1]) if key[0] == 0 else str(key[2])
+
+
+def _cell(g: EventGame, white: bool, opponent: int, opponent_rank: int) -> CrossCell:
+    halves = g.result.white_half_points if white else g.result.black_half_points
+    marks = _PLAYED if g.result.is_played else _FORFEIT
+    return CrossCell(opponent, opponent_rank, white, marks[halves], g.rated)
+
+
+def _sides(g: EventGame) -> tuple[tuple[int, int, bool], tuple[int, int, bool]]:
+    """(player, opponent, white) for both sides of a game."""
+    return (g.white_id, g.black_id, True), (g.black_id, g.white_id, False)
+
+
+def _bye(code: str) -> CrossCell:
+    return CrossCell(None, None, None, code, False)
+
+
+def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
+    """The crosstable of one event.
+
+    :param ev: the event's games, byes and breakdown rows
+        (:func:`ratings.service.publish.event_data`).
+    :param sort_name: a player's name as it sorts (ties of score and rating go by name,
+        then id).
+    """
+    halves: dict[int, int] = {}
+    for g in ev.games:
+        halves[g.white_id] = halves.get(g.white_id, 0) + g.result.white_half_points
+        halves[g.black_id] = halves.get(g.black_id, 0) + g.result.black_half_points
+    for b in ev.byes:
+        halves[b.player_id] = halves.get(b.player_id, 0) + BYE_HALF_POINTS.get(b.code, 0)
+    used: dict[int, int] = {}
+    opponents: dict[int, list[int]] = {}
+    scores: dict[int, Decimal] = {}
+    change: dict[int, Decimal] = {}
+    for r in ev.ratings:
+        if r.own_rating is not None:
+            used.setdefault(r.player_id, r.own_rating)
+        opponents.setdefault(r.player_id, []).append(r.opponent_rating)
+        scores[r.player_id] = scores.get(r.player_id, Decimal(0)) + r.score
+        if r.k is not None and r.dr is not None:
+            change[r.player_id] = change.get(r.player_id, Decimal(0)) + r.k * r.dr
+
+    order = sorted(
+        halves,
+        key=lambda pid: (-halves[pid], -used.get(pid, 0), sort_name(pid), pid),
+    )
+    rank = {pid: i for i, pid in enumerate(order, 1)}
+    cells: dict[int, dict[RoundKey, list[CrossCell]]] = {pid: {} for pid in order}
+    columns: list[RoundKey]
+    if all(g.round for g in ev.games):
+        keys: set[RoundKey] = set()
+        for g in ev.games:
+            key = _round_key(g.round or "")
+            keys.add(key)
+            for pid, opp, white in _sides(g):
+                cells[pid].setdefault(key, []).append(_cell(g, white, opp, rank[opp]))
+        for b in ev.byes:
+            key = _round_key(b.round)
+            keys.add(key)
+            cells[b.player_id].setdefault(key, []).append(_bye(b.code))
+        columns = sorted(keys)
+    else:  # no round names: each player's games in date order
+        count: dict[int, int] = {}
+        for g in sorted(ev.games, key=lambda g: (g.played_on, g.id)):
+            for pid, opp, white in _sides(g):
+                count[pid] = count.get(pid, 0) + 1
+                cells[pid][(0, count[pid], "")] = [_cell(g, white, opp, rank[opp])]
+        for b in ev.byes:
+            count[b.player_id] = count.get(b.player_id, 0) + 1
+            cells[b.player_id][(0, count[b.player_id], "")] = [_bye(b.code)]
+        columns = [(0, n, "") for n in range(1, max(count.values(), default=0) + 1)]
+    rows = []
+    for pid in order:
+        n = len(opponents.get(pid, ()))
+        rows.append(
+            CrossRow(
+                rank=rank[pid],
+                player_id=pid,
+                rating=used.get(pid),
+                cells=tuple(tuple(cells[pid].get(key, ())) for key in columns),
+                score_half_points=halves[pid],
+                performance=rules.performance_fide(opponents[pid], scores[pid]) if n else None,
+                change=change.get(pid),
+            )
+        )
+    return Crosstable(
+        rounds=tuple(_round_title(k) for k in columns),
+        rows=tuple(rows),
+        games=len(ev.games),
+        rated=sum(1 for g in ev.games if g.rated),
+    )
