@@ -52,6 +52,7 @@ class Settings(Base):
         sa.CheckConstraint("expected_method IN ('table', 'curve')", name="expected_method"),
         sa.CheckConstraint("period_months IN (1, 2, 3, 4, 6, 12)", name="period_months"),
         sa.CheckConstraint("k_factor IS NULL OR k_factor BETWEEN 1 AND 100", name="k_factor"),
+        sa.CheckConstraint("closing_days BETWEEN 0 AND 27", name="closing_days"),
     )
 
     id: Mapped[int_pk]
@@ -62,6 +63,9 @@ class Settings(Base):
     """Rating given to newcomers (club, elo); NULL means FIDE initial ratings (art. 8.2)."""
     expected_method: Mapped[str] = mapped_column(sa.String(8))
     period_months: Mapped[int]
+    closing_days: Mapped[int] = mapped_column(server_default=sa.text("0"))
+    """A list closes this many days before its date (art. 7.1.3): an event ending later is
+    rated on the next list. ``ratings init`` gives fide 3, club and elo 0 (by end date)."""
 
     def __repr__(self) -> str:
         return f"Settings(system={self.system!r}, period_months={self.period_months})"
@@ -89,6 +93,8 @@ class Player(Base):
             "entry_rating IS NULL OR entry_rating BETWEEN 0 AND 3500", name="entry_rating_range"
         ),
         sa.CheckConstraint("entry_games >= 0", name="entry_games_not_negative"),
+        sa.CheckConstraint("fide_k IS NULL OR fide_k BETWEEN 1 AND 100", name="fide_k"),
+        sa.CheckConstraint("fide_k IS NULL OR fide_k_list IS NOT NULL", name="fide_k_list"),
         sa.CheckConstraint(
             "birth_year IS NULL OR birth_year BETWEEN 1850 AND 2200", name="birth_year_range"
         ),
@@ -113,8 +119,14 @@ class Player(Base):
     """The permanent K=10 flag set by hand (a player who reached 2400 elsewhere)."""
     entry_rating: Mapped[int | None]
     """The published rating the player brought when registered; NULL = unrated."""
-    entry_games: Mapped[int] = mapped_column(server_default=sa.text("0"))
-    """Rated games completed before registration (towards the 30 of the K rule)."""
+    entry_games: Mapped[int | None]
+    """Rated games completed before registration (towards the 30 of the K rule); NULL when
+    unknown, never 0 (a rated player's K then follows ``ratings.rules.standing_k``)."""
+    fide_k: Mapped[int | None]
+    """The K FIDE published for the player on the list of ``fide_k_list`` (``ratings import
+    fide-list``): authoritative for the period that list starts (art. 8.3.3)."""
+    fide_k_list: Mapped[dt.date | None]
+    """The date (first day of the month) of the FIDE list ``fide_k`` came from."""
     merged_into_id: Mapped[int | None] = mapped_column(sa.ForeignKey("players.id"))
     """Set when this record was merged into another one (kept for the audit trail)."""
 
@@ -127,7 +139,9 @@ class Import(Base):
 
     __tablename__ = "imports"
     __table_args__ = (
-        sa.CheckConstraint("kind IN ('players_csv', 'games_csv', 'trf', 'pgn')", name="kind"),
+        sa.CheckConstraint(
+            "kind IN ('players_csv', 'games_csv', 'trf', 'pgn', 'fide_list')", name="kind"
+        ),
     )
 
     id: Mapped[int_pk]
@@ -159,6 +173,11 @@ class Event(Base):
     end_date: Mapped[dt.date] = mapped_column(index=True)
     source: Mapped[str] = mapped_column(sa.String(8))
     import_id: Mapped[int | None] = mapped_column(sa.ForeignKey("imports.id"), index=True)
+    rating_period: Mapped[dt.date | None] = mapped_column(index=True)
+    """First day of the period whose list rates the event, when it was submitted for a later
+    list than its end date gives (never an earlier one); NULL: the period of the end date,
+    after the closing date (art. 7.1.3). Its games still use the list in force at
+    ``start_date``."""
 
     def __repr__(self) -> str:
         return f"Event(id={self.id!r}, name={self.name!r})"
@@ -264,8 +283,9 @@ class RatingHistory(Base):
     """K used this period (after the 700 rule); NULL when no game changed the rating."""
     period_games: Mapped[int] = mapped_column(server_default=sa.text("0"))
     """Games that counted this period (rated ones, or pooled ones towards a first rating)."""
-    total_games: Mapped[int] = mapped_column(server_default=sa.text("0"))
-    """Rated games completed through this period, entry games included."""
+    total_games: Mapped[int | None]
+    """Rated games completed through this period, entry games included; NULL when the
+    player's count of games before registration is unknown."""
     score_half_points: Mapped[int] = mapped_column(server_default=sa.text("0"))
     """Sum of S over the period's games, in half points."""
     pd_sum_units: Mapped[int] = mapped_column(sa.BigInteger, server_default=sa.text("0"))
@@ -281,6 +301,11 @@ class RatingHistory(Base):
     list_status: Mapped[str] = mapped_column(sa.String(12))
     """listed (rated before and after) | first_rating (published for the first time) |
     unrated | below_floor (fell under 1400: shown as unrated)."""
+    inactive: Mapped[bool_false]
+    """Rated, and no rated game in the 12 months up to this list: FIDE's ``i`` flag."""
+    last_active: Mapped[dt.date | None]
+    """First day of the last period in which a game of the player counted, or of the first
+    period that listed the player: the 12 months of inactivity count from it."""
 
     def __repr__(self) -> str:
         return f"RatingHistory(period_id={self.period_id!r}, player_id={self.player_id!r})"

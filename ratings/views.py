@@ -30,9 +30,11 @@ from alembic.operations.ops import UpgradeOps
 __all__ = [
     "CURRENT_RATINGS_0001",
     "CURRENT_RATINGS_0002",
+    "CURRENT_RATINGS_0004",
     "RATING_CALCULATIONS_0002",
     "RATING_LISTS_0001",
     "RATING_LISTS_0002",
+    "RATING_LISTS_0004",
     "VIEWS",
     "CreateViewOp",
     "DropViewOp",
@@ -217,7 +219,80 @@ JOIN players AS o ON o.id = b.opponent_id
 """Every game from each player's side, as FIDE's calculation pages print it: the ratings
 used, D, S, PD, dR, K and K x dR as decimals (``ratings card``)."""
 
-VIEWS: tuple[View, ...] = (CURRENT_RATINGS_0002, RATING_LISTS_0002, RATING_CALCULATIONS_0002)
+# --- revision 0004 (issue 12: the inactive flag) ---------------------------------------------
+
+_FLAG = """CASE WHEN p.sex = 'f' AND h.inactive THEN 'wi'
+            WHEN p.sex = 'f' THEN 'w'
+            WHEN h.inactive THEN 'i' END AS flag"""
+"""FIDE's flag column: ``w`` a woman, ``i`` inactive (no rated game in the 12 months up to
+the list), ``wi`` both; NULL for none."""
+
+CURRENT_RATINGS_0004 = View(
+    "current_ratings",
+    f"""
+SELECT p.id AS player_id,
+       p.name,
+       p.fide_id,
+       p.federation,
+       p.sex,
+       p.title,
+       p.birth_year,
+       CASE WHEN h.id IS NULL THEN p.entry_rating ELSE h.rating_after END AS rating,
+       CASE WHEN h.id IS NULL THEN p.entry_games ELSE h.total_games END AS total_games,
+       h.next_k,
+       CASE WHEN h.id IS NULL THEN p.k10 ELSE h.k10 END AS k10,
+       {_FLAG},
+       lp.label AS period,
+       lp.list_date
+FROM players AS p
+LEFT JOIN rating_periods AS lp
+       ON lp.start_date = (SELECT max(start_date) FROM rating_periods)
+LEFT JOIN rating_history AS h
+       ON h.player_id = p.id AND h.period_id = lp.id
+WHERE p.merged_into_id IS NULL
+""",
+    (
+        "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year", "rating",
+        "total_games", "next_k", "k10", "flag", "period", "list_date",
+    ),
+)  # fmt: skip
+"""The newest list, one row per player (merged records left out), with FIDE's flag; before
+any period is rated, the register's entry ratings (``total_games`` NULL: unknown)."""
+
+RATING_LISTS_0004 = View(
+    "rating_lists",
+    f"""
+SELECT rp.label AS period,
+       rp.list_date,
+       p.id AS player_id,
+       p.name,
+       p.fide_id,
+       p.federation,
+       h.rating_before,
+       h.rating_after AS rating,
+       h.change,
+       h.k_used,
+       h.period_games,
+       h.total_games,
+       CAST(h.score_half_points AS DOUBLE PRECISION) / 2 AS score,
+       CAST(h.pd_sum_units AS DOUBLE PRECISION) / h.units_per_point AS pd_sum,
+       h.next_k,
+       h.k10,
+       h.list_status,
+       {_FLAG}
+FROM rating_history AS h
+JOIN rating_periods AS rp ON rp.id = h.period_id
+JOIN players AS p ON p.id = h.player_id
+""",
+    (
+        "period", "list_date", "player_id", "name", "fide_id", "federation", "rating_before",
+        "rating", "change", "k_used", "period_games", "total_games", "score", "pd_sum", "next_k",
+        "k10", "list_status", "flag",
+    ),
+)  # fmt: skip
+"""Every published list, one row per player and period, with FIDE's flag."""
+
+VIEWS: tuple[View, ...] = (CURRENT_RATINGS_0004, RATING_LISTS_0004, RATING_CALCULATIONS_0002)
 """The views at head, in creation order."""
 
 

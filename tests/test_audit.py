@@ -52,7 +52,7 @@ def demo(tmp_path: Path) -> str:
     for name in ("demo_players.csv", "demo_games.csv"):
         (tmp_path / name).write_bytes((data / name).read_bytes())
     for args in (
-        ["init"],
+        ["init", "--closing-days", "0"],  # as `ratings demo`: rates by end date
         ["import", "players", str(tmp_path / "demo_players.csv")],
         ["import", "games", str(tmp_path / "demo_games.csv")],
         ["rate"],

@@ -236,7 +236,7 @@ def test_0002_carries_every_list_and_back(tmp_path: Path, name: str, backend: st
     old_lists = _rows(url, "SELECT * FROM rating_lists ORDER BY period, player_id")
     old_current = _rows(url, "SELECT * FROM current_ratings ORDER BY player_id")
 
-    migrate.upgrade(url)
+    migrate.upgrade(url, "0002")
     unit = 10**9 if data["settings"]["rows"][0][4] == "curve" else 100
     lists = _rows(
         url,
@@ -275,7 +275,6 @@ def test_0002_carries_every_list_and_back(tmp_path: Path, name: str, backend: st
         for r in breakdown["rows"]
     ]  # fmt: skip
     assert _rows(url, "SELECT DISTINCT status FROM rating_periods") == [("published",)]
-    migrate.check(url)
 
     migrate.downgrade(url, "0001")
     assert _contents(url, data) == _as_stored(data)
@@ -420,7 +419,6 @@ def test_0003_keys_every_player_and_back(tmp_path: Path, name: str, backend: str
     assert _rows(url, "SELECT * FROM rating_lists ORDER BY period, player_id") == lists
     if sequence is not None:
         assert _sequence(url, "players") == sequence
-    migrate.check(url)
 
     assert _snapshot(url, ("corrections", "merge_moves", "players.name_key")) == before
 
@@ -452,6 +450,7 @@ def test_0003_keys_names_stored_before_the_checks(tmp_path: Path, backend: str) 
         "strasse, max", "strasse, max",
     ]  # fmt: skip
     assert [n for (n,) in _rows(url, "SELECT name FROM players ORDER BY id")] == names
+    migrate.upgrade(url)  # the models are at head
     engine = make_engine(url)
     with SessionFactory(bind=engine) as session, session.begin():
         player = service_models.Player(name="New, Player")
@@ -493,3 +492,69 @@ def test_0003_corrections_are_append_only(tmp_path: Path, backend: str) -> None:
     migrate.downgrade(url, "0002")
     migrate.upgrade(url)
     assert _rows(url, "SELECT count(*) FROM corrections") == [(0,)]
+
+
+# --- 0004: unknown game counts, FIDE's K, event rating periods, closing days, inactive ------
+
+NEW_IN_0004 = (
+    "settings.closing_days", "players.fide_k", "players.fide_k_list", "events.rating_period",
+    "rating_history.inactive", "rating_history.last_active",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", POPULATED)
+def test_0004_carries_every_row_and_back(tmp_path: Path, name: str, backend: str) -> None:
+    """A populated database made at 0001, upgraded to 0003, then to 0004: every row is kept
+    (counts as they were, no event moved, closing days 0), the flags of every list are what a
+    re-rate by the 0004 engine computes, player ids are never reused; downgrade gives every
+    table back."""
+    data = _fixture(name)
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0001")
+    _load(url, data)
+    migrate.upgrade(url, "0003")
+    before = _snapshot(url)
+    sequence = _sequence(url, "players")
+
+    migrate.upgrade(url)
+    migrate.check(url)
+    assert _snapshot(url, NEW_IN_0004) == before
+    assert _rows(url, "SELECT closing_days FROM settings") == [(0,)]
+    assert _rows(url, "SELECT count(*) FROM events WHERE rating_period IS NOT NULL") == [(0,)]
+    if sequence is not None:
+        assert _sequence(url, "players") == sequence
+    flags = "SELECT period_id, player_id, inactive, last_active FROM rating_history ORDER BY id"
+    migrated = _rows(url, flags)
+    assert any(last is not None for *_, last in migrated)
+    query = "SELECT * FROM rating_history ORDER BY period_id, player_id"
+    lists = _rows(url, query)
+    engine = make_engine(url)
+    with SessionFactory(bind=engine) as session, session.begin():
+        service_common.mark_all_for_rerate(session)
+        service.rate(session)
+    engine.dispose()
+    assert sorted(_rows(url, flags)) == sorted(migrated)
+    if name != "elo":  # 0001 rounded the curve to 4 places: one elo rating moves (above)
+        assert [r[1:] for r in _rows(url, query)] == [r[1:] for r in lists]
+
+    migrate.downgrade(url, "0003")
+    after = _snapshot(url)
+    assert after["players"] == before["players"]
+    assert after["events"] == before["events"]
+    assert after["settings"] == before["settings"]
+    assert _sequence(url, "players") == sequence
+
+
+def test_0004_unknown_counts_go_down_as_0(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'r.db'}"
+    migrate.upgrade(url)
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO players (name, name_key, entry_rating) VALUES ('A', 'a', 1900)"
+        )
+    engine.dispose()
+    assert _rows(url, "SELECT entry_games FROM players") == [(None,)]
+    migrate.downgrade(url, "0003")
+    assert _rows(url, "SELECT entry_games FROM players") == [(0,)]

@@ -118,7 +118,7 @@ def test_thirty_game_threshold(club: Club) -> None:
 
 
 def test_700_rule(club: Club) -> None:
-    club.player("Busy", "--rating", "1800")
+    club.player("Busy", "--rating", "1800", "--games", "10")
     club.player("Other", "--rating", "1800", "--games", "100")
     for day in range(1, 19):
         club.game("Busy", "Other", "1/2-1/2", f"2025-05-{day:02d}")
@@ -249,8 +249,8 @@ def test_club_system_newcomers_start_at_the_start_rating(tmp_path: Path) -> None
 
 
 def test_periods_without_games_still_publish_a_list(club: Club) -> None:
-    club.player("A", "--rating", "1500")
-    club.player("B", "--rating", "1500")
+    club.player("A", "--rating", "1500", "--games", "10")
+    club.player("B", "--rating", "1500", "--games", "10")
     club.game("A", "B", "1-0", "2025-01-10")
     club.game("A", "B", "1-0", "2025-04-10")
     assert club.ok("rate") == "Rated 4 periods 2025-01 .. 2025-04 (2 rated games)\n"
@@ -259,8 +259,8 @@ def test_periods_without_games_still_publish_a_list(club: Club) -> None:
 
 
 def test_rate_through(club: Club) -> None:
-    club.player("A", "--rating", "1500")
-    club.player("B", "--rating", "1500")
+    club.player("A", "--rating", "1500", "--games", "10")
+    club.player("B", "--rating", "1500", "--games", "10")
     club.game("A", "B", "1-0", "2025-01-10")
     club.game("A", "B", "1-0", "2025-03-10")
     assert club.ok("rate", "--through", "2025-02") == (
@@ -270,8 +270,8 @@ def test_rate_through(club: Club) -> None:
 
 
 def test_preview_writes_nothing(club: Club) -> None:
-    club.player("A", "--rating", "1500")
-    club.player("B", "--rating", "1500")
+    club.player("A", "--rating", "1500", "--games", "10")
+    club.player("B", "--rating", "1500", "--games", "10")
     club.game("A", "B", "1-0", "2025-01-10")
     before = club.state()
     out = club.ok("preview")
@@ -335,8 +335,8 @@ def test_performance_methods_and_event_scope(club: Club) -> None:
 
 
 def test_rate_through_the_far_future_is_refused(club: Club) -> None:
-    club.player("A", "--rating", "1500")
-    club.player("B", "--rating", "1500")
+    club.player("A", "--rating", "1500", "--games", "10")
+    club.player("B", "--rating", "1500", "--games", "10")
     club.game("A", "B", "1-0", "2025-01-10")
     before = club.state()
     current = f"{dt.datetime.now(dt.UTC):%Y-%m}"

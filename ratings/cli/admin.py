@@ -42,6 +42,12 @@ from ratings.rules import SystemConfig, system_config
     type=click.Choice(["1", "2", "3", "4", "6", "12"]),
     help="Length of a rating period in months (default 1).",
 )
+@click.option(
+    "--closing-days",
+    type=ASCII_INT,
+    help="A list closes this many days before its date; a later result goes to the next "
+    "list (art. 7.1.3; fide: 3, club and elo: 0, by end date).",
+)
 @pass_app
 def init(
     app: App,
@@ -50,6 +56,7 @@ def init(
     start_rating: int | None,
     expected: str | None,
     period_months: str | None,
+    closing_days: int | None,
 ) -> None:
     """Create a new database at the newest schema."""
     config = system_config(
@@ -58,6 +65,7 @@ def init(
         start_rating=start_rating,
         expected=expected,
         period_months=int(period_months) if period_months else None,
+        closing_days=closing_days,
     )
     path = sqlite_path(app.url)
     if path is None:

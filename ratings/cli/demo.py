@@ -78,7 +78,8 @@ def demo(ctx: click.Context, db_path: Path | None) -> None:
         engine = make_engine(url)
         try:
             with SessionFactory(bind=engine) as session, session.begin():
-                service.create_settings(session, system_config("fide"))
+                # a club that rates by end date (no closing date, art. 7.1.3)
+                service.create_settings(session, system_config("fide", closing_days=0))
                 service.import_players(
                     session,
                     read_players_csv(players_bytes, PLAYERS),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from ratings.cli import App, pass_app
 from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
 from ratings.io.csv import read_games_csv, read_players_csv
+from ratings.service.notices import count_unknown_games, event_span_warnings, imported_events
 
 FILE = click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 
@@ -28,6 +30,31 @@ def read_bytes(path: Path) -> bytes:
 
 def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+UNKNOWN_GAMES_WARNING = (
+    "Warning: {n} rated player{s} without a known count of prior rated games: K 20 unless "
+    "junior or 2400 (README, 'Unknown game counts'); 'ratings player list --unknown-games' "
+    "lists them, 'ratings player edit PLAYER --games N' settles one"
+)
+"""Printed on stderr by every import and ``rate`` while such players are registered."""
+
+
+def warn_unknown_games(
+    app: App, events: Sequence[tuple[str, dt.date, dt.date]] = (), content_hash: str | None = None
+) -> None:
+    """The one warning about rated players whose count of prior games is unknown; before it,
+    one per imported event that spans more than one period (``events``, or those of the
+    import of ``content_hash``)."""
+    with app.session(commit=False) as session:
+        n = count_unknown_games(session)
+        if content_hash is not None:
+            events = imported_events(session, content_hash)
+        spans = event_span_warnings(service.get_config(session), events)
+    for warning in spans:
+        click.echo(f"Warning: {warning}", err=True)
+    if n:
+        click.echo(UNKNOWN_GAMES_WARNING.format(n=n, s="" if n == 1 else "s"), err=True)
 
 
 def _summary(report: service.ImportReport) -> None:
@@ -72,6 +99,7 @@ def import_players(app: App, file: Path) -> None:
     report = _import_csv(app, file, read_players_csv, service.import_players, "players stored")
     click.echo(f"Imported {report.players_created} players from {file}")
     _summary(report)
+    warn_unknown_games(app)
 
 
 @import_.command("games")
@@ -86,6 +114,7 @@ def import_games(app: App, file: Path) -> None:
         f"from {file}"
     )
     _summary(report)
+    warn_unknown_games(app, content_hash=service.content_hash(read_bytes(file)))
 
 
 def register(group: click.Group) -> None:

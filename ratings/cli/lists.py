@@ -12,6 +12,7 @@ import click
 
 from ratings import rules, service
 from ratings.cli import App, pass_app
+from ratings.cli.imports import warn_unknown_games
 from ratings.cli.progress import Progress
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
@@ -56,6 +57,7 @@ def rate(app: App, through: str | None) -> None:
     # locked"), and a reader that stops early (`rate | head`) must not undo it
     if not report.rated and not report.rerated:
         click.echo("Nothing to rate")
+        warn_unknown_games(app)
         return
     if report.rerated:
         click.echo(
@@ -69,6 +71,7 @@ def rate(app: App, through: str | None) -> None:
             )
     if report.rated:
         click.echo(f"Rated {_span(report.rated)} ({report.games} rated games)")
+    warn_unknown_games(app)
 
 
 def _span(labels: Sequence[str]) -> str:
@@ -98,6 +101,7 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
                             "games": r.games,
                             "k": r.k,
                             "k10": r.k10,
+                            "flag": r.flag,
                         }
                         for r in result.rows
                     ],
@@ -116,7 +120,7 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
         for r in result.rows:
             writer.writerow(
                 [r.name, _blank(r.fide_id), _blank(r.federation), _blank(r.title),
-                 _blank(r.birth_year), _blank(r.rating), r.change, r.period_games, r.games,
+                 _blank(r.birth_year), _blank(r.rating), r.change, r.period_games, _blank(r.games),
                  _blank(r.k), "true" if r.k10 else "false"]
             )  # fmt: skip
         click.echo(out.getvalue(), nl=False)
@@ -124,12 +128,14 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
     click.echo(title)
     click.echo(
         f"{'#':>4}  {'name':<30} {'fide id':>10} {'rating':>6} {'chg':>5} {'games':>6} {'k':>3}"
+        "  flag"
     )
     for i, r in enumerate(result.rows, 1):
         rank = str(i) if r.rating is not None else ""
         click.echo(
             f"{rank:>4}  {r.name:<30} {_blank(r.fide_id):>10} {_blank(r.rating):>6} "
-            f"{_signed(r.change) if r.period_games else '':>5} {r.games:>6} {_blank(r.k):>3}"
+            f"{_signed(r.change) if r.period_games else '':>5} {_blank(r.games):>6} "
+            f"{_blank(r.k):>3}" + (f"  {r.flag}" if r.flag else "")
         )
 
 
@@ -170,7 +176,8 @@ def list_(app: App, period: str | None, show_all: bool, fmt: str) -> None:
 
 
 def _fide_row(r: reports.ListRow) -> FideTxtRow:
-    """A list row in FIDE's TXT layout: Gms is the period's rated games; flag w for women."""
+    """A list row in FIDE's TXT layout: Gms is the period's rated games; flag w for women, i
+    for no rated game in the 12 months up to the list, wi for both."""
     return FideTxtRow(
         fide_id=r.fide_id,
         name=r.name,
@@ -181,7 +188,7 @@ def _fide_row(r: reports.ListRow) -> FideTxtRow:
         games=r.period_games,
         k=r.k,
         birth_year=r.birth_year,
-        flag="w" if r.sex == "f" else None,
+        flag=r.flag,
     )
 
 
@@ -238,7 +245,7 @@ def history(app: App, player_ref: str, fmt: str) -> None:
                          "total_games", "score", "state"])  # fmt: skip
         for r in rows:
             writer.writerow([r.period, _blank(r.rating_before), _blank(r.rating_after), r.change,
-                             _blank(r.k), r.games, r.total_games, float(r.score),
+                             _blank(r.k), r.games, _blank(r.total_games), float(r.score),
                              r.state])  # fmt: skip
         click.echo(out.getvalue(), nl=False)
         return

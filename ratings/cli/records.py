@@ -11,6 +11,7 @@ from ratings.cli import App, pass_app
 from ratings.errors import InvalidInputError
 from ratings.models import Player
 from ratings.results import Result
+from ratings.service.notices import unknown_games_players
 
 
 def parse_date(text: str, what: str = "date") -> dt.date:
@@ -47,8 +48,9 @@ def player() -> None:
 @click.option("--fide-id", "fide_id_text", metavar="N", help="FIDE id (1 to 11 digits).")
 @click.option("--rating", "rating_text", metavar="R", help="Published rating on entry (0-3500).")
 @click.option(
-    "--games", "games_text", metavar="N", default="0", show_default=True,
-    help="Prior rated games.",
+    "--games", "games_text", metavar="N",
+    help="Prior rated games (default: unknown; a rated player whose count is unknown gets "
+    "K 20 unless junior or 2400, see README).",
 )  # fmt: skip
 @click.option("--k10", is_flag=True, help="Permanent K=10 (reached 2400 elsewhere).")
 @click.option("--sex", type=click.Choice(["m", "f"]))
@@ -61,7 +63,7 @@ def player_add(
     birthdate: str | None,
     fide_id_text: str | None,
     rating_text: str | None,
-    games_text: str,
+    games_text: str | None,
     k10: bool,
     sex: str | None,
     federation: str | None,
@@ -90,11 +92,18 @@ def player_add(
 
 
 @player.command("list")
+@click.option(
+    "--unknown-games",
+    is_flag=True,
+    help="Only rated players whose count of prior rated games is unknown (K 20 is assumed; "
+    "'player edit --games N' settles one).",
+)
 @pass_app
-def player_list(app: App) -> None:
+def player_list(app: App, unknown_games: bool) -> None:
     """List the register."""
     with app.session() as session:
-        players = service.list_players(session)
+        find = unknown_games_players if unknown_games else service.list_players
+        players = find(session)
     click.echo(f"{'id':>5}  {'name':<30} {'fide id':>10} {'born':>10} {'entry':>5} {'k10':>3}")
     for p in players:
         born = p.birth_date.isoformat() if p.birth_date else (str(p.birth_year or ""))
@@ -123,7 +132,7 @@ def player_show(app: App, player_ref: str) -> None:
         ("federation", p.federation),
         ("title", p.title),
         ("entry rating", p.entry_rating),
-        ("entry games", p.entry_games),
+        ("entry games", "unknown" if p.entry_games is None else p.entry_games),
         ("k10 (by hand)", "yes" if p.k10 else "no"),
         ("games stored", games),
     ):

@@ -9,7 +9,7 @@ import click
 
 from ratings import files, service
 from ratings.cli import App, pass_app
-from ratings.cli.imports import FILE, import_, read_bytes
+from ratings.cli.imports import FILE, import_, read_bytes, warn_unknown_games
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
 from ratings.service.tournaments import EventSummary
@@ -61,6 +61,10 @@ def _show_matches(report: service.TournamentReport) -> None:
 def _event(event: EventSummary) -> str:
     number = "" if event.event_id is None else f" {event.event_id}"
     return f"event{number} '{event.name}' ({event.start_date} .. {event.end_date})"
+
+
+def _spans(report: service.TournamentReport) -> list[tuple[str, dt.date, dt.date]]:
+    return [(e.name, e.start_date, e.end_date) for e in report.events]
 
 
 def _warnings(report: service.TournamentReport) -> None:
@@ -119,6 +123,7 @@ def import_trf(app: App, file: Path, date_text: str | None, dry_run: bool) -> No
     )
     click.echo(_players(report))
     _footer(report)
+    warn_unknown_games(app, _spans(report))
 
 
 @import_.command("pgn")
@@ -165,6 +170,8 @@ def import_pgn(
     if dry_run:
         _show_matches(report)
     _footer(report)
+    if not dry_run:
+        warn_unknown_games(app, _spans(report))
 
 
 @click.group("export")

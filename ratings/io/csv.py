@@ -85,8 +85,8 @@ class PlayerRow:
     fide_id: int | None
     rating: int | None
     """Published rating on entry; ``None`` for an unrated player."""
-    games: int
-    """Rated games completed before entry (blank means 0)."""
+    games: int | None
+    """Rated games completed before entry; ``None`` when blank or absent: unknown."""
     k10: bool
     """The permanent K=10 flag (rating ever >= 2400, SPEC.md 1.4); blank means false."""
     sex: str | None
@@ -143,7 +143,7 @@ def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
         birth = cells.take("birthdate", _birthdate, _NO_BIRTH)
         fide_id = cells.take("fide_id", _fide_id, None)
         rating = cells.take("rating", _integer_in(limits.MIN_RATING, limits.MAX_RATING), None)
-        games = cells.take("games", _integer_in(0, limits.MAX_GAMES), 0)
+        games = cells.take("games", _integer_in(0, limits.MAX_GAMES), None)
         k10 = cells.take("k10", _boolean, False)
         sex = cells.take("sex", _sex, None)
         federation = cells.take("federation", _federation, None)
@@ -539,7 +539,7 @@ def write_players_csv(rows: Iterable[PlayerRow], *, header: bool = True) -> str:
             _format_birth(row.birth_date, row.birth_year),
             _blank_if_none(row.fide_id),
             _blank_if_none(row.rating),
-            row.games,
+            _blank_if_none(row.games),
             "true" if row.k10 else "false",
             row.sex or "",
             row.federation or "",

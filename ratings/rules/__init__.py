@@ -97,6 +97,7 @@ from ratings.rules.expected import (
 )
 from ratings.rules.players import (
     FICTITIOUS_OPPONENT,
+    UNKNOWN_GAMES_K,
     FirstRatingWork,
     Flags,
     InitialRating,
@@ -113,14 +114,26 @@ from ratings.rules.players import (
     performance_400,
     performance_fide,
     performance_own,
+    standing_k,
 )
-from ratings.rules.system import START_RATING_MAX, Period, SystemConfig, system_config
+from ratings.rules.system import (
+    FIDE_CLOSING_DAYS,
+    LONG_EVENT_DAYS,
+    MAX_CLOSING_DAYS,
+    START_RATING_MAX,
+    Period,
+    SystemConfig,
+    is_long_event,
+    rating_period_for,
+    system_config,
+)
 
 __all__ = [
     "BELOW_FLOOR",
     "CURVE_PLACES",
     "CURVE_UNITS",
     "FICTITIOUS_OPPONENT",
+    "FIDE_CLOSING_DAYS",
     "FIRST_RATING",
     "FOR_CHANGE",
     "FOR_FIRST_RATING",
@@ -133,6 +146,8 @@ __all__ = [
     "K_MAX",
     "K_PRODUCT_LIMIT",
     "LISTED",
+    "LONG_EVENT_DAYS",
+    "MAX_CLOSING_DAYS",
     "NEW_PLAYER_GAMES",
     "PERIOD_MONTHS",
     "RATING_FLOOR",
@@ -141,6 +156,7 @@ __all__ = [
     "TABLE_MAX_DIFFERENCE",
     "TABLE_UNITS",
     "UNCAPPED",
+    "UNKNOWN_GAMES_K",
     "UNRATED",
     "BreakdownLine",
     "CapRule",
@@ -185,6 +201,7 @@ __all__ = [
     "first_events_needed",
     "flags_after",
     "initial_rating",
+    "is_long_event",
     "k_factor",
     "list_date_for",
     "lists_needed",
@@ -198,8 +215,10 @@ __all__ = [
     "pool_window_start",
     "rate_game",
     "rate_period",
+    "rating_period_for",
     "round_half_away",
     "rules_for",
+    "standing_k",
     "system_config",
     "table_expectation",
     "table_pd",

@@ -25,6 +25,7 @@ About 600 lines: a third are the records' attribute docstrings, and the period i
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,8 +50,14 @@ from ratings.rules.base import (
     points,
 )
 from ratings.rules.expected import _curve_units, table_pd
-from ratings.rules.players import base_k, drop_zero_first_event, flags_after, initial_rating
-from ratings.rules.system import Period, SystemConfig, system_config
+from ratings.rules.players import (
+    base_k,
+    drop_zero_first_event,
+    flags_after,
+    initial_rating,
+    standing_k,
+)
+from ratings.rules.system import Period, SystemConfig, _add_months, system_config
 
 ListStatus = Literal["listed", "first_rating", "unrated", "below_floor"]
 """A player's status on a published list (``rating_history.list_status``)."""
@@ -122,8 +129,10 @@ class Standing:
 
     rating: int | None
     """Published rating on that list, or None if unrated."""
-    total_games: int
-    """Rated games completed before the period (entry games and pooled games included)."""
+    total_games: int | None
+    """Rated games completed before the period (entry games and pooled games included);
+    None when unknown (a rated player registered without a count: art. 8.3.3's K then
+    follows :func:`ratings.rules.standing_k`)."""
     birth_year: int | None = None
     """Year of birth; None never makes a junior."""
     k10: bool = False
@@ -132,11 +141,20 @@ class Standing:
     """A published rating was ever >= 2300 (ends the junior K)."""
     pool: tuple[PoolGame, ...] = ()
     """An unrated player's pooled games of earlier periods (art. 7.1.4); empty once rated."""
+    fide_k: int | None = None
+    """The K FIDE published for the player (``ratings import fide-list``), if any."""
+    fide_k_list: date | None = None
+    """The date of the FIDE list that published :attr:`fide_k`."""
+    last_active: date | None = None
+    """First day of the last period in which a game of the player counted, or of the first
+    period that listed the player (None: not listed yet); 12 months without a game make the
+    player inactive (the ``i`` flag)."""
 
     def __post_init__(self) -> None:
         if self.rating is not None:
             _check_rating(self.rating)
-        _check_count(self.total_games, "total games")
+        if self.total_games is not None:
+            _check_count(self.total_games, "total games")
         flags = flags_after(self.k10, self.reached_2300, self.rating)
         if flags != (self.k10, self.reached_2300):  # frozen: bypass __setattr__
             object.__setattr__(self, "k10", flags.k10)
@@ -144,11 +162,22 @@ class Standing:
 
     @classmethod
     def from_entry(
-        cls, rating: int | None, games: int, birth_year: int | None, k10: bool = False
+        cls,
+        rating: int | None,
+        games: int | None,
+        birth_year: int | None,
+        k10: bool = False,
+        fide_k: int | None = None,
+        fide_k_list: date | None = None,
     ) -> Standing:
         """A newly registered player: the entry rating counts as a published rating (SPEC
-        1.4), ``games`` are the rated games completed before registration."""
-        return cls(rating, games, birth_year, k10)
+        1.4), ``games`` are the rated games completed before registration (None: unknown).
+        An unknown count matters only for a rated player: an unrated one has completed no
+        rated game that counts (art. 7.1.4: their first rating comes from the games pooled
+        here), so their count starts at 0."""
+        if games is None and rating is None:
+            games = 0
+        return cls(rating, games, birth_year, k10, fide_k=fide_k, fide_k_list=fide_k_list)
 
 
 # --------------------------------------------------------------------------------------------
@@ -171,8 +200,9 @@ class ListEntry(NamedTuple):
     """K used for every game of the period, after the 700 rule; None when none counted."""
     period_games: int
     """Games that counted this period (rated ones, or pooled ones for an unrated player)."""
-    total_games: int
-    """Rated games completed through this period, entry and pooled games included."""
+    total_games: int | None
+    """Rated games completed through this period, entry and pooled games included (None:
+    unknown, the player's prior count is unknown)."""
     score_half_points: int
     """Sum of S over those games, in half points."""
     pd_sum_units: int
@@ -187,6 +217,11 @@ class ListEntry(NamedTuple):
     """The K the player gets in the next period, before the 700 rule (None: unrated)."""
     list_status: ListStatus
     """listed, first_rating, unrated or below_floor."""
+    inactive: bool
+    """Rated, and no game counted in the 12 months up to this list: FIDE's ``i`` flag."""
+    last_active: date | None
+    """First day of the last period with a game that counted, or of the first period that
+    listed the player (:attr:`Standing.last_active`)."""
 
 
 class BreakdownLine(NamedTuple):
@@ -410,8 +445,12 @@ def rate_period(
         counted += used
 
     first_ratings = _first_ratings(period, standings, pooled, first_events)
-    list_year = period.list_date.year
+    list_date = period.list_date
+    list_year = list_date.year
     start_year = start.year
+    # inactive (the "i" flag): rated, with no game counted since before this first day, i.e.
+    # in the 12 months up to the new list
+    active_from = _add_months(start, months - 12)
     fixed_k = config.k
     uses_700 = config.uses_700_rule
     uses_floor = config.uses_floor
@@ -426,20 +465,30 @@ def rate_period(
             # no game counted: the entry carries over (only the next K can change, by age)
             next_k = None
             if before is not None:
-                next_k = fixed_k or base_k(
-                    before,
-                    state.total_games,
-                    state.birth_year,
-                    state.k10,
-                    state.reached_2300,
-                    list_year,
-                )
+                if fixed_k:
+                    next_k = fixed_k
+                elif state.fide_k is None and state.total_games is not None:
+                    next_k = base_k(
+                        before,
+                        state.total_games,
+                        state.birth_year,
+                        state.k10,
+                        state.reached_2300,
+                        list_year,
+                    )
+                else:
+                    next_k = _k(state, before, state.total_games, list_date)
+            last_active = state.last_active
+            if last_active is None:  # first listed now: inactivity counts from here
+                last_active = start
+                state = dataclasses.replace(state, last_active=start)
             # most players, most periods: built with tuple.__new__, which skips the named
             # tuple's Python-level __new__ (a third of the cost of 20,000 rows a period)
             rows.append(
                 _new_tuple(ListEntry, (
                     pid, before, before, 0, None, 0, state.total_games, 0, 0, unit, state.k10,
                     state.reached_2300, next_k, LISTED if before is not None else UNRATED,
+                    before is not None and last_active < active_from, last_active,
                 ))
             )  # fmt: skip
             new_standings[pid] = state
@@ -451,14 +500,19 @@ def rate_period(
         status: ListStatus
         if mine is not None:
             n = len(mine)
-            base = fixed_k or base_k(
-                before,
-                state.total_games,
-                state.birth_year,
-                state.k10,
-                state.reached_2300,
-                start_year,
-            )
+            if fixed_k:
+                base = fixed_k
+            elif state.fide_k is None and state.total_games is not None:
+                base = base_k(
+                    before,
+                    state.total_games,
+                    state.birth_year,
+                    state.k10,
+                    state.reached_2300,
+                    start_year,
+                )
+            else:
+                base = _k(state, before, state.total_games, start)
             k_used = K_PRODUCT_LIMIT // n if uses_700 and base * n > K_PRODUCT_LIMIT else base
             sum_dr = 0
             for game_id, opp, own_used, opp_used, diff, exp, halves in mine:
@@ -494,23 +548,25 @@ def rate_period(
                 )  # fmt: skip
             pool, after = first_ratings[pid]
             status = FIRST_RATING if after is not None else UNRATED
-        total = state.total_games + n
+        total = None if state.total_games is None else state.total_games + n
         flags = flags_after(state.k10, state.reached_2300, after)
         next_k = None
         if after is not None:
-            next_k = fixed_k or base_k(
-                after, total, state.birth_year, flags.k10, flags.reached_2300, list_year
-            )
+            next_k = fixed_k or standing_k(
+                after, total, state.birth_year, flags.k10, flags.reached_2300, list_date,
+                state.fide_k, state.fide_k_list,
+            )  # fmt: skip
             pool = ()
         rows.append(
             ListEntry(
                 pid, before, after, change, k_used, n, total, halves_total, pd_total, unit,
-                flags.k10, flags.reached_2300, next_k, status,
+                flags.k10, flags.reached_2300, next_k, status, False, start,
             )
         )  # fmt: skip
         new_standings[pid] = Standing(
-            after, total, state.birth_year, flags.k10, flags.reached_2300, pool
-        )
+            after, total, state.birth_year, flags.k10, flags.reached_2300, pool, state.fide_k,
+            state.fide_k_list, start,
+        )  # fmt: skip
     return PeriodOutcome(rows, breakdown, new_standings, counted)
 
 
@@ -548,20 +604,23 @@ def _first_ratings(
     return found
 
 
+def _k(state: Standing, rating: int | None, games: int | None, list_date: date) -> int:
+    """Art. 8.3.3's K from a standing whose count is unknown or that FIDE published a K for
+    (:func:`ratings.rules.standing_k`)."""
+    return standing_k(
+        rating, games, state.birth_year, state.k10, state.reached_2300, list_date,
+        state.fide_k, state.fide_k_list,
+    )  # fmt: skip
+
+
 def next_k(config: SystemConfig, standing: Standing, list_date: date) -> int | None:
     """The K a player has on the list dated ``list_date``, before the 700 rule: the system's
-    fixed K, or art. 8.3.3 from the standing; None for an unrated player. (The list rows'
-    ``next_k``, which :func:`rate_period` computes inline the same way.)"""
+    fixed K, or art. 8.3.3 from the standing (:func:`ratings.rules.standing_k`: an unknown
+    count, FIDE's published K); None for an unrated player. (The list rows' ``next_k``, which
+    :func:`rate_period` computes inline the same way.)"""
     if standing.rating is None:
         return None
-    return config.k or base_k(
-        standing.rating,
-        standing.total_games,
-        standing.birth_year,
-        standing.k10,
-        standing.reached_2300,
-        list_date.year,
-    )
+    return config.k or _k(standing, standing.rating, standing.total_games, list_date)
 
 
 def pool_after(

@@ -100,6 +100,53 @@ def base_k(
     return 20
 
 
+UNKNOWN_GAMES_K = 20
+"""The K of a rated player whose number of prior rated games is unknown (and who is neither
+a junior nor a 2400 player): a published rating was made from at least 5 games (art. 7.1.4)
+and usually from far more, so the player is taken as established (art. 8.3.3's K 20), never
+silently as a new player (K 40). ``ratings player edit --games N`` or FIDE's published K
+(``ratings import fide-list``) settles it."""
+
+
+def standing_k(
+    rating: int | None,
+    games_played: int | None,
+    birth_year: int | None,
+    k10: bool,
+    reached_2300: bool,
+    list_date: date,
+    fide_k: int | None = None,
+    fide_k_list: date | None = None,
+) -> int:
+    """The K of art. 8.3.3 on the list dated ``list_date``, before the 700 rule, when the
+    number of prior rated games may be unknown (None) and FIDE may have published a K.
+
+    1. FIDE's K published on that very list (``fide_k_list == list_date``) is authoritative.
+    2. Otherwise art. 8.3.3 by precedence (:func:`base_k`): 10 for a published rating ever at
+       2400, 40 for a junior below 2300 (these apply whatever the count), then the count.
+    3. With the count unknown: 40 if the last K FIDE published was 40 for a player who was
+       not a junior on that list (FIDE said: fewer than 30 games), else
+       :data:`UNKNOWN_GAMES_K` (20).
+    """
+    if fide_k is not None and fide_k_list == list_date:
+        return fide_k
+    year = list_date.year
+    if games_played is not None:
+        return base_k(rating, games_played, birth_year, k10, reached_2300, year)
+    k = base_k(rating, NEW_PLAYER_GAMES, birth_year, k10, reached_2300, year)
+    if k != UNKNOWN_GAMES_K:
+        return k  # 10 or a junior's 40: the count does not matter
+    if (
+        fide_k == 40  # art. 8.3.3's new-player K
+        and fide_k_list is not None
+        and fide_k_list <= list_date
+        and birth_year is not None
+        and fide_k_list.year - birth_year > JUNIOR_MAX_AGE
+    ):
+        return 40
+    return UNKNOWN_GAMES_K
+
+
 def apply_700_rule(k: int, n: int) -> int:
     """The 700 rule of art. 8.3.3: if K x n > 700, K becomes floor(700 / n).
 

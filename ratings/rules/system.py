@@ -55,6 +55,9 @@ class SystemConfig:
     """Expected-score method (elo: curve; otherwise table 8.1.2)."""
     period_months: int = 1
     """Length of a rating period: 1, 2, 3, 4, 6 or 12 months."""
+    closing_days: int = 0
+    """A list closes this many days before its date (art. 7.1.3): a result ending later goes
+    to the next list (:func:`rating_period_for`). fide 3, club and elo 0 (by end date)."""
 
     def __post_init__(self) -> None:
         # accept the enums' values too, and store the enums (frozen: bypass __setattr__)
@@ -76,6 +79,15 @@ class SystemConfig:
                 f"{self.start_rating!r}"
             )
         _check_period_months(self.period_months)
+        if type(self.closing_days) is not int or not 0 <= self.closing_days <= MAX_CLOSING_DAYS:
+            raise InvalidPeriodError(
+                f"closing days must be an integer from 0 to {MAX_CLOSING_DAYS}: "
+                f"{self.closing_days!r}"
+            )
+
+    def rating_period(self, day: date) -> Period:
+        """The period whose list a result ending on ``day`` goes to (art. 7.1.3)."""
+        return rating_period_for(day, self.period_months, self.closing_days)
 
     @property
     def uses_cap(self) -> bool:
@@ -138,11 +150,14 @@ def system_config(
     start_rating: int | None = None,
     expected: ExpectedMethod | str | None = None,
     period_months: int | None = None,
+    closing_days: int | None = None,
 ) -> SystemConfig:
     """A :class:`SystemConfig` with SPEC 2's defaults filled in for what is not overridden.
 
-    fide: FIDE K rules (art. 8.3.3), initial ratings (art. 8.2), table; club: start rating 1200,
-    table; elo: K 32, start rating 1500, curve. ``start_rating`` on fide is an error.
+    fide: FIDE K rules (art. 8.3.3), initial ratings (art. 8.2), table, lists closing 3 days
+    before their date (art. 7.1.3); club: start rating 1200, table; elo: K 32, start rating
+    1500, curve (club and elo rate by end date: 0 closing days). ``start_rating`` on fide is
+    an error.
 
     :raises RulesError: a subclass naming the bad value.
     """
@@ -153,6 +168,9 @@ def system_config(
         start_rating=_SYSTEM_START[sys_] if start_rating is None else start_rating,
         expected=_SYSTEM_EXPECTED[sys_] if expected is None else _expected_method(expected),
         period_months=1 if period_months is None else period_months,
+        closing_days=(FIDE_CLOSING_DAYS if sys_ is System.FIDE else 0)
+        if closing_days is None
+        else closing_days,
     )
 
 
@@ -252,3 +270,45 @@ class Period:
 def _starts(months: int) -> str:
     """The start months of ``months``-month periods, e.g. ``01, 04, 07, 10``."""
     return ", ".join(f"{m:02d}" for m in range(1, 13, months))
+
+
+# --------------------------------------------------------------------------------------------
+# Which period rates an event (art. 7.1.3, the duration of tournaments)
+# --------------------------------------------------------------------------------------------
+
+FIDE_CLOSING_DAYS = 3
+"""Art. 7.1.3: a list closes 3 days before its date; tournaments ending on or before that day
+may be rated on it. The default of a ``fide`` database (``ratings init --closing-days``)."""
+LONG_EVENT_DAYS = 90
+"""The longest a tournament may last (the regulations' article on the duration of
+tournaments: at most 90 days; leagues, and events the QC Chairman approves, may last longer).
+An event longer than this is rated game by game, in the period each game was played."""
+
+
+def is_long_event(start: date, end: date) -> bool:
+    """True if an event from ``start`` to ``end`` lasts more than 90 days (a league): its games
+    are rated in the period in which each was played, each against the list in force then,
+    rather than all in the period of the end date against the list at the start."""
+    return (_check_date(end) - _check_date(start)).days > LONG_EVENT_DAYS
+
+
+def rating_period_for(day: date, months: int = 1, closing_days: int = 0) -> Period:
+    """The period whose list a result ending on ``day`` goes to (art. 7.1.3).
+
+    A list dated L closes ``closing_days`` days before L: a result ending on or before
+    L - ``closing_days`` is rated on it, a later one on the next list. With 3 days (FIDE's)
+    an event ending on 29 October goes to the 1 November list (the October period), one
+    ending on 30 October to the December list (November). With 0 (clubs that rate by end
+    date) it is the period that holds ``day``.
+    """
+    _check_date(day)
+    if type(closing_days) is not int or not 0 <= closing_days <= MAX_CLOSING_DAYS:
+        raise InvalidPeriodError(
+            f"closing days must be an integer from 0 to {MAX_CLOSING_DAYS}: {closing_days!r}"
+        )
+    return Period.containing(day + timedelta(days=max(closing_days - 1, 0)), months)
+
+
+MAX_CLOSING_DAYS = 27
+"""Most closing days accepted: less than the shortest month, so a list never closes before
+its period starts."""

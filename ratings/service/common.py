@@ -31,6 +31,7 @@ def create_settings(session: Session, config: SystemConfig) -> Settings:
         start_rating=config.start_rating,
         expected_method=config.expected.value,
         period_months=config.period_months,
+        closing_days=config.closing_days,
     )
     session.add(settings)
     session.flush()
@@ -48,6 +49,7 @@ def get_config(session: Session) -> SystemConfig:
         start_rating=row.start_rating,
         expected=row.expected_method,
         period_months=row.period_months,
+        closing_days=row.closing_days,
     )
 
 

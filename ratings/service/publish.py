@@ -137,7 +137,8 @@ class SitePlayer:
     k10: bool
     """The K=10 flag set by hand."""
     entry_rating: int | None
-    entry_games: int
+    entry_games: int | None
+    """None: unknown."""
 
 
 def register(session: Session) -> dict[int, SitePlayer]:
@@ -263,7 +264,7 @@ class PeriodRow:
     k: int | None
     """K used (after the 700 rule); None when no game was rated."""
     games: int
-    total_games: int
+    total_games: int | None
     score: Decimal
     expected_sum: Decimal
     next_k: int | None

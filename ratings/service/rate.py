@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import itertools
+import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -28,6 +29,7 @@ from ratings.rules import Period, SystemConfig
 from ratings.service.common import (
     BULK_CHUNK,
     bulk_insert,
+    date_param,
     datetime_param,
     fetch_all,
     get_config,
@@ -36,6 +38,9 @@ from ratings.service.common import (
 )
 
 _WHITE_HALVES = {r.value: r.white_half_points for r in Result if r.is_played}
+# list rows carry a date (last_active) to executemany: bound as ISO text, as SQLAlchemy's Date
+# type stores it on SQLite (explicit: the sqlite3 module's default date adapter is deprecated)
+sqlite3.register_adapter(dt.date, dt.date.isoformat)
 _new_tuple = tuple.__new__  # builds a named tuple without its Python-level __new__
 _LIST_CACHE = 4
 """Lists in force at earlier event starts kept in memory (events rarely start further back)."""
@@ -87,6 +92,10 @@ class _Rater:
         conn = session.connection()
         self.sqlite = conn.dialect.name == "sqlite"
         self.ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+        self.shift = closing_shift(config)
+        self.long_events: frozenset[int] = frozenset()
+        """Events longer than 90 days that may have games in the periods rated (a league:
+        rated game by game, in the period each was played)."""
 
     # --- loading -------------------------------------------------------------------------
 
@@ -94,27 +103,41 @@ class _Rater:
         """The players' standings on the list dated ``start``: the previous period's list, or
         the register's entry data when no period before ``start`` was rated."""
         entry: dict[int, rules.Standing] = {}
-        for pid, rating, games, k10, birth_year in fetch_all(
+        for pid, rating, games, k10, birth_year, fide_k, fide_k_list in fetch_all(
             self.session,
-            "SELECT id, entry_rating, entry_games, k10, birth_year FROM players "
-            "WHERE merged_into_id IS NULL ORDER BY id",
+            "SELECT id, entry_rating, entry_games, k10, birth_year, fide_k, fide_k_list "
+            "FROM players WHERE merged_into_id IS NULL ORDER BY id",
         ):
             self.entry_list[pid] = rating
-            entry[pid] = rules.Standing.from_entry(rating, games, birth_year, bool(k10))
+            entry[pid] = rules.Standing.from_entry(
+                rating,
+                games,
+                birth_year,
+                bool(k10),
+                fide_k,
+                None if fide_k_list is None else to_date(fide_k_list),
+            )
         self.standings = dict(entry)
         previous = self._period_id(start.previous().start)
         if previous is None:
             return
-        for pid, rating, total, k10, r2300 in fetch_all(
+        dates = self.dates
+        for pid, rating, total, k10, r2300, active in fetch_all(
             self.session,
-            "SELECT player_id, rating_after, total_games, k10, reached_2300 "
+            "SELECT player_id, rating_after, total_games, k10, reached_2300, last_active "
             f"FROM rating_history WHERE period_id = {int(previous)}",
         ):
             base = entry.get(pid)
             if base is not None:  # a hand-set K=10 flag (player edit) holds from any list on
+                day = None
+                if active is not None:
+                    day = dates.get(active)
+                    if day is None:
+                        day = dates[active] = to_date(active)
                 self.standings[pid] = rules.Standing(
-                    rating, total, base.birth_year, bool(k10) or base.k10, bool(r2300)
-                )
+                    rating, total, base.birth_year, bool(k10) or base.k10, bool(r2300), (),
+                    base.fide_k, base.fide_k_list, day,
+                )  # fmt: skip
         if self.config.uses_initial_ratings:
             self._load_pools(start)
 
@@ -222,18 +245,57 @@ class _Rater:
         self.first_events[player_id] = found
         return found
 
+    def find_long_events(self, first: Period) -> None:
+        """The events longer than 90 days that may have games in ``first`` or later (those
+        that end on or after its first day)."""
+        self.long_events = long_events(self.session, first.start - self.shift)
+
     def games_of(self, period: Period) -> list[rules.GameResult]:
-        """The period's rateable games: those of events that end in it (SPEC 1.5)."""
-        dates = self.dates
-        games = []
-        for game_id, white, black, result, event_id, start in fetch_all(
-            self.session,
+        """The period's rateable games (SPEC 1.5, art. 7.1.3): those of events whose end date
+        goes to this period's list (after the closing date), those of events given this
+        rating period, and the games played in it (after the closing date) of events longer
+        than 90 days, each against the list in force when it was played."""
+        ph = self.ph
+        lo = self._date_param(period.start - self.shift)
+        hi = self._date_param(period.end - self.shift)
+        select = (
             "SELECT g.id, g.white_id, g.black_id, g.result, e.id, e.start_date "
             "FROM games g JOIN events e ON e.id = g.event_id "
-            f"WHERE e.end_date >= {self.ph} AND e.end_date <= {self.ph} AND g.rateable "
-            "ORDER BY g.id",
-            (self._date_param(period.start), self._date_param(period.end)),
-        ):
+        )
+        games = self._games(
+            select + f"WHERE e.end_date >= {ph} AND e.end_date <= {ph} AND g.rateable "
+            "AND e.rating_period IS NULL ORDER BY g.id",
+            (lo, hi),
+            self.long_events,
+        )
+        extra = self._games(
+            select + f"WHERE e.rating_period = {ph} AND g.rateable ORDER BY g.id",
+            (self._date_param(period.start),),
+        )
+        if self.long_events:
+            ids = ", ".join(str(int(i)) for i in sorted(self.long_events))
+            # the game's own date stands for the event's start: the list in force when it
+            # was played, and that day's rule edition
+            extra += self._games(
+                "SELECT g.id, g.white_id, g.black_id, g.result, e.id, g.played_on "
+                "FROM games g JOIN events e ON e.id = g.event_id "
+                f"WHERE g.event_id IN ({ids}) AND g.played_on >= {ph} AND g.played_on <= {ph} "
+                "AND g.rateable AND e.rating_period IS NULL ORDER BY g.id",
+                (lo, hi),
+            )
+        if extra:
+            games = sorted(games + extra)
+        return games
+
+    def _games(
+        self, sql: str, params: Sequence[object], skip: frozenset[int] = frozenset()
+    ) -> list[rules.GameResult]:
+        """Game records from rows (game, white, black, result, event, list day)."""
+        dates = self.dates
+        games = []
+        for game_id, white, black, result, event_id, start in fetch_all(self.session, sql, params):
+            if skip and event_id in skip:
+                continue
             day = dates.get(start)
             if day is None:
                 day = dates[start] = to_date(start)
@@ -333,30 +395,66 @@ def _insert(
 # --- the use case --------------------------------------------------------------------------
 
 
-def latest_game_period(session: Session, months: int) -> Period | None:
-    """The period holding the last event end date of any stored rated game."""
-    last = (
-        session.connection()
-        .exec_driver_sql(
-            "SELECT max(e.end_date) FROM events e WHERE EXISTS "
-            "(SELECT 1 FROM games g WHERE g.event_id = e.id AND g.rateable)"
-        )
-        .scalar()
-    )
-    return Period.containing(to_date(last), months) if last is not None else None
+def closing_shift(config: SystemConfig) -> dt.timedelta:
+    """How far the closing date moves results (art. 7.1.3): a result ending on day d goes to
+    the list of the period holding d + this (:func:`ratings.rules.rating_period_for`)."""
+    return dt.timedelta(days=max(config.closing_days - 1, 0))
 
 
-def first_game_period(session: Session, months: int) -> Period | None:
-    """The period holding the first event end date of any stored rated game."""
-    first = (
-        session.connection()
-        .exec_driver_sql(
-            "SELECT min(e.end_date) FROM events e WHERE EXISTS "
-            "(SELECT 1 FROM games g WHERE g.event_id = e.id AND g.rateable)"
-        )
-        .scalar()
-    )
-    return Period.containing(to_date(first), months) if first is not None else None
+def long_events(session: Session, ending_from: dt.date) -> frozenset[int]:
+    """Ids of the events longer than 90 days (leagues) that end on or after ``ending_from``
+    (the regulations' article on the duration of tournaments; :func:`rules.is_long_event`)."""
+    conn = session.connection()
+    ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    if conn.dialect.name == "sqlite":
+        days = "julianday(end_date) - julianday(start_date)"
+    else:
+        days = "end_date - start_date"
+    rows = conn.exec_driver_sql(
+        f"SELECT id FROM events WHERE end_date >= {ph} AND {days} > {rules.LONG_EVENT_DAYS}",
+        (date_param(session, ending_from),),
+    ).all()
+    return frozenset(row[0] for row in rows)
+
+
+def _game_periods(session: Session, config: SystemConfig, newest: bool) -> list[Period]:
+    """The newest (or oldest) periods that rate stored games: by the end dates of events
+    rated as one (after the closing date), the rating periods events were given, and the
+    play dates of events longer than 90 days."""
+    conn = session.connection()
+    pick = "max" if newest else "min"
+    has_games = "EXISTS (SELECT 1 FROM games g WHERE g.event_id = e.id AND g.rateable)"
+    by_end, by_period = conn.exec_driver_sql(
+        f"SELECT {pick}(CASE WHEN e.rating_period IS NULL THEN e.end_date END), "
+        f"{pick}(e.rating_period) FROM events e WHERE {has_games}"
+    ).one()
+    found = []
+    if by_end is not None:
+        found.append(config.rating_period(to_date(by_end)))
+    if by_period is not None:
+        found.append(Period(to_date(by_period), config.period_months))
+    if not newest:
+        long = long_events(session, dt.date.min)
+        if long:
+            ids = ", ".join(str(int(i)) for i in sorted(long))
+            day = conn.exec_driver_sql(
+                f"SELECT min(played_on) FROM games WHERE rateable AND event_id IN ({ids})"
+            ).scalar()
+            if day is not None:
+                found.append(config.rating_period(to_date(day)))
+    return found
+
+
+def latest_game_period(session: Session, config: SystemConfig) -> Period | None:
+    """The newest period that rates a stored rated game (SPEC 1.5, art. 7.1.3)."""
+    found = _game_periods(session, config, newest=True)
+    return max(found) if found else None
+
+
+def first_game_period(session: Session, config: SystemConfig) -> Period | None:
+    """The oldest period that rates a stored rated game (SPEC 1.5, art. 7.1.3)."""
+    found = _game_periods(session, config, newest=False)
+    return min(found) if found else None
 
 
 def periods_to_rate(
@@ -374,7 +472,7 @@ def periods_to_rate(
     """
     months = config.period_months
     if through is not None and today is not None:
-        newest = latest_game_period(session, months)
+        newest = latest_game_period(session, config)
         current = Period.containing(today, months)
         limit = max(newest, current) if newest is not None else current
         if limit < through:
@@ -389,10 +487,10 @@ def periods_to_rate(
     elif rated:
         start = Period(rated[-1].start_date, months).next()
     else:
-        start = first_game_period(session, months)
+        start = first_game_period(session, config)
     if start is None:
         return [], None
-    end = through or latest_game_period(session, months)
+    end = through or latest_game_period(session, config)
     if rated:
         last_rated = Period(rated[-1].start_date, months)
         if stale is not None and (end is None or end < last_rated):
@@ -440,6 +538,7 @@ def rate(
 
     rater = _Rater(session, config)
     rater.load_state(periods[0])
+    rater.find_long_events(periods[0])
     now = utcnow()
     rated: list[str] = []
     rerated: list[str] = []

@@ -124,7 +124,7 @@ def add_player(
     birth: Birth | None = None,
     fide_id: int | None = None,
     rating: int | None = None,
-    games: int = 0,
+    games: int | None = None,
     k10: bool = False,
     sex: str | None = None,
     federation: str | None = None,
@@ -275,7 +275,8 @@ def merge_players(session: Session, keep_ref: str, remove_ref: str) -> tuple[Pla
             setattr(keep, field, getattr(remove, field))
     if keep.fide_id is None:
         keep.fide_id = fide_id
-    keep.entry_games = max(keep.entry_games, remove.entry_games)
+    known = [g for g in (keep.entry_games, remove.entry_games) if g is not None]
+    keep.entry_games = max(known) if known else None
     keep.k10 = keep.k10 or remove.k10
     remove.merged_into_id = keep.id
     mark_all_for_rerate(session)

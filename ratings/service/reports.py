@@ -38,11 +38,19 @@ class ListRow:
     rating: int | None
     change: int
     period_games: int
-    games: int
-    """Total rated games (entry games included)."""
+    games: int | None
+    """Total rated games (entry games included); None: unknown."""
     k: int | None
     """K for the next period (before the 700 rule)."""
     k10: bool
+    inactive: bool = False
+    """No rated game in the 12 months up to the list (FIDE's ``i``)."""
+
+    @property
+    def flag(self) -> str | None:
+        """FIDE's flag: ``w`` a woman, ``i`` inactive, ``wi`` both; None for none."""
+        flag = ("w" if self.sex == "f" else "") + ("i" if self.inactive else "")
+        return flag or None
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,9 +69,10 @@ def _list_row(
     rating: int | None,
     change: int,
     period_games: int,
-    games: int,
+    games: int | None,
     k: int | None,
     k10: bool,
+    inactive: bool = False,
 ) -> ListRow:
     return ListRow(
         player_id=p.id,
@@ -79,6 +88,7 @@ def _list_row(
         games=games,
         k=k,
         k10=k10,
+        inactive=inactive,
     )
 
 
@@ -114,7 +124,16 @@ def rating_list(
     if not include_unrated:
         query = query.where(RatingHistory.rating_after.is_not(None))
     rows = [
-        _list_row(p, h.rating_after, h.change, h.period_games, h.total_games, h.next_k, h.k10)
+        _list_row(
+            p,
+            h.rating_after,
+            h.change,
+            h.period_games,
+            h.total_games,
+            h.next_k,
+            h.k10,
+            h.inactive,
+        )
         for p, h in session.execute(query)
     ]
     rows.sort(key=_sort_key)
@@ -129,7 +148,7 @@ def rating_list(
 
 def _register_list(session: Session, include_unrated: bool) -> RatingList:
     config = get_config(session)
-    first = first_game_period(session, config.period_months)
+    first = first_game_period(session, config)
     query = sa.select(Player).where(Player.merged_into_id.is_(None))
     if not include_unrated:
         query = query.where(Player.entry_rating.is_not(None))
@@ -148,7 +167,7 @@ def preview(session: Session, *, include_unrated: bool = False) -> RatingList:
     config = get_config(session)
     last = session.scalar(sa.select(sa.func.max(RatingPeriod.start_date)))
     if last is None:
-        target = first_game_period(session, config.period_months)
+        target = first_game_period(session, config)
         if target is None:
             raise PeriodError("nothing to preview: no rated games are recorded")
     else:
@@ -180,8 +199,8 @@ class HistoryRow:
     """K used (after the 700 rule); None when no game changed the rating."""
     games: int
     """Games that counted in the period."""
-    total_games: int
-    """Rated games completed through the period."""
+    total_games: int | None
+    """Rated games completed through the period (None: unknown)."""
     score: Decimal
     """Sum of S over the period's games."""
     state: str

@@ -250,7 +250,7 @@ class _Resolver:
                     "federation": p.federation,
                     "title": p.title,
                     "entry_rating": p.rating,
-                    "entry_games": 0,
+                    "entry_games": None,  # unknown, never 0 (issue 12, item 1)
                     "k10": False,
                 }
                 for p in self.new

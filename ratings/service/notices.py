@@ -1,0 +1,92 @@
+"""What imports and ``rate`` remind the administrator of (issue 12, items 1 and 9)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings import rules
+from ratings.models import Event, Import, Player
+from ratings.rules import Period, SystemConfig
+
+__all__ = [
+    "count_unknown_games",
+    "event_span_warnings",
+    "imported_events",
+    "unknown_games_players",
+]
+
+
+def _unknown_games() -> sa.ColumnElement[bool]:
+    """A rated player (an entry rating) whose count of rated games before registration is
+    unknown and whose K FIDE has not published: their K follows the rule for an unknown
+    count (:func:`ratings.rules.standing_k`: 20 unless a junior or a 2400 player)."""
+    return sa.and_(
+        Player.merged_into_id.is_(None),
+        Player.entry_rating.is_not(None),
+        Player.entry_games.is_(None),
+        Player.fide_k.is_(None),
+    )
+
+
+def count_unknown_games(session: Session) -> int:
+    """How many registered rated players have an unknown count of prior rated games."""
+    return int(
+        session.scalar(sa.select(sa.func.count()).select_from(Player).where(_unknown_games())) or 0
+    )
+
+
+def unknown_games_players(session: Session) -> list[Player]:
+    """The registered rated players whose count of prior rated games is unknown, by name
+    (``ratings player list --unknown-games``)."""
+    return list(
+        session.scalars(
+            sa.select(Player)
+            .where(_unknown_games())
+            .order_by(sa.func.lower(Player.name), Player.id)
+        )
+    )
+
+
+def event_span_warnings(
+    config: SystemConfig, events: Iterable[tuple[str, dt.date, dt.date]]
+) -> list[str]:
+    """Warnings for imported events that span more than one rating period: one longer than
+    90 days (a league) is rated game by game, in the period each was played, against the
+    list in force then (the regulations' article on the duration of tournaments); a shorter
+    one is rated as a whole in the period of its end date, against the list in force at its
+    start (SPEC 1.5, art. 7.1.3)."""
+    found = []
+    for name, start, end in events:
+        first = Period.containing(start, config.period_months)
+        rated = config.rating_period(end)
+        if first == rated:
+            continue
+        span = f"event '{name}' ({start.isoformat()} .. {end.isoformat()})"
+        if rules.is_long_event(start, end):
+            found.append(
+                f"{span} lasts more than 90 days: its games are rated in the period each was "
+                "played, against the list in force then"
+            )
+        else:
+            found.append(
+                f"{span} spans periods {first.label} .. {rated.label}: all its games are "
+                f"rated in {rated.label} against the list in force at its start"
+            )
+    return found
+
+
+def imported_events(session: Session, content_hash: str) -> list[tuple[str, dt.date, dt.date]]:
+    """The events an import (by the hash of its file) created: name, start, end."""
+    return [
+        (name, start, end)
+        for name, start, end in session.execute(
+            sa.select(Event.name, Event.start_date, Event.end_date)
+            .join(Import, Import.id == Event.import_id)
+            .where(Import.content_hash == content_hash)
+            .order_by(Event.id)
+        )
+    ]
