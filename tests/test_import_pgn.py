@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from tests.test_import_trf import PGN, db, rows, run, template
+from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 __all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
 
@@ -84,7 +85,9 @@ def test_events_matching_and_skipped_games(tmp_path: Path, db: Path) -> None:
         "  event 1 'Club Ch' (2025-01-10 .. 2025-01-17): 2 games\n"
         "  event 2 'Blitz' (2025-01-31 .. 2025-01-31): 1 game\n"
         "Players: 1 created, 1 matched by FIDE id, 1 matched by name\n",
-        "Skipped 1 unfinished game\nSkipped 1 empty game (text without tags)\n",
+        "Skipped 1 unfinished game\nSkipped 1 empty game (text without tags)\n"
+        # registered with a rating and no count of prior games (issue 12, item 1)
+        + UNKNOWN_GAMES.format(n=2, s="s"),
     )
     # the Black of game 4 has no FIDE id, but her name finds her too: no duplicates
     assert rows(db, "SELECT id, name, fide_id, entry_rating FROM players ORDER BY id") == [
@@ -360,6 +363,8 @@ def test_entry_ratings_come_from_each_player_s_first_game(tmp_path: Path, db: Pa
         "game, 2025-01-10); other games give 1700 (line 3)\n"
         f"Warning: {path}:15: BlackElo: 'Ann': Elo 1820 taken as the entry rating (first "
         "game, 2025-01-10); other games give 1830 (line 5), 1840 (line 25)\n"
+        # entry ratings from Elo tags, no count of prior games (issue 12, item 1)
+        + UNKNOWN_GAMES.format(n=3, s="s")
     )
     assert rows(db, "SELECT name, title, entry_rating FROM players ORDER BY id") == [
         ("Old, Timer", None, 1600),

@@ -15,7 +15,8 @@ from tests.test_rating_scenarios import Club
 WARNING = (
     "Warning: {n} rated player{s} without a known count of prior rated games: K 20 unless "
     "junior or 2400 (README, 'Unknown game counts'); 'ratings player list --unknown-games' "
-    "lists them, 'ratings player edit PLAYER --games N' settles one\n"
+    "lists them, 'ratings player edit PLAYER --games N' or 'ratings import fide-list FILE' "
+    "(FIDE's K) settles them\n"
 )
 
 
@@ -34,7 +35,7 @@ def test_an_established_player_with_an_unknown_count_is_not_rated_as_new(club: C
     club.player("Rival", "--birthdate", "1970", "--rating", "1900", "--games", "200")
     assert club.rows("SELECT entry_games FROM players ORDER BY id") == [(None,), (200,)]
     club.game("Adult", "Rival", "0-1", "2025-03-10")
-    assert club.ok("rate") == "Rated period 2025-03 (1 rated games)\n" + WARNING.format(n=1, s="")
+    assert club.ok("rate").split("\n", 1)[1] == WARNING.format(n=1, s="")
     entry = club.entry("Adult", "2025-03")
     assert (entry["k"], entry["change"], entry["total_games"]) == (20, -10, None)
 
@@ -61,7 +62,7 @@ def test_unknown_games_are_listed_and_settled(club: Club) -> None:
     club.ok("player", "edit", "Adult", "--games", "12")
     assert club.ok("player", "list", "--unknown-games").splitlines()[1:] == []
     club.game("Adult", "Known", "1-0", "2025-03-10")
-    assert club.ok("rate") == "Rated period 2025-03 (1 rated games)\n"
+    assert "Warning" not in club.ok("rate")
     assert club.entry("Adult", "2025-03")["k"] == 40  # 12 games before the period
 
 
@@ -69,6 +70,38 @@ def test_rate_without_anything_to_rate_still_warns(club: Club) -> None:
     club.player("Adult", "--rating", "1900")
     club.player("Other", "--rating", "1900")
     assert club.ok("rate") == "Nothing to rate\n" + WARNING.format(n=2, s="s")
+
+
+def test_a_player_with_k10_for_good_is_not_counted(club: Club) -> None:
+    """K 10 once a published rating has reached 2400 (art. 8.3.3), whatever the count: no
+    warning and no line in --unknown-games for such a player."""
+    club.player("Master", "--rating", "2450")
+    club.player("Flagged", "--rating", "2100", "--k10")
+    assert club.ok("rate") == "Nothing to rate\n"
+    assert club.ok("player", "list", "--unknown-games").splitlines()[1:] == []
+    club.player("Adult", "--rating", "1900")
+    assert club.ok("player", "list", "--unknown-games").splitlines()[1:] == [
+        "    3  Adult                                                 1900    "
+    ]
+
+
+def test_an_event_ending_after_the_closing_date_is_no_span_warning(
+    club: Club, tmp_path: Path
+) -> None:
+    """An event within one month that ends after its list's closing date goes to the next
+    list by rule (art. 7.1.3): no warning. One across two months warns."""
+    club.player("A", "--rating", "2000", "--games", "100")
+    club.player("B", "--rating", "2000", "--games", "100")
+    csv = tmp_path / "games.csv"
+    csv.write_text(
+        "date,white,black,result,event\n2025-01-31,A,B,1-0,Late\n"
+        "2025-02-27,A,B,1-0,Across\n2025-03-02,B,A,1-0,Across\n"
+    )
+    out = club.ok("import", "games", str(csv))
+    assert [line for line in out.splitlines() if line.startswith("Warning")] == [
+        "Warning: event 'Across' (2025-02-27 .. 2025-03-02) spans periods 2025-02 .. 2025-03: "
+        "all its games are rated in 2025-03 against the list in force at its start"
+    ]
 
 
 def test_standing_k_rule() -> None:
@@ -178,9 +211,12 @@ def test_a_league_is_rated_in_the_periods_its_games_were_played(tmp_path: Path) 
     club.player("A", "--rating", "2000", "--games", "100")
     club.player("B", "--rating", "2000", "--games", "100")
     club.player("C", "--rating", "1600", "--games", "100")
-    club.game("A", "B", "1-0", "2010-09-20", "--event", "League")
+    league = tmp_path / "league.csv"
+    league.write_text(
+        "date,white,black,result,event\n2010-09-20,A,B,1-0,League\n2011-03-10,B,A,1/2-1/2,League\n"
+    )
+    club.ok("import", "games", str(league))
     club.game("A", "C", "1-0", "2010-10-05")  # A rises in October, outside the league
-    club.game("B", "A", "1/2-1/2", "2011-03-10", "--event", "League")
     club.ok("rate")
     september = club.entry("A", "2010-09")
     assert (september["games"], september["change"]) == (1, 10)

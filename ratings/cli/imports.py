@@ -35,7 +35,8 @@ def _count(n: int, noun: str) -> str:
 UNKNOWN_GAMES_WARNING = (
     "Warning: {n} rated player{s} without a known count of prior rated games: K 20 unless "
     "junior or 2400 (README, 'Unknown game counts'); 'ratings player list --unknown-games' "
-    "lists them, 'ratings player edit PLAYER --games N' settles one"
+    "lists them, 'ratings player edit PLAYER --games N' or 'ratings import fide-list FILE' "
+    "(FIDE's K) settles them"
 )
 """Printed on stderr by every import and ``rate`` while such players are registered."""
 

@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import rules
-from ratings.models import Event, Import, Player
+from ratings.models import Event, Import, Player, RatingHistory
 from ratings.rules import Period, SystemConfig
 
 __all__ = [
@@ -22,13 +22,24 @@ __all__ = [
 
 def _unknown_games() -> sa.ColumnElement[bool]:
     """A rated player (an entry rating) whose count of rated games before registration is
-    unknown and whose K FIDE has not published: their K follows the rule for an unknown
-    count (:func:`ratings.rules.standing_k`: 20 unless a junior or a 2400 player)."""
+    unknown, whose K FIDE has not published, and whose K the count can still decide: their
+    K follows the rule for an unknown count (:func:`ratings.rules.standing_k`: 20 unless a
+    junior or a 2400 player). A player whose published rating has reached 2400 (the entry
+    rating, a list here, or the K=10 flag set by hand) has K 10 for good (art. 8.3.3),
+    whatever the count, and is left out."""
+    reached_2400 = (
+        sa.select(RatingHistory.id)
+        .where(RatingHistory.player_id == Player.id, RatingHistory.k10)
+        .exists()
+    )
     return sa.and_(
         Player.merged_into_id.is_(None),
         Player.entry_rating.is_not(None),
+        Player.entry_rating < rules.K10_MARK,
+        sa.not_(Player.k10),
         Player.entry_games.is_(None),
         Player.fide_k.is_(None),
+        sa.not_(reached_2400),
     )
 
 
@@ -58,13 +69,14 @@ def event_span_warnings(
     90 days (a league) is rated game by game, in the period each was played, against the
     list in force then (the regulations' article on the duration of tournaments); a shorter
     one is rated as a whole in the period of its end date, against the list in force at its
-    start (SPEC 1.5, art. 7.1.3)."""
+    start (SPEC 1.5, art. 7.1.3). An event within one period that ends after the closing
+    date of its list is no warning: that is the rule (it goes to the next list)."""
     found = []
     for name, start, end in events:
         first = Period.containing(start, config.period_months)
-        rated = config.rating_period(end)
-        if first == rated:
+        if first == Period.containing(end, config.period_months):
             continue
+        rated = config.rating_period(end)
         span = f"event '{name}' ({start.isoformat()} .. {end.isoformat()})"
         if rules.is_long_event(start, end):
             found.append(
