@@ -192,9 +192,10 @@ def _register() -> None:
     cli.add_command(calc.calc)
     for module in (admin, records, imports, lists, demo, sql):
         module.register(cli)
-    from ratings.cli import tournaments  # its import commands join the `import` group
+    from ratings.cli import fide_list, tournaments  # their commands join the `import` group
 
     tournaments.register(cli)
+    fide_list.register(cli)
     from ratings.cli import publish  # `publish` and `plot`
 
     publish.register(cli)

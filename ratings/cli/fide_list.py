@@ -1,0 +1,110 @@
+"""``ratings import fide-list FILE``: refresh the register from FIDE's rating list."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import click
+
+from ratings import rules, service
+from ratings.cli import App, pass_app
+from ratings.cli.imports import FILE, import_, warn_unknown_games
+from ratings.errors import InvalidInputError
+from ratings.service.fide_list import FideListReport, hash_file, import_fide_list
+
+
+def _month(text: str | None) -> dt.date | None:
+    if text is None:
+        return None
+    try:
+        return rules.Period.from_string(text).start
+    except rules.RulesError as exc:
+        raise InvalidInputError(f"--month: {exc}") from None
+
+
+def _value(value: object) -> str:
+    text = service.audit.as_text(value)
+    return "(none)" if text is None else text
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
+
+
+def _report(report: FideListReport, add: bool) -> None:
+    for c in report.changes:
+        click.echo(f"Player {c.player_id} ({c.name}): {c.field} {_value(c.old)} -> {_value(c.new)}")
+    added = f", {_plural(report.added, 'player')} added" if add else ""
+    click.echo(
+        f"Read {_plural(report.read, 'player')} from {report.file_name} (FIDE's list of "
+        f"{report.list_date:%Y-%m}): {report.matched:,} registered found by FIDE id, "
+        f"{report.updated:,} of them updated{added}"
+    )
+    for warning in report.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    for n in report.not_added:
+        click.echo(
+            f"Warning: {report.file_name}:{n.line}: name: {n.name!r} (FIDE id {n.fide_id}) not "
+            f"added: player {n.player_id} of that name is registered without a FIDE id; if "
+            f"they are one person: 'ratings player edit {n.player_id} --fide-id {n.fide_id}'",
+            err=True,
+        )
+    if report.rated_here:
+        verb = "is" if report.rated_here == 1 else "are"
+        click.echo(
+            f"{_plural(report.rated_here, 'player')} found {verb} on lists here already: their "
+            "ratings come from the games stored here, not from FIDE's list (their K, data and "
+            "titles were taken)",
+            err=True,
+        )
+    if report.marked_period:
+        click.echo(
+            f"This touches rated period {report.marked_period}: 'ratings rate' re-rates from there",
+            err=True,
+        )
+
+
+@import_.command("fide-list")
+@FILE
+@click.option(
+    "--month",
+    "month_text",
+    metavar="YYYY-MM",
+    help="The month of FIDE's list (the combined TXT and the XML lists do not say it).",
+)
+@click.option(
+    "--federation",
+    metavar="CODE",
+    help="Only this federation's players (the others are not even read).",
+)
+@click.option(
+    "--add",
+    is_flag=True,
+    help="Also register the list's players that are not registered.",
+)
+@pass_app
+def import_fide_list_command(
+    app: App, file: Path, month_text: str | None, federation: str | None, add: bool
+) -> None:
+    """Refresh registered players from FIDE's rating list (TXT or XML, plain or zipped).
+
+    Players are found by FIDE id. Each gets FIDE's K for the period the list starts (it
+    settles an unknown count of prior games; K 10 sets the K=10 flag), birth year, sex,
+    title and federation; a player no list here holds yet also gets the published rating
+    as entry rating. Every change is printed and recorded in the corrections log. --add
+    registers the list's other players (or, with --federation, those of one federation).
+    """
+    list_date = _month(month_text)
+    digest = hash_file(file)
+    with app.session() as session:
+        report = import_fide_list(
+            session, file, data_hash=digest, list_date=list_date, federation=federation, add=add
+        )
+    _report(report, add)
+    warn_unknown_games(app)
+
+
+def register(group: click.Group) -> None:
+    """Nothing to add: the command joins the ``import`` group when this module is imported."""
+    del group

@@ -1,0 +1,529 @@
+"""``ratings import fide-list FILE``: refresh the register from FIDE's rating list (issue 12,
+item 2).
+
+FIDE publishes every player's standard rating, the K-factor for the next period, birth year,
+sex, titles and federation on its monthly list (:mod:`ratings.io.fide_list` reads the TXT and
+XML downloads, plain or zipped, as a stream). For each registered player found by FIDE id the
+import takes:
+
+* the **published rating** as the entry rating, for a player no list here holds yet (a
+  player on a list here is rated by the games stored here: FIDE's rating is not taken, only
+  counted in the report);
+* the **K FIDE published** into ``players.fide_k`` with the list's date in
+  ``players.fide_k_list``: for the period that list starts it is the player's K (art. 8.3.3
+  as FIDE applied it; :func:`ratings.rules.standing_k`), it settles an unknown count of
+  prior games (issue 12, item 1), and K 10 sets the permanent K=10 flag (``players.k10``)
+  while 20 or 40 clears it (FIDE's K 10 means a published rating has reached 2400);
+* **birth year, sex, title and federation** where FIDE gives one (a title or federation
+  FIDE leaves blank is kept; a full birth date whose year FIDE contradicts is cleared).
+
+Every change is returned (the CLI prints it) and written to the corrections log
+(``player_edit``, with the import's id), as ``import players --update`` does. A change of
+birth year or of the K=10 flag of a player on a list here, or a K for a period already rated,
+marks the rated periods for a re-rate.
+
+``add=True`` also registers the list's players that are not registered (entry rating, K,
+birth year, sex, title, federation; an unknown count of prior games), except one whose name
+is that of a registered player without a FIDE id: that may be the same person, so it is
+reported instead. ``federation`` limits everything to one federation (pushed into the
+reader, so the rest of the world list is never built).
+
+Set-based, as the world list (1.1 million players) needs: the register is read with a few
+bulk queries, the file is read once as a stream, new players go in with executemany in
+chunks, and the changed players are written with one executemany; no ORM object is made per
+player. One transaction (the caller's): a file that cannot be read whole changes nothing.
+The file's SHA-256 is recorded, so importing the same file twice is refused.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings import limits
+from ratings.errors import InputFileError, InputFileErrors, InvalidInputError, InvalidNameError
+from ratings.io.fide_list import FideList, FideListPlayer, RatingType, open_fide_list
+from ratings.io.notes import FileWarning
+from ratings.models import Player, RatingPeriod
+from ratings.names import clean_name, key_of_stored
+from ratings.service import audit
+from ratings.service.common import (
+    bulk_insert,
+    date_param,
+    fetch_all,
+    mark_all_for_rerate,
+    to_date,
+)
+from ratings.service.games import check_not_imported, record_import
+
+__all__ = [
+    "FIELDS",
+    "FideListChange",
+    "FideListReport",
+    "NotAdded",
+    "hash_file",
+    "import_fide_list",
+]
+
+FIELDS = ("entry_rating", "fide_k", "k10", "birth_year", "birth_date", "sex", "title", "federation")
+"""The register's columns the import may change, in the order changes are reported."""
+_RERATE_FIELDS = frozenset({"k10", "birth_year", "birth_date"})
+"""Changes that alter K on lists already published (art. 8.3.3): a re-rate from the start."""
+_HASH_CHUNK = 1 << 20
+
+
+@dataclass(frozen=True, slots=True)
+class FideListChange:
+    """One field of a registered player that the list changed."""
+
+    player_id: int
+    name: str
+    """The player's name in the register."""
+    field: str
+    """One of :data:`FIELDS`."""
+    old: object
+    new: object
+
+
+@dataclass(frozen=True, slots=True)
+class NotAdded:
+    """A player of the list that ``add`` did not register: a registered player without a
+    FIDE id has the same name (maybe the same person)."""
+
+    line: int
+    """The line (TXT) or position (XML) in the file."""
+    fide_id: int
+    name: str
+    """The name on the list."""
+    player_id: int
+    """The registered player of that name."""
+
+
+@dataclass(frozen=True, slots=True)
+class FideListReport:
+    """What :func:`import_fide_list` did."""
+
+    file_name: str
+    list_date: dt.date
+    """The date of FIDE's list (the 1st of its month)."""
+    read: int
+    """Players read from the file (after the federation filter)."""
+    matched: int
+    """Registered players found by FIDE id."""
+    updated: int
+    """Matched players whose data changed."""
+    added: int = 0
+    """Players registered from the list (``add``)."""
+    rated_here: int = 0
+    """Matched players already on a list here: their FIDE rating was not taken."""
+    with_k: int = 0
+    """Matched and added players who got FIDE's K of this list."""
+    changes: tuple[FideListChange, ...] = ()
+    """Every change, by player (in file order), then field (:data:`FIELDS` order)."""
+    not_added: tuple[NotAdded, ...] = ()
+    warnings: tuple[FileWarning, ...] = ()
+    """The reader's warnings (odd values it set aside)."""
+    marked_period: str | None = None
+    """The oldest rated period marked for a re-rate."""
+
+
+def hash_file(path: Path) -> str:
+    """SHA-256 of a file's bytes, hex, read in chunks (a world list is hundreds of MB).
+
+    :raises InputFileError: when the file cannot be read.
+    """
+    digest = hashlib.sha256()
+    try:
+        with path.open("rb") as stream:
+            while chunk := stream.read(_HASH_CHUNK):
+                digest.update(chunk)
+    except OSError as exc:
+        raise InputFileError(str(path), None, f"cannot read the file: {exc.strerror}") from exc
+    return digest.hexdigest()
+
+
+def _title(player: FideListPlayer) -> str | None:
+    """The register's title (:data:`ratings.limits.TITLES`) from FIDE's ``Tit``, else its
+    women's title; None when FIDE gives neither (or only others: arbiter, FOA...)."""
+    for title in (player.title, player.women_title):
+        if title is not None and title.upper() in limits.TITLES:
+            return title.upper()
+    return None
+
+
+def _federation(player: FideListPlayer) -> str | None:
+    code = player.federation
+    return code if code is not None and len(code) == 3 and code.isalpha() else None
+
+
+def _name(text: str) -> tuple[str, str]:
+    """(name as stored, its key): :func:`ratings.names.clean_name` and its key, with a fast
+    path for printable ASCII (nearly every name on FIDE's list), where NFC changes nothing,
+    no character is refused and no script can be mixed.
+
+    :raises InvalidNameError: for a name the register refuses, or one that is too long.
+    """
+    if text.isascii() and text.isprintable():
+        name = " ".join(text.split())
+        key = name.lower()
+    else:
+        name = clean_name(text)
+        key = key_of_stored(name)
+    if not name or len(name) > limits.MAX_NAME_LENGTH:
+        raise InvalidNameError(f"not a name of 1 to {limits.MAX_NAME_LENGTH} characters: {text!r}")
+    return name, key
+
+
+class _Register:
+    """The registered players the list can change, read with bulk queries: by FIDE id (a
+    merged-away record's id finds the player kept), their current values, and (for ``add``)
+    the name keys of live players without a FIDE id."""
+
+    def __init__(self, session: Session, add: bool) -> None:
+        self.by_fide: dict[int, int] = {}
+        self.values: dict[int, list[object]] = {}
+        self.names: dict[int, str] = {}
+        self.no_fide_id: dict[str, int] = {}
+        merged: dict[int, int] = {}
+        live_with_id: set[int] = set()
+        rows = fetch_all(
+            session,
+            "SELECT id, fide_id, merged_into_id, name, name_key, entry_rating, fide_k, "
+            "fide_k_list, k10, birth_year, birth_date, sex, title, federation FROM players "
+            "WHERE fide_id IS NOT NULL OR merged_into_id IS NULL",
+        )
+        for pid, fide_id, merged_into, name, key, *values in rows:
+            if merged_into is not None:
+                merged[pid] = merged_into
+            if fide_id is not None:
+                self.by_fide[fide_id] = pid
+            if merged_into is None:
+                self.names[pid] = name
+                # as Python values: dates (ISO text on SQLite), booleans (0/1 on SQLite)
+                if values[2] is not None:
+                    values[2] = to_date(values[2])
+                values[3] = bool(values[3])
+                if values[5] is not None:
+                    values[5] = to_date(values[5])
+                self.values[pid] = values
+                if fide_id is not None:
+                    live_with_id.add(pid)
+                elif add:
+                    self.no_fide_id.setdefault(key, pid)
+        for fide_id, pid in self.by_fide.items():
+            while pid in merged:
+                pid = merged[pid]
+            self.by_fide[fide_id] = pid
+        self.by_fide = {f: p for f, p in self.by_fide.items() if p in self.values}
+
+
+def _listed(session: Session) -> set[int]:
+    """The players on the newest rated list: every player any list here holds (each rated
+    period lists every player registered when it was rated, and a re-rate rewrites the lists
+    up to the newest)."""
+    newest = session.scalar(
+        sa.select(RatingPeriod.id).order_by(RatingPeriod.start_date.desc()).limit(1)
+    )
+    if newest is None:
+        return set()
+    return {
+        pid
+        for (pid,) in fetch_all(
+            session, f"SELECT player_id FROM rating_history WHERE period_id = {int(newest)}"
+        )
+    }
+
+
+def _check_list_date(session: Session, list_date: dt.date, file_name: str) -> None:
+    """Refuse a list older than one already imported: its K and data are out of date."""
+    newest = session.scalar(sa.select(sa.func.max(Player.fide_k_list)))
+    if newest is not None and newest > list_date:
+        raise InputFileError(
+            file_name,
+            None,
+            f"the register holds FIDE's K from the list of {newest:%Y-%m} already; "
+            f"this list ({list_date:%Y-%m}) is older; nothing was imported",
+        )
+
+
+class _Reading:
+    """One pass over the file: matched players' new values collected, new players (``add``)
+    yielded as rows of ``players`` for :func:`ratings.service.common.bulk_insert`."""
+
+    def __init__(
+        self,
+        session: Session,
+        register: _Register,
+        listed: set[int],
+        list_date: dt.date | None,
+        add: bool,
+    ) -> None:
+        self.session = session
+        self.register = register
+        self.listed = listed
+        self.given_date = list_date
+        self.add = add
+        self.list_date: dt.date | None = None
+        self.updates: dict[int, list[object]] = {}
+        """Player id -> new values (``_Register.values`` order), in file order."""
+        self.not_added: list[NotAdded] = []
+        self.errors: list[InputFileError] = []
+        self.read = self.matched = self.added = self.rated_here = self.with_k = 0
+        # FIDE ids added: a set of ints (about 60 MB for the 1.1 million of the world list,
+        # measured in bench/fide_list.py), to name a FIDE id the file holds twice
+        self.added_ids: set[int] = set()
+
+    def _date(self, filename: str, kinds: tuple[RatingType, ...], month: dt.date | None) -> dt.date:
+        """The list's date, from the file or the caller, checked once the header is read."""
+        if RatingType.STANDARD not in kinds:
+            raise InputFileError(
+                filename,
+                None,
+                "this list holds no standard ratings (a rapid or blitz list); import the "
+                "standard or the combined list",
+            )
+        given = self.given_date
+        if month is not None and given is not None and month != given:
+            raise InputFileError(
+                filename, None, f"the file is FIDE's list of {month:%Y-%m}, not {given:%Y-%m}"
+            )
+        found = given or month
+        if found is None:
+            raise InputFileError(
+                filename,
+                None,
+                "the file does not say which month's list it is; give it (--month YYYY-MM)",
+            )
+        _check_list_date(self.session, found, filename)
+        return found
+
+    def rows(self, fide: FideList) -> Iterator[tuple[object, ...]]:
+        """Read every player of ``fide``; yield the rows of the players to add."""
+        register, listed, updates = self.register, self.listed, self.updates
+        by_fide, values = register.by_fide, register.values
+        day_param: object = None
+        for player in fide:
+            if self.list_date is None:
+                self.list_date = self._date(fide.filename, fide.kinds, fide.list_month)
+                day_param = date_param(self.session, self.list_date)
+            self.read += 1
+            standard = player.standard
+            rating = None if standard is None else standard.rating
+            k = None if standard is None or rating is None else standard.k
+            pid = by_fide.get(player.fide_id)
+            if pid is not None:
+                self.matched += 1
+                old = values[pid]
+                new = list(old)
+                if pid in listed:
+                    self.rated_here += 1
+                else:
+                    new[0] = rating
+                if k is not None:
+                    self.with_k += 1
+                    new[1], new[2], new[3] = k, self.list_date, k == 10
+                year = player.birth_year
+                if year is not None and year != old[4]:
+                    new[4] = year
+                    born = old[5]
+                    if isinstance(born, dt.date) and born.year != year:
+                        new[5] = None
+                for index, value in enumerate(
+                    (player.sex, _title(player), _federation(player)), start=6
+                ):
+                    if value is not None:
+                        new[index] = value
+                if new != old:
+                    updates[pid] = new
+                continue
+            if not self.add:
+                continue
+            try:
+                name, key = _name(player.name)
+            except InvalidNameError as exc:
+                self.errors.append(InputFileError(fide.filename, player.line, str(exc), "name"))
+                continue
+            same = register.no_fide_id.get(key)
+            if same is not None:
+                self.not_added.append(NotAdded(player.line, player.fide_id, name, same))
+                continue
+            if player.fide_id in self.added_ids:
+                self.errors.append(
+                    InputFileError(
+                        fide.filename,
+                        player.line,
+                        f"FIDE id {player.fide_id} is on the list twice",
+                        "ID",
+                    )
+                )
+                continue
+            self.added_ids.add(player.fide_id)
+            self.added += 1
+            if k is not None:
+                self.with_k += 1
+            yield (
+                name, key, player.fide_id, player.birth_year, player.sex, _federation(player),
+                _title(player), rating, None, k == 10, k, None if k is None else day_param,
+            )  # fmt: skip
+
+
+_NEW_COLUMNS = (
+    "name", "name_key", "fide_id", "birth_year", "sex", "federation", "title", "entry_rating",
+    "entry_games", "k10", "fide_k", "fide_k_list",
+)  # fmt: skip
+
+
+def import_fide_list(
+    session: Session,
+    path: Path,
+    *,
+    data_hash: str,
+    list_date: dt.date | None = None,
+    federation: str | None = None,
+    add: bool = False,
+) -> FideListReport:
+    """Refresh registered players from a FIDE rating list, and with ``add`` register the
+    others (see the module docstring for what is taken).
+
+    :param path: the download: TXT or XML, plain or zipped.
+    :param data_hash: the file's SHA-256 (:func:`hash_file`): a file imported before is
+        refused.
+    :param list_date: the date of the list (the first day of its month); needed when the
+        file does not name its month (the combined TXT and the XML lists do not); when it
+        does, the two must agree.
+    :param federation: only this federation's players (a three-letter code).
+    :param add: register the list's players that are not registered.
+    :raises InputFileError: for a file that cannot be read or is not a standard or combined
+        list, a missing or contradicting list date, a list older than one already
+        imported, a list without players (of that federation).
+    :raises InputFileErrors: for the records that cannot be read (nothing is kept).
+    """
+    file_name = str(path)
+    check_not_imported(session, data_hash, file_name)
+    if list_date is not None and list_date.day != 1:
+        raise InvalidInputError(f"a FIDE list is dated the first of a month: {list_date}")
+    codes = None if federation is None else [limits.federation(federation.strip())]
+    register = _Register(session, add)
+    listed = _listed(session)
+    reading = _Reading(session, register, listed, list_date, add)
+    with open_fide_list(path, federations=codes) as fide:
+        bulk_insert(session, "players", _NEW_COLUMNS, reading.rows(fide))
+        warnings = tuple(fide.warnings)
+    if reading.errors:
+        raise InputFileErrors(reading.errors)
+    day = reading.list_date
+    if day is None:
+        where = f" of federation {codes[0]}" if codes else ""
+        raise InputFileError(file_name, None, f"no player on the list{where}; nothing was imported")
+    import_id = record_import(session, "fide_list", file_name, data_hash, reading.read)
+    changes, k_changed = _store(session, register, reading.updates, import_id)
+    marked = _mark(session, changes, listed, day, k_changed)
+    return FideListReport(
+        file_name,
+        day,
+        reading.read,
+        reading.matched,
+        len(reading.updates),
+        reading.added,
+        reading.rated_here,
+        reading.with_k,
+        tuple(changes),
+        tuple(reading.not_added),
+        warnings,
+        marked,
+    )
+
+
+def _store(
+    session: Session, register: _Register, updates: dict[int, list[object]], import_id: int
+) -> tuple[list[FideListChange], bool]:
+    """Write the changed players with one executemany and log each change; returns the
+    changes and whether FIDE's K (value or list) changed for anyone."""
+    changes: list[FideListChange] = []
+    rows = []
+    k_changed = False
+    for pid, new in updates.items():
+        old = register.values[pid]
+        entry, fide_k, fide_k_list, k10, birth_year, birth_date, sex, title, fed = new
+        rows.append(
+            (
+                entry, fide_k, _day(session, fide_k_list), bool(k10), birth_year,
+                _day(session, birth_date), sex, title, fed, pid,
+            )
+        )  # fmt: skip
+        k_changed = k_changed or old[1:3] != new[1:3]
+        # fide_k_list is the list's date, new every month: not a change to report
+        for field, a, b in zip(FIELDS, _reported(old), _reported(new), strict=True):
+            if a != b:
+                changes.append(FideListChange(pid, register.names[pid], field, a, b))
+    if rows:
+        conn = session.connection()
+        mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+        sets = ", ".join(f"{c} = {mark}" for c in _UPDATED_COLUMNS)
+        conn.exec_driver_sql(f"UPDATE players SET {sets} WHERE id = {mark}", rows)
+    if changes:
+        audit.record(
+            session,
+            audit.Action.PLAYER_EDIT,
+            *(
+                audit.Change(
+                    player_id=c.player_id, import_id=import_id, field=c.field, old=c.old, new=c.new
+                )
+                for c in changes
+            ),
+        )
+    return changes, k_changed
+
+
+_UPDATED_COLUMNS = (
+    "entry_rating", "fide_k", "fide_k_list", "k10", "birth_year", "birth_date", "sex", "title",
+    "federation",
+)  # fmt: skip
+"""The register's values ``_Register`` reads, in its order."""
+
+
+def _day(session: Session, value: object) -> object:
+    """A date as the driver takes it (ISO text on SQLite); None stays None."""
+    return date_param(session, value) if isinstance(value, dt.date) else None
+
+
+def _reported(values: Sequence[object]) -> tuple[object, ...]:
+    """The values in :data:`FIELDS` order (without ``fide_k_list``)."""
+    entry, fide_k, _list, k10, birth_year, birth_date, sex, title, fed = values
+    return (entry, fide_k, k10, birth_year, birth_date, sex, title, fed)
+
+
+def _mark(
+    session: Session,
+    changes: Sequence[FideListChange],
+    listed: set[int],
+    list_date: dt.date,
+    k_changed: bool,
+) -> str | None:
+    """Mark the rated periods the changes touch; returns the oldest marked, if any.
+
+    A new birth year or K=10 flag of a player on a list here changes K on every list
+    (art. 8.3.3): from the oldest rated period. FIDE's K counts from the period its list
+    starts (:func:`ratings.rules.standing_k`): from the first rated period on or after the
+    list's date. An entry rating changes only for players on no list yet: nothing to mark.
+    """
+    if any(c.field in _RERATE_FIELDS and c.player_id in listed for c in changes):
+        period = mark_all_for_rerate(session)
+        return None if period is None else period.label
+    if k_changed:
+        period = session.scalar(
+            sa.select(RatingPeriod)
+            .where(RatingPeriod.start_date >= list_date)
+            .order_by(RatingPeriod.start_date)
+            .limit(1)
+        )
+        if period is not None:
+            period.status = "needs_rerate"
+            return period.label
+    return None
