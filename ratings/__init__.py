@@ -75,8 +75,10 @@ if TYPE_CHECKING:
         merge_players,
         parse_period,
         performance,
+        plan_merge,
         preview,
         rating_list,
+        unmerge_player,
         void_game,
     )
     from ratings.service.rate import rate  # the module, not the package, holds the function
@@ -133,10 +135,12 @@ _EXPORTS = {
     "open_session": "ratings.library",
     "parse_period": "ratings.service",
     "performance": "ratings.service",
+    "plan_merge": "ratings.service",
     "preview": "ratings.service",
     "rate": "ratings.service.rate",
     "rating_list": "ratings.service",
     "system_config": "ratings.rules",
+    "unmerge_player": "ratings.service",
     "void_game": "ratings.service",
 }
 """Public name -> the module that defines it."""
@@ -194,10 +198,12 @@ __all__ = [
     "open_session",
     "parse_period",
     "performance",
+    "plan_merge",
     "preview",
     "rate",
     "rating_list",
     "system_config",
+    "unmerge_player",
     "void_game",
 ]
 

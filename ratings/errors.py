@@ -87,3 +87,11 @@ class LimitError(InvalidInputError):
 
 class InvalidNameError(InvalidInputError):
     """A player's name that cannot be stored (blank, invisible or look-alike characters)."""
+
+
+class SameNameError(InvalidInputError):
+    """A second live player of one name (one name key), not told apart or not confirmed."""
+
+
+class MergeConflictError(InvalidInputError):
+    """Two players to merge whose FIDE ids or birthdates say they are two people."""

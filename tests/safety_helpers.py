@@ -20,7 +20,7 @@ from ratings.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 
-TIMESTAMPS = frozenset({"rated_at", "imported_at", "superseded_at"})
+TIMESTAMPS = frozenset({"rated_at", "imported_at", "superseded_at", "recorded_at"})
 """Columns that hold the wall clock: two runs of the same command differ only there."""
 
 

@@ -53,10 +53,11 @@ def test_list_before_any_period_shows_the_register(club: Club) -> None:
 
 
 def test_player_errors(club: Club) -> None:
-    club.player("Hou, Yifan")
+    club.player("Hou, Yifan", "--birthdate", "1995", "--allow-same-name")
     assert club.run("player", "show", "hou, yifan") == (
         1,
-        "Error: 'hou, yifan' matches 2 players: 2 (Hou, Yifan), 3 (Hou, Yifan); use the id\n",
+        "Error: 'hou, yifan' matches 2 players: 2 (Hou, Yifan, born 1994), "
+        "3 (Hou, Yifan, born 1995); use the id\n",
     )
     assert club.run("player", "show", "99") == (1, "Error: no player '99'\n")
     assert club.run("player", "add", "X", "--fide-id", "1503014") == (

@@ -137,8 +137,10 @@ def test_merge_moves_games_and_rerates(tmp_path: Path) -> None:
     club.player("Eve Twin")
     club.game("Eve Twin", "Ann", "0-1", "2025-03-05", "--event", "Mar Open")
     club.ok("rate")
-    assert club.ok("player", "merge", "Eve", "Eve Twin") == (
-        "Merged Eve Twin (id 7) into Eve (id 5): 1 game(s) moved\n"
+    assert club.ok("player", "merge", "Eve", "Eve Twin", "--yes") == (
+        "Merged Eve Twin (id 7) into Eve (id 5): 1 game and 0 byes moved; "
+        "'ratings player unmerge 7' undoes it\n"
+        "This touches rated period 2025-01: 'ratings rate' re-rates from there\n"
     )
     out = club.ok("rate")
     assert out.startswith("Re-rated 3 periods 2025-01 .. 2025-03 after corrections")

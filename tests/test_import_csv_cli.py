@@ -63,7 +63,8 @@ def test_the_same_file_twice_is_refused(tmp_path: Path) -> None:
 
 def test_every_bad_row_is_reported_and_nothing_is_stored(tmp_path: Path) -> None:
     club = _club(tmp_path)
-    club.player("Smith, Ann")  # a second Ann: her name becomes ambiguous
+    # a second Ann, told apart by her birthdate: her name becomes ambiguous
+    club.player("Smith, Ann", "--birthdate", "2011", "--allow-same-name")
     club.game("Jones, Bob", "Park, Dae", "1-0", "2025-01-05")
     club.ok("rate")
     bad = tmp_path / "bad.csv"
@@ -101,7 +102,7 @@ def test_every_bad_row_is_reported_and_nothing_is_stored(tmp_path: Path) -> None
     assert out.splitlines() == [
         f"Error: {bad}:2: white: unknown player: 'Nobody'",
         f"Error: {bad}:3: white: ambiguous name 'Smith, Ann': players 1 (Smith, Ann), "
-        "5 (Smith, Ann)",
+        "5 (Smith, Ann); use FIDE ids",
         f"Error: {bad}:4: date: 2024-12-20 falls in period 2024-12, before the oldest rated "
         "period 2025-01; the rating history it needs does not exist",
         f"Error: {bad}:5: white: unknown fide id: '9999999'",
@@ -117,8 +118,10 @@ def test_players_already_registered(tmp_path: Path) -> None:
     code, out = club.run("import", "players", str(again))
     assert code == 1
     assert out.splitlines() == [
-        f"Error: {again}:2: name: already registered as player 2: 'jones, bob'",
-        f"Error: {again}:3: fide_id: already belongs to player 2: 4100011",
+        f"Error: {again}:2: name: already registered as player 2 (Jones, Bob, FIDE 4100011, "
+        "born 1980): 'jones, bob'; 'import players --update' refreshes registered players",
+        f"Error: {again}:3: fide_id: already belongs to player 2 (Jones, Bob, FIDE 4100011, "
+        "born 1980): 4100011; 'import players --update' refreshes registered players",
         "Error: 2 problems found; nothing was imported",
     ]
 

@@ -212,7 +212,8 @@ def test_every_problem_of_a_file_is_listed(tmp_path: Path, db: Path) -> None:
         "'2 w 1', line 5 has '1 b 1'\n"
         f"Error: {path}:5: rating: not in 0..3500: 4000\n"
         f"Error: {path}:6: birth date: impossible date '1990/02/30'\n"
-        f"Error: {path}:7: name: player 4 ('Dirk') is the same player as 1 ('Anna') on line 4\n"
+        f"Error: {path}:7: FIDE id: 'Dirk' does not match FIDE id 4100018, which belongs to "
+        "player 1 (Anna, FIDE 4100018); correct the file or the register\n"
         f"Error: {path}:8: round 1: unknown result code 'Q'\n"
         "Error: 6 problems found; nothing was imported\n",
     )
@@ -515,8 +516,13 @@ def test_reimport_is_refused(db: Path) -> None:
     assert err.startswith(f"Error: {path}: this file was already imported on ")
     assert err.endswith(f"(as {path}, import 1); nothing was imported\n")
     assert db.read_bytes() == before
-    # the same event in another encoding is other bytes: it is not recognised as the same
-    assert run(db, "import", "trf", str(TRF / "latin-1.tab"))[0] == 0
+    # the same event in another encoding is other bytes, but the same event (issue 11, item 1)
+    other = TRF / "latin-1.tab"
+    code, out, err = run(db, "import", "trf", str(other))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"Error: {other}: its event is already stored (same name, dates and ")
+    assert db.read_bytes() == before
+    assert run(db, "import", "trf", str(other), "--allow-duplicates")[0] == 0
 
 
 def test_dry_run_writes_nothing(tmp_path: Path, db: Path) -> None:
@@ -587,14 +593,14 @@ def test_a_name_with_another_fide_id_is_another_player(tmp_path: Path, db: Path)
 
 
 def test_an_ambiguous_name_is_an_error(tmp_path: Path, db: Path) -> None:
-    run(db, "player", "add", "Bert")
-    run(db, "player", "add", "bert")
+    run(db, "player", "add", "Bert", "--birthdate", "1990")
+    run(db, "player", "add", "BERT", "--birthdate", "1991", "--allow-same-name")
     path = trf_file(tmp_path / "event.trf", ANNA, BERT)
     before = db.read_bytes()
     assert run(db, "import", "trf", str(path)) == (
         1,
         "",
-        f"Error: {path}:4: name: 'Bert' matches 2 players: 1 (Bert), 2 (bert); "
+        f"Error: {path}:4: name: 'Bert' matches 2 players: 1 (Bert), 2 (BERT); "
         "add FIDE ids or rename one in the register\n",
     )
     assert db.read_bytes() == before

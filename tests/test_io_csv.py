@@ -124,7 +124,7 @@ def test_crlf_and_blank_lines_and_physical_line_numbers() -> None:
 def test_line_of_a_record_after_a_multi_line_quoted_value() -> None:
     data = b'name,title\n"Anand",\n"Kasparov, Garry\nKimovich",XX\nTal,IM\nBotvinnik,YY\n'
     assert player_problems(data) == [
-        "tests/x.csv:3: name: contains a control character: 'Kasparov, Garry\\nKimovich'",
+        "tests/x.csv:3: name: holds a control character (U+000A): 'Kasparov, Garry\\nKimovich'",
         "tests/x.csv:3: title: not a title (gm, im, fm, cm, wgm, wim, wfm, wcm): 'XX'",
         "tests/x.csv:6: title: not a title (gm, im, fm, cm, wgm, wim, wfm, wcm): 'YY'",
     ]
@@ -202,9 +202,11 @@ def test_limits_are_inclusive() -> None:
             "x" * 201,
             "longer than 200 characters: " + repr("x" * 50) + "... (201 characters)",
         ),
-        ("name", "A\x00B", "contains a control character: 'A\\x00B'"),
-        ("name", "A\x07B", "contains a control character: 'A\\x07B'"),
-        ("name", "A\u2028B", "contains a control character: 'A\\u2028B'"),
+        ("name", "A\x00B", "holds a control character (U+0000): 'A\\x00B'"),
+        ("name", "A\x07B", "holds a control character (U+0007): 'A\\x07B'"),
+        ("name", "A\u2028B", "holds a line separator (U+2028): 'A\\u2028B'"),
+        ("name", "A\u200bB", "holds an invisible formatting character (U+200B): 'A\\u200bB'"),
+        ("name", "\u202eA", "holds an invisible formatting character (U+202E): '\\u202eA'"),
         ("birthdate", "2023-02-30", "not a date (YYYY-MM-DD or YYYY): '2023-02-30'"),
         ("birthdate", "2023-13-01", "not a date (YYYY-MM-DD or YYYY): '2023-13-01'"),
         ("birthdate", "30.11.1990", "not a date (YYYY-MM-DD or YYYY): '30.11.1990'"),
@@ -329,7 +331,7 @@ def test_not_utf8_names_the_line() -> None:
 
 def test_nul_bytes() -> None:
     assert player_problems(b"name,rating\nA\x00,1500\nB,15\x0000\n") == [
-        "tests/x.csv:2: name: contains a control character: 'A\\x00'",
+        "tests/x.csv:2: name: holds a control character (U+0000): 'A\\x00'",
         "tests/x.csv:3: rating: not a whole number (digits 0-9): '15\\x0000'",
     ]
 
@@ -436,7 +438,7 @@ def test_games_good_file_in_any_column_order() -> None:
         ("white", "0", f"{FIDE_ID_RULE}: '0'"),
         ("white", "123456789012", f"{FIDE_ID_RULE}: '123456789012'"),
         ("white", "9" * 30, f"{FIDE_ID_RULE}: '{'9' * 30}'"),
-        ("white", "A\x00", "contains a control character: 'A\\x00'"),
+        ("white", "A\x00", "holds a control character (U+0000): 'A\\x00'"),
         ("black", "", "required but blank"),
         (
             "black",

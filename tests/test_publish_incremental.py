@@ -89,7 +89,7 @@ def test_a_merge_deletes_the_merged_page(db: Path, tmp_path: Path) -> None:
     ok("--db", str(db), "rate")
     publish(db, site)
     assert (site / "players/41.html").is_file()
-    ok("--db", str(db), "player", "merge", "1", "41")
+    ok("--db", str(db), "player", "merge", "1", "41", "--yes")
     ok("--db", str(db), "rate")
     out = publish(db, site)
     assert not (site / "players/41.html").exists()

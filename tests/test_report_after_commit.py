@@ -91,7 +91,7 @@ WRITERS = {
     "rate": ["rate"],
     "player add": ["player", "add", "Zed, New"],
     "player edit": ["player", "edit", "Ann", "--rating", "2000"],
-    "player merge": ["player", "merge", "Ann", "Ann Twin"],
+    "player merge": ["player", "merge", "Ann", "Ann Twin", "--yes"],
     "game add": ["game", "add", "Ann", "Cat", "0-1", "--date", "2025-01-07"],
     "game edit": ["game", "edit", "1", "--result", "0-1"],
     "game void": ["game", "void", "1"],

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import date, datetime
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal
 
 import click
 
@@ -35,12 +36,14 @@ def _parse_ratings(ctx: click.Context, param: click.Parameter, value: str) -> li
     parts = [p.strip() for p in value.split(",")]
     if parts == [""]:
         return []
-    try:
-        return [int(p) for p in parts]
-    except ValueError:
-        raise click.BadParameter(
-            f"not a comma-separated list of integer ratings: {value!r}"
-        ) from None
+    # ASCII digits only: int() also reads Arabic-Indic and full-width digits, and "1_500"
+    if not all(_ASCII_INTEGER.fullmatch(p) for p in parts):
+        raise click.BadParameter(f"not a comma-separated list of integer ratings: {value!r}")
+    return [int(p) for p in parts]
+
+
+_ASCII_INTEGER = re.compile(r"-?[0-9]{1,6}")
+_ASCII_DECIMAL = re.compile(r"[0-9]{1,6}(\.[0-9]{1,6})?|\.[0-9]{1,6}")
 
 
 def _parse_total_score(ctx: click.Context, param: click.Parameter, value: str) -> Decimal:
@@ -49,12 +52,10 @@ def _parse_total_score(ctx: click.Context, param: click.Parameter, value: str) -
     half = text.endswith("½")
     if half:
         text = text[:-1] or "0"
-    try:
-        score = Decimal(text)
-    except InvalidOperation:
-        score = Decimal("NaN")
-    if not score.is_finite():
+    # ASCII digits only: Decimal() also reads Arabic-Indic digits, "1_5" and "Infinity"
+    if not _ASCII_DECIMAL.fullmatch(text):
         raise click.BadParameter(f"not a number: {value!r}")
+    score = Decimal(text)
     return score + Decimal("0.5") if half else score
 
 

@@ -32,6 +32,11 @@ def _count(n: int, noun: str) -> str:
     return f"{n} {noun}{'' if n == 1 else 's'}"
 
 
+def _value(value: object) -> str:
+    text = service.audit.as_text(value)
+    return "(none)" if text is None else text
+
+
 UNKNOWN_GAMES_WARNING = (
     "Warning: {n} rated player{s} without a known count of prior rated games: K 20 unless "
     "junior or 2400 (README, 'Unknown game counts'); 'ratings player list --unknown-games' "
@@ -94,21 +99,68 @@ def _import_csv(
 
 @import_.command("players")
 @FILE
+@click.option(
+    "--update",
+    is_flag=True,
+    help="Refresh the register: rows that find a registered player (FIDE id, else name) "
+    "change the values they give; the others are added.",
+)
+@click.option(
+    "--allow-same-name",
+    is_flag=True,
+    help="Add players whose name is registered (told apart by FIDE id or birthdate).",
+)
 @pass_app
-def import_players(app: App, file: Path) -> None:
-    """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...)."""
-    report = _import_csv(app, file, read_players_csv, service.import_players, "players stored")
-    click.echo(f"Imported {report.players_created} players from {file}")
+def import_players(app: App, file: Path, update: bool, allow_same_name: bool) -> None:
+    """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...).
+
+    Without --update a row that is already registered is an error. With --update every
+    change is printed and recorded in the corrections log; a changed birthdate or entry
+    rating re-rates, as 'player edit' does.
+    """
+
+    def store(
+        session: Session, rows: Sequence[Any], name: str, digest: str
+    ) -> service.ImportReport:
+        return service.import_players(
+            session, rows, name, digest, update=update, allow_same_name=allow_same_name
+        )
+
+    report = _import_csv(app, file, read_players_csv, store, "players stored")
+    for change in report.changes:
+        click.echo(
+            f"Player {change.player_id} ({change.name}): {change.field} "
+            f"{_value(change.old)} -> {_value(change.new)}"
+        )
+    if update:
+        click.echo(
+            f"Imported {_count(report.players_created, 'new player')}, updated "
+            f"{report.players_updated} ({report.players_unchanged} unchanged) from {file}"
+        )
+    else:
+        click.echo(f"Imported {report.players_created} players from {file}")
     _summary(report)
     warn_unknown_games(app)
 
 
 @import_.command("games")
 @FILE
+@click.option(
+    "--allow-duplicates",
+    is_flag=True,
+    help="Import rows identical to stored games (refused otherwise: most are the same file "
+    "saved again).",
+)
 @pass_app
-def import_games(app: App, file: Path) -> None:
+def import_games(app: App, file: Path, allow_duplicates: bool) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round)."""
-    report = _import_csv(app, file, read_games_csv, service.import_games, "games stored")
+
+    def store(
+        session: Session, rows: Sequence[Any], name: str, digest: str
+    ) -> service.ImportReport:
+        return service.import_games(session, rows, name, digest, allow_duplicates=allow_duplicates)
+
+    report = _import_csv(app, file, read_games_csv, store, "games stored")
     click.echo(
         f"Imported {_count(report.games, 'game')} ({report.rated_games} to rate, "
         f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')} "

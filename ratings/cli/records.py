@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 import click
 
@@ -37,6 +38,24 @@ def describe_player(p: Player) -> str:
     return f"{p.name} (id {p.id})"
 
 
+ALLOW_SAME_NAME = click.option(
+    "--allow-same-name",
+    is_flag=True,
+    help="Register a second person of a registered name (told apart by FIDE id or birthdate).",
+)
+CONFIRMED = click.option("--yes", "-y", is_flag=True, help="Do it without asking for confirmation.")
+WHY = click.option(
+    "--reason", metavar="TEXT", help="Why: kept with the change in the corrections log."
+)
+
+
+def _marked(period: str | None) -> None:
+    if period:
+        click.echo(
+            f"This touches rated period {period}: 'ratings rate' re-rates from there", err=True
+        )
+
+
 @click.group("player")
 def player() -> None:
     """Register, edit, list and merge players."""
@@ -44,6 +63,7 @@ def player() -> None:
 
 @player.command("add")
 @click.argument("name")
+@ALLOW_SAME_NAME
 @click.option("--birthdate", help="YYYY-MM-DD, or YYYY when only the year is known.")
 @click.option("--fide-id", "fide_id_text", metavar="N", help="FIDE id (1 to 11 digits).")
 @click.option("--rating", "rating_text", metavar="R", help="Published rating on entry (0-3500).")
@@ -60,6 +80,7 @@ def player() -> None:
 def player_add(
     app: App,
     name: str,
+    allow_same_name: bool,
     birthdate: str | None,
     fide_id_text: str | None,
     rating_text: str | None,
@@ -86,6 +107,7 @@ def player_add(
             sex=sex,
             federation=federation,
             title=title,
+            allow_same_name=allow_same_name,
         )
         report = f"Added {describe_player(p)}"
     click.echo(report)  # only once the player is saved
@@ -93,17 +115,22 @@ def player_add(
 
 @player.command("list")
 @click.option(
+    "--search", metavar="TEXT", help="Only names that contain TEXT (any case or accents form)."
+)
+@click.option(
     "--unknown-games",
     is_flag=True,
     help="Only rated players whose count of prior rated games is unknown (K 20 is assumed; "
     "'player edit --games N' settles one).",
 )
 @pass_app
-def player_list(app: App, unknown_games: bool) -> None:
+def player_list(app: App, search: str | None, unknown_games: bool) -> None:
     """List the register."""
     with app.session() as session:
-        find = unknown_games_players if unknown_games else service.list_players
-        players = find(session)
+        if unknown_games:
+            players = unknown_games_players(session)
+        else:
+            players = service.list_players(session, search=search)
     click.echo(f"{'id':>5}  {'name':<30} {'fide id':>10} {'born':>10} {'entry':>5} {'k10':>3}")
     for p in players:
         born = p.birth_date.isoformat() if p.birth_date else (str(p.birth_year or ""))
@@ -150,10 +177,14 @@ def player_show(app: App, player_ref: str) -> None:
 @click.option("--sex", type=click.Choice(["m", "f"]))
 @click.option("--federation")
 @click.option("--title")
+@ALLOW_SAME_NAME
+@WHY
 @pass_app
 def player_edit(
     app: App,
     player_ref: str,
+    allow_same_name: bool,
+    reason: str | None,
     name: str | None,
     birthdate: str | None,
     fide_id: str | None,
@@ -167,7 +198,7 @@ def player_edit(
     """Correct a player's data (entry data changes re-rate from the first period)."""
     limits.option("--name", limits.name_length, name)
     games = limits.option("--games", limits.games, games_text)
-    kwargs: dict[str, object] = {}
+    kwargs: dict[str, Any] = {}
     for key, option, parse, text in (
         ("fide_id", "--fide-id", limits.fide_id, fide_id),
         ("rating", "--rating", limits.rating, rating),
@@ -185,6 +216,8 @@ def player_edit(
             sex=sex,
             federation=federation,
             title=title,
+            allow_same_name=allow_same_name,
+            reason=reason,
             **kwargs,
         )
         if changed:
@@ -194,18 +227,73 @@ def player_edit(
     click.echo(report)  # only once the changes are saved
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
 @player.command("merge")
 @click.argument("keep", metavar="KEEP")
 @click.argument("remove", metavar="DUPLICATE")
+@CONFIRMED
+@click.option("--force", is_flag=True, help="Merge even when FIDE ids or birthdates differ.")
+@WHY
 @pass_app
-def player_merge(app: App, keep: str, remove: str) -> None:
-    """Merge DUPLICATE into KEEP (two records of the same person), moving the games."""
+def player_merge(
+    app: App, keep: str, remove: str, yes: bool, force: bool, reason: str | None
+) -> None:
+    """Merge DUPLICATE into KEEP (two records of one person): its games, byes and the data
+    KEEP lacks move to KEEP. Asks first (--yes does not); players whose FIDE ids or
+    birthdates differ need --force. Recorded, and undone by 'player unmerge DUPLICATE'.
+    """
+    service.audit.check_reason(reason)
+    with app.session(commit=False) as session:
+        plan = service.plan_merge(session, keep, remove)
+        service.register.check_merge(plan, force=force)
+        question, ids = plan.describe(), (str(plan.keep.id), str(plan.remove.id))
+    if not yes:
+        click.echo(question, err=True)
+        click.confirm("Merge them?", abort=True, err=True)
     with app.session() as session:
-        kept, removed, moved = service.merge_players(session, keep, remove)
+        done = service.merge_players(session, *ids, force=force, reason=reason)
         report = (
-            f"Merged {describe_player(removed)} into {describe_player(kept)}: {moved} game(s) moved"
+            f"Merged {describe_player(done.remove)} into {describe_player(done.keep)}: "
+            f"{_plural(done.games, 'game')} and {_plural(done.byes, 'bye')} moved; "
+            f"'ratings player unmerge {done.remove.id}' undoes it"
         )
     click.echo(report)  # only once the merge is saved
+    _marked(done.marked_period)
+
+
+@player.command("unmerge")
+@click.argument("merged", metavar="DUPLICATE")
+@CONFIRMED
+@WHY
+@pass_app
+def player_unmerge(app: App, merged: str, yes: bool, reason: str | None) -> None:
+    """Undo 'player merge' of DUPLICATE (its id): both players and their games are as they
+    were before the merge (a game voided since stays voided). The next 'ratings rate'
+    re-rates."""
+    service.audit.check_reason(reason)
+    with app.session(commit=False) as session:
+        found = service.register.find_merged(session, merged)
+        question = (
+            f"Unmerge {describe_player(found)} from player {found.merged_into_id}: "
+            "its games, byes and data go back to it"
+        )
+        ref = str(found.id)
+    if not yes:
+        click.echo(question, err=True)
+        click.confirm("Unmerge?", abort=True, err=True)
+    with app.session() as session:
+        done = service.unmerge_player(session, ref, reason=reason)
+        report = (
+            f"Unmerged {describe_player(done.restored)} from {describe_player(done.keep)}: "
+            f"{_plural(done.games, 'game')} and {_plural(done.byes, 'bye')} moved back"
+        )
+    click.echo(report)  # only once the unmerge is saved
+    for note in done.skipped:
+        click.echo(f"Not restored: {note}", err=True)
+    _marked(done.marked_period)
 
 
 @click.group("game")

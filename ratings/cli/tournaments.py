@@ -23,6 +23,12 @@ DATE = click.option(
 DRY_RUN = click.option(
     "--dry-run", is_flag=True, help="Show what would be created and matched; write nothing."
 )
+ALLOW_DUPLICATES = click.option(
+    "--allow-duplicates",
+    is_flag=True,
+    help="Import an event whose name, dates and players are already stored (refused "
+    "otherwise: most are the same file saved again).",
+)
 
 
 def _date(text: str | None) -> dt.date | None:
@@ -92,8 +98,11 @@ def _footer(report: service.TournamentReport) -> None:
 @FILE
 @DATE
 @DRY_RUN
+@ALLOW_DUPLICATES
 @pass_app
-def import_trf(app: App, file: Path, date_text: str | None, dry_run: bool) -> None:
+def import_trf(
+    app: App, file: Path, date_text: str | None, dry_run: bool, allow_duplicates: bool
+) -> None:
     """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
 
     Players are matched by FIDE id, then by exact name; unknown players are created with
@@ -106,7 +115,12 @@ def import_trf(app: App, file: Path, date_text: str | None, dry_run: bool) -> No
     default_date = _date(date_text)
     with app.session() as session:
         report = service.import_trf(
-            session, data, str(file), default_date=default_date, dry_run=dry_run
+            session,
+            data,
+            str(file),
+            default_date=default_date,
+            dry_run=dry_run,
+            allow_duplicates=allow_duplicates,
         )
     event = report.events[0]
     if dry_run:
@@ -136,9 +150,15 @@ def import_trf(app: App, file: Path, date_text: str | None, dry_run: bool) -> No
     "players the import creates (each one's first game).",
 )
 @DRY_RUN
+@ALLOW_DUPLICATES
 @pass_app
 def import_pgn(
-    app: App, file: Path, date_text: str | None, entry_ratings: bool, dry_run: bool
+    app: App,
+    file: Path,
+    date_text: str | None,
+    entry_ratings: bool,
+    dry_run: bool,
+    allow_duplicates: bool,
 ) -> None:
     """Store the games of a PGN file, read from their tags (one event per Event tag).
 
@@ -157,6 +177,7 @@ def import_pgn(
             default_date=default_date,
             entry_ratings=entry_ratings,
             dry_run=dry_run,
+            allow_duplicates=allow_duplicates,
         )
     events = _plural(len(report.events), "event")
     if dry_run:

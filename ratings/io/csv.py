@@ -17,14 +17,15 @@ import csv
 import io
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from typing import TypeVar
 
 from ratings import limits
-from ratings.errors import InputFileError, InputFileErrors, LimitError
+from ratings.errors import InputFileError, InputFileErrors, InvalidNameError, LimitError
 from ratings.limits import TITLES
 from ratings.limits import show as _show
+from ratings.names import clean_name, key_of_stored
 from ratings.results import Result
 
 __all__ = [
@@ -77,7 +78,8 @@ class PlayerRow:
     line: int
     """Physical line of the record in the file (the header is line 1)."""
     name: str
-    """Stripped, non-empty, unique in the file (case-insensitive)."""
+    """As stored (:func:`ratings.names.clean_name`); its key is unique in the file unless
+    the rows are told apart by FIDE id or birthdate."""
     birth_date: date | None
     """Full birth date, when the file gives ``YYYY-MM-DD``."""
     birth_year: int | None
@@ -95,6 +97,8 @@ class PlayerRow:
     """Three upper-case letters."""
     title: str | None
     """One of :data:`TITLES`."""
+    given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
+    """The columns this row fills (not blank): what ``import players --update`` changes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -136,7 +140,7 @@ def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
     """
     errors: list[InputFileError] = []
     rows: list[PlayerRow] = []
-    names: dict[str, int] = {}
+    names: dict[str, list[tuple[int, int | None, tuple[date | None, int | None]]]] = {}
     fide_ids: dict[int, int] = {}
     for cells in _records(data, filename, PLAYER_COLUMNS, _PLAYER_REQUIRED, errors):
         name = cells.need("name", _name)
@@ -149,9 +153,13 @@ def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
         federation = cells.take("federation", _federation, None)
         title = cells.take("title", _title, None)
         if name is not None:
-            first = names.setdefault(name.casefold(), cells.line)
-            if first != cells.line:
-                cells.error("name", f"same name as line {first}: {_show(name)}")
+            # one key per person, unless FIDE ids or birthdates tell the rows apart
+            same = names.setdefault(key_of_stored(name), [])
+            alike = [line for line, their_id, their_birth in same
+                     if not _told_apart(fide_id, birth, their_id, their_birth)]  # fmt: skip
+            if alike:
+                cells.error("name", f"same name as line {alike[0]}: {_show(name)}")
+            same.append((cells.line, fide_id, birth))
         if fide_id is not None:
             first = fide_ids.setdefault(fide_id, cells.line)
             if first != cells.line:
@@ -170,6 +178,7 @@ def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
                     sex=sex,
                     federation=federation,
                     title=title,
+                    given=frozenset(c for c in PLAYER_COLUMNS if cells[c]),
                 )
             )
     if errors:
@@ -199,7 +208,7 @@ def read_games_csv(data: bytes, filename: str) -> list[GameRow]:
         result = cells.need("result", result_of)
         event = cells.take("event", event_name, None)
         round_ = cells.take("round", round_name, None)
-        if white is not None and black is not None and white.casefold() == black.casefold():
+        if white is not None and black is not None and key_of_stored(white) == key_of_stored(black):
             cells.error("black", f"same player as white: {_show(black)}")
         if cells.ok and played_on and white and black and result is not None:
             rows.append(
@@ -436,7 +445,29 @@ def _text_up_to(limit: int) -> Callable[[str], str]:
     return parse
 
 
-_name = _text_up_to(limits.MAX_NAME_LENGTH)
+def _name(text: str) -> str:
+    """A player's name as stored (:func:`ratings.names.clean_name`), at most
+    :data:`ratings.limits.MAX_NAME_LENGTH` characters."""
+    try:
+        cleaned = clean_name(text)
+    except InvalidNameError as exc:
+        raise LimitError(str(exc)) from None
+    return limits.check_text(cleaned, limits.MAX_NAME_LENGTH)
+
+
+def _told_apart(
+    a_id: int | None,
+    a_birth: tuple[date | None, int | None],
+    b_id: int | None,
+    b_birth: tuple[date | None, int | None],
+) -> bool:
+    """Two rows of one name are two people: their FIDE ids differ, or their birth data
+    (full dates when both have one, else years)."""
+    if a_id is not None and b_id is not None and a_id != b_id:
+        return True
+    if a_birth[0] is not None and b_birth[0] is not None:
+        return a_birth[0] != b_birth[0]
+    return a_birth[1] is not None and b_birth[1] is not None and a_birth[1] != b_birth[1]
 
 
 def _player_reference(text: str) -> str:

@@ -3,6 +3,7 @@ owns the transaction, so a command either fully happens or changes nothing."""
 
 from __future__ import annotations
 
+from ratings.service import audit  # noqa: F401  (service.audit: the corrections log)
 from ratings.service.common import (
     create_settings,
     find_players,
@@ -18,7 +19,6 @@ from ratings.service.games import (
     edit_game,
     get_game,
     import_games,
-    import_players,
     void_game,
 )
 from ratings.service.rate import ChangedRating, RateReport, rate
@@ -26,8 +26,11 @@ from ratings.service.register import (
     Birth,
     add_player,
     edit_player,
+    import_players,
     list_players,
     merge_players,
+    plan_merge,
+    unmerge_player,
 )
 from ratings.service.reports import (
     Card,
@@ -85,8 +88,10 @@ __all__ = [
     "merge_players",
     "parse_period",
     "performance",
+    "plan_merge",
     "preview",
     "rate",
     "rating_list",
+    "unmerge_player",
     "void_game",
 ]

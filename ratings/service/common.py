@@ -15,10 +15,12 @@ from ratings import limits
 from ratings.errors import (
     AmbiguousPlayerError,
     InvalidInputError,
+    InvalidNameError,
     LimitError,
     PlayerNotFoundError,
 )
 from ratings.models import Player, RatingPeriod, Settings
+from ratings.names import closest, key_of_stored, name_key
 from ratings.rules import Period, SystemConfig, system_config
 
 
@@ -62,10 +64,13 @@ _FIDE_REF = re.compile(r"fide:(.*)", re.IGNORECASE | re.DOTALL)
 
 
 def find_players(session: Session, ref: str) -> list[Player]:
-    """Players matching a PLAYER argument: database id (ASCII digits), ``fide:NNN``, or exact
-    name (case-insensitive). Merged-away records are left out.
+    """Players matching a PLAYER argument: database id (ASCII digits), ``fide:NNN``, or a
+    name, compared by its key (:func:`ratings.names.name_key`: any case, any Unicode normal
+    form, any spacing), the one rule every path uses. Merged-away records are left out; a
+    FIDE id that a merged-away record holds finds the player it was merged into.
 
-    An id too large for a database integer matches nobody.
+    An id too large for a database integer, and a name with characters no name may hold,
+    match nobody.
 
     :raises LimitError: for ``fide:`` followed by anything but a FIDE id
         (:func:`ratings.limits.fide_id`).
@@ -84,14 +89,72 @@ def find_players(session: Session, ref: str) -> list[Player]:
             fide_id = limits.fide_id(match[1])
         except LimitError as exc:
             raise LimitError(f"player {ref!r}: {exc}") from None
-        return list(session.scalars(sa.select(Player).where(live, Player.fide_id == fide_id)))
+        holder = session.scalar(sa.select(Player).where(Player.fide_id == fide_id))
+        live_holder = merged_target(session, holder) if holder is not None else None
+        return [live_holder] if live_holder is not None else []
+    try:
+        key = name_key(text)
+    except InvalidNameError:
+        return []
     return list(
+        session.scalars(sa.select(Player).where(live, Player.name_key == key).order_by(Player.id))
+    )
+
+
+def merged_target(session: Session, player: Player) -> Player:
+    """The live player a record stands for: itself, or the player it was merged into
+    (following merges of merges)."""
+    seen = {player.id}
+    while player.merged_into_id is not None:
+        player = session.get_one(Player, player.merged_into_id)
+        if player.id in seen:  # pragma: no cover (merge refuses cycles)
+            raise AssertionError(f"merge cycle at player {player.id}")
+        seen.add(player.id)
+    return player
+
+
+def describe(player: Player) -> str:
+    """A player for messages that tell people of one name apart:
+    ``3 (Öberg, Åsa, FIDE 1234567, born 1990-04-02)``."""
+    parts = [player.name]
+    if player.fide_id is not None:
+        parts.append(f"FIDE {player.fide_id}")
+    born = player.birth_date.isoformat() if player.birth_date else player.birth_year
+    if born is not None:
+        parts.append(f"born {born}")
+    return f"{player.id} ({', '.join(parts)})"
+
+
+SUGGEST_FROM_ALL = 20_000
+"""Registers up to this size are searched whole for "did you mean"; larger ones only among
+the names that share a word with the one asked for."""
+
+
+def suggestions(session: Session, ref: str) -> list[Player]:
+    """Registered players whose names are closest to ``ref`` (:func:`ratings.names.closest`),
+    for "did you mean ..." after a failed lookup by name; none for ids."""
+    text = ref.strip()
+    if limits.is_ascii_digits(text) or _FIDE_REF.fullmatch(text):
+        return []
+    live = Player.merged_into_id.is_(None)
+    query = sa.select(Player.name_key, Player.name).where(live)
+    total = session.scalar(sa.select(sa.func.count()).select_from(Player).where(live)) or 0
+    if total > SUGGEST_FROM_ALL:
+        words = [w for w in key_of_stored(text).replace(",", " ").split() if len(w) >= 3]
+        if not words:
+            return []
+        query = query.where(
+            sa.or_(*(Player.name_key.contains(w, autoescape=True) for w in words))
+        ).limit(SUGGEST_FROM_ALL)
+    names = {key: name for key, name in session.execute(query)}
+    found = closest(text, names.values())
+    keys = [key_of_stored(name) for name in found]
+    players = list(
         session.scalars(
-            sa.select(Player)
-            .where(live, sa.func.lower(Player.name) == text.lower())
-            .order_by(Player.id)
+            sa.select(Player).where(live, Player.name_key.in_(keys)).order_by(Player.id)
         )
     )
+    return sorted(players, key=lambda p: (keys.index(p.name_key), p.id))
 
 
 def clean_text(value: str | None, limit: int, field: str) -> str | None:
@@ -126,12 +189,21 @@ def game_label(white: str, black: str, day: dt.date) -> str:
 
 
 def get_player(session: Session, ref: str) -> Player:
-    """The one player a PLAYER argument names; raises if none or several match."""
+    """The one player a PLAYER argument names (:func:`find_players`).
+
+    :raises PlayerNotFoundError: when none matches, suggesting the closest names
+        (``no player 'Elrad, Carl'; did you mean Elard, Carl (id 1)?``).
+    :raises AmbiguousPlayerError: when several do, listing them with what tells them apart.
+    """
     found = find_players(session, ref)
     if not found:
-        raise PlayerNotFoundError(f"no player {ref!r}")
+        near = suggestions(session, ref)
+        hint = ""
+        if near:
+            hint = "; did you mean " + " or ".join(f"{p.name} (id {p.id})" for p in near) + "?"
+        raise PlayerNotFoundError(f"no player {ref!r}{hint}")
     if len(found) > 1:
-        candidates = ", ".join(f"{p.id} ({p.name})" for p in found)
+        candidates = ", ".join(describe(p) for p in found)
         raise AmbiguousPlayerError(
             f"{ref!r} matches {len(found)} players: {candidates}; use the id"
         )

@@ -19,10 +19,9 @@ from ratings.errors import (
     InvalidInputError,
     PeriodError,
 )
-from ratings.io.csv import GameRow, PlayerRow
-from ratings.limits import TITLES
+from ratings.io.csv import GameRow
 from ratings.models import Event, Game, Import, Player, RatingBreakdown
-from ratings.names import key_of_stored
+from ratings.names import closest, key_of_stored
 from ratings.results import Result
 from ratings.rules import Period
 from ratings.service.common import (
@@ -33,7 +32,6 @@ from ratings.service.common import (
     game_label,
     get_config,
     get_player,
-    mark_all_for_rerate,
     mark_for_rerate,
     period_of,
     utcnow,
@@ -251,98 +249,64 @@ class ImportReport:
     skipped: int = 0
     marked_period: str | None = None
     """The oldest rated period the import touched (re-rated by the next ``ratings rate``)."""
+    players_updated: int = 0
+    """``import players --update``: registered players whose data the file changed."""
+    players_unchanged: int = 0
+    """``import players --update``: registered players the file matched, nothing changed."""
+    changes: tuple[PlayerChange, ...] = ()
+    """``import players --update``: every field changed, in file order."""
 
 
-def import_players(
-    session: Session, rows: Sequence[PlayerRow], file_name: str, data_hash: str
-) -> ImportReport:
-    """Register every player of a players CSV, or none (SPEC 4)."""
-    check_not_imported(session, data_hash, file_name)
-    existing_names = {
-        name.lower(): pid
-        for pid, name in session.execute(
-            sa.select(Player.id, Player.name).where(Player.merged_into_id.is_(None))
-        )
-    }
-    existing_ids = {
-        fide_id: pid
-        for pid, fide_id in session.execute(
-            sa.select(Player.id, Player.fide_id).where(Player.fide_id.is_not(None))
-        )
-    }
-    errors: list[InputFileError] = []
-    for row in rows:
-        if row.name.lower() in existing_names:
-            errors.append(
-                InputFileError(
-                    file_name,
-                    row.line,
-                    f"already registered as player {existing_names[row.name.lower()]}: "
-                    f"{row.name!r}",
-                    "name",
-                )
-            )
-        if row.fide_id is not None and row.fide_id in existing_ids:
-            errors.append(
-                InputFileError(
-                    file_name,
-                    row.line,
-                    f"already belongs to player {existing_ids[row.fide_id]}: {row.fide_id}",
-                    "fide_id",
-                )
-            )
-        if row.title is not None and row.title.upper() not in TITLES:
-            errors.append(
-                InputFileError(file_name, row.line, f"unknown title: {row.title!r}", "title")
-            )
-    if errors:
-        raise InputFileErrors(errors)
-    record_import(session, "players_csv", file_name, data_hash, len(rows))
-    bulk_insert(
-        session,
-        "players",
-        (
-            "name", "name_key", "birth_date", "birth_year", "fide_id", "entry_rating",
-            "entry_games", "k10", "sex", "federation", "title",
-        ),
-        (
-            (
-                r.name,
-                key_of_stored(r.name),
-                date_param(session, r.birth_date) if r.birth_date else None,
-                r.birth_year,
-                r.fide_id,
-                r.rating,
-                r.games,
-                r.k10,
-                r.sex,
-                r.federation,
-                r.title.upper() if r.title else None,
-            )
-            for r in rows
-        ),
-    )  # fmt: skip
-    # entry data feeds every list; a rated database must be re-rated from its start
-    marked = None
-    if rows and first_rated_start(session) is not None:
-        period = mark_all_for_rerate(session)
-        marked = period.label if period else None
-    return ImportReport(file_name, players_created=len(rows), marked_period=marked)
+@dataclass(frozen=True, slots=True)
+class PlayerChange:
+    """One field of a registered player that ``import players --update`` changed."""
+
+    line: int
+    """The file's line."""
+    player_id: int
+    name: str
+    """The player's name after the change."""
+    field: str
+    old: object
+    new: object
 
 
 class PlayerIndex:
-    """Resolve the white/black references of a games file: a FIDE id (digits) or a name."""
+    """Resolve the white/black references of a games file: a FIDE id (digits) or a name,
+    matched by its key (:mod:`ratings.names`: any case, normal form or spacing), as every
+    other path matches names. A FIDE id held by a merged-away record finds the player it
+    was merged into."""
+
+    SUGGEST_AT_MOST = 20
+    """Distinct unknown names that get "did you mean" (a file of typos stays fast)."""
 
     def __init__(self, session: Session) -> None:
         self.by_name: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self.by_fide: dict[int, int] = {}
+        merged: dict[int, int] = {}
         rows = session.execute(
-            sa.select(Player.id, Player.name, Player.fide_id).where(Player.merged_into_id.is_(None))
-        )
-        for pid, name, fide_id in rows:
-            self.by_name[name.lower()].append((pid, name))
+            sa.select(Player.id, Player.name, Player.name_key, Player.fide_id,
+                      Player.merged_into_id)
+        )  # fmt: skip
+        for pid, name, key, fide_id, merged_into in rows:
             if fide_id is not None:
                 self.by_fide[fide_id] = pid
+            if merged_into is not None:
+                merged[pid] = merged_into
+            else:
+                self.by_name[key].append((pid, name))
+        for fide_id, pid in self.by_fide.items():
+            while pid in merged:
+                pid = merged[pid]
+            self.by_fide[fide_id] = pid
+        self._suggested: dict[str, str] = {}
+
+    def _hint(self, text: str) -> str:
+        if text not in self._suggested and len(self._suggested) < self.SUGGEST_AT_MOST:
+            names = [name for found in self.by_name.values() for _, name in found]
+            near = " or ".join(map(repr, closest(text, names)))
+            self._suggested[text] = f"; did you mean {near}?" if near else ""
+        return self._suggested.get(text, "")
 
     def resolve(self, ref: str) -> int:
         """The player id, or ValueError with a message naming the problem.
@@ -353,23 +317,33 @@ class PlayerIndex:
         digits = limits.is_ascii_digits(text) and len(text) <= limits.MAX_FIDE_ID_DIGITS
         if digits and int(text) in self.by_fide:
             return self.by_fide[int(text)]
-        found = self.by_name.get(text.lower(), [])
+        found = self.by_name.get(key_of_stored(text), [])
         if len(found) == 1:
             return found[0][0]
         if not found:
-            what = "fide id" if digits else "player"
-            raise ValueError(f"unknown {what}: {ref!r}")
+            if digits:
+                raise ValueError(f"unknown fide id: {ref!r}")
+            raise ValueError(f"unknown player: {ref!r}{self._hint(text)}")
         candidates = ", ".join(f"{pid} ({name})" for pid, name in found)
-        raise ValueError(f"ambiguous name {ref!r}: players {candidates}")
+        raise ValueError(f"ambiguous name {ref!r}: players {candidates}; use FIDE ids")
 
 
 def import_games(
-    session: Session, rows: Sequence[GameRow], file_name: str, data_hash: str
+    session: Session,
+    rows: Sequence[GameRow],
+    file_name: str,
+    data_hash: str,
+    *,
+    allow_duplicates: bool = False,
 ) -> ImportReport:
     """Store every game of a games CSV, or none (SPEC 4).
 
     Events come from the ``event`` column (one event per distinct name in the file, dated
-    by its first and last game); a row without an event is an event of its own.
+    by its first and last game); a row without an event is an event of its own. Rows
+    identical to stored games are refused unless ``allow_duplicates``
+    (:func:`stored_duplicate_games`).
+
+    :raises DuplicateImportError: for the same bytes imported before, or stored games.
     """
     check_not_imported(session, data_hash, file_name)
     index = PlayerIndex(session)
@@ -411,6 +385,10 @@ def import_games(
         errors.sort(key=lambda e: e.line or 0)
         raise InputFileErrors(errors)
 
+    if not allow_duplicates:
+        duplicates = stored_duplicate_games(session, resolved, file_name)
+        if duplicates:
+            raise DuplicateImportError(duplicates)
     import_id = record_import(session, "games_csv", file_name, data_hash, len(rows))
     # all events in two executemany calls (named ones, then one per row without a name, in
     # the order single inserts would take), their ids read back in insertion order
@@ -459,6 +437,69 @@ def import_games(
         rated_games=rated,
         unrated_games=len(resolved) - rated,
         marked_period=marked,
+    )
+
+
+def stored_duplicate_games(
+    session: Session, resolved: Sequence[tuple[GameRow, int, int]], file_name: str
+) -> str | None:
+    """Why a games file repeats stored games, or None: rows identical to a stored game in
+    date, white, black, result, event (its name, by key) and round, with the imports they
+    came from. A row without an event matches a stored game of any event.
+
+    The stored games of the file's date range are streamed once against the file's keys,
+    so memory follows the file, not the database.
+    """
+    if not resolved:
+        return None
+    full: dict[tuple[object, ...], list[int]] = defaultdict(list)
+    loose: dict[tuple[object, ...], list[int]] = defaultdict(list)
+    for row, white, black in resolved:
+        base = (row.date, white, black, row.result.value, row.round)
+        if row.event:
+            full[(*base, key_of_stored(row.event))].append(row.line)
+        else:
+            loose[base].append(row.line)
+    first = min(row.date for row, _, _ in resolved)
+    last = max(row.date for row, _, _ in resolved)
+    stored = session.execute(
+        sa.select(
+            Game.played_on, Game.white_id, Game.black_id, Game.result, Game.round, Event.name,
+            Event.import_id,
+        )
+        .join(Event, Event.id == Game.event_id)
+        .where(Game.played_on.between(first, last))
+    )  # fmt: skip
+    lines: set[int] = set()
+    sources: dict[int | None, set[int]] = defaultdict(set)
+    for day, white, black, result, round_, event, import_id in stored:
+        base = (day, white, black, result.value, round_)
+        found = full.get((*base, key_of_stored(event)), []) + loose.get(base, [])
+        lines.update(found)
+        sources[import_id].update(found)
+    if not lines:
+        return None
+    shown = sorted(lines)
+    more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
+    where = ", ".join(map(str, shown[:5])) + more
+    imports = {
+        item.id: item
+        for item in session.scalars(
+            sa.select(Import).where(Import.id.in_([i for i in sources if i is not None]))
+        )
+    }
+    origins = [
+        f"{len(found)} like games imported from {imports[i].file_name} (import {i}, "
+        f"{imports[i].imported_at:%Y-%m-%d %H:%M} UTC)"
+        if i is not None
+        else f"{len(found)} like games entered by hand"
+        for i, found in sorted(sources.items(), key=lambda item: (item[0] is None, item[0] or 0))
+        if found
+    ]
+    return (
+        f"{file_name}: {len(shown)} of {len(resolved)} games are already stored (same date, "
+        f"players, result, event and round; line{'s' if len(shown) > 1 else ''} {where}): "
+        f"{'; '.join(origins)}; nothing was imported; --allow-duplicates imports them anyway"
     )
 
 

@@ -1,19 +1,52 @@
-"""The register: adding, editing, listing and merging players."""
+"""The register: adding, editing, listing, merging and unmerging players.
+
+Names follow :mod:`ratings.names`: stored clean (NFC, blanks collapsed; invisible and
+text-reordering characters refused), matched by their key. A second live player whose name
+has the key of a registered one is refused unless the two are told apart (FIDE ids or
+birthdates that differ) and the caller confirms (``--allow-same-name``).
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits
-from ratings.errors import InvalidInputError, LimitError
-from ratings.models import Bye, Game, Player
-from ratings.service.common import get_player, mark_all_for_rerate
+from ratings import limits, names
+from ratings.errors import (
+    AmbiguousPlayerError,
+    InputFileError,
+    InputFileErrors,
+    InvalidInputError,
+    InvalidNameError,
+    LimitError,
+    MergeConflictError,
+    PlayerNotFoundError,
+    RatingsError,
+    SameNameError,
+)
+from ratings.io.csv import PlayerRow
+from ratings.models import Bye, Correction, Game, MergeMove, Player
+from ratings.service import audit
+from ratings.service.common import (
+    bulk_insert,
+    date_param,
+    describe,
+    first_rated_start,
+    get_player,
+    mark_all_for_rerate,
+)
+from ratings.service.games import (
+    ImportReport,
+    PlayerChange,
+    check_not_imported,
+    record_import,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,20 +105,101 @@ def _check_entry(rating: int | None, games: int | None, fide_id: int | None) -> 
 
 
 def clean_name(name: str) -> str:
-    """A player's name as stored: blanks collapsed, not empty, no control character, at most
+    """A player's name as stored (:func:`ratings.names.clean_name`: NFC, blanks collapsed;
+    control, invisible and text-reordering characters refused), at most
     :data:`ratings.limits.MAX_NAME_LENGTH` characters.
 
-    :raises InvalidInputError: (a :class:`LimitError` for a name that is too long).
+    :raises InvalidNameError: for a blank name or a character no name may hold (a
+        :class:`LimitError` for a name that is too long).
     """
-    cleaned = " ".join(name.split())
-    if not cleaned:
-        raise InvalidInputError(f"a player needs a name: {name!r}")
-    if limits.has_control_character(name):
-        raise InvalidInputError(f"not a usable name: {name!r}")
+    if not name.split():
+        raise InvalidNameError(f"a player needs a name: {name!r}")
+    try:
+        cleaned = names.clean_name(name)
+    except InvalidNameError as exc:
+        raise InvalidNameError(f"not a usable name: {exc}") from None
     problem = limits.too_long(cleaned, limits.MAX_NAME_LENGTH)
     if problem is not None:
         raise LimitError(f"name: {problem}")
     return cleaned
+
+
+def _born(player: Player | Birth) -> tuple[dt.date | None, int | None]:
+    if isinstance(player, Birth):
+        return player.date, player.year
+    return player.birth_date, player.birth_year
+
+
+def told_apart(
+    a_fide: int | None,
+    a_birth: tuple[dt.date | None, int | None],
+    b_fide: int | None,
+    b_birth: tuple[dt.date | None, int | None],
+) -> bool:
+    """Whether two records of one name are shown to be two people: both have FIDE ids and
+    they differ, or both have birth data and it differs (full dates when both have one,
+    else the years)."""
+    if a_fide is not None and b_fide is not None and a_fide != b_fide:
+        return True
+    (a_date, a_year), (b_date, b_year) = a_birth, b_birth
+    if a_date is not None and b_date is not None:
+        return a_date != b_date
+    return a_year is not None and b_year is not None and a_year != b_year
+
+
+def same_name_problem(
+    name: str,
+    namesakes: Sequence[Player],
+    fide_id: int | None,
+    birth: tuple[dt.date | None, int | None],
+    *,
+    allow_same_name: bool,
+) -> str | None:
+    """Why a player of this name cannot be registered beside ``namesakes`` (the live players
+    whose name has the same key), or None: each must be told apart (:func:`told_apart`), and
+    the caller must confirm (``--allow-same-name``)."""
+    if not namesakes:
+        return None
+    listed = ", ".join(describe(p) for p in namesakes)
+    alike = [p for p in namesakes if not told_apart(fide_id, birth, p.fide_id, _born(p))]
+    if alike:
+        return (
+            f"{name!r} is already registered: {listed}; a second player of that name needs "
+            "a FIDE id or birthdate that tells them apart, and --allow-same-name"
+        )
+    if not allow_same_name:
+        return (
+            f"{name!r} is already registered: {listed}; if this is another person, "
+            "confirm with --allow-same-name"
+        )
+    return None
+
+
+def _namesakes(session: Session, key: str, exclude: int | None = None) -> list[Player]:
+    query = sa.select(Player).where(Player.merged_into_id.is_(None), Player.name_key == key)
+    if exclude is not None:
+        query = query.where(Player.id != exclude)
+    return list(session.scalars(query.order_by(Player.id)))
+
+
+def _check_same_name(
+    session: Session,
+    name: str,
+    fide_id: int | None,
+    birth: tuple[dt.date | None, int | None],
+    *,
+    allow_same_name: bool,
+    exclude: int | None = None,
+) -> None:
+    problem = same_name_problem(
+        name,
+        _namesakes(session, names.key_of_stored(name), exclude),
+        fide_id,
+        birth,
+        allow_same_name=allow_same_name,
+    )
+    if problem is not None:
+        raise SameNameError(problem)
 
 
 def _clean_code(value: str | None, parse: Callable[[str], str], field: str) -> str | None:
@@ -129,14 +243,23 @@ def add_player(
     sex: str | None = None,
     federation: str | None = None,
     title: str | None = None,
+    allow_same_name: bool = False,
 ) -> Player:
     """Register a player. ``rating`` is the published rating the player brings, ``games``
-    the rated games completed before; both count as published data (SPEC 1.4)."""
+    the rated games completed before; both count as published data (SPEC 1.4).
+
+    :raises InvalidNameError: for a name no player may have (:func:`clean_name`).
+    :raises SameNameError: when a live player has a name with the same key, unless the new
+        player is told apart from each (FIDE id or birthdate) and ``allow_same_name``.
+    """
+    cleaned = clean_name(name)
     _check_entry(rating, games, fide_id)
     _check_fide_id_free(session, fide_id, None)
     birth = birth or Birth(None, None)
+    _check_same_name(session, cleaned, fide_id, _born(birth), allow_same_name=allow_same_name)
     player = Player(
-        name=clean_name(name),
+        name=cleaned,
+        name_key=names.key_of_stored(cleaned),
         birth_date=birth.date,
         birth_year=birth.year,
         fide_id=fide_id,
@@ -153,11 +276,13 @@ def add_player(
 
 
 _UNSET: object = object()
+ENTRY_FIELDS = frozenset({"birth_date", "birth_year", "entry_rating", "entry_games", "k10"})
+"""Fields that feed every period's K and base rating: a change re-rates from the start."""
 
 
 def edit_player(
     session: Session,
-    ref: str,
+    ref: str | Player,
     *,
     name: str | None = None,
     birth: Birth | None = None,
@@ -168,22 +293,36 @@ def edit_player(
     sex: str | None = None,
     federation: str | None = None,
     title: str | None = None,
+    allow_same_name: bool = False,
+    reason: str | None = None,
+    import_id: int | None = None,
 ) -> tuple[Player, list[str]]:
     """Change a player's data; returns the player and the names of the fields changed.
 
-    A change to birth data, entry rating, entry games or the K=10 flag marks the oldest
-    rated period for re-rating (these feed every period's K and base rating).
+    Every change is written to the corrections log (``player_edit``, with ``reason``, and
+    ``import_id`` for ``import players --update``). A change to birth data, entry rating,
+    entry games or the K=10 flag marks the oldest rated period for re-rating (these feed
+    every period's K and base rating).
+
+    :param ref: a PLAYER argument, or the player itself.
+    :raises SameNameError: for a new name that another live player has (see
+        :func:`add_player`).
     """
-    player = get_player(session, ref)
-    changed: list[str] = []
+    player = get_player(session, ref) if isinstance(ref, str) else ref
+    audit.check_reason(reason)
+    changes: list[audit.Change] = []
 
     def put(field: str, value: object) -> None:
-        if getattr(player, field) != value:
+        old = getattr(player, field)
+        if old != value:
             setattr(player, field, value)
-            changed.append(field)
+            changes.append(
+                audit.Change(
+                    player_id=player.id, import_id=import_id, field=field, old=old, new=value
+                )
+            )
 
-    if name is not None:
-        put("name", clean_name(name))
+    new_name = clean_name(name) if name is not None else None
     if birth is not None:
         put("birth_date", birth.date)
         put("birth_year", birth.year)
@@ -192,6 +331,18 @@ def edit_player(
         _check_entry(None, None, fide_id)
         _check_fide_id_free(session, fide_id, player.id)
         put("fide_id", fide_id)
+    if new_name is not None and names.key_of_stored(new_name) != player.name_key:
+        _check_same_name(
+            session,
+            new_name,
+            player.fide_id,
+            _born(player),
+            allow_same_name=allow_same_name,
+            exclude=player.id,
+        )
+    if new_name is not None:
+        put("name", new_name)
+        player.name_key = names.key_of_stored(new_name)
     if rating is not _UNSET:
         assert rating is None or isinstance(rating, int)
         _check_entry(rating, None, None)
@@ -207,21 +358,25 @@ def edit_player(
         put("federation", _clean_code(federation, limits.federation, "federation"))
     if title is not None:
         put("title", _clean_code(title, limits.title, "title"))
-    if set(changed) & {"birth_date", "birth_year", "entry_rating", "entry_games", "k10"}:
+    changed = [c.field for c in changes if c.field is not None]
+    if changes:
+        audit.record(session, audit.Action.PLAYER_EDIT, *changes, reason=reason)
+    if set(changed) & ENTRY_FIELDS:
         mark_all_for_rerate(session)
     session.flush()
     return player, changed
 
 
-def list_players(session: Session) -> list[Player]:
-    """The register, by name (merged-away records left out)."""
-    return list(
-        session.scalars(
-            sa.select(Player)
-            .where(Player.merged_into_id.is_(None))
-            .order_by(sa.func.lower(Player.name), Player.id)
-        )
-    )
+def list_players(session: Session, *, search: str | None = None) -> list[Player]:
+    """The register, by name (merged-away records left out).
+
+    :param search: only names whose key holds the key of this text (``ber`` finds
+        ``Öberg, Åsa`` and ``Berg, Bo``: any case, any normal form).
+    """
+    query = sa.select(Player).where(Player.merged_into_id.is_(None))
+    if search is not None:
+        query = query.where(Player.name_key.contains(names.key_of_stored(search), autoescape=True))
+    return list(session.scalars(query.order_by(Player.name_key, Player.id)))
 
 
 def count_games(session: Session, player_id: int) -> int:
@@ -236,12 +391,119 @@ def count_games(session: Session, player_id: int) -> int:
     )
 
 
-def merge_players(session: Session, keep_ref: str, remove_ref: str) -> tuple[Player, Player, int]:
-    """Merge two records of the same person: ``remove``'s games and byes move to ``keep``,
-    missing data on ``keep`` is filled from ``remove``, and ``remove`` is kept as merged
-    (for the audit trail) but leaves every list. Marks the oldest rated period for re-rating.
+# --- merge and unmerge --------------------------------------------------------------------
 
-    Returns (keep, remove, games moved).
+_FILLED = ("sex", "federation", "title", "entry_rating")
+"""Fields the kept player takes from the duplicate when it has none (birth data apart)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MergePlan:
+    """What merging ``remove`` into ``keep`` does, before it is done (shown for confirmation)."""
+
+    keep: Player
+    remove: Player
+    games: int
+    """Games that move from ``remove`` to ``keep``."""
+    byes: int
+    """Byes that move."""
+    conflicts: tuple[str, ...]
+    """Data that says they are two people (different FIDE ids or birthdates): the merge
+    needs ``force``."""
+    changes: tuple[tuple[str, object, object], ...]
+    """(field, old, new) of ``keep``: data it takes from ``remove``."""
+
+    def describe(self) -> str:
+        """One paragraph for the confirmation prompt."""
+        lines = [
+            f"Merge {describe(self.remove)} into {describe(self.keep)}: "
+            f"{_plural(self.games, 'game')} and {_plural(self.byes, 'bye')} move to "
+            f"player {self.keep.id}"
+        ]
+        lines += [
+            f"  {self.keep.name} (id {self.keep.id}) {field}: {_shown(old)} -> {_shown(new)}"
+            for field, old, new in self.changes
+        ]
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class MergeReport:
+    """What a merge did."""
+
+    keep: Player
+    remove: Player
+    games: int
+    byes: int
+    batch: int
+    """Its batch in the corrections log (``player unmerge`` reads it)."""
+    marked_period: str | None
+    """The rated period marked for re-rating (the oldest), if any."""
+
+
+@dataclass(frozen=True, slots=True)
+class UnmergeReport:
+    """What an unmerge restored."""
+
+    keep: Player
+    restored: Player
+    games: int
+    """Game sides moved back."""
+    byes: int
+    skipped: tuple[str, ...]
+    """What could not be restored as it was (a game voided since, a field edited since)."""
+    marked_period: str | None
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _shown(value: object) -> str:
+    text = audit.as_text(value)
+    return "(none)" if text is None else text
+
+
+def _birth_conflict(keep: Player, remove: Player) -> str | None:
+    (kd, ky), (rd, ry) = _born(keep), _born(remove)
+    if kd is not None and rd is not None and kd != rd:
+        return f"different birthdates ({kd} and {rd})"
+    if ky is not None and ry is not None and ky != ry:
+        return f"different birth years ({ky} and {ry})"
+    return None
+
+
+def _merge_changes(keep: Player, remove: Player) -> list[tuple[str, object, object]]:
+    """(field, old, new) of ``keep`` after taking what it lacks from ``remove``."""
+    changes: list[tuple[str, object, object]] = []
+    if keep.fide_id is None and remove.fide_id is not None:
+        changes.append(("fide_id", None, remove.fide_id))
+    if keep.birth_year is None and remove.birth_year is not None:
+        changes.append(("birth_year", None, remove.birth_year))
+        if remove.birth_date is not None:
+            changes.append(("birth_date", None, remove.birth_date))
+    elif (
+        keep.birth_date is None
+        and remove.birth_date is not None
+        and remove.birth_date.year == keep.birth_year
+    ):
+        changes.append(("birth_date", None, remove.birth_date))
+    for field in _FILLED:
+        if getattr(keep, field) is None and getattr(remove, field) is not None:
+            changes.append((field, None, getattr(remove, field)))
+    kept_games, removed_games = keep.entry_games, remove.entry_games
+    if removed_games is not None and (kept_games is None or removed_games > kept_games):
+        changes.append(("entry_games", kept_games, removed_games))
+    if remove.k10 and not keep.k10:
+        changes.append(("k10", False, True))
+    return changes
+
+
+def plan_merge(session: Session, keep_ref: str, remove_ref: str) -> MergePlan:
+    """What :func:`merge_players` would do; changes nothing.
+
+    :raises InvalidInputError: for a player merged into itself, or two players who played
+        each other (one person cannot; void those games first).
     """
     keep = get_player(session, keep_ref)
     remove = get_player(session, remove_ref)
@@ -262,23 +524,468 @@ def merge_players(session: Session, keep_ref: str, remove_ref: str) -> tuple[Pla
             f"{keep.name} (id {keep.id}) and {remove.name} (id {remove.id}) played each other "
             f"in {shared} game(s); void those games first"
         )
-    moved = count_games(session, remove.id)
-    session.execute(sa.update(Game).where(Game.white_id == remove.id).values(white_id=keep.id))
-    session.execute(sa.update(Game).where(Game.black_id == remove.id).values(black_id=keep.id))
+    conflicts = []
+    if keep.fide_id is not None and remove.fide_id is not None and keep.fide_id != remove.fide_id:
+        conflicts.append(f"different FIDE ids ({keep.fide_id} and {remove.fide_id})")
+    birth = _birth_conflict(keep, remove)
+    if birth is not None:
+        conflicts.append(birth)
+    byes = session.scalar(
+        sa.select(sa.func.count()).select_from(Bye).where(Bye.player_id == remove.id)
+    )
+    return MergePlan(
+        keep=keep,
+        remove=remove,
+        games=count_games(session, remove.id),
+        byes=byes or 0,
+        conflicts=tuple(conflicts),
+        changes=tuple(_merge_changes(keep, remove)),
+    )
+
+
+def check_merge(plan: MergePlan, *, force: bool) -> None:
+    """Refuse a merge whose players look like two people, unless ``force``.
+
+    :raises MergeConflictError: naming both players and what differs.
+    """
+    if plan.conflicts and not force:
+        raise MergeConflictError(
+            f"{describe(plan.remove)} and {describe(plan.keep)} have "
+            f"{' and '.join(plan.conflicts)}: they look like two people; --force merges "
+            "them anyway"
+        )
+
+
+def merge_players(
+    session: Session,
+    keep_ref: str,
+    remove_ref: str,
+    *,
+    force: bool = False,
+    reason: str | None = None,
+) -> MergeReport:
+    """Merge two records of the same person: ``remove``'s games and byes move to ``keep``,
+    data ``keep`` lacks is taken from ``remove`` (:attr:`MergePlan.changes`), and ``remove``
+    is kept, marked as merged, but leaves every list and lookup (its FIDE id, if it keeps
+    one, finds ``keep``). Everything moved and changed is recorded (``merge_moves`` and the
+    corrections log), so :func:`unmerge_player` can restore both players exactly. Marks the
+    oldest rated period for re-rating.
+
+    :raises MergeConflictError: when their FIDE ids or birthdates differ, unless ``force``.
+    """
+    plan = plan_merge(session, keep_ref, remove_ref)
+    keep, remove = plan.keep, plan.remove
+    check_merge(plan, force=force)
+    audit.check_reason(reason)
+    lines: list[audit.Change] = []
+    moves: list[tuple[str, int]] = []
+    for side, column in (("white", Game.white_id), ("black", Game.black_id)):
+        ids = list(session.scalars(sa.select(Game.id).where(column == remove.id)))
+        moves += [(side, gid) for gid in ids]
+        session.execute(sa.update(Game).where(column == remove.id).values({column: keep.id}))
+    bye_ids = list(session.scalars(sa.select(Bye.id).where(Bye.player_id == remove.id)))
+    moves += [("bye", bid) for bid in bye_ids]
     session.execute(sa.update(Bye).where(Bye.player_id == remove.id).values(player_id=keep.id))
-    fide_id = remove.fide_id
-    if fide_id is not None:
-        remove.fide_id = None
-        session.flush()
-    for field in ("birth_date", "birth_year", "sex", "federation", "title", "entry_rating"):
-        if getattr(keep, field) is None and getattr(remove, field) is not None:
-            setattr(keep, field, getattr(remove, field))
-    if keep.fide_id is None:
-        keep.fide_id = fide_id
-    known = [g for g in (keep.entry_games, remove.entry_games) if g is not None]
-    keep.entry_games = max(known) if known else None
-    keep.k10 = keep.k10 or remove.k10
+    for field, old, new in plan.changes:
+        if field == "fide_id":  # unique: the duplicate gives it up first
+            lines.append(audit.Change(player_id=remove.id, field="fide_id", old=new, new=None))
+            remove.fide_id = None
+            session.flush()
+        lines.append(audit.Change(player_id=keep.id, field=field, old=old, new=new))
+        setattr(keep, field, new)
+    lines.append(audit.Change(player_id=remove.id, field="merged_into_id", old=None, new=keep.id))
     remove.merged_into_id = keep.id
-    mark_all_for_rerate(session)
     session.flush()
-    return keep, remove, moved
+    batch = audit.record(session, audit.Action.PLAYER_MERGE, *lines, reason=reason)
+    if moves:
+        session.execute(
+            sa.insert(MergeMove),
+            [
+                {"batch": batch, "moved": side, "row_id": row_id,
+                 "from_player_id": remove.id, "to_player_id": keep.id}
+                for side, row_id in moves
+            ],
+        )  # fmt: skip
+    marked = mark_all_for_rerate(session)
+    session.flush()
+    return MergeReport(
+        keep=keep,
+        remove=remove,
+        games=plan.games,
+        byes=plan.byes,
+        batch=batch,
+        marked_period=marked.label if marked else None,
+    )
+
+
+_FIELD_TYPES: dict[str, Callable[[str], object]] = {
+    "fide_id": int,
+    "birth_year": int,
+    "birth_date": dt.date.fromisoformat,
+    "entry_rating": int,
+    "entry_games": int,
+    "k10": lambda text: text == "true",
+    "sex": str,
+    "federation": str,
+    "title": str,
+    "merged_into_id": int,
+}
+
+
+def _typed(field: str, text: str | None) -> object:
+    return None if text is None else _FIELD_TYPES[field](text)
+
+
+def find_merged(session: Session, ref: str) -> Player:
+    """The merged-away record a PLAYER argument names: its id, ``fide:N`` or its name.
+
+    :raises PlayerNotFoundError: when no merged-away record matches.
+    :raises AmbiguousPlayerError: when several do.
+    """
+    text = ref.strip()
+    found: list[Player]
+    if limits.is_ascii_digits(text):
+        player = session.get(Player, limits.database_id(text, "player id"))
+        found = [player] if player is not None else []
+    elif text.lower().startswith("fide:"):
+        fide_id = limits.fide_id(text[5:])
+        found = list(session.scalars(sa.select(Player).where(Player.fide_id == fide_id)))
+    else:
+        try:
+            key = names.name_key(text)
+        except InvalidNameError:
+            found = []
+        else:
+            found = list(
+                session.scalars(sa.select(Player).where(Player.name_key == key).order_by(Player.id))
+            )
+            found = [p for p in found if p.merged_into_id is not None] or found[:1]
+    if len(found) == 1 and found[0].merged_into_id is None:
+        raise InvalidInputError(
+            f"{describe(found[0])} is not merged into another player; nothing to unmerge"
+        )
+    if not found:
+        raise PlayerNotFoundError(f"no merged player {ref!r}")
+    if len(found) > 1:
+        listed = ", ".join(f"{describe(p)} merged into {p.merged_into_id}" for p in found)
+        raise AmbiguousPlayerError(f"{ref!r} matches {len(found)} merged players: {listed}; "
+                                   "use the id")  # fmt: skip
+    return found[0]
+
+
+def unmerge_player(session: Session, ref: str, *, reason: str | None = None) -> UnmergeReport:
+    """Undo the last merge of the merged-away player ``ref``: the game sides and byes it
+    moved go back, each field it changed gets its old value, and the player is live again.
+    Marks the oldest rated period for re-rating; recorded as ``player_unmerge``.
+
+    A game voided since the merge stays voided and a field edited since keeps its new value;
+    both are listed in :attr:`UnmergeReport.skipped`.
+
+    :raises InvalidInputError: when the merge was made before merges were recorded, or the
+        kept player was merged into another one since (unmerge that first).
+    """
+    remove = find_merged(session, ref)
+    audit.check_reason(reason)
+    keep = session.get_one(Player, remove.merged_into_id)
+    merge = session.scalar(
+        sa.select(Correction)
+        .where(
+            Correction.action == audit.Action.PLAYER_MERGE.value,
+            Correction.player_id == remove.id,
+            Correction.field == "merged_into_id",
+        )
+        .order_by(Correction.id.desc())
+        .limit(1)
+    )
+    if merge is None or merge.new_value != str(keep.id):
+        raise InvalidInputError(
+            f"the merge of {describe(remove)} into {describe(keep)} was made before merges "
+            "were recorded (ratings before schema 0003); it cannot be undone exactly"
+        )
+    if keep.merged_into_id is not None:
+        raise InvalidInputError(
+            f"{describe(keep)} was merged into player {keep.merged_into_id} since; "
+            f"unmerge player {keep.id} first"
+        )
+    lines: list[audit.Change] = []
+    skipped: list[str] = []
+    counts = {"game": 0, "bye": 0}
+    moves = session.scalars(
+        sa.select(MergeMove).where(MergeMove.batch == merge.batch).order_by(MergeMove.id)
+    )
+    for move in moves:
+        row: Game | Bye | None
+        if move.moved == "bye":
+            row, attribute, what = session.get(Bye, move.row_id), "player_id", "bye"
+        else:
+            row, attribute, what = session.get(Game, move.row_id), f"{move.moved}_id", "game"
+        if row is None:
+            skipped.append(f"{what} {move.row_id} was removed since the merge")
+        elif getattr(row, attribute) != move.to_player_id:
+            skipped.append(f"{what} {move.row_id} changed players since the merge")
+        else:
+            setattr(row, attribute, move.from_player_id)
+            counts[what] += 1
+    changed = session.scalars(
+        sa.select(Correction)
+        .where(Correction.batch == merge.batch, Correction.id != merge.id)
+        .order_by(Correction.id.desc())
+    )
+    for line in changed:
+        assert line.field is not None
+        assert line.player_id is not None
+        player = session.get_one(Player, line.player_id)
+        current = getattr(player, line.field)
+        if audit.as_text(current) != line.new_value:
+            skipped.append(
+                f"{line.field} of player {player.id} was changed since the merge "
+                f"(now {_shown(current)}); kept"
+            )
+            continue
+        old = _typed(line.field, line.old_value)
+        setattr(player, line.field, old)
+        session.flush()  # one at a time: a FIDE id goes back only after it was given up
+        lines.append(audit.Change(player_id=player.id, field=line.field, old=current, new=old))
+    remove.merged_into_id = None
+    lines.append(audit.Change(player_id=remove.id, field="merged_into_id", old=keep.id, new=None))
+    session.flush()
+    audit.record(session, audit.Action.PLAYER_UNMERGE, *lines, reason=reason)
+    marked = mark_all_for_rerate(session)
+    session.flush()
+    return UnmergeReport(
+        keep=keep,
+        restored=remove,
+        games=counts["game"],
+        byes=counts["bye"],
+        skipped=tuple(skipped),
+        marked_period=marked.label if marked else None,
+    )
+
+
+# --- the players CSV: new players, and with --update the register refreshed ----------------
+
+_CSV_FIELDS: tuple[tuple[str, str], ...] = (
+    ("name", "name"),
+    ("fide_id", "fide_id"),
+    ("rating", "entry_rating"),
+    ("games", "entry_games"),
+    ("k10", "k10"),
+    ("sex", "sex"),
+    ("federation", "federation"),
+    ("title", "title"),
+)
+"""(CSV column, player field) that ``--update`` compares, birth data apart."""
+
+
+def _row_values(row: PlayerRow) -> dict[str, object]:
+    """The player fields a row gives (its non-blank columns), as stored."""
+    values: dict[str, object] = {
+        field: getattr(row, column) for column, field in _CSV_FIELDS if column in row.given
+    }
+    if "birthdate" in row.given:
+        values["birth_date"], values["birth_year"] = row.birth_date, row.birth_year
+    if values.get("title") is not None:
+        values["title"] = str(values["title"]).upper()
+    return values
+
+
+class _Register:
+    """The live register for matching a players file: by FIDE id and by name key."""
+
+    def __init__(self, session: Session) -> None:
+        self.by_fide: dict[int, int] = {}
+        self.by_key: dict[str, list[tuple[int, int | None, dt.date | None, int | None]]] = {}
+        self.label: dict[int, str] = {}
+        merged: dict[int, int] = {}
+        rows = session.execute(
+            sa.select(Player.id, Player.name, Player.name_key, Player.fide_id, Player.birth_date,
+                      Player.birth_year, Player.merged_into_id)
+        )  # fmt: skip
+        for pid, name, key, fide_id, birth_date, birth_year, merged_into in rows:
+            if fide_id is not None:
+                self.by_fide[fide_id] = pid
+            if merged_into is not None:
+                merged[pid] = merged_into
+                continue
+            self.by_key.setdefault(key, []).append((pid, fide_id, birth_date, birth_year))
+            parts = [name] + ([f"FIDE {fide_id}"] if fide_id is not None else [])
+            born = birth_date.isoformat() if birth_date else birth_year
+            parts += [f"born {born}"] if born is not None else []
+            self.label[pid] = f"{pid} ({', '.join(parts)})"
+        for fide_id, pid in self.by_fide.items():  # a merged record's id finds the player kept
+            while pid in merged:
+                pid = merged[pid]
+            self.by_fide[fide_id] = pid
+
+
+def import_players(
+    session: Session,
+    rows: Sequence[PlayerRow],
+    file_name: str,
+    data_hash: str,
+    *,
+    update: bool = False,
+    allow_same_name: bool = False,
+) -> ImportReport:
+    """Register the players of a players CSV, all of them or none (SPEC 4).
+
+    Without ``update`` every row must be a new player: a row whose FIDE id or name (key) is
+    registered is an error. With ``update`` (a monthly register refresh) a row finds its
+    registered player by FIDE id, else by name key (one live player of that name not told
+    apart from the row by FIDE id or birthdate); the columns the row fills replace the
+    player's values, each change is recorded as a ``player_edit`` correction (with the
+    import's id) and listed in :attr:`ImportReport.changes`; rows that find no one are
+    added. A change to birth data or entry data marks the rated periods for re-rating, as
+    ``player edit`` does; so do new players in a rated database.
+
+    A new player whose name has the key of a registered one (or of another row) is refused
+    unless they are told apart (FIDE id or birthdate) and ``allow_same_name``.
+
+    :raises InputFileErrors: naming the line and column of every problem; nothing stored.
+    """
+    check_not_imported(session, data_hash, file_name)
+    register = _Register(session)
+    errors: list[InputFileError] = []
+    matched: dict[int, tuple[PlayerRow, int]] = {}  # player id -> (row, line)
+    new: list[PlayerRow] = []
+    new_keys: dict[str, list[PlayerRow]] = {}
+    hint = "" if update else "; 'import players --update' refreshes registered players"
+
+    def error(row: PlayerRow, problem: str, field: str) -> None:
+        errors.append(InputFileError(file_name, row.line, problem, field))
+
+    for row in rows:
+        key = names.key_of_stored(row.name)
+        birth = (row.birth_date, row.birth_year)
+        target: int | None = None
+        if row.fide_id is not None and row.fide_id in register.by_fide:
+            target = register.by_fide[row.fide_id]
+            if not update:
+                error(row, f"already belongs to player {register.label[target]}: "
+                      f"{row.fide_id}{hint}", "fide_id")  # fmt: skip
+                continue
+        namesakes = register.by_key.get(key, [])
+        alike = [
+            pid
+            for pid, fide_id, born_on, born_in in namesakes
+            if not told_apart(row.fide_id, birth, fide_id, (born_on, born_in))
+        ]
+        if target is None and update and len(alike) == 1:
+            target = alike[0]
+        elif target is None and alike:
+            listed = ", ".join(register.label[pid] for pid in alike)
+            problem = (
+                f"{row.name!r} matches {len(alike)} registered players: {listed}; give a "
+                "fide_id or birthdate that tells them apart"
+                if update
+                else f"already registered as player {listed}: {row.name!r}{hint}"
+            )
+            error(row, problem, "name")
+            continue
+        if target is not None:
+            if target in matched:
+                error(row, f"player {register.label[target]} is updated by line "
+                      f"{matched[target][1]} too", "name")  # fmt: skip
+                continue
+            matched[target] = (row, row.line)
+            continue
+        # a new player
+        earlier = new_keys.setdefault(key, [])
+        if (namesakes or earlier) and not allow_same_name:
+            listed = ", ".join(
+                [register.label[pid] for pid, *_ in namesakes]
+                + [f"the player of line {r.line}" for r in earlier]
+            )
+            error(row, f"{row.name!r} is already registered: {listed}; if this is another "
+                  "person, confirm with --allow-same-name", "name")  # fmt: skip
+        earlier.append(row)
+        new.append(row)
+    if errors:
+        errors.sort(key=lambda e: e.line or 0)
+        raise InputFileErrors(errors)
+
+    import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
+    bulk_insert(
+        session,
+        "players",
+        (
+            "name", "name_key", "birth_date", "birth_year", "fide_id", "entry_rating",
+            "entry_games", "k10", "sex", "federation", "title",
+        ),
+        (
+            (
+                r.name,
+                names.key_of_stored(r.name),
+                date_param(session, r.birth_date) if r.birth_date else None,
+                r.birth_year,
+                r.fide_id,
+                r.rating,
+                r.games,
+                r.k10,
+                r.sex,
+                r.federation,
+                r.title.upper() if r.title else None,
+            )
+            for r in new
+        ),
+    )  # fmt: skip
+    changes = _apply_updates(session, matched, import_id, file_name, allow_same_name)
+    # entry data feeds every list; a rated database must be re-rated from its start
+    marked = None
+    entry_changed = any(c.field in ENTRY_FIELDS for c in changes)
+    if (new or entry_changed) and first_rated_start(session) is not None:
+        period = mark_all_for_rerate(session)
+        marked = period.label if period else None
+    updated = len({c.player_id for c in changes})
+    return ImportReport(
+        file_name,
+        players_created=len(new),
+        marked_period=marked,
+        players_updated=updated,
+        players_unchanged=len(matched) - updated,
+        changes=tuple(changes),
+    )
+
+
+def _apply_updates(
+    session: Session,
+    matched: dict[int, tuple[PlayerRow, int]],
+    import_id: int,
+    file_name: str,
+    allow_same_name: bool,
+) -> list[PlayerChange]:
+    """Apply each matched row's values to its player (as ``player edit`` would); every
+    problem is collected and raised at the end."""
+    players = {
+        p.id: p
+        for p in session.scalars(sa.select(Player).where(Player.id.in_(list(matched))))
+    } if matched else {}  # fmt: skip
+    errors: list[InputFileError] = []
+    changes: list[PlayerChange] = []
+    for pid, (row, line) in sorted(matched.items(), key=lambda item: item[1][1]):
+        player = players[pid]
+        values = _row_values(row)
+        before = {field: getattr(player, field) for field in values}
+        if all(before[field] == value for field, value in values.items()):
+            continue
+        kwargs: dict[str, Any] = {}
+        if "birth_date" in values:
+            kwargs["birth"] = Birth(row.birth_date, row.birth_year)
+        for field, value in values.items():
+            if field in ("birth_date", "birth_year") or before[field] == value:
+                continue
+            kwargs[{"entry_rating": "rating", "entry_games": "games"}.get(field, field)] = value
+        try:
+            edit_player(session, player, allow_same_name=allow_same_name, import_id=import_id,
+                        **kwargs)  # fmt: skip
+        except RatingsError as exc:
+            errors.append(InputFileError(file_name, line, str(exc)))
+            continue
+        changes += [
+            PlayerChange(line, pid, player.name, field, before[field], getattr(player, field))
+            for field in values
+            if getattr(player, field) != before[field]
+        ]
+    if errors:
+        raise InputFileErrors(errors)
+    return changes

@@ -1,11 +1,15 @@
 """Tournament files: TRF and PGN imports, and a stored event written back as TRF16.
 
 Both imports share the player matching rules (SPEC 5): a FIDE id in the file finds the
-registered player holding it; otherwise an exact name (case-insensitive, blanks collapsed)
-finds the one live player of that name whose FIDE id is not a different one; otherwise the
-player is created from the file. A name that matches several players is an error listing
-them. Only a player created here takes data from the file: a matched player's register
-entry (entry rating included) is never changed.
+registered player holding it (or the player a merged-away holder was merged into), and a name
+beside it that contradicts it (another player's name, or no word in common with the name the
+id is registered under) is an error naming both players; otherwise the name, compared by its
+key (:mod:`ratings.names`: any case, Unicode form or spacing), finds the one live player of
+that name whose FIDE id is not a different one; otherwise the player is created from the
+file. A name that matches several players is an error listing them. A file whose event (name,
+dates and players) is already stored is refused unless ``allow_duplicates``. Only a player
+created here takes data from the file: a matched player's register entry (entry rating
+included) is never changed.
 
 Decisions a reader of the code should know:
 
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -43,9 +48,11 @@ from sqlalchemy.orm import Session
 
 from ratings import limits
 from ratings.errors import (
+    DuplicateImportError,
     InputFileError,
     InputFileErrors,
     InvalidInputError,
+    InvalidNameError,
     LimitError,
 )
 from ratings.federations import is_fide_federation
@@ -53,7 +60,8 @@ from ratings.io.notes import FileWarning
 from ratings.io.pgn import PgnElo, PgnGame, parse_pgn
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf, write_trf
 from ratings.limits import TITLES
-from ratings.models import Bye, Event, Game, Player, RatingHistory, RatingPeriod
+from ratings.models import Bye, Event, Game, Import, Player, RatingHistory, RatingPeriod
+from ratings.names import clean_name, key_of_stored
 from ratings.results import Result
 from ratings.service.common import bulk_insert, date_param
 from ratings.service.games import (
@@ -145,8 +153,22 @@ class TournamentReport:
 # --- player matching ---------------------------------------------------------------------
 
 
-def _name_key(name: str) -> str:
-    return " ".join(name.split()).lower()
+def _words(key: str) -> set[str]:
+    """The words of a name key without accents or punctuation (``öberg, å.`` -> oberg, a)."""
+    plain = "".join(
+        ch for ch in unicodedata.normalize("NFKD", key) if not unicodedata.combining(ch)
+    )
+    return set(re.findall(r"\w+", plain))
+
+
+def _same_person_name(file_key: str, registered_key: str) -> bool:
+    """Whether a name in a file can be the registered name of the player its FIDE id gives:
+    the same key, or a shared word (``Carlsen,M`` and ``Carlsen, Magnus``; ``Magnus
+    Carlsen``), accents aside (``Oberg`` and ``Öberg``)."""
+    if file_key == registered_key:
+        return True
+    shared = _words(file_key) & _words(registered_key)
+    return any(len(word) > 1 for word in shared)
 
 
 @dataclass(slots=True)
@@ -166,49 +188,77 @@ class _NewPlayer:
 
 
 class _Resolver:
-    """Match file players against the register, and against the players the file creates."""
+    """Match file players against the register, and against the players the file creates.
+
+    Names are compared by their key (:mod:`ratings.names`), as every other path compares
+    them. A FIDE id that a merged-away record holds finds the player it was merged into.
+    """
 
     def __init__(self, session: Session, file_name: str) -> None:
         self.file_name = file_name
         self.by_fide: dict[int, int] = {}
-        self.taken_fide: set[int] = set()  # every stored FIDE id (the column is unique)
         self.by_name: dict[str, list[tuple[int, str, int | None]]] = defaultdict(list)
         self.names: dict[int, str] = {}
+        self.keys: dict[int, str] = {}
+        self.labels: dict[int, str] = {}
+        merged: dict[int, int] = {}
         rows = session.execute(
-            sa.select(Player.id, Player.name, Player.fide_id, Player.merged_into_id)
-        )
-        for pid, name, fide_id, merged in rows:
-            if fide_id is not None:
-                self.taken_fide.add(fide_id)
-            if merged is not None:
-                continue
+            sa.select(Player.id, Player.name, Player.name_key, Player.fide_id,
+                      Player.merged_into_id)
+        )  # fmt: skip
+        for pid, name, key, fide_id, merged_into in rows:
             if fide_id is not None:
                 self.by_fide[fide_id] = pid
-            self.by_name[_name_key(name)].append((pid, name, fide_id))
+            if merged_into is not None:
+                merged[pid] = merged_into
+                continue
+            self.by_name[key].append((pid, name, fide_id))
             self.names[pid] = name
+            self.keys[pid] = key
+            self.labels[pid] = f"{pid} ({name}" + (f", FIDE {fide_id})" if fide_id else ")")
+        for fide_id, pid in self.by_fide.items():
+            while pid in merged:
+                pid = merged[pid]
+            self.by_fide[fide_id] = pid
         self.new: list[_NewPlayer] = []
         self.lines: dict[int, int] = {}  # placeholder -> line that introduced the player
 
-    def resolve(self, name: str, fide_id: int | None, line: int) -> tuple[int, str]:
-        """(player id or placeholder, how), or :class:`InputFileError`."""
-        if fide_id is not None:
-            if fide_id in self.by_fide:
-                pid = self.by_fide[fide_id]
-                # later games of this file may give the same name without the id
-                same = self.by_name[_name_key(name)]
-                if all(other != pid for other, _, _ in same):
-                    same.append((pid, self.names[pid], fide_id))
-                return pid, "fide_id"
-            if fide_id in self.taken_fide:
+    def _label(self, pid: int) -> str:
+        return f"player {self.labels[pid]}" if pid > 0 else f"the player of line {self.lines[pid]}"
+
+    def resolve(
+        self, name: str, fide_id: int | None, line: int, fide_field: str = "FIDE id"
+    ) -> tuple[int, str]:
+        """(player id or placeholder, how), or :class:`InputFileError`.
+
+        A name that contradicts the FIDE id (the name of another player, or no word in
+        common with the name the id is registered under) is an error naming both players.
+        """
+        key = key_of_stored(name)
+        if fide_id is not None and fide_id in self.by_fide:
+            pid = self.by_fide[fide_id]
+            others = [p for p, _, _ in self.by_name.get(key, []) if p != pid]
+            if others or not _same_person_name(key, self.keys[pid]):
+                named = (
+                    f"; {name!r} is {' and '.join(self._label(p) for p in others)}"
+                    if others
+                    else ""
+                )
                 raise InputFileError(
                     self.file_name,
                     line,
-                    f"{fide_id} belongs to a merged-away player; fix the register first",
-                    "FIDE id",
+                    f"{name!r} does not match FIDE id {fide_id}, which belongs to "
+                    f"{self._label(pid)}{named}; correct the file or the register",
+                    fide_field,
                 )
+            # later games of this file may give the same name without the id
+            same = self.by_name[key]
+            if all(other != pid for other, _, _ in same):
+                same.append((pid, self.names[pid], fide_id))
+            return pid, "fide_id" if pid > 0 else "new"
         found = [
             (pid, stored, their)
-            for pid, stored, their in self.by_name.get(_name_key(name), [])
+            for pid, stored, their in self.by_name.get(key, [])
             if fide_id is None or their is None or their == fide_id
         ]
         if len(found) == 1:
@@ -225,14 +275,16 @@ class _Resolver:
                 "add FIDE ids or rename one in the register",
                 "name",
             )
-        key = -1 - len(self.new)  # a placeholder until the insert gives the id
-        self.new.append(_NewPlayer(key, " ".join(name.split()), fide_id, line))
-        self.lines[key] = line
-        self.by_name[_name_key(name)].append((key, name, fide_id))
+        placeholder = -1 - len(self.new)  # until the insert gives the id
+        cleaned = clean_name(name)
+        self.new.append(_NewPlayer(placeholder, cleaned, fide_id, line))
+        self.lines[placeholder] = line
+        self.by_name[key].append((placeholder, name, fide_id))
         if fide_id is not None:
-            self.by_fide[fide_id] = key
-        self.names[key] = " ".join(name.split())
-        return key, "new"
+            self.by_fide[fide_id] = placeholder
+        self.names[placeholder] = cleaned
+        self.keys[placeholder] = key
+        return placeholder, "new"
 
     def insert(self, session: Session) -> dict[int, int]:
         """Create the new players; returns placeholder -> id."""
@@ -243,6 +295,7 @@ class _Resolver:
             [
                 {
                     "name": p.name,
+                    "name_key": key_of_stored(p.name),
                     "fide_id": p.fide_id,
                     "birth_date": p.birth_date,
                     "birth_year": p.birth_year,
@@ -269,12 +322,12 @@ def _raise_all(errors: list[InputFileError]) -> None:
 
 
 def _check_name(name: str, file_name: str, line: int, field: str = "name") -> None:
-    """The limits of :mod:`ratings.limits` on a name as it is stored (blanks collapsed)."""
+    """A name as the register stores it (:func:`ratings.names.clean_name`: no control,
+    invisible or text-reordering character) within :data:`ratings.limits.MAX_NAME_LENGTH`."""
     try:
-        limits.check_text(" ".join(name.split()), limits.MAX_NAME_LENGTH)
-        if limits.has_control_character(name):
-            raise LimitError(f"contains a control character: {limits.show(name)}")
-    except LimitError as exc:
+        cleaned = clean_name(name)
+        limits.check_text(cleaned, limits.MAX_NAME_LENGTH)
+    except (InvalidNameError, LimitError) as exc:
         raise InputFileError(file_name, line, str(exc), field) from None
 
 
@@ -305,6 +358,69 @@ def _check_history(session: Session, end: dt.date, file_name: str) -> None:
     problem = history_error(session, end)
     if problem:
         raise InputFileError(file_name, None, f"{problem}; nothing was imported")
+
+
+def stored_duplicates(
+    session: Session, events: Sequence[tuple[str, dt.date, dt.date, set[int]]]
+) -> list[str]:
+    """Which of a file's events (name, start, end, player ids) are stored already: an event
+    of the same name (by key), the same dates and the same players. One description each.
+
+    Events with a player the file creates cannot be stored yet and are not looked up.
+    """
+    found: list[str] = []
+    for name, start, end, players in events:
+        if not players or min(players) < 0:
+            continue
+        key = key_of_stored(name)
+        candidates = session.execute(
+            sa.select(Event, Import)
+            .outerjoin(Import, Import.id == Event.import_id)
+            .where(Event.start_date == start, Event.end_date == end)
+            .order_by(Event.id)
+        )
+        for event, source in candidates:
+            if key_of_stored(event.name) != key:
+                continue
+            sides = sa.union(
+                sa.select(Game.white_id).where(Game.event_id == event.id),
+                sa.select(Game.black_id).where(Game.event_id == event.id),
+                sa.select(Bye.player_id).where(Bye.event_id == event.id),
+            )
+            if set(session.scalars(sa.select(sides.subquery().c[0]))) != players:
+                continue
+            games = session.scalar(
+                sa.select(sa.func.count()).select_from(Game).where(Game.event_id == event.id)
+            )
+            origin = (
+                f"imported from {source.file_name} (import {source.id}, "
+                f"{source.imported_at:%Y-%m-%d %H:%M} UTC)"
+                if source is not None
+                else "entered by hand"
+            )
+            found.append(
+                f"event {event.id} '{event.name}' ({start} .. {end}, {len(players)} players, "
+                f"{games} games) {origin}"
+            )
+            break
+    return found
+
+
+def _refuse_duplicates(
+    session: Session,
+    file_name: str,
+    events: Sequence[tuple[str, dt.date, dt.date, set[int]]],
+) -> None:
+    """Refuse a file whose events are stored already (:func:`stored_duplicates`)."""
+    found = stored_duplicates(session, events)
+    if not found:
+        return
+    which = f"{len(found)} of its {len(events)} events are" if len(events) > 1 else "its event is"
+    raise DuplicateImportError(
+        f"{file_name}: {which} already stored (same name, dates and players): "
+        f"{'; '.join(found)}; nothing was imported; --allow-duplicates imports the file "
+        "anyway"
+    )
 
 
 # --- TRF ---------------------------------------------------------------------------------
@@ -452,6 +568,7 @@ def import_trf(
     file_name: str,
     *,
     default_date: dt.date | None = None,
+    allow_duplicates: bool = False,
     dry_run: bool = False,
 ) -> TournamentReport:
     """Import one TRF16 or TRF-2026 file as one event, or nothing (SPEC 5).
@@ -466,7 +583,9 @@ def import_trf(
     :param dry_run: resolve and check everything, write nothing.
     :raises InputFileError: (or :class:`InputFileErrors`) for a malformed file, a player
         that cannot be matched, a date out of range or before the rating history.
-    :raises DuplicateImportError: when the same bytes were imported before.
+    :raises DuplicateImportError: when the same bytes were imported before, or (unless
+        ``allow_duplicates``) the file's event is stored already: the same name, dates and
+        players, as a file saved again with other line endings gives.
     """
     data_hash = content_hash(data)
     check_not_imported(session, data_hash, file_name)
@@ -512,6 +631,9 @@ def import_trf(
     assert dates is not None  # else an error was raised
     days, start, end = dates.days, dates.start, dates.end
     _check_history(session, end, file_name)
+    if not allow_duplicates:
+        event = (_event_name(t.name, file_name), start, end, set(ids.values()))
+        _refuse_duplicates(session, file_name, [event])
     warnings = [*t.warnings, *([dates.warning] if dates.warning else [])]
     for code, lines in clubs.items():
         players = "1 new player" if len(lines) == 1 else f"{len(lines)} new players"
@@ -615,6 +737,7 @@ def import_pgn(
     *,
     default_date: dt.date | None = None,
     entry_ratings: bool = False,
+    allow_duplicates: bool = False,
     dry_run: bool = False,
 ) -> TournamentReport:
     """Import the games of a PGN file from their tags, or nothing (SPEC 5).
@@ -627,7 +750,9 @@ def import_pgn(
     module docstring).
 
     :raises InputFileError: (or :class:`InputFileErrors`) naming the line of every problem.
-    :raises DuplicateImportError: when the same bytes were imported before.
+    :raises DuplicateImportError: when the same bytes were imported before, or (unless
+        ``allow_duplicates``) the file's event is stored already: the same name, dates and
+        players, as a file saved again with other line endings gives.
     """
     data_hash = content_hash(data)
     check_not_imported(session, data_hash, file_name)
@@ -663,7 +788,7 @@ def import_pgn(
         for tag, name, fide_id, title, elo in _sides(g):
             try:
                 _check_name(name, file_name, g.line, tag)
-                pid, how = resolver.resolve(name, fide_id, g.line)
+                pid, how = resolver.resolve(name, fide_id, g.line, f"{tag}FideId")
             except InputFileError as exc:
                 errors.append(exc)
                 continue
@@ -688,6 +813,12 @@ def import_pgn(
     _raise_all(errors)
     for _, end in spans.values():
         _check_history(session, end, file_name)
+    if not allow_duplicates:
+        players_of: dict[str, set[int]] = defaultdict(set)
+        for event, _, _, white, black, _ in rows:
+            players_of[event] |= {white, black}
+        events = [(n, s, e, players_of[n]) for n, (s, e) in spans.items()]
+        _refuse_duplicates(session, file_name, events)
     warnings = _pgn_entry_data(resolver, said, file_name)
 
     counts: dict[str, int] = defaultdict(int)
