@@ -241,8 +241,9 @@ def test_league_warning_on_import(tmp_path: Path) -> None:
     )
     out = club.ok("import", "games", str(csv))
     assert (
-        "Warning: event 'League' (2010-09-20 .. 2011-03-10) lasts more than 90 days: its games "
-        "are rated in the period each was played, against the list in force then\n"
+        "Warning: event 'League' (2010-09-20 .. 2011-03-10) spans periods 2010-09 .. 2011-03 "
+        "and lasts more than 90 days: its games are rated in the period each was played, "
+        "against the list in force then\n"
     ) in out
 
 

@@ -16,8 +16,15 @@ from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.service.notices import count_unknown_games, event_span_warnings, imported_events
+from ratings.service.rating_periods import import_rating_period
 
 FILE = click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+PERIOD = click.option(
+    "--period",
+    metavar="YYYY-MM",
+    help="Rate the events in this period: the list they were submitted for, when later than "
+    "their end date gives (the games still use the list in force at each event's start).",
+)
 
 
 def read_bytes(path: Path) -> bytes:
@@ -47,7 +54,11 @@ UNKNOWN_GAMES_WARNING = (
 
 
 def warn_unknown_games(
-    app: App, events: Sequence[tuple[str, dt.date, dt.date]] = (), content_hash: str | None = None
+    app: App,
+    events: Sequence[
+        tuple[str, dt.date, dt.date] | tuple[str, dt.date, dt.date, dt.date | None]
+    ] = (),
+    content_hash: str | None = None,
 ) -> None:
     """The one warning about rated players whose count of prior games is unknown; before it,
     one per imported event that spans more than one period (``events``, or those of the
@@ -151,14 +162,20 @@ def import_players(app: App, file: Path, update: bool, allow_same_name: bool) ->
     help="Import rows identical to stored games (refused otherwise: most are the same file "
     "saved again).",
 )
+@PERIOD
 @pass_app
-def import_games(app: App, file: Path, allow_duplicates: bool) -> None:
+def import_games(app: App, file: Path, allow_duplicates: bool, period: str | None) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round)."""
 
     def store(
         session: Session, rows: Sequence[Any], name: str, digest: str
     ) -> service.ImportReport:
-        return service.import_games(session, rows, name, digest, allow_duplicates=allow_duplicates)
+        report = service.import_games(
+            session, rows, name, digest, allow_duplicates=allow_duplicates
+        )
+        if period is not None:
+            import_rating_period(session, digest, period)
+        return report
 
     report = _import_csv(app, file, read_games_csv, store, "games stored")
     click.echo(

@@ -13,6 +13,7 @@ from ratings.errors import InvalidInputError
 from ratings.models import Player
 from ratings.results import Result
 from ratings.service.notices import unknown_games_players
+from ratings.service.rating_periods import game_rating_period
 
 
 def parse_date(text: str, what: str = "date") -> dt.date:
@@ -308,6 +309,12 @@ def game() -> None:
 @click.option("--date", "date_text", required=True, help="YYYY-MM-DD")
 @click.option("--event", help="Event name (a stored event of that name is extended).")
 @click.option("--round", "round_", help="Round.")
+@click.option(
+    "--period",
+    metavar="YYYY-MM",
+    help="Rate the game's event in this period (submitted for a later list than its date "
+    "gives); a stored event must have that period already.",
+)
 @pass_app
 def game_add(
     app: App,
@@ -317,6 +324,7 @@ def game_add(
     date_text: str,
     event: str | None,
     round_: str | None,
+    period: str | None,
 ) -> None:
     """Record one game: WHITE BLACK RESULT (1-0, 0-1, 1/2-1/2, +/-, -/+, -/-)."""
     limits.option("--event", limits.event_name, event)
@@ -327,6 +335,8 @@ def game_add(
         g = service.add_game(
             session, white, black, outcome, played_on, event_name=event, round=round_
         )
+        if period is not None:
+            game_rating_period(session, g.id, period)
         report = f"Added game {g.id}"
     click.echo(report)  # only once the game is saved
 

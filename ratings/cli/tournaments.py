@@ -6,12 +6,14 @@ import datetime as dt
 from pathlib import Path
 
 import click
+from sqlalchemy.orm import Session
 
 from ratings import files, service
 from ratings.cli import App, pass_app
-from ratings.cli.imports import FILE, import_, read_bytes, warn_unknown_games
+from ratings.cli.imports import FILE, PERIOD, import_, read_bytes, warn_unknown_games
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
+from ratings.service.rating_periods import import_rating_period
 from ratings.service.tournaments import EventSummary
 
 DATE = click.option(
@@ -69,8 +71,17 @@ def _event(event: EventSummary) -> str:
     return f"event{number} '{event.name}' ({event.start_date} .. {event.end_date})"
 
 
-def _spans(report: service.TournamentReport) -> list[tuple[str, dt.date, dt.date]]:
-    return [(e.name, e.start_date, e.end_date) for e in report.events]
+def _give_period(
+    session: Session,
+    data: bytes,
+    report: service.TournamentReport,
+    period: str | None,
+    dry_run: bool,
+) -> None:
+    """``--period``: the import's events rated in that period (a dry run only checks it)."""
+    if period is not None:
+        ends = [(e.name, e.end_date) for e in report.events] if dry_run else []
+        import_rating_period(session, service.content_hash(data), period, dry_run=ends)
 
 
 def _warnings(report: service.TournamentReport) -> None:
@@ -99,9 +110,15 @@ def _footer(report: service.TournamentReport) -> None:
 @DATE
 @DRY_RUN
 @ALLOW_DUPLICATES
+@PERIOD
 @pass_app
 def import_trf(
-    app: App, file: Path, date_text: str | None, dry_run: bool, allow_duplicates: bool
+    app: App,
+    file: Path,
+    date_text: str | None,
+    dry_run: bool,
+    allow_duplicates: bool,
+    period: str | None,
 ) -> None:
     """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
 
@@ -122,6 +139,7 @@ def import_trf(
             dry_run=dry_run,
             allow_duplicates=allow_duplicates,
         )
+        _give_period(session, data, report, period, dry_run)
     event = report.events[0]
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
@@ -137,7 +155,7 @@ def import_trf(
     )
     click.echo(_players(report))
     _footer(report)
-    warn_unknown_games(app, _spans(report))
+    warn_unknown_games(app, content_hash=service.content_hash(data))
 
 
 @import_.command("pgn")
@@ -151,6 +169,7 @@ def import_trf(
 )
 @DRY_RUN
 @ALLOW_DUPLICATES
+@PERIOD
 @pass_app
 def import_pgn(
     app: App,
@@ -159,6 +178,7 @@ def import_pgn(
     entry_ratings: bool,
     dry_run: bool,
     allow_duplicates: bool,
+    period: str | None,
 ) -> None:
     """Store the games of a PGN file, read from their tags (one event per Event tag).
 
@@ -179,6 +199,7 @@ def import_pgn(
             dry_run=dry_run,
             allow_duplicates=allow_duplicates,
         )
+        _give_period(session, data, report, period, dry_run)
     events = _plural(len(report.events), "event")
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
@@ -192,7 +213,7 @@ def import_pgn(
         _show_matches(report)
     _footer(report)
     if not dry_run:
-        warn_unknown_games(app, _spans(report))
+        warn_unknown_games(app, content_hash=service.content_hash(data))
 
 
 @click.group("export")

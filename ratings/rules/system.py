@@ -309,6 +309,16 @@ def rating_period_for(day: date, months: int = 1, closing_days: int = 0) -> Peri
     return Period.containing(day + timedelta(days=max(closing_days - 1, 0)), months)
 
 
+def earliest_rating_period(end: date, months: int = 1) -> Period:
+    """The earliest period whose list may rate an event that ends on ``end``: the period
+    holding that day (art. 7.1.3: a list closes 3 days before its date, but official FIDE
+    events "may be rated on the list even if they end on the last day before the list
+    date"). An event submitted late is rated on a later list (FIDE rated events played
+    21-30 August on the October list); an earlier one is never possible. The list in force
+    for its games stays the one at the event's start (SPEC 1.5)."""
+    return Period.containing(end, months)
+
+
 MAX_CLOSING_DAYS = 27
 """Most closing days accepted: less than the shortest month, so a list never closes before
 its period starts."""

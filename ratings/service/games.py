@@ -23,7 +23,7 @@ from ratings.io.csv import GameRow
 from ratings.models import Event, Game, Import, Player, RatingBreakdown
 from ratings.names import closest, key_of_stored
 from ratings.results import Result
-from ratings.rules import Period
+from ratings.rules import Period, is_long_event
 from ratings.service.common import (
     bulk_insert,
     clean_text,
@@ -427,7 +427,9 @@ def import_games(
         game_rows(),
     )
     marked = _mark_touched(
-        session, [end for _, end in spans.values()] + [r.date for r in rows if not r.event]
+        session,
+        [first_rated_day(start, end) for start, end in spans.values()]
+        + [r.date for r in rows if not r.event],
     )
     rated = sum(1 for row, _, _ in resolved if row.result.is_played)
     return ImportReport(
@@ -545,12 +547,23 @@ def _insert_event(
     return int(result.scalar_one())
 
 
+def first_rated_day(start: dt.date, end: dt.date) -> dt.date:
+    """The day whose period is the first to rate an event's games: its end date, or for an
+    event longer than 90 days (rated game by game, in the period each was played) its start
+    (issue 12, item 9)."""
+    return start if is_long_event(start, end) else end
+
+
 def _mark_touched(session: Session, ends: Sequence[dt.date]) -> str | None:
-    """Mark the oldest rated period among the periods of these event end dates."""
-    if not ends or first_rated_start(session) is None:
+    """Mark the oldest rated period among the periods of these days (events' end dates, or
+    :func:`first_rated_day`); a day before the rating history (a league's first games)
+    marks the oldest rated period."""
+    oldest = first_rated_start(session)
+    if not ends or oldest is None:
         return None
     config = get_config(session)
-    starts = sorted({Period.containing(day, config.period_months).start for day in ends})
+    starts = sorted({max(Period.containing(day, config.period_months).start, oldest)
+                     for day in ends})  # fmt: skip
     for start in starts:
         period = mark_for_rerate(session, start)
         if period is not None:

@@ -63,40 +63,55 @@ def unknown_games_players(session: Session) -> list[Player]:
 
 
 def event_span_warnings(
-    config: SystemConfig, events: Iterable[tuple[str, dt.date, dt.date]]
+    config: SystemConfig,
+    events: Iterable[tuple[str, dt.date, dt.date] | tuple[str, dt.date, dt.date, dt.date | None]],
 ) -> list[str]:
     """Warnings for imported events that span more than one rating period: one longer than
     90 days (a league) is rated game by game, in the period each was played, against the
     list in force then (the regulations' article on the duration of tournaments); a shorter
     one is rated as a whole in the period of its end date, against the list in force at its
     start (SPEC 1.5, art. 7.1.3). An event within one period that ends after the closing
-    date of its list is no warning: that is the rule (it goes to the next list)."""
+    date of its list is no warning: that is the rule (it goes to the next list).
+
+    An event may carry a fourth value, the rating period it was given (``--period``): it is
+    rated whole in that period, whatever its length."""
     found = []
-    for name, start, end in events:
+    for name, start, end, *given in events:
         first = Period.containing(start, config.period_months)
-        if first == Period.containing(end, config.period_months):
+        last = Period.containing(end, config.period_months)
+        if first == last:
             continue
-        rated = config.rating_period(end)
-        span = f"event '{name}' ({start.isoformat()} .. {end.isoformat()})"
-        if rules.is_long_event(start, end):
+        period = given[0] if given else None
+        span = f"event '{name}' ({start.isoformat()} .. {end.isoformat()}) spans periods"
+        span += f" {first.label} .. {last.label}"
+        if period is not None:
+            label = Period(period, config.period_months).label
             found.append(
-                f"{span} lasts more than 90 days: its games are rated in the period each was "
-                "played, against the list in force then"
+                f"{span}: all its games are rated in {label} (as given) against the list in "
+                "force at its start"
+            )
+        elif rules.is_long_event(start, end):
+            found.append(
+                f"{span} and lasts more than 90 days: its games are rated in the period each "
+                "was played, against the list in force then"
             )
         else:
+            rated = config.rating_period(end).label
             found.append(
-                f"{span} spans periods {first.label} .. {rated.label}: all its games are "
-                f"rated in {rated.label} against the list in force at its start"
+                f"{span}: all its games are rated in {rated} against the list in force at its start"
             )
     return found
 
 
-def imported_events(session: Session, content_hash: str) -> list[tuple[str, dt.date, dt.date]]:
-    """The events an import (by the hash of its file) created: name, start, end."""
+def imported_events(
+    session: Session, content_hash: str
+) -> list[tuple[str, dt.date, dt.date, dt.date | None]]:
+    """The events an import (by the hash of its file) created: name, start, end and the
+    rating period given (None: the default)."""
     return [
-        (name, start, end)
-        for name, start, end in session.execute(
-            sa.select(Event.name, Event.start_date, Event.end_date)
+        (name, start, end, period)
+        for name, start, end, period in session.execute(
+            sa.select(Event.name, Event.start_date, Event.end_date, Event.rating_period)
             .join(Import, Import.id == Event.import_id)
             .where(Import.content_hash == content_hash)
             .order_by(Event.id)

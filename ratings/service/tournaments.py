@@ -69,6 +69,7 @@ from ratings.service.games import (
     _mark_touched,
     check_not_imported,
     content_hash,
+    first_rated_day,
     history_error,
     record_import,
 )
@@ -677,7 +678,7 @@ def import_trf(
 
     event_id = _insert_event(session, name, start, end, "trf", import_id)
     _insert_trf_rows(session, event_id, t.games, t.byes, days, player_id)
-    marked = _mark_touched(session, [end])
+    marked = _mark_touched(session, [first_rated_day(start, end)])
     return TournamentReport(
         file_name=file_name,
         dry_run=False,
@@ -841,7 +842,7 @@ def import_pgn(
             unrated_games=len(rows) - rated,
             skipped_unfinished=parsed.skipped_unfinished,
             skipped_phantom=parsed.skipped_phantom,
-            marked_period=_mark_touched(session, [e for _, e in spans.values()])
+            marked_period=_mark_touched(session, [first_rated_day(s, e) for s, e in spans.values()])
             if event_ids
             else None,
             warnings=warnings,
