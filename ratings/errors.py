@@ -70,6 +70,10 @@ class DuplicateImportError(RatingsError):
     """The same file (by content hash) was imported before."""
 
 
+class FutureDateError(InvalidInputError):
+    """A game date after today, given without ``--allow-future``."""
+
+
 class PeriodError(RatingsError):
     """A rating period cannot be used as asked (not rated yet, before history, ...)."""
 

@@ -220,7 +220,7 @@ def test_fide_txt_list_of_a_rated_period(db: Path) -> None:
     assert len(lines) == 17
     # rated games of the period, K for the next one, birth year; 136 characters a line
     assert lines[1] == " " * 15 + "Charline" + " " * 53 + "NOR M" + " " * 32 + (
-        "2188  9   40 1990      "
+        "2194  9   20 1990      "  # K 20: game count unknown (TRF)
     )
     assert {len(line) for line in lines[1:]} == {136}
 

@@ -284,7 +284,9 @@ def test_a_nul_byte_never_reaches_the_server(pg_url: str) -> None:
     _init(pg_url)
     result = runner.invoke(cli, ["--db", pg_url, "player", "add", "Nul\x00Name"])
     assert result.exit_code == 1
-    assert result.output == "Error: not a usable name: 'Nul\\x00Name'\n"
+    assert result.output == (
+        "Error: not a usable name: holds a control character (U+0000): 'Nul\\x00Name'\n"
+    )
     result = runner.invoke(cli, ["--db", pg_url, "sql", "SELECT 'a\x00b'"])
     assert (result.exit_code, result.output) == (
         1,

@@ -76,15 +76,15 @@ def club(tmp_path: Path) -> Club:
 
 
 def test_junior_k_until_the_end_of_the_year_of_the_18th_birthday(club: Club) -> None:
-    club.player("Junior", "--birthdate", "2008-06-01", "--rating", "2000", "--games", "100")
+    club.player("Junior", "--birthdate", "2007-06-01", "--rating", "2000", "--games", "100")
     club.player("Adult", "--birthdate", "1980", "--rating", "2000", "--games", "100")
-    club.game("Junior", "Adult", "1-0", "2026-12-05")
-    club.game("Junior", "Adult", "1-0", "2027-01-05")
-    assert club.ok("rate") == "Rated 2 periods 2026-12 .. 2027-01 (2 rated games)\n"
-    dec = club.entry("Junior", "2026-12")
-    assert (dec["k"], dec["change"], dec["rating"]) == (40, 20, 2020)  # 2026 - 2008 = 18
-    jan = club.entry("Junior", "2027-01")
-    # 2027 - 2008 = 19: K 20; 2020 v 1990: D 30, PD .54, 20 x .46 = 9.2
+    club.game("Junior", "Adult", "1-0", "2025-12-05")
+    club.game("Junior", "Adult", "1-0", "2026-01-05")
+    assert club.ok("rate") == "Rated 2 periods 2025-12 .. 2026-01 (2 rated games)\n"
+    dec = club.entry("Junior", "2025-12")
+    assert (dec["k"], dec["change"], dec["rating"]) == (40, 20, 2020)  # 2025 - 2007 = 18
+    jan = club.entry("Junior", "2026-01")
+    # 2026 - 2007 = 19: K 20; 2020 v 1990: D 30, PD .54, 20 x .46 = 9.2
     assert (jan["k"], jan["change"], jan["rating"]) == (20, 9, 2029)
 
 
@@ -264,9 +264,9 @@ def test_rate_through(club: Club) -> None:
     club.game("A", "B", "1-0", "2025-01-10")
     club.game("A", "B", "1-0", "2025-03-10")
     assert club.ok("rate", "--through", "2025-02") == (
-        "Rated 2 periods 2025-01 .. 2025-02 (1 rated games)\n"
+        "Rated 2 periods 2025-01 .. 2025-02 (1 rated game)\n"
     )
-    assert club.ok("rate") == "Rated period 2025-03 (1 rated games)\n"
+    assert club.ok("rate") == "Rated period 2025-03 (1 rated game)\n"
 
 
 def test_preview_writes_nothing(club: Club) -> None:

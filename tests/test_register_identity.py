@@ -246,6 +246,19 @@ def test_calculators_take_ascii_digits_only(digits: str, score: str) -> None:
     assert result.output.endswith(f"Error: Invalid value for '--score': not a number: {score!r}\n")
 
 
+@pytest.mark.parametrize("jobs", ["\u0664", "\uff14", "2_0"])
+def test_publish_jobs_take_ascii_digits_only(tmp_path: Path, jobs: str) -> None:
+    """click's IntRange reads Unicode digits and underscores as int() does."""
+    result = CliRunner().invoke(
+        cli, ["--db", str(tmp_path / "x.db"), "publish", str(tmp_path / "site"), "--jobs", jobs]
+    )
+    assert result.exit_code == 2
+    assert result.output.endswith(
+        f"Error: Invalid value for '--jobs': {jobs!r} is not a valid integer (digits 0-9).\n"
+    )
+    assert not (tmp_path / "site").exists()
+
+
 def test_a_fide_id_in_other_digits_never_finds_a_player(tmp_path: Path, db: Path) -> None:
     """Seen: a FIDE id in Arabic-Indic digits in a games CSV resolved to a real player;
     superscript digits gave "invalid literal for int()"."""

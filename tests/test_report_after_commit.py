@@ -157,7 +157,7 @@ def test_a_broken_pipe_inside_a_unit_of_work_rolls_back_and_says_so(
 
 @pytest.fixture(scope="module")
 def corrected(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
-    """A rated federation with corrected entry ratings (the next ``rate`` re-rates three
+    """A rated federation with corrected entry ratings (the next ``rate`` re-rates four
     periods and prints a long list of changes), and the same after an undisturbed ``rate``."""
     folder = tmp_path_factory.mktemp("corrected")
     players_csv, games_csv = generate(folder, players=120, games=1500, periods=3, seed=11)
@@ -218,7 +218,9 @@ def test_rate_into_a_pipe_closed_after_the_first_line(
         first += chunk
     os.close(r)  # the rest of the report (more than the pipe holds) meets a closed pipe
     _, err = proc.communicate(timeout=120)
-    assert first.startswith(b"Re-rated 3 periods 2015-01 .. 2015-03 after corrections; ")
+    assert first.startswith(
+        b"Re-rated 4 periods 2015-01 .. 2015-04 after corrections; "
+    )  # three months of games; events ending in the last 3 days go to the next list (7.1.3)
     assert (proc.returncode, err.decode()) == (0, "")
     assert dump(db) == dump(corrected[1])
 

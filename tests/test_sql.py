@@ -59,8 +59,8 @@ def test_table(db: Path) -> None:
     assert result.stdout == (
         "name        rating   k\n"
         "----------  ------  --\n"
-        "Smith, Ann    1804  40\n"
-        "Jones, Bob    1646  40\n"
+        "Smith, Ann    1802  20\n"
+        "Jones, Bob    1648  20\n"
         "O'Hara, Cy\n"
     )
     assert result.stderr == "(3 rows)\n"
@@ -70,7 +70,7 @@ def test_csv(db: Path) -> None:
     result = sql(db, RANKING, "--format", "csv")
     assert (result.exit_code, result.output) == (
         0,
-        'name,rating,k\n"Smith, Ann",1804,40\n"Jones, Bob",1646,40\n"O\'Hara, Cy",,\n',
+        'name,rating,k\n"Smith, Ann",1802,20\n"Jones, Bob",1648,20\n"O\'Hara, Cy",,\n',
     )
 
 
@@ -78,8 +78,8 @@ def test_json_is_a_list_of_objects(db: Path) -> None:
     result = sql(db, RANKING, "--format", "json")
     assert result.exit_code == 0
     assert json.loads(result.output) == [
-        {"name": "Smith, Ann", "rating": 1804, "k": 40},
-        {"name": "Jones, Bob", "rating": 1646, "k": 40},
+        {"name": "Smith, Ann", "rating": 1802, "k": 20},
+        {"name": "Jones, Bob", "rating": 1648, "k": 20},
         {"name": "O'Hara, Cy", "rating": None, "k": None},
     ]
 

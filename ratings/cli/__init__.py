@@ -199,6 +199,12 @@ def _register() -> None:
     from ratings.cli import publish  # `publish` and `plot`
 
     publish.register(cli)
+    from ratings.cli import events  # `event`; `game list` and `import list` join their groups
+
+    events.register(cli)
+    from ratings.cli import complete  # names from the database for PLAYER and EVENT
+
+    complete.install(cli)
 
 
 _register()

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratings import service
 from ratings.cli import App, pass_app
+from ratings.cli.options import ALLOW_FUTURE, today_unless
 from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
 from ratings.io.csv import read_games_csv, read_players_csv
@@ -156,6 +157,7 @@ def import_players(app: App, file: Path, update: bool, allow_same_name: bool) ->
 
 @import_.command("games")
 @FILE
+@ALLOW_FUTURE
 @click.option(
     "--allow-duplicates",
     is_flag=True,
@@ -164,14 +166,17 @@ def import_players(app: App, file: Path, update: bool, allow_same_name: bool) ->
 )
 @PERIOD
 @pass_app
-def import_games(app: App, file: Path, allow_duplicates: bool, period: str | None) -> None:
+def import_games(
+    app: App, file: Path, allow_future: bool, allow_duplicates: bool, period: str | None
+) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round)."""
+    today = today_unless(allow_future)
 
     def store(
         session: Session, rows: Sequence[Any], name: str, digest: str
     ) -> service.ImportReport:
         report = service.import_games(
-            session, rows, name, digest, allow_duplicates=allow_duplicates
+            session, rows, name, digest, today=today, allow_duplicates=allow_duplicates
         )
         if period is not None:
             import_rating_period(session, digest, period)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import datetime as dt
 import io
 import json
 from collections.abc import Sequence
@@ -10,14 +9,14 @@ from decimal import Decimal
 
 import click
 
-from ratings import rules, service
+from ratings import clock, rules, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import warn_unknown_games
 from ratings.cli.progress import Progress
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
-from ratings.service import reports
-from ratings.service.rate import periods_to_rate
+from ratings.service import corrections, reports
+from ratings.service.rate import RateReport, periods_to_rate
 
 FORMAT = click.option(
     "--format",
@@ -37,14 +36,39 @@ def _signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _change(status: str, change: int, games: int = 1) -> str:
+    """The change column: ``new`` for a first rating, blank for an unrated player (or a
+    period without games), else signed (``0`` was shown for both)."""
+    if status == "first_rating":
+        return "new"
+    if status == "unrated" or not games:
+        return ""
+    return _signed(change)
+
+
+def _change_value(status: str, change: int) -> int | None:
+    """The change for CSV and JSON: none where there was no rating before, or none now."""
+    return None if status in ("first_rating", "unrated") else change
+
+
 @click.command("rate")
 @click.option("--through", metavar="YYYY-MM", help="Last period to rate (default: newest game).")
+@click.option(
+    "--dry-run", is_flag=True, help="Show what rate would change (old -> new); write nothing."
+)
 @pass_app
-def rate(app: App, through: str | None) -> None:
-    """Rate every period not yet rated (re-rating from the first corrected one), in order."""
-    with app.session() as session:
+def rate(app: App, through: str | None, dry_run: bool) -> None:
+    """Rate every period not yet rated (re-rating from the first corrected one), in order.
+
+    A period that has not ended is rated only when --through names it.
+    """
+    with app.session(commit=not dry_run) as session:
         last = service.parse_period(session, through) if through else None
-        today = dt.datetime.now(dt.UTC).date()
+        today = clock.today()
         periods, _ = periods_to_rate(session, service.get_config(session), last, today=today)
         with Progress(len(periods), "Rating") as bar:
             report = service.rate(
@@ -55,23 +79,44 @@ def rate(app: App, through: str | None) -> None:
             )
     # the report only once the rating is saved: the COMMIT can still fail ("database is
     # locked"), and a reader that stops early (`rate | head`) must not undo it
-    if not report.rated and not report.rerated:
-        click.echo("Nothing to rate")
-        warn_unknown_games(app)
-        return
-    if report.rerated:
+    if dry_run:
+        click.echo("Dry run: nothing was written")
+    lines = rate_lines(report, would=dry_run)
+    for line in lines or ["Nothing to rate"]:
+        click.echo(line)
+    if report.held_back:
+        first, newest = report.held_back[0], report.held_back[-1]
+        what = (
+            f"period {first} has not ended" if first == newest
+            else f"periods {first} .. {newest} have not ended"
+        )  # fmt: skip
         click.echo(
-            f"Re-rated {_span(report.rerated)} after corrections; "
-            f"{len(report.changed)} published rating(s) changed"
+            f"Not rated: {what} (today is {today.isoformat()}); "
+            f"'ratings rate --through {newest}' rates {'it' if first == newest else 'them'} now",
+            err=True,
+        )
+    warn_unknown_games(app)
+
+
+def rate_lines(report: RateReport, *, would: bool = False) -> list[str]:
+    """What a rate did (``would``: would do), old -> new for every published rating that a
+    re-rate changes; empty when there is nothing to rate."""
+    lines = []
+    if report.rerated:
+        verb, change = ("Would re-rate", "would change") if would else ("Re-rated", "changed")
+        lines.append(
+            f"{verb} {_span(report.rerated)} after corrections; "
+            f"{_plural(len(report.changed), 'published rating')} {change}"
         )
         for c in report.changed:
-            click.echo(
+            lines.append(
                 f"  {c.period}  {c.name} (id {c.player_id}): "
                 f"{_blank(c.old) or 'unrated'} -> {_blank(c.new) or 'unrated'}"
             )
     if report.rated:
-        click.echo(f"Rated {_span(report.rated)} ({report.games} rated games)")
-    warn_unknown_games(app)
+        verb = "Would rate" if would else "Rated"
+        lines.append(f"{verb} {_span(report.rated)} ({_plural(report.games, 'rated game')})")
+    return lines
 
 
 def _span(labels: Sequence[str]) -> str:
@@ -96,12 +141,13 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
                             "title": r.title,
                             "birth_year": r.birth_year,
                             "rating": r.rating,
-                            "change": r.change,
+                            "change": _change_value(r.status, r.change),
                             "period_games": r.period_games,
                             "games": r.games,
                             "k": r.k,
                             "k10": r.k10,
                             "flag": r.flag,
+                            "status": r.status,
                         }
                         for r in result.rows
                     ],
@@ -120,7 +166,8 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
         for r in result.rows:
             writer.writerow(
                 [r.name, _blank(r.fide_id), _blank(r.federation), _blank(r.title),
-                 _blank(r.birth_year), _blank(r.rating), r.change, r.period_games, _blank(r.games),
+                 _blank(r.birth_year), _blank(r.rating),
+                 _blank(_change_value(r.status, r.change)), r.period_games, _blank(r.games),
                  _blank(r.k), "true" if r.k10 else "false"]
             )  # fmt: skip
         click.echo(out.getvalue(), nl=False)
@@ -134,7 +181,7 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
         rank = str(i) if r.rating is not None else ""
         click.echo(
             f"{rank:>4}  {r.name:<30} {_blank(r.fide_id):>10} {_blank(r.rating):>6} "
-            f"{_signed(r.change) if r.period_games else '':>5} {_blank(r.games):>6} "
+            f"{_change(r.status, r.change, r.period_games):>5} {_blank(r.games):>6} "
             f"{_blank(r.k):>3}" + (f"  {r.flag}" if r.flag else "")
         )
 
@@ -197,9 +244,20 @@ def _fide_row(r: reports.ListRow) -> FideTxtRow:
 @FORMAT
 @pass_app
 def preview(app: App, show_all: bool, fmt: str) -> None:
-    """Show the list the next period would publish; nothing is written."""
+    """Show the list the next period would publish; nothing is written.
+
+    When corrections wait for a re-rate, first what 'ratings rate' would change (old -> new).
+    """
     with app.session(commit=False) as session:
+        pending = corrections.rerate_pending(session)
         result = reports.preview(session, include_unrated=show_all)
+    if pending is not None:
+        lines = rate_lines(pending, would=True)
+        lines[0] = f"Corrections wait for a re-rate: {lines[0][0].lower()}{lines[0][1:]}"
+        for line in lines:
+            click.echo(line, err=fmt != "table")  # csv and json stay parseable
+        if fmt == "table":
+            click.echo()
     _print_list(
         result, fmt, f"Preview of {result.period} (list dated {result.list_date}; not saved)"
     )
@@ -224,7 +282,7 @@ def history(app: App, player_ref: str, fmt: str) -> None:
                             "list_date": r.list_date.isoformat(),
                             "rating_before": r.rating_before,
                             "rating": r.rating_after,
-                            "change": r.change,
+                            "change": _change_value(r.state, r.change),
                             "k": r.k,
                             "games": r.games,
                             "total_games": r.total_games,
@@ -244,7 +302,8 @@ def history(app: App, player_ref: str, fmt: str) -> None:
         writer.writerow(["period", "rating_before", "rating", "change", "k", "games",
                          "total_games", "score", "state"])  # fmt: skip
         for r in rows:
-            writer.writerow([r.period, _blank(r.rating_before), _blank(r.rating_after), r.change,
+            writer.writerow([r.period, _blank(r.rating_before), _blank(r.rating_after),
+                             _blank(_change_value(r.state, r.change)),
                              _blank(r.k), r.games, _blank(r.total_games), float(r.score),
                              r.state])  # fmt: skip
         click.echo(out.getvalue(), nl=False)
@@ -254,15 +313,15 @@ def history(app: App, player_ref: str, fmt: str) -> None:
     for r in rows:
         click.echo(
             f"{r.period:<8} {_blank(r.rating_before):>6} {_blank(r.rating_after):>6} "
-            f"{_signed(r.change):>5} {_blank(r.k):>3} {r.games:>5}  {r.state}"
+            f"{_change(r.state, r.change):>5} {_blank(r.k):>3} {r.games:>5}  {r.state}"
         )
 
 
 @click.command("card")
 @click.argument("player_ref", metavar="PLAYER")
-@click.option("--period", required=True, metavar="YYYY-MM", help="The rated period.")
+@click.option("--period", metavar="YYYY-MM", help="The rated period (default: newest).")
 @pass_app
-def card(app: App, player_ref: str, period: str) -> None:
+def card(app: App, player_ref: str, period: str | None) -> None:
     """Show the per-game calculation of a player's period (like FIDE's calculation page)."""
     with app.session() as session:
         c = reports.card(session, player_ref, period)

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 from ratings import files, limits, migrate
 from ratings.cli import App, pass_app
 from ratings.cli.progress import Progress
+from ratings.cli.types import AsciiIntRange
 from ratings.db import SessionFactory, make_engine, sqlite_path
 from ratings.errors import InvalidInputError, LimitError
 from ratings.service import publish as data
@@ -108,7 +109,7 @@ def run_publish(
 )
 @click.option(
     "--jobs",
-    type=click.IntRange(1, 64),
+    type=AsciiIntRange(1, 64),
     help="Worker processes for a large site (default: the machine's cores, at most 4).",
 )
 @DB_OPTION

@@ -9,9 +9,19 @@ import click
 
 from ratings import limits, service
 from ratings.cli import App, pass_app
+from ratings.cli.options import (
+    ALLOW_FUTURE,
+    REASON,
+    YES,
+    confirmed,
+    say_marked,
+    say_moved,
+    today_unless,
+)
 from ratings.errors import InvalidInputError
 from ratings.models import Player
 from ratings.results import Result
+from ratings.service import corrections
 from ratings.service.notices import unknown_games_players
 from ratings.service.rating_periods import game_rating_period
 
@@ -315,6 +325,8 @@ def game() -> None:
     help="Rate the game's event in this period (submitted for a later list than its date "
     "gives); a stored event must have that period already.",
 )
+@ALLOW_FUTURE
+@YES
 @pass_app
 def game_add(
     app: App,
@@ -325,20 +337,41 @@ def game_add(
     event: str | None,
     round_: str | None,
     period: str | None,
+    allow_future: bool,
+    yes: bool,
 ) -> None:
-    """Record one game: WHITE BLACK RESULT (1-0, 0-1, 1/2-1/2, +/-, -/+, -/-)."""
+    """Record one game: WHITE BLACK RESULT (1-0, 0-1, 1/2-1/2, +/-, -/+, -/-).
+
+    A game that sends its stored event to another rating period or list asks first.
+    """
     limits.option("--event", limits.event_name, event)
     limits.option("--round", limits.round_name, round_)
     played_on = parse_date(date_text)
     outcome = parse_result(result)
-    with app.session() as session:
-        g = service.add_game(
-            session, white, black, outcome, played_on, event_name=event, round=round_
-        )
-        if period is not None:
-            game_rating_period(session, g.id, period)
-        report = f"Added game {g.id}"
-    click.echo(report)  # only once the game is saved
+    today = today_unless(allow_future)
+
+    def add(allow_move: bool) -> tuple[int, str | None]:
+        with app.session() as session:
+            before = corrections.waiting(session)
+            g = service.add_game(
+                session,
+                white,
+                black,
+                outcome,
+                played_on,
+                event_name=event,
+                round=round_,
+                today=today,
+                allow_move=allow_move,
+            )
+            if period is not None:
+                game_rating_period(session, g.id, period)
+            return g.id, corrections.newly_marked(session, before)
+
+    (game_id, marked), move = confirmed(add, yes)
+    click.echo(f"Added game {game_id}")  # only once the game is saved
+    say_moved(move)
+    say_marked(marked)
 
 
 @game.command("edit")
@@ -347,6 +380,9 @@ def game_add(
 @click.option("--date", "date_text", help="YYYY-MM-DD")
 @click.option("--round", "round_")
 @click.option("--rated/--unrated", default=None, help="--unrated: played but not rated.")
+@ALLOW_FUTURE
+@YES
+@REASON
 @pass_app
 def game_edit(
     app: App,
@@ -355,32 +391,64 @@ def game_edit(
     date_text: str | None,
     round_: str | None,
     rated: bool | None,
+    allow_future: bool,
+    yes: bool,
+    reason: str | None,
 ) -> None:
-    """Correct a stored game (its rated period is re-rated by the next 'ratings rate')."""
+    """Correct a stored game (its rated period is re-rated by the next 'ratings rate').
+
+    A new date that changes the event's dates asks first: all its games follow.
+    """
     game_id = limits.option("GAME_ID", limits.game_id, game_id_text)
     limits.option("--round", limits.round_name, round_)
-    with app.session() as session:
-        g = service.edit_game(
-            session,
-            game_id,
-            result=parse_result(result) if result is not None else None,
-            played_on=parse_date(date_text) if date_text is not None else None,
-            round=round_,
-            rated=rated,
-        )
-        report = f"Changed game {g.id}"
-    click.echo(report)  # only once the change is saved
+    new_result = parse_result(result) if result is not None else None
+    played_on = parse_date(date_text) if date_text is not None else None
+    today = today_unless(allow_future)
+
+    def edit(allow_move: bool) -> str | None:
+        with app.session() as session:
+            before = corrections.waiting(session)
+            service.edit_game(
+                session,
+                game_id,
+                result=new_result,
+                played_on=played_on,
+                round=round_,
+                rated=rated,
+                today=today,
+                allow_move=allow_move,
+                reason=reason,
+            )
+            return corrections.newly_marked(session, before)
+
+    marked, move = confirmed(edit, yes)
+    click.echo(f"Changed game {game_id}")  # only once the change is saved
+    say_moved(move)
+    say_marked(marked)
 
 
 @game.command("void")
 @click.argument("game_id_text", metavar="GAME_ID")
+@YES
+@REASON
 @pass_app
-def game_void(app: App, game_id_text: str) -> None:
-    """Remove a game recorded in error (its rated period is re-rated by the next rate)."""
+def game_void(app: App, game_id_text: str, yes: bool, reason: str | None) -> None:
+    """Remove a game recorded in error (its rated period is re-rated by the next rate).
+
+    A void that changes the event's dates asks first.
+    """
     game_id = limits.option("GAME_ID", limits.game_id, game_id_text)
-    with app.session() as session:
-        service.void_game(session, game_id)
+
+    def void(allow_move: bool) -> str | None:
+        with app.session() as session:
+            before = corrections.waiting(session)
+            service.void_game(session, game_id, allow_move=allow_move, reason=reason)
+            return corrections.newly_marked(session, before)
+
+    marked, move = confirmed(void, yes)
     click.echo(f"Voided game {game_id}")  # only once the game is gone
+    say_moved(move)
+    say_marked(marked)
 
 
 def register(group: click.Group) -> None:

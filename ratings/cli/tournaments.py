@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from ratings import files, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import FILE, PERIOD, import_, read_bytes, warn_unknown_games
+from ratings.cli.options import ALLOW_FUTURE, today_unless
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
 from ratings.service.rating_periods import import_rating_period
@@ -110,6 +111,7 @@ def _footer(report: service.TournamentReport) -> None:
 @DATE
 @DRY_RUN
 @ALLOW_DUPLICATES
+@ALLOW_FUTURE
 @PERIOD
 @pass_app
 def import_trf(
@@ -117,6 +119,7 @@ def import_trf(
     file: Path,
     date_text: str | None,
     dry_run: bool,
+    allow_future: bool,
     allow_duplicates: bool,
     period: str | None,
 ) -> None:
@@ -137,6 +140,7 @@ def import_trf(
             str(file),
             default_date=default_date,
             dry_run=dry_run,
+            today=today_unless(allow_future),
             allow_duplicates=allow_duplicates,
         )
         _give_period(session, data, report, period, dry_run)
@@ -169,6 +173,7 @@ def import_trf(
 )
 @DRY_RUN
 @ALLOW_DUPLICATES
+@ALLOW_FUTURE
 @PERIOD
 @pass_app
 def import_pgn(
@@ -177,6 +182,7 @@ def import_pgn(
     date_text: str | None,
     entry_ratings: bool,
     dry_run: bool,
+    allow_future: bool,
     allow_duplicates: bool,
     period: str | None,
 ) -> None:
@@ -197,6 +203,7 @@ def import_pgn(
             default_date=default_date,
             entry_ratings=entry_ratings,
             dry_run=dry_run,
+            today=today_unless(allow_future),
             allow_duplicates=allow_duplicates,
         )
         _give_period(session, data, report, period, dry_run)

@@ -31,3 +31,12 @@ class AsciiInt(click.ParamType):  # type: ignore[type-arg]
 
 ASCII_INT = AsciiInt()
 """Use instead of ``type=int``."""
+
+
+class AsciiIntRange(click.IntRange):
+    """``click.IntRange`` read from ASCII digits only (see :class:`AsciiInt`)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if not isinstance(value, int) and not _INTEGER.fullmatch(str(value).strip()):
+            self.fail(f"{value!r} is not a valid integer (digits 0-9).", param, ctx)
+        return super().convert(value, param, ctx)

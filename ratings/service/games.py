@@ -24,6 +24,7 @@ from ratings.models import Event, Game, Import, Player, RatingBreakdown
 from ratings.names import closest, key_of_stored
 from ratings.results import Result
 from ratings.rules import Period, is_long_event
+from ratings.service import audit
 from ratings.service.common import (
     bulk_insert,
     clean_text,
@@ -36,6 +37,9 @@ from ratings.service.common import (
     period_of,
     utcnow,
 )
+from ratings.service.dates import check_not_future, future_problem
+from ratings.service.logged import game_lines
+from ratings.service.moves import EventMoveError, event_move, follow_games, games_span
 
 
 def content_hash(data: bytes) -> str:
@@ -106,23 +110,46 @@ def _event_for(session: Session, name: str | None, day: dt.date, label: str) -> 
     return event
 
 
-def _refresh_event(session: Session, event: Event, old_end: dt.date | None) -> None:
-    """Set an event's dates to its games' first and last day; mark the rated periods whose
-    lists the change touches; refuse a change that reaches before the rating history."""
-    first, last = session.execute(
-        sa.select(sa.func.min(Game.played_on), sa.func.max(Game.played_on)).where(
-            Game.event_id == event.id
-        )
-    ).one()
-    if first is not None:
-        event.start_date, event.end_date = first, last
-    for day in (event.end_date, old_end):
-        if day is None:
-            continue
+def _refresh_event(
+    session: Session,
+    event: Event,
+    old: tuple[dt.date, dt.date],
+    before: tuple[dt.date, dt.date] | None,
+    *,
+    allow_move: bool,
+    confirm_any: bool,
+    game_days: Sequence[dt.date] = (),
+) -> None:
+    """After a change to an event's games: set its dates from them (the sides they set follow
+    them, :func:`ratings.service.moves.follow_games`); mark the rated periods whose lists the
+    change touches; refuse a change that reaches before the rating history.
+
+    :param old: the event's dates before the change.
+    :param before: its games' first and last day before the change.
+    :param allow_move: False: a change of the event's dates raises
+        :class:`~ratings.service.moves.EventMoveError` (any change with ``confirm_any``,
+        else one that sends its games to another period or list), with the session's work
+        to be rolled back.
+    :param game_days: the changed game's days, old and new (an event longer than 90 days
+        rates each game in the period it was played).
+    """
+    event.start_date, event.end_date = follow_games(old, before, games_span(session, event.id))
+    if not allow_move and (event.start_date, event.end_date) != old:
+        count = session.scalar(sa.select(sa.func.count()).where(Game.event_id == event.id))
+        move = event_move(get_config(session), event, old, count or 0)
+        if move is not None and (confirm_any or move.moves_rating):
+            raise EventMoveError(move)
+    days = {event.end_date, old[1]}
+    longs = [is_long_event(*span) for span in (old, (event.start_date, event.end_date))]
+    if any(longs):
+        days.update(game_days)
+    if longs[0] != longs[1]:  # every game changes period: from the first game's on
+        days.add(min(old[0], event.start_date))
+    for day in days:
         problem = history_error(session, day)
         if problem:
             raise PeriodError(problem)
-    for day in sorted({event.end_date, *([old_end] if old_end else [])}):
+    for day in sorted(days):
         mark_for_rerate(session, day)
     session.flush()
 
@@ -136,12 +163,20 @@ def add_game(
     *,
     event_name: str | None = None,
     round: str | None = None,
+    today: dt.date | None = None,
+    allow_move: bool = True,
 ) -> Game:
     """Record one game. Without an event it is an event of its own (SPEC 1.5); with the name
     of a stored event it joins it (the event's dates grow to include the game).
 
+    :param today: refuse a date after it (None: no check; the CLI passes today unless
+        ``--allow-future``).
+    :param allow_move: False: refuse (:class:`~ratings.service.moves.EventMoveError`) a game
+        that sends its stored event to another rating period or list; roll back then.
     :raises LimitError: for an event name or round beyond :mod:`ratings.limits`.
+    :raises FutureDateError: for a date after ``today``.
     """
+    check_not_future(played_on, today)
     event_name = clean_text(event_name, limits.MAX_EVENT_LENGTH, "event")
     round = clean_text(round, limits.MAX_ROUND_LENGTH, "round")
     white = get_player(session, white_ref)
@@ -153,7 +188,7 @@ def add_game(
         raise PeriodError(problem)
     label = game_label(white.name, black.name, played_on)
     event = _event_for(session, event_name, played_on, label)
-    old_end = event.end_date
+    old, before = (event.start_date, event.end_date), games_span(session, event.id)
     game = Game(
         event_id=event.id,
         round=round,
@@ -165,7 +200,15 @@ def add_game(
     )
     session.add(game)
     session.flush()
-    _refresh_event(session, event, old_end)
+    _refresh_event(
+        session,
+        event,
+        old,
+        before,
+        allow_move=allow_move,
+        confirm_any=False,
+        game_days=(played_on,),
+    )
     return game
 
 
@@ -185,15 +228,31 @@ def edit_game(
     played_on: dt.date | None = None,
     round: str | None = None,
     rated: bool | None = None,
+    today: dt.date | None = None,
+    allow_move: bool = True,
+    reason: str | None = None,
 ) -> Game:
     """Correct a stored game; the rated periods it touches are marked for re-rating.
 
-    ``round=""`` clears the round.
+    ``round=""`` clears the round. A new date after ``today`` is refused (None: no check).
+    With ``allow_move`` False a new date that changes the event's dates is refused
+    (:class:`~ratings.service.moves.EventMoveError`; roll back then). Every field changed
+    (and the event's dates, when they move) goes to the corrections log with ``reason``.
     """
+    audit.check_reason(reason)
+    if played_on is not None:
+        check_not_future(played_on, today)
     new_round = clean_text(round, limits.MAX_ROUND_LENGTH, "round")
     game = get_game(session, game_id)
     event = session.get_one(Event, game.event_id)
-    old_end = event.end_date
+    old, before = (event.start_date, event.end_date), games_span(session, event.id)
+    old_day = game.played_on
+    # a game's date moves its event: ask when other games follow it (any change of the
+    # dates), or when its own event goes to another period or list
+    others = session.scalar(
+        sa.select(sa.func.count()).where(Game.event_id == event.id, Game.id != game.id)
+    )
+    was = {f: getattr(game, f) for f in ("result", "rateable", "played_on", "round")}
     if result is not None:
         game.result = result
         game.rateable = result.is_played if rated is None else rated
@@ -209,18 +268,50 @@ def edit_game(
     if round is not None:
         game.round = new_round
     session.flush()
-    _refresh_event(session, event, old_end)
+    _refresh_event(
+        session,
+        event,
+        old,
+        before,
+        allow_move=allow_move,
+        confirm_any=bool(others),
+        game_days=(old_day, game.played_on),
+    )
+    changes = [
+        audit.Change(game_id=game.id, event_id=event.id, field=f, old=value, new=getattr(game, f))
+        for f, value in was.items()
+        if getattr(game, f) != value
+    ]
+    changes += _date_lines(event, old)
+    if changes:
+        audit.record(session, audit.Action.GAME_EDIT, *changes, reason=reason)
     return game
 
 
-def void_game(session: Session, game_id: int) -> Game:
+def _date_lines(event: Event, old: tuple[dt.date, dt.date]) -> list[audit.Change]:
+    """The corrections log's lines for an event's dates that moved."""
+    return [
+        audit.Change(event_id=event.id, field=f, old=value, new=getattr(event, f))
+        for f, value in zip(("start_date", "end_date"), old, strict=True)
+        if getattr(event, f) != value
+    ]
+
+
+def void_game(
+    session: Session, game_id: int, *, allow_move: bool = True, reason: str | None = None
+) -> Game:
     """Remove a game recorded in error; its rated period is marked for re-rating.
 
     Its breakdown rows go with it; the published values they produced stay in
-    ``superseded_ratings`` after the re-rate.
+    ``superseded_ratings`` after the re-rate. With ``allow_move`` False a void that changes
+    the event's dates is refused (:class:`~ratings.service.moves.EventMoveError`; roll back
+    then). The game's every column goes to the corrections log, with ``reason``.
     """
+    audit.check_reason(reason)
     game = get_game(session, game_id)
     event = session.get_one(Event, game.event_id)
+    old, before = (event.start_date, event.end_date), games_span(session, event.id)
+    removed = game_lines(game)
     old_end = event.end_date
     problem = history_error(session, old_end)
     if problem:
@@ -228,7 +319,22 @@ def void_game(session: Session, game_id: int) -> Game:
     session.execute(sa.delete(RatingBreakdown).where(RatingBreakdown.game_id == game.id))
     session.delete(game)
     session.flush()
-    _refresh_event(session, event, old_end)
+    _refresh_event(
+        session,
+        event,
+        old,
+        before,
+        allow_move=allow_move,
+        confirm_any=True,
+        game_days=(game.played_on,),
+    )
+    audit.record(
+        session,
+        audit.Action.GAME_VOID,
+        *removed,
+        *_date_lines(event, old),
+        reason=reason,
+    )
     return game
 
 
@@ -334,14 +440,15 @@ def import_games(
     file_name: str,
     data_hash: str,
     *,
+    today: dt.date | None = None,
     allow_duplicates: bool = False,
 ) -> ImportReport:
     """Store every game of a games CSV, or none (SPEC 4).
 
     Events come from the ``event`` column (one event per distinct name in the file, dated
-    by its first and last game); a row without an event is an event of its own. Rows
-    identical to stored games are refused unless ``allow_duplicates``
-    (:func:`stored_duplicate_games`).
+    by its first and last game); a row without an event is an event of its own. A row dated
+    after ``today`` is an error (None: no check). Rows identical to stored games are refused
+    unless ``allow_duplicates`` (:func:`stored_duplicate_games`).
 
     :raises DuplicateImportError: for the same bytes imported before, or stored games.
     """
@@ -350,6 +457,9 @@ def import_games(
     errors: list[InputFileError] = []
     resolved: list[tuple[GameRow, int, int]] = []
     for row in rows:
+        future = future_problem(row.date, today)
+        if future:
+            errors.append(InputFileError(file_name, row.line, future, "date"))
         ids: list[int] = []
         for field, ref in (("white", row.white), ("black", row.black)):
             try:
@@ -454,6 +564,11 @@ def stored_duplicate_games(
     """
     if not resolved:
         return None
+    first = min(row.date for row, _, _ in resolved)
+    last = max(row.date for row, _, _ in resolved)
+    in_range = sa.select(Game.id).where(Game.played_on.between(first, last)).limit(1)
+    if session.scalar(in_range) is None:
+        return None  # the usual case (a new month): no key of the file is built
     full: dict[tuple[object, ...], list[int]] = defaultdict(list)
     loose: dict[tuple[object, ...], list[int]] = defaultdict(list)
     for row, white, black in resolved:
@@ -462,8 +577,6 @@ def stored_duplicate_games(
             full[(*base, key_of_stored(row.event))].append(row.line)
         else:
             loose[base].append(row.line)
-    first = min(row.date for row, _, _ in resolved)
-    last = max(row.date for row, _, _ in resolved)
     stored = session.execute(
         sa.select(
             Game.played_on, Game.white_id, Game.black_id, Game.result, Game.round, Event.name,

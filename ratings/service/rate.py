@@ -74,6 +74,9 @@ class RateReport:
     """Rated games processed (games that counted for at least one player)."""
     changed: tuple[ChangedRating, ...] = ()
     """Published ratings that the re-rate changed."""
+    held_back: tuple[str, ...] = ()
+    """Labels of the periods with games that were not rated because they have not ended
+    (``today`` given, no ``through``): ``rate --through`` rates them on purpose."""
 
 
 class _Rater:
@@ -490,7 +493,15 @@ def periods_to_rate(
         start = first_game_period(session, config)
     if start is None:
         return [], None
+    held_back_from = None
+    if through is None and today is not None:
+        # a period that has not ended is rated only when --through names it (issue 11,
+        # item 6): its games may still be coming, and a mistyped year would publish a run
+        # of empty lists up to it
+        held_back_from = Period.containing(today, months)
     end = through or latest_game_period(session, config)
+    if held_back_from is not None and end is not None and held_back_from <= end:
+        end = held_back_from.previous()
     if rated:
         last_rated = Period(rated[-1].start_date, months)
         if stale is not None and (end is None or end < last_rated):
@@ -514,12 +525,19 @@ def rate(
     in order (SPEC 3). Superseded published values go to ``superseded_ratings``.
 
     ``through`` is the last period to rate (default: the period of the newest game); with
-    ``today`` it may not lie beyond the current period unless games do.
+    ``today`` it may not lie beyond the current period unless games do, and without it the
+    periods that have not ended by ``today`` are left for later (``held_back`` in the
+    report), except those a re-rate must reach.
     """
     config = get_config(session)
     periods, _ = periods_to_rate(session, config, through, today=today)
+    held_back: tuple[str, ...] = ()
+    if through is None and today is not None:
+        every, _ = periods_to_rate(session, config, None)
+        kept = set(periods)
+        held_back = tuple(p.label for p in every if p not in kept)
     if not periods:
-        return RateReport()
+        return RateReport(held_back=held_back)
     if through is not None and through.months != config.period_months:
         raise PeriodError(f"{through.label} is not a {config.period_months}-month period")
     existing = {
@@ -572,7 +590,7 @@ def rate(
         if start not in {period.start for period in periods}:
             names = names or _names(session)
             changed += _supersede(session, row, _replace_list(session, row), names, now)
-    return RateReport(tuple(rated), tuple(rerated), games, tuple(changed))
+    return RateReport(tuple(rated), tuple(rerated), games, tuple(changed), held_back)
 
 
 def _replace_list(

@@ -43,6 +43,9 @@ class ListRow:
     k: int | None
     """K for the next period (before the 700 rule)."""
     k10: bool
+    status: str = "listed"
+    """The list status: listed, first_rating (``change`` means nothing: there was no rating
+    before), unrated or below_floor."""
     inactive: bool = False
     """No rated game in the 12 months up to the list (FIDE's ``i``)."""
 
@@ -72,6 +75,7 @@ def _list_row(
     games: int | None,
     k: int | None,
     k10: bool,
+    status: str,
     inactive: bool = False,
 ) -> ListRow:
     return ListRow(
@@ -88,6 +92,7 @@ def _list_row(
         games=games,
         k=k,
         k10=k10,
+        status=status,
         inactive=inactive,
     )
 
@@ -132,6 +137,7 @@ def rating_list(
             h.total_games,
             h.next_k,
             h.k10,
+            h.list_status,
             h.inactive,
         )
         for p, h in session.execute(query)
@@ -156,7 +162,8 @@ def _register_list(session: Session, include_unrated: bool) -> RatingList:
     for p in session.scalars(query):
         standing = rules.Standing.from_entry(p.entry_rating, p.entry_games, p.birth_year, p.k10)
         k = rules.next_k(config, standing, first.start) if first is not None else None
-        rows.append(_list_row(p, p.entry_rating, 0, 0, p.entry_games, k, standing.k10))
+        status = "unrated" if p.entry_rating is None else "listed"
+        rows.append(_list_row(p, p.entry_rating, 0, 0, p.entry_games, k, standing.k10, status))
     rows.sort(key=_sort_key)
     return RatingList(None, None, tuple(rows))
 
@@ -302,11 +309,12 @@ class Card:
         return sum((line.change for line in self.lines if line.change is not None), Decimal(0))
 
 
-def card(session: Session, player_ref: str, period_label: str) -> Card:
-    """The per-game breakdown of one player's period."""
+def card(session: Session, player_ref: str, period_label: str | None = None) -> Card:
+    """The per-game breakdown of one player's period (default: the newest rated period)."""
     player = get_player(session, player_ref)
     period = _find_period(session, period_label)
-    assert period is not None
+    if period is None:
+        raise PeriodError("no period has been rated yet; run 'ratings rate'")
     entry = session.scalar(
         sa.select(RatingHistory).where(
             RatingHistory.period_id == period.id, RatingHistory.player_id == player.id

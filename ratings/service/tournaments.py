@@ -64,6 +64,7 @@ from ratings.models import Bye, Event, Game, Import, Player, RatingHistory, Rati
 from ratings.names import clean_name, key_of_stored
 from ratings.results import Result
 from ratings.service.common import bulk_insert, date_param
+from ratings.service.dates import future_problem
 from ratings.service.games import (
     _insert_event,
     _mark_touched,
@@ -563,6 +564,30 @@ def _trf_dates(
     return _TrfDates(days, start, max(start, end), warning)
 
 
+def _trf_future(
+    t: TrfTournament,
+    data: bytes,
+    file_name: str,
+    default_date: dt.date | None,
+    today: dt.date | None,
+    errors: list[InputFileError],
+) -> None:
+    """The file's dates (and ``--date``) after ``today``, one error each."""
+    if today is None:
+        return
+    lines = _record_lines(data)
+    for day, record, field in [
+        (t.start_date, "042", "start date"),
+        (t.end_date, "052", "end date"),
+        *((d, "132", f"round {n} date") for n, d in sorted(t.round_dates.items())),
+        (default_date, None, "--date"),
+    ]:
+        problem = future_problem(day, today) if day is not None else None
+        if problem:
+            line = lines.get(record) if record else None
+            errors.append(InputFileError(file_name, line, problem, field))
+
+
 def import_trf(
     session: Session,
     data: bytes,
@@ -571,6 +596,7 @@ def import_trf(
     default_date: dt.date | None = None,
     allow_duplicates: bool = False,
     dry_run: bool = False,
+    today: dt.date | None = None,
 ) -> TournamentReport:
     """Import one TRF16 or TRF-2026 file as one event, or nothing (SPEC 5).
 
@@ -582,8 +608,10 @@ def import_trf(
     ``042``/``052`` dates.
 
     :param dry_run: resolve and check everything, write nothing.
+    :param today: an event, round or ``--date`` date after it is an error (None: no check).
     :raises InputFileError: (or :class:`InputFileErrors`) for a malformed file, a player
-        that cannot be matched, a date out of range or before the rating history.
+        that cannot be matched, a date out of range, after ``today`` or before the rating
+        history.
     :raises DuplicateImportError: when the same bytes were imported before, or (unless
         ``allow_duplicates``) the file's event is stored already: the same name, dates and
         players, as a file saved again with other line endings gives.
@@ -596,6 +624,7 @@ def import_trf(
     # with a bad round block still names its player
     broken = {e.line for e in errors if not (e.field or "").startswith("round")}
     dates = _trf_dates(t, data, file_name, default_date, errors)
+    _trf_future(t, data, file_name, default_date, today, errors)
 
     resolver = _Resolver(session, file_name)
     ids: dict[int, int] = {}  # start number -> player id or placeholder
@@ -740,6 +769,7 @@ def import_pgn(
     entry_ratings: bool = False,
     allow_duplicates: bool = False,
     dry_run: bool = False,
+    today: dt.date | None = None,
 ) -> TournamentReport:
     """Import the games of a PGN file from their tags, or nothing (SPEC 5).
 
@@ -750,6 +780,7 @@ def import_pgn(
     title tags and, with ``entry_ratings``, their entry rating from the Elo tags (see the
     module docstring).
 
+    :param today: a game dated after it is an error (None: no check).
     :raises InputFileError: (or :class:`InputFileErrors`) naming the line of every problem.
     :raises DuplicateImportError: when the same bytes were imported before, or (unless
         ``allow_duplicates``) the file's event is stored already: the same name, dates and
@@ -785,6 +816,9 @@ def import_pgn(
                 _check_day(day, file_name, g.line, "Date")
             except InputFileError as exc:
                 errors.append(exc)
+            future = future_problem(day, today)
+            if future:
+                errors.append(InputFileError(file_name, g.line, future, "Date"))
         sides: list[int] = []
         for tag, name, fide_id, title, elo in _sides(g):
             try:

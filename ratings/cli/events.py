@@ -1,0 +1,259 @@
+"""``ratings event ...``, ``game list``, ``import list|undo``: what is stored, with the ids the
+corrections take, and the corrections that work on whole events and imports."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import click
+
+from ratings.cli import App, pass_app
+from ratings.cli.imports import import_
+from ratings.cli.options import (
+    ALLOW_FUTURE,
+    REASON,
+    YES,
+    ask,
+    confirmed,
+    say_marked,
+    say_moved,
+    today_unless,
+)
+from ratings.cli.records import game, parse_date
+from ratings.cli.tables import FORMAT, emit_rows
+from ratings.service import browse, corrections
+
+
+def _score(halves: int) -> str:
+    """A score as chess writes it: ``2½``, ``½``, ``3``."""
+    whole, half = divmod(halves, 2)
+    if not half:
+        return str(whole)
+    return f"{whole}½" if whole else "½"
+
+
+def _change(value: Decimal | None) -> str:
+    return "" if value is None else f"{value:+.2f}"
+
+
+@game.command("list")
+@click.option("--event", "event_ref", metavar="EVENT", help="One event (id or exact name).")
+@click.option("--player", "player_ref", metavar="PLAYER", help="One player's games.")
+@click.option("--period", metavar="YYYY-MM", help="The games played in one period.")
+@FORMAT
+@pass_app
+def game_list(
+    app: App, event_ref: str | None, player_ref: str | None, period: str | None, fmt: str
+) -> None:
+    """List stored games with their ids (by date)."""
+    with app.session() as session:
+        games = browse.list_games(
+            session, event_ref=event_ref, player_ref=player_ref, period_label=period
+        )
+    emit_rows(
+        ("id", "date", "event_id", "event", "round", "white", "black", "result", "rated"),
+        [
+            (g.id, g.played_on, g.event_id, g.event, g.round, g.white, g.black, g.result, g.rated)
+            for g in games
+        ],
+        fmt,
+    )
+
+
+@click.group("event")
+def event() -> None:
+    """List, show, edit and void events (tournaments, matches)."""
+
+
+@event.command("list")
+@FORMAT
+@pass_app
+def event_list(app: App, fmt: str) -> None:
+    """List stored events with their ids, dates, rating period and games."""
+    with app.session() as session:
+        events = browse.list_events(session)
+    emit_rows(
+        ("id", "name", "start", "end", "period", "games", "rated", "byes", "source", "import"),
+        [
+            (
+                e.id,
+                e.name,
+                e.start_date,
+                e.end_date,
+                e.period,
+                e.games,
+                e.rated_games,
+                e.byes,
+                e.source,
+                e.import_id,
+            )
+            for e in events
+        ],
+        fmt,
+    )
+
+
+@event.command("show")
+@click.argument("event_ref", metavar="EVENT")
+@pass_app
+def event_show(app: App, event_ref: str) -> None:
+    """Show an event's crosstable: results by round, score, rating, performance, change.
+
+    EVENT is an event id or an exact name. A cell is the opponent's rank, the colour and the
+    result (3w1: won with white against number 3); a bye shows its code (H, F, U, Z, +, -).
+    """
+    with app.session() as session:
+        shown = browse.event_table(session, event_ref)
+    e, table = shown.event, shown.table
+    state = "rated" if e.period_rated else "not rated yet"
+    click.echo(f"Event {e.id}: {e.name}, {e.start_date} .. {e.end_date}")
+    click.echo(
+        f"Period {e.period} ({state}); {table.games} game{'' if table.games == 1 else 's'}, "
+        f"{table.rated} rated"
+    )
+    header = ["#", "name", "rating", *table.rounds, "score", "perf", "change"]
+    rows = [
+        [
+            str(r.rank),
+            shown.names.get(r.player_id, "?"),
+            "" if r.rating is None else str(r.rating),
+            *(" ".join(c.text for c in cells) for cells in r.cells),
+            _score(r.score_half_points),
+            "" if r.performance is None else str(r.performance),
+            _change(r.change),
+        ]
+        for r in table.rows
+    ]
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    left = {1}  # the names; numbers and cells to the right
+    for row in [header, *rows]:
+        cells = [
+            v.ljust(w) if i in left else v.rjust(w)
+            for i, (v, w) in enumerate(zip(row, widths, strict=True))
+        ]
+        click.echo("  ".join(cells).rstrip())
+
+
+@event.command("edit")
+@click.argument("event_ref", metavar="EVENT")
+@click.option("--name", help="The event's new name.")
+@click.option("--start", "start_text", metavar="YYYY-MM-DD", help="New start date.")
+@click.option("--end", "end_text", metavar="YYYY-MM-DD", help="New end date.")
+@click.option(
+    "--period",
+    metavar="YYYY-MM",
+    help="The period whose list rates the event, when it was submitted for a later list "
+    "(not before its end date's; '' for the default).",
+)
+@ALLOW_FUTURE
+@YES
+@REASON
+@pass_app
+def event_edit(
+    app: App,
+    event_ref: str,
+    name: str | None,
+    start_text: str | None,
+    end_text: str | None,
+    period: str | None,
+    allow_future: bool,
+    yes: bool,
+    reason: str | None,
+) -> None:
+    """Correct an event's name or dates (EVENT: id or exact name).
+
+    The dates must hold all its games. They decide how every game of the event is rated
+    (the start picks the list, the end the period), so new dates ask first.
+    """
+    start = parse_date(start_text, "--start") if start_text is not None else None
+    end = parse_date(end_text, "--end") if end_text is not None else None
+    today = today_unless(allow_future)
+
+    def edit(allow_move: bool) -> tuple[corrections.EventEdit, str | None]:
+        with app.session() as session:
+            before = corrections.waiting(session)
+            done = corrections.edit_event(
+                session,
+                event_ref,
+                name=name,
+                start=start,
+                end=end,
+                today=today,
+                allow_move=allow_move,
+                reason=reason,
+                period=period,
+            )
+            return done, corrections.newly_marked(session, before)
+
+    (done, marked), move = confirmed(edit, yes)
+    if done.changed:
+        click.echo(f"Changed {', '.join(done.changed)} of event {done.event_id} ({done.name})")
+    else:
+        click.echo(f"Nothing changed for event {done.event_id} ({done.name})")
+    say_moved(move)
+    say_marked(marked)
+
+
+@event.command("void")
+@click.argument("event_ref", metavar="EVENT")
+@YES
+@REASON
+@pass_app
+def event_void(app: App, event_ref: str, yes: bool, reason: str | None) -> None:
+    """Remove an event recorded in error, with all its games and byes (asks first).
+
+    Everything removed is kept in the corrections log ('ratings log').
+    """
+    if not yes:
+        with app.session(commit=False) as session:
+            e = browse.event_info(session, event_ref)
+        ask(
+            f"Void event {e.id} ({e.name}, {e.start_date} .. {e.end_date}) and its "
+            f"{_plural(e.games, 'game')} and {_plural(e.byes, 'bye')}?",
+        )
+    with app.session() as session:
+        before = corrections.waiting(session)
+        voided = corrections.void_event(session, event_ref, reason=reason)
+        marked = corrections.newly_marked(session, before)
+    click.echo(
+        f"Voided event {voided.event_id} ({voided.name}): {_plural(voided.games, 'game')} "
+        f"and {_plural(voided.byes, 'bye')} removed"
+    )
+    say_marked(marked)
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+@import_.command("list")
+@FORMAT
+@pass_app
+def import_list(app: App, fmt: str) -> None:
+    """List the imported files with their ids: kind, when, what each added."""
+    with app.session() as session:
+        imports = browse.list_imports(session)
+    emit_rows(
+        ("id", "kind", "file", "imported_at", "rows", "events", "games", "byes", "first_event"),
+        [
+            (
+                i.id,
+                i.kind,
+                i.file_name,
+                i.imported_at,
+                i.rows,
+                i.events,
+                i.games,
+                i.byes,
+                i.first_event,
+            )
+            for i in imports
+        ],
+        fmt,
+    )
+
+
+def register(group: click.Group) -> None:
+    """Add these commands to the top-level group (``game list`` and ``import list`` join
+    their groups when this module is imported)."""
+    group.add_command(event)

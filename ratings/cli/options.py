@@ -1,0 +1,76 @@
+"""Options and notes shared by the commands that record and correct results."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from typing import TypeVar
+
+import click
+
+from ratings import clock
+from ratings.cli import CommandError
+from ratings.service.moves import EventMove, EventMoveError
+
+ALLOW_FUTURE = click.option(
+    "--allow-future",
+    is_flag=True,
+    help="Accept game dates after today (refused otherwise: most are typos).",
+)
+
+YES = click.option("--yes", "-y", is_flag=True, help="Do it without asking for confirmation.")
+
+REASON = click.option(
+    "--reason",
+    metavar="TEXT",
+    help="Why: kept with the change in the corrections log ('ratings log').",
+)
+
+
+def today_unless(allow_future: bool) -> dt.date | None:
+    """The latest game date a command accepts: today, or None with ``--allow-future``."""
+    return None if allow_future else clock.today()
+
+
+def say_marked(period: str | None) -> None:
+    """The note every command that marks a rated period for re-rating prints (stderr)."""
+    if period:
+        click.echo(
+            f"This touches rated period {period}: 'ratings rate' re-rates from there", err=True
+        )
+
+
+T = TypeVar("T")
+
+
+def confirmed(run: Callable[[bool], T], yes: bool) -> tuple[T, EventMove | None]:
+    """Run a correction that may move an event's dates (issue 11, item 7): first without
+    letting it (``run(False)``, rolled back if it would); then, said and confirmed (or with
+    ``--yes``), letting it. Returns what ``run`` returned and the move, if any."""
+    try:
+        return run(False), None
+    except EventMoveError as exc:
+        move = exc.move
+    if not yes:
+        ask(f"This moves {move.describe()}. Go ahead?")
+    return run(True), move
+
+
+NOT_CONFIRMED = "not confirmed; nothing was changed (--yes confirms without asking)"
+
+
+def ask(question: str) -> None:
+    """Ask before a correction (on stderr). No, or no answer (a script without ``--yes``),
+    stops the command: ``Error: not confirmed ...``, exit 1, nothing changed."""
+    try:
+        if click.confirm(question, err=True):
+            return
+    except click.exceptions.Abort:  # end of input: no answer
+        click.echo(err=True)
+    raise CommandError(NOT_CONFIRMED)
+
+
+def say_moved(move: EventMove | None) -> None:
+    """The report of an event that a correction moved."""
+    if move is not None:
+        click.echo(f"Moved {move.describe()}")
