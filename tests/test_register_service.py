@@ -25,7 +25,7 @@ from ratings.models import Bye, Correction, Event, Game, MergeMove, Player
 from ratings.results import Result
 from ratings.service import audit
 from ratings.service.common import find_players, get_player, suggestions
-from ratings.service.games import PlayerIndex, stored_duplicate_games
+from ratings.service.games_import import PlayerIndex, stored_duplicate_games
 from ratings.service.register import Birth, told_apart
 from ratings.service.tournaments import _same_person_name, stored_duplicates
 

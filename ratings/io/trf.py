@@ -170,6 +170,9 @@ class TrfTournament:
     points that do not add up), in line order."""
     undated_rounds: tuple[int, ...] = field(default=(), compare=False)
     """Rounds whose ``132`` date was written but not used (see the module docstring)."""
+    record_lines: dict[str, int] = field(default_factory=dict, compare=False)
+    """1-based line of the first non-blank ``042``, ``052`` and ``132`` record (for the
+    messages about the dates they hold); a record the file lacks is absent."""
 
     def game_date(self, round: int) -> date | None:
         """The date of a round: its ``132`` date if given, else the event's start date."""
@@ -214,6 +217,7 @@ _WHITE_RESULT = {
 _SEX = {"m": "m", "w": "f", "f": "f"}
 _POINTS = re.compile(r"([0-9]{1,3})(?:[.,]([0-9]))?")
 _DATE_FIELDS = {"042": "start date", "052": "end date"}
+_DATED_RECORDS = ("042", "052", "132")
 # XXS keys (JaVaFo) and their standard values: wins, draws, losses, byes, forfeits
 _STANDARD_POINTS = {"WW": 1.0, "BW": 1.0, "WD": 0.5, "BD": 0.5, "WL": 0.0, "BL": 0.0}
 _STANDARD_POINTS |= {"ZPB": 0.0, "HPB": 0.5, "FPB": 1.0, "PAB": 1.0, "FW": 1.0, "FL": 0.0}
@@ -512,10 +516,13 @@ class _Parser:
         written: list[tuple[str, int, str]] = []  # header dates: (field, line, text)
         seen_records: set[str] = set()
         players: dict[int, _Line] = {}
+        record_lines: dict[str, int] = {}
         for number, text in enumerate(lines, start=1):
             record = text[:3]
             if len(text) > 3 and text[3] != " ":
                 continue  # ruler lines and anything else that is not a record
+            if record in _DATED_RECORDS and record not in record_lines and text[4:].strip():
+                record_lines[record] = number
             if record == "001":
                 parsed = self.player(text, number)
                 if parsed is None:
@@ -568,6 +575,7 @@ class _Parser:
             undated_rounds=tuple(
                 sorted(int(label.split()[1]) for label in dropped if label.startswith("round "))
             ),
+            record_lines=record_lines,
         )
 
     def pairings(self, players: dict[int, _Line]) -> tuple[list[TrfGame], list[TrfBye]]:

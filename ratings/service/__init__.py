@@ -11,16 +11,9 @@ from ratings.service.common import (
     get_player,
     parse_period,
 )
-from ratings.service.games import (
-    ImportReport,
-    add_game,
-    check_not_imported,
-    content_hash,
-    edit_game,
-    get_game,
-    import_games,
-    void_game,
-)
+from ratings.service.games import add_game, edit_game, get_game, void_game
+from ratings.service.games_import import import_games
+from ratings.service.pgn_import import import_pgn
 from ratings.service.rate import ChangedRating, RateReport, rate
 from ratings.service.register import (
     Birth,
@@ -45,13 +38,10 @@ from ratings.service.reports import (
     preview,
     rating_list,
 )
-from ratings.service.tournaments import (
-    TournamentReport,
-    TrfExport,
-    export_trf,
-    import_pgn,
-    import_trf,
-)
+from ratings.service.storing import ImportReport, check_not_imported, content_hash
+from ratings.service.tournaments import TournamentReport
+from ratings.service.trf_export import TrfExport, export_trf
+from ratings.service.trf_import import import_trf
 
 __all__ = [
     "Birth",

@@ -16,9 +16,9 @@ from ratings.errors import InvalidInputError
 from ratings.models import Bye, Event, Game, Import, Player, RatingPeriod
 from ratings.service.common import get_config, get_player, parse_period
 from ratings.service.crosstable import Crosstable, crosstable
+from ratings.service.event_lookup import get_event
 from ratings.service.moves import rated_in
 from ratings.service.publish import event_data
-from ratings.service.tournaments import get_event
 
 __all__ = [
     "EventInfo",

@@ -30,7 +30,7 @@ from ratings.service.common import (
     mark_for_rerate,
 )
 from ratings.service.dates import check_not_future
-from ratings.service.games import history_error
+from ratings.service.event_lookup import get_event
 from ratings.service.logged import bye_lines, event_lines, game_lines
 from ratings.service.moves import EventMove, EventMoveError, Span, event_move, games_span
 from ratings.service.rate import RateReport, rate
@@ -39,7 +39,7 @@ from ratings.service.rating_periods import (
     check_rating_period,
     parse_rating_period,
 )
-from ratings.service.tournaments import get_event
+from ratings.service.storing import history_error
 
 __all__ = [
     "EventEdit",

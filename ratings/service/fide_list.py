@@ -60,7 +60,7 @@ from ratings.service.common import (
     mark_all_for_rerate,
     to_date,
 )
-from ratings.service.games import check_not_imported, record_import
+from ratings.service.storing import check_not_imported, record_import
 
 __all__ = [
     "FIELDS",

@@ -28,7 +28,7 @@ from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import Event, Game, Import
 from ratings.rules import Period, SystemConfig
 from ratings.service.common import get_config, mark_for_rerate
-from ratings.service.games import history_error
+from ratings.service.storing import history_error
 
 __all__ = [
     "change_rating_period",

@@ -41,7 +41,7 @@ from ratings.service.common import (
     get_player,
     mark_all_for_rerate,
 )
-from ratings.service.games import (
+from ratings.service.storing import (
     ImportReport,
     PlayerChange,
     check_not_imported,

@@ -1,0 +1,269 @@
+"""Importing a games CSV (SPEC 4): every row or none, players resolved by FIDE id or name."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from collections.abc import Iterator, Sequence
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings import limits
+from ratings.errors import DuplicateImportError, InputFileError, InputFileErrors
+from ratings.io.csv import GameRow
+from ratings.models import Event, Game, Import, Player
+from ratings.names import closest, key_of_stored
+from ratings.results import Result
+from ratings.service.common import bulk_insert, date_param, first_rated_start, game_label
+from ratings.service.dates import future_problem
+from ratings.service.storing import (
+    ImportReport,
+    check_not_imported,
+    first_rated_day,
+    history_error,
+    insert_events,
+    mark_touched,
+    record_import,
+)
+
+
+class PlayerIndex:
+    """Resolve the white/black references of a games file: a FIDE id (digits) or a name,
+    matched by its key (:mod:`ratings.names`: any case, normal form or spacing), as every
+    other path matches names. A FIDE id held by a merged-away record finds the player it
+    was merged into."""
+
+    SUGGEST_AT_MOST = 20
+    """Distinct unknown names that get "did you mean" (a file of typos stays fast)."""
+
+    def __init__(self, session: Session) -> None:
+        self.by_name: dict[str, list[tuple[int, str]]] = defaultdict(list)
+        self.by_fide: dict[int, int] = {}
+        merged: dict[int, int] = {}
+        rows = session.execute(
+            sa.select(Player.id, Player.name, Player.name_key, Player.fide_id,
+                      Player.merged_into_id)
+        )  # fmt: skip
+        for pid, name, key, fide_id, merged_into in rows:
+            if fide_id is not None:
+                self.by_fide[fide_id] = pid
+            if merged_into is not None:
+                merged[pid] = merged_into
+            else:
+                self.by_name[key].append((pid, name))
+        for fide_id, pid in self.by_fide.items():
+            while pid in merged:
+                pid = merged[pid]
+            self.by_fide[fide_id] = pid
+        self._suggested: dict[str, str] = {}
+
+    def _hint(self, text: str) -> str:
+        if text not in self._suggested and len(self._suggested) < self.SUGGEST_AT_MOST:
+            names = [name for found in self.by_name.values() for _, name in found]
+            near = " or ".join(map(repr, closest(text, names)))
+            self._suggested[text] = f"; did you mean {near}?" if near else ""
+        return self._suggested.get(text, "")
+
+    def resolve(self, ref: str) -> int:
+        """The player id, or ValueError with a message naming the problem.
+
+        Only ASCII digits are a FIDE id: ``'١٢'`` is a name, never FIDE id 12.
+        """
+        text = ref.strip()
+        digits = limits.is_ascii_digits(text) and len(text) <= limits.MAX_FIDE_ID_DIGITS
+        if digits and int(text) in self.by_fide:
+            return self.by_fide[int(text)]
+        found = self.by_name.get(key_of_stored(text), [])
+        if len(found) == 1:
+            return found[0][0]
+        if not found:
+            if digits:
+                raise ValueError(f"unknown fide id: {ref!r}")
+            raise ValueError(f"unknown player: {ref!r}{self._hint(text)}")
+        candidates = ", ".join(f"{pid} ({name})" for pid, name in found)
+        raise ValueError(f"ambiguous name {ref!r}: players {candidates}; use FIDE ids")
+
+
+def import_games(
+    session: Session,
+    rows: Sequence[GameRow],
+    file_name: str,
+    data_hash: str,
+    *,
+    today: dt.date | None = None,
+    allow_duplicates: bool = False,
+) -> ImportReport:
+    """Store every game of a games CSV, or none (SPEC 4).
+
+    Events come from the ``event`` column (one event per distinct name in the file, dated
+    by its first and last game); a row without an event is an event of its own. A row dated
+    after ``today`` is an error (None: no check). Rows identical to stored games are refused
+    unless ``allow_duplicates`` (:func:`stored_duplicate_games`).
+
+    :raises DuplicateImportError: for the same bytes imported before, or stored games.
+    """
+    check_not_imported(session, data_hash, file_name)
+    index = PlayerIndex(session)
+    errors: list[InputFileError] = []
+    resolved: list[tuple[GameRow, int, int]] = []
+    for row in rows:
+        future = future_problem(row.date, today)
+        if future:
+            errors.append(InputFileError(file_name, row.line, future, "date"))
+        ids: list[int] = []
+        for field, ref in (("white", row.white), ("black", row.black)):
+            try:
+                ids.append(index.resolve(ref))
+            except ValueError as exc:
+                errors.append(InputFileError(file_name, row.line, str(exc), field))
+        if len(ids) == 2:
+            if ids[0] == ids[1]:
+                errors.append(
+                    InputFileError(
+                        file_name, row.line, f"the same player as white: {row.black!r}", "black"
+                    )
+                )
+            else:
+                resolved.append((row, ids[0], ids[1]))
+    # events: by name within this file; their dates are their games' first and last day
+    spans: dict[str, list[dt.date]] = {}
+    for row in rows:
+        if row.event:
+            span = spans.setdefault(row.event, [row.date, row.date])
+            span[0] = min(span[0], row.date)
+            span[1] = max(span[1], row.date)
+    if first_rated_start(session) is not None:  # else no date can be before the history
+        problems: dict[dt.date, str | None] = {}  # one check per distinct end date
+        for row in rows:
+            end = spans[row.event][1] if row.event else row.date
+            if end not in problems:
+                problems[end] = history_error(session, end)
+            problem = problems[end]
+            if problem:
+                errors.append(InputFileError(file_name, row.line, problem, "date"))
+    if errors:
+        errors.sort(key=lambda e: e.line or 0)
+        raise InputFileErrors(errors)
+
+    if not allow_duplicates:
+        duplicates = stored_duplicate_games(session, resolved, file_name)
+        if duplicates:
+            raise DuplicateImportError(duplicates)
+    import_id = record_import(session, "games_csv", file_name, data_hash, len(rows))
+    # all events in two executemany calls (named ones, then one per row without a name, in
+    # the order single inserts would take), their ids read back in insertion order
+    new_events = [(name, start, end) for name, (start, end) in spans.items()]
+    new_events += [
+        (game_label(row.white, row.black, row.date), row.date, row.date)
+        for row, _, _ in resolved
+        if not row.event
+    ]
+    new_ids = iter(insert_events(session, new_events, "csv", import_id))
+    event_ids = {name: next(new_ids) for name in spans}
+    dates: dict[dt.date, object] = {}
+    results = {result: (result.value, result.is_played) for result in Result}
+
+    def game_rows() -> Iterator[tuple[object, ...]]:
+        # a generator: bulk_insert takes the rows in chunks, never all of them at once
+        for row, white_id, black_id in resolved:
+            day = dates.get(row.date)
+            if day is None:
+                day = dates[row.date] = date_param(session, row.date)
+            value, played = results[row.result]
+            yield (
+                event_ids[row.event] if row.event else next(new_ids),
+                row.round,
+                day,
+                white_id,
+                black_id,
+                value,
+                played,
+            )
+
+    bulk_insert(
+        session,
+        "games",
+        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rateable"),
+        game_rows(),
+    )
+    marked = mark_touched(
+        session,
+        [first_rated_day(start, end) for start, end in spans.values()]
+        + [r.date for r in rows if not r.event],
+    )
+    rated = sum(1 for row, _, _ in resolved if row.result.is_played)
+    return ImportReport(
+        file_name,
+        events_created=len(spans) + sum(1 for r in rows if not r.event),
+        games=len(resolved),
+        rated_games=rated,
+        unrated_games=len(resolved) - rated,
+        marked_period=marked,
+    )
+
+
+def stored_duplicate_games(
+    session: Session, resolved: Sequence[tuple[GameRow, int, int]], file_name: str
+) -> str | None:
+    """Why a games file repeats stored games, or None: rows identical to a stored game in
+    date, white, black, result, event (its name, by key) and round, with the imports they
+    came from. A row without an event matches a stored game of any event.
+
+    The stored games of the file's date range are streamed once against the file's keys,
+    so memory follows the file, not the database.
+    """
+    if not resolved:
+        return None
+    first = min(row.date for row, _, _ in resolved)
+    last = max(row.date for row, _, _ in resolved)
+    in_range = sa.select(Game.id).where(Game.played_on.between(first, last)).limit(1)
+    if session.scalar(in_range) is None:
+        return None  # the usual case (a new month): no key of the file is built
+    full: dict[tuple[object, ...], list[int]] = defaultdict(list)
+    loose: dict[tuple[object, ...], list[int]] = defaultdict(list)
+    for row, white, black in resolved:
+        base = (row.date, white, black, row.result.value, row.round)
+        if row.event:
+            full[(*base, key_of_stored(row.event))].append(row.line)
+        else:
+            loose[base].append(row.line)
+    stored = session.execute(
+        sa.select(
+            Game.played_on, Game.white_id, Game.black_id, Game.result, Game.round, Event.name,
+            Event.import_id,
+        )
+        .join(Event, Event.id == Game.event_id)
+        .where(Game.played_on.between(first, last))
+    )  # fmt: skip
+    lines: set[int] = set()
+    sources: dict[int | None, set[int]] = defaultdict(set)
+    for day, white, black, result, round_, event, import_id in stored:
+        base = (day, white, black, result.value, round_)
+        found = full.get((*base, key_of_stored(event)), []) + loose.get(base, [])
+        lines.update(found)
+        sources[import_id].update(found)
+    if not lines:
+        return None
+    shown = sorted(lines)
+    more = f" and {len(shown) - 5} more" if len(shown) > 5 else ""
+    where = ", ".join(map(str, shown[:5])) + more
+    imports = {
+        item.id: item
+        for item in session.scalars(
+            sa.select(Import).where(Import.id.in_([i for i in sources if i is not None]))
+        )
+    }
+    origins = [
+        f"{len(found)} like games imported from {imports[i].file_name} (import {i}, "
+        f"{imports[i].imported_at:%Y-%m-%d %H:%M} UTC)"
+        if i is not None
+        else f"{len(found)} like games entered by hand"
+        for i, found in sorted(sources.items(), key=lambda item: (item[0] is None, item[0] or 0))
+        if found
+    ]
+    return (
+        f"{file_name}: {len(shown)} of {len(resolved)} games are already stored (same date, "
+        f"players, result, event and round; line{'s' if len(shown) > 1 else ''} {where}): "
+        f"{'; '.join(origins)}; nothing was imported; --allow-duplicates imports them anyway"
+    )

@@ -1,0 +1,228 @@
+"""Importing a PGN file, one event per ``Event`` tag (SPEC 5); the matching rules are
+:mod:`ratings.service.tournaments`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+
+from sqlalchemy.orm import Session
+
+from ratings.errors import (
+    InputFileError,
+)
+from ratings.io.notes import FileWarning
+from ratings.io.pgn import PgnElo, PgnGame, parse_pgn
+from ratings.results import Result
+from ratings.service.common import bulk_insert, date_param
+from ratings.service.dates import future_problem
+from ratings.service.storing import (
+    check_not_imported,
+    content_hash,
+    first_rated_day,
+    insert_event,
+    mark_touched,
+    record_import,
+)
+from ratings.service.tournaments import (
+    EventSummary,
+    PlayerMatch,
+    PlayerResolver,
+    TournamentReport,
+    check_day,
+    check_history,
+    check_name,
+    event_name,
+    raise_all,
+    refuse_duplicates,
+)
+
+
+def import_pgn(
+    session: Session,
+    data: bytes,
+    file_name: str,
+    *,
+    default_date: dt.date | None = None,
+    entry_ratings: bool = False,
+    allow_duplicates: bool = False,
+    dry_run: bool = False,
+    today: dt.date | None = None,
+) -> TournamentReport:
+    """Import the games of a PGN file from their tags, or nothing (SPEC 5).
+
+    Games are grouped into one event per ``Event`` tag of this file (games without one form
+    an event named after the file), each dated by its first and last game. A game without
+    a date takes ``default_date``, and is an error without it. Unfinished (``*``) and
+    tag-less games are skipped and counted. Players created here take their title from the
+    title tags and, with ``entry_ratings``, their entry rating from the Elo tags (see the
+    module docstring).
+
+    :param today: a game dated after it is an error (None: no check).
+    :raises InputFileError: (or :class:`InputFileErrors`) naming the line of every problem.
+    :raises DuplicateImportError: when the same bytes were imported before, or (unless
+        ``allow_duplicates``) the file's event is stored already: the same name, dates and
+        players, as a file saved again with other line endings gives.
+    """
+    data_hash = content_hash(data)
+    check_not_imported(session, data_hash, file_name)
+    errors: list[InputFileError] = []
+    parsed = parse_pgn(data, file_name, elo=entry_ratings, errors=errors)
+    if default_date is not None:
+        check_day(default_date, file_name, None, "--date")
+    resolver = PlayerResolver(session, file_name)
+    seen: dict[int, PlayerMatch] = {}
+    # what the file says about each player it creates: (day, order, title, rating) per game
+    said: dict[int, list[tuple[dt.date, int, str | None, PgnElo | None]]] = defaultdict(list)
+    rows: list[tuple[str, str | None, dt.date, int, int, Result]] = []
+    spans: dict[str, list[dt.date]] = {}
+    # games without an Event tag form an event named after the file
+    fallback = event_name(None, file_name) if any(g.event is None for g in parsed.games) else ""
+    for g in parsed.games:
+        day = g.date or default_date
+        if day is None:
+            errors.append(
+                InputFileError(
+                    file_name,
+                    g.line,
+                    "no date (Date, EventDate or UTCDate); give --date YYYY-MM-DD",
+                    "Date",
+                )
+            )
+        else:
+            try:
+                check_day(day, file_name, g.line, "Date")
+            except InputFileError as exc:
+                errors.append(exc)
+            future = future_problem(day, today)
+            if future:
+                errors.append(InputFileError(file_name, g.line, future, "Date"))
+        sides: list[int] = []
+        for tag, name, fide_id, title, elo in _sides(g):
+            try:
+                check_name(name, file_name, g.line, tag)
+                pid, how = resolver.resolve(name, fide_id, g.line, f"{tag}FideId")
+            except InputFileError as exc:
+                errors.append(exc)
+                continue
+            sides.append(pid)
+            if pid not in seen:
+                seen[pid] = PlayerMatch(name, g.line, pid if pid > 0 else None, how,
+                                        resolver.names[pid])  # fmt: skip
+            if pid < 0 and day is not None:
+                said[pid].append((day, len(said[pid]), title, elo))
+        if len(sides) == 2 and sides[0] == sides[1]:
+            errors.append(
+                InputFileError(
+                    file_name, g.line, f"White and Black are the same player: {g.black!r}", "Black"
+                )
+            )
+            continue
+        if len(sides) == 2 and day is not None:
+            event = g.event or fallback
+            span = spans.setdefault(event, [day, day])
+            span[0], span[1] = min(span[0], day), max(span[1], day)
+            rows.append((event, g.round, day, sides[0], sides[1], g.result))
+    raise_all(errors)
+    for _, end in spans.values():
+        check_history(session, end, file_name)
+    if not allow_duplicates:
+        players_of: dict[str, set[int]] = defaultdict(set)
+        for event, _, _, white, black, _ in rows:
+            players_of[event] |= {white, black}
+        events = [(n, s, e, players_of[n]) for n, (s, e) in spans.items()]
+        refuse_duplicates(session, file_name, events)
+    warnings = _pgn_entry_data(resolver, said, file_name)
+
+    counts: dict[str, int] = defaultdict(int)
+    for row in rows:
+        counts[row[0]] += 1
+    rated = sum(1 for r in rows if r[5].is_played)
+
+    def report(event_ids: dict[str, int], created: dict[int, int]) -> TournamentReport:
+        return TournamentReport(
+            file_name=file_name,
+            dry_run=dry_run,
+            events=tuple(
+                EventSummary(event_ids.get(n), n, s, e, counts[n]) for n, (s, e) in spans.items()
+            ),
+            players=tuple(
+                PlayerMatch(m.name, m.line, created.get(pid, m.player_id), m.how, m.registered_name)
+                for pid, m in seen.items()
+            ),
+            rated_games=rated,
+            unrated_games=len(rows) - rated,
+            skipped_unfinished=parsed.skipped_unfinished,
+            skipped_phantom=parsed.skipped_phantom,
+            marked_period=mark_touched(session, [first_rated_day(s, e) for s, e in spans.values()])
+            if event_ids
+            else None,
+            warnings=warnings,
+        )
+
+    if dry_run:
+        return report({}, {})
+    import_id = record_import(session, "pgn", file_name, data_hash, len(rows))
+    created = resolver.insert(session)
+    event_ids = {
+        name: insert_event(session, name, start, end, "pgn", import_id)
+        for name, (start, end) in spans.items()
+    }
+    bulk_insert(
+        session,
+        "games",
+        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rateable"),
+        (
+            (
+                event_ids[event],
+                round_,
+                date_param(session, day),
+                created.get(white, white),
+                created.get(black, black),
+                result.value,
+                result.is_played,
+            )
+            for event, round_, day, white, black, result in rows
+        ),
+    )
+    return report(event_ids, created)
+
+
+def _sides(g: PgnGame) -> tuple[tuple[str, str, int | None, str | None, PgnElo | None], ...]:
+    """(tag, name, FIDE id, title, rating) of White and of Black."""
+    return (
+        ("White", g.white, g.white_fide_id, g.white_title, g.white_elo),
+        ("Black", g.black, g.black_fide_id, g.black_title, g.black_elo),
+    )
+
+
+def _pgn_entry_data(
+    resolver: PlayerResolver,
+    said: dict[int, list[tuple[dt.date, int, str | None, PgnElo | None]]],
+    file_name: str,
+) -> tuple[FileWarning, ...]:
+    """Give each player to create the title and rating of their first game (by date, then
+    file order) that has one; warnings for players whose games give other ratings too."""
+    warnings: list[FileWarning] = []
+    for new in resolver.new:
+        games = sorted(said.get(new.key, []), key=lambda item: (item[0], item[1]))
+        new.title = next((title for _, _, title, _ in games if title is not None), None)
+        rated = [(day, elo) for day, _, _, elo in games if elo is not None]
+        if not rated:
+            continue
+        day, first = rated[0]
+        new.rating = first.value
+        others = [elo for _, elo in rated[1:] if elo.value != first.value]
+        if others:
+            given = ", ".join(f"{elo.value} (line {elo.line})" for elo in sorted(
+                others, key=lambda elo: elo.line))  # fmt: skip
+            warnings.append(
+                FileWarning(
+                    file_name,
+                    first.line,
+                    f"{new.name!r}: Elo {first.value} taken as the entry rating (first game, "
+                    f"{day}); other games give {given}",
+                    first.tag,
+                )
+            )
+    return tuple(sorted(warnings, key=lambda w: w.line or 0))

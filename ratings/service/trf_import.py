@@ -1,0 +1,358 @@
+"""Importing a TRF16 or TRF-2026 file as one event (SPEC 5); the matching rules are
+:mod:`ratings.service.tournaments`."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy.orm import Session
+
+from ratings import limits
+from ratings.errors import (
+    InputFileError,
+    LimitError,
+)
+from ratings.federations import is_fide_federation
+from ratings.io.notes import FileWarning
+from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf
+from ratings.limits import TITLES
+from ratings.service.common import bulk_insert, date_param
+from ratings.service.dates import future_problem
+from ratings.service.storing import (
+    check_not_imported,
+    content_hash,
+    first_rated_day,
+    insert_event,
+    mark_touched,
+    record_import,
+)
+from ratings.service.tournaments import (
+    EventSummary,
+    NewPlayer,
+    PlayerMatch,
+    PlayerResolver,
+    TournamentReport,
+    check_day,
+    check_history,
+    check_name,
+    event_name,
+    raise_all,
+    refuse_duplicates,
+)
+
+_TRF_TITLES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM"}
+_TRF_TITLES |= {"W" + k: "W" + v for k, v in _TRF_TITLES.items()}
+
+
+def _new_trf_player(
+    new: NewPlayer,
+    p: TrfPlayer,
+    file_name: str,
+    errors: list[InputFileError],
+    clubs: dict[str, list[int]],
+) -> None:
+    """Fill a player to create from the ``001`` line, checking what the register requires."""
+
+    def problem(text: str, field: str) -> None:
+        errors.append(InputFileError(file_name, p.line, text, field))
+
+    checks: list[tuple[int | None, int, int, str]] = [
+        (p.rating, limits.MIN_RATING, limits.MAX_RATING, "rating"),
+        (p.birth_year, limits.MIN_BIRTH_YEAR, limits.MAX_BIRTH_YEAR, "birth date"),
+    ]
+    for value, low, high, field in checks:
+        if value is not None:
+            try:
+                limits.check_range(value, low, high)
+            except LimitError as exc:
+                problem(str(exc), field)
+    federation = None
+    if p.federation and is_fide_federation(p.federation):
+        federation = p.federation.upper()
+    elif p.federation:
+        try:  # kept as written (a club code), within the column and without control characters
+            federation = limits.check_text(p.federation, limits.FEDERATION_LENGTH)
+            clubs.setdefault(federation, []).append(p.line)
+        except LimitError as exc:
+            problem(str(exc), "federation")
+    title = None
+    if p.title:
+        code = p.title.upper()
+        title = code if code in TITLES else _TRF_TITLES.get(code)
+    new.rating, new.birth_date, new.birth_year = p.rating, p.birth_date, p.birth_year
+    new.sex, new.federation, new.title = p.sex, federation, title
+
+
+@dataclass(frozen=True, slots=True)
+class _TrfDates:
+    """When a TRF event's games were played."""
+
+    days: dict[int, dt.date]
+    """Game date by round."""
+    start: dt.date
+    end: dt.date
+    warning: FileWarning | None
+    """Which date the games of rounds with an unusable ``132`` date take."""
+
+
+def _trf_dates(
+    t: TrfTournament,
+    file_name: str,
+    default_date: dt.date | None,
+    errors: list[InputFileError],
+) -> _TrfDates | None:
+    """The dates of the games and the event; None (and the problems in ``errors``) when
+    they cannot be had."""
+    lines = t.record_lines
+    found = len(errors)
+    for day, record, field in [
+        (t.start_date, "042", "start date"),
+        (t.end_date, "052", "end date"),
+        *((d, "132", f"round {n} date") for n, d in sorted(t.round_dates.items())),
+    ]:
+        if day is not None:
+            try:
+                check_day(day, file_name, lines.get(record), field)
+            except InputFileError as exc:
+                errors.append(exc)
+    if t.start_date and t.end_date and t.end_date < t.start_date:
+        errors.append(
+            InputFileError(
+                file_name,
+                lines.get("052"),
+                f"the end date {t.end_date} is before the start date {t.start_date}",
+                "end date",
+            )
+        )
+    round_dates = dict(t.round_dates)
+    sources = [
+        (t.start_date, "the start date, 042"),
+        (min(round_dates.values()) if round_dates else None, "the first round date, 132"),
+        (t.end_date, "the end date, 052"),
+        (default_date, "--date"),
+    ]
+    base, source = next(((day, what) for day, what in sources if day is not None), (None, ""))
+    if base is None:
+        errors.append(
+            InputFileError(
+                file_name, None, "no event or round dates in the file; give --date YYYY-MM-DD"
+            )
+        )
+        return None
+    if base == default_date:
+        try:
+            check_day(base, file_name, None, "--date")
+        except InputFileError as exc:
+            errors.append(exc)
+    if len(errors) > found:
+        return None
+    days = {g.round: round_dates.get(g.round, base) for g in t.games}
+    played = list(days.values())
+    start = min([*played, *([t.start_date] if t.start_date else [])], default=base)
+    end = max([*played, *([t.end_date] if t.end_date else [])], default=start)
+    undated = sorted({g.round for g in t.games} & set(t.undated_rounds))
+    warning = None
+    if undated:
+        rounds = ", ".join(map(str, undated))
+        warning = FileWarning(
+            file_name,
+            lines.get("132"),
+            f"the games of round{'s' if len(undated) > 1 else ''} {rounds} are dated {base} "
+            f"({source}), as their round dates are not used",
+            "round dates",
+        )
+    return _TrfDates(days, start, max(start, end), warning)
+
+
+def _trf_future(
+    t: TrfTournament,
+    file_name: str,
+    default_date: dt.date | None,
+    today: dt.date | None,
+    errors: list[InputFileError],
+) -> None:
+    """The file's dates (and ``--date``) after ``today``, one error each."""
+    if today is None:
+        return
+    lines = t.record_lines
+    for day, record, field in [
+        (t.start_date, "042", "start date"),
+        (t.end_date, "052", "end date"),
+        *((d, "132", f"round {n} date") for n, d in sorted(t.round_dates.items())),
+        (default_date, None, "--date"),
+    ]:
+        problem = future_problem(day, today) if day is not None else None
+        if problem:
+            line = lines.get(record) if record else None
+            errors.append(InputFileError(file_name, line, problem, field))
+
+
+def import_trf(
+    session: Session,
+    data: bytes,
+    file_name: str,
+    *,
+    default_date: dt.date | None = None,
+    allow_duplicates: bool = False,
+    dry_run: bool = False,
+    today: dt.date | None = None,
+) -> TournamentReport:
+    """Import one TRF16 or TRF-2026 file as one event, or nothing (SPEC 5).
+
+    Games are dated by their round's ``132`` date, else the event's start (``042``, else the
+    first round date, else ``052``), else ``default_date``; a file with none of these and no
+    ``default_date`` is refused. Played games (``1``/``=``/``0`` with colours ``w``/``b``) are
+    rated; ``W``/``D``/``L`` and forfeits are stored unrated; entries without an opponent go
+    to ``byes`` (a blank code is stored as ``?``). The event spans its games' days and the
+    ``042``/``052`` dates.
+
+    :param dry_run: resolve and check everything, write nothing.
+    :param today: an event, round or ``--date`` date after it is an error (None: no check).
+    :raises InputFileError: (or :class:`InputFileErrors`) for a malformed file, a player
+        that cannot be matched, a date out of range, after ``today`` or before the rating
+        history.
+    :raises DuplicateImportError: when the same bytes were imported before, or (unless
+        ``allow_duplicates``) the file's event is stored already: the same name, dates and
+        players, as a file saved again with other line endings gives.
+    """
+    data_hash = content_hash(data)
+    check_not_imported(session, data_hash, file_name)
+    errors: list[InputFileError] = []
+    t = parse_trf(data, file_name, errors=errors)
+    # lines whose player data could not be read (already reported): not matched; a line
+    # with a bad round block still names its player
+    broken = {e.line for e in errors if not (e.field or "").startswith("round")}
+    dates = _trf_dates(t, file_name, default_date, errors)
+    _trf_future(t, file_name, default_date, today, errors)
+
+    resolver = PlayerResolver(session, file_name)
+    ids: dict[int, int] = {}  # start number -> player id or placeholder
+    owner: dict[int, TrfPlayer] = {}  # player id or placeholder -> its line
+    matches: list[tuple[TrfPlayer, int, str]] = []
+    clubs: dict[str, list[int]] = {}  # federation column values that are not FIDE's
+    for p in t.players:
+        if p.line in broken:
+            continue
+        try:
+            check_name(p.name, file_name, p.line)
+            pid, how = resolver.resolve(p.name, p.fide_id, p.line)
+        except InputFileError as exc:
+            errors.append(exc)
+            continue
+        if pid in owner:
+            first = owner[pid]
+            errors.append(
+                InputFileError(
+                    file_name,
+                    p.line,
+                    f"player {p.start_no} ({p.name!r}) is the same player as {first.start_no} "
+                    f"({first.name!r}) on line {first.line}",
+                    "name",
+                )
+            )
+            continue
+        if how == "new":
+            _new_trf_player(resolver.new[-1], p, file_name, errors, clubs)
+        owner[pid] = p
+        ids[p.start_no] = pid
+        matches.append((p, pid, how))
+    raise_all(errors)
+    assert dates is not None  # else an error was raised
+    days, start, end = dates.days, dates.start, dates.end
+    check_history(session, end, file_name)
+    if not allow_duplicates:
+        event = (event_name(t.name, file_name), start, end, set(ids.values()))
+        refuse_duplicates(session, file_name, [event])
+    warnings = [*t.warnings, *([dates.warning] if dates.warning else [])]
+    for code, lines in clubs.items():
+        players = "1 new player" if len(lines) == 1 else f"{len(lines)} new players"
+        warnings.append(
+            FileWarning(
+                file_name,
+                lines[0],
+                f"{code!r} is not a FIDE federation code; kept as written ({players}, "
+                f"first on line {lines[0]})",
+                "federation",
+            )
+        )
+    warnings.sort(key=lambda w: w.line or 0)
+
+    name = event_name(t.name, file_name)
+    rated = sum(1 for g in t.games if g.rated)
+    report = TournamentReport(
+        file_name=file_name,
+        dry_run=dry_run,
+        events=(EventSummary(None, name, start, end, len(t.games)),),
+        players=tuple(
+            PlayerMatch(
+                p.name, p.line, pid if pid > 0 else None, how, resolver.names[pid], p.start_no
+            )
+            for p, pid, how in matches
+        ),
+        rated_games=rated,
+        unrated_games=len(t.games) - rated,
+        byes=len(t.byes),
+        warnings=tuple(warnings),
+    )
+    if dry_run:
+        return report
+
+    import_id = record_import(session, "trf", file_name, data_hash, len(t.games) + len(t.byes))
+    created = resolver.insert(session)
+
+    def player_id(start_no: int) -> int:
+        pid = ids[start_no]
+        return created.get(pid, pid)
+
+    event_id = insert_event(session, name, start, end, "trf", import_id)
+    _insert_trf_rows(session, event_id, t.games, t.byes, days, player_id)
+    marked = mark_touched(session, [first_rated_day(start, end)])
+    return TournamentReport(
+        file_name=file_name,
+        dry_run=False,
+        events=(EventSummary(event_id, name, start, end, len(t.games)),),
+        players=tuple(
+            PlayerMatch(p.name, p.line, player_id(p.start_no), how, resolver.names[pid], p.start_no)
+            for p, pid, how in matches
+        ),
+        rated_games=report.rated_games,
+        unrated_games=report.unrated_games,
+        byes=report.byes,
+        marked_period=marked,
+        warnings=report.warnings,
+    )
+
+
+def _insert_trf_rows(
+    session: Session,
+    event_id: int,
+    games: Sequence[TrfGame],
+    byes: Sequence[TrfBye],
+    days: dict[int, dt.date],
+    player_id: Callable[[int], int],
+) -> None:
+    bulk_insert(
+        session,
+        "games",
+        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rateable"),
+        (
+            (
+                event_id,
+                str(g.round),
+                date_param(session, days[g.round]),
+                player_id(g.white),
+                player_id(g.black),
+                g.result.value,
+                g.rated,
+            )
+            for g in games
+        ),
+    )
+    bulk_insert(
+        session,
+        "byes",
+        ("event_id", "round", "player_id", "code"),
+        ((event_id, str(b.round), player_id(b.player), b.code.strip() or "?") for b in byes),
+    )
