@@ -211,6 +211,24 @@ def recover_hot_journal(path: Path) -> None:
         raise DatabaseError(f"database error: {exc}") from exc
 
 
+def has_import(path: Path, file_name: str) -> bool:
+    """True when ``path`` is a SQLite database (opened read-only) whose ``imports`` table
+    records a file of this name; False for anything else (``ratings demo`` replaces only
+    a database it built)."""
+    try:
+        recover_hot_journal(path)
+        conn = sqlite3.connect(sqlite_uri(path, mode="ro"), uri=True)
+        try:
+            found = conn.execute(
+                "SELECT 1 FROM imports WHERE file_name = ? LIMIT 1", (file_name,)
+            ).fetchone()
+        finally:
+            conn.close()
+    except (sqlite3.DatabaseError, DatabaseError):
+        return False
+    return found is not None
+
+
 def check_regular_file(path: Path) -> bool:
     """True if ``path`` is a regular file, False if nothing is there; refuse anything else.
 

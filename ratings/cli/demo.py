@@ -2,43 +2,23 @@
 
 from __future__ import annotations
 
-import sqlite3
-from importlib import resources
 from pathlib import Path
 
 import click
 
-from ratings import files, migrate, service
+from ratings import files, migrate
 from ratings.db import (
     SessionFactory,
     check_regular_file,
     database_url,
+    has_import,
     make_engine,
-    recover_hot_journal,
     sqlite_path,
-    sqlite_uri,
 )
 from ratings.errors import DatabaseError
-from ratings.io.csv import read_games_csv, read_players_csv
-from ratings.rules import system_config
-from ratings.service import reports
+from ratings.service.demo import PLAYERS, build_demo
 
-PLAYERS = "demo_players.csv"
-GAMES = "demo_games.csv"
 DEFAULT = "ratings-demo.db"
-
-
-def _is_demo(path: Path) -> bool:
-    try:
-        recover_hot_journal(path)
-        conn = sqlite3.connect(sqlite_uri(path, mode="ro"), uri=True)
-        try:
-            names = {row[0] for row in conn.execute("SELECT file_name FROM imports")}
-        finally:
-            conn.close()
-    except (sqlite3.DatabaseError, DatabaseError):
-        return False
-    return PLAYERS in names
 
 
 @click.command("demo")
@@ -65,12 +45,9 @@ def demo(ctx: click.Context, db_path: Path | None) -> None:
                 raise DatabaseError("the demo builds a SQLite file; give --db PATH")
             db_path = path
     replace = check_regular_file(db_path)
-    if replace and not _is_demo(db_path):
+    if replace and not has_import(db_path, PLAYERS):
         raise DatabaseError(f"'{db_path}' exists and is not a demo database; choose --db")
     files.check_destination(db_path, database=None, force=replace, sqlite=True)
-    data = resources.files("ratings") / "data"
-    players_bytes = (data / PLAYERS).read_bytes()
-    games_bytes = (data / GAMES).read_bytes()
     # built in a temporary file and renamed into place (over an earlier demo database)
     with files.temporary_file(db_path) as tmp:
         url = database_url(str(tmp))
@@ -78,25 +55,11 @@ def demo(ctx: click.Context, db_path: Path | None) -> None:
         engine = make_engine(url)
         try:
             with SessionFactory(bind=engine) as session, session.begin():
-                # a club that rates by end date (no closing date, art. 7.1.3)
-                service.create_settings(session, system_config("fide", closing_days=0))
-                service.import_players(
-                    session,
-                    read_players_csv(players_bytes, PLAYERS),
-                    PLAYERS,
-                    service.content_hash(players_bytes),
-                )
-                report = service.import_games(
-                    session,
-                    read_games_csv(games_bytes, GAMES),
-                    GAMES,
-                    service.content_hash(games_bytes),
-                )
-                rated = service.rate(session)
-                final = reports.rating_list(session)
+                built = build_demo(session)
         finally:
             engine.dispose()
         files.publish(tmp, db_path, force=replace)
+    final, rated, report = built.final, built.rated, built.games
     click.echo(
         f"Built {db_path}: {len(final.rows)} rated players, {report.games} games in "
         f"{report.events_created} events, {len(rated.rated)} periods rated "

@@ -16,7 +16,7 @@ from ratings.cli.progress import Progress
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.service import corrections, reports
-from ratings.service.rate import RateReport, periods_to_rate
+from ratings.service.rate import RateReport
 
 FORMAT = click.option(
     "--format",
@@ -69,13 +69,13 @@ def rate(app: App, through: str | None, dry_run: bool) -> None:
     with app.session(commit=not dry_run) as session:
         last = service.parse_period(session, through) if through else None
         today = clock.today()
-        periods, _ = periods_to_rate(session, service.get_config(session), last, today=today)
-        with Progress(len(periods), "Rating") as bar:
+        with Progress(0, "Rating") as bar:  # its length comes from the service
             report = service.rate(
                 session,
                 through=last,
                 today=today,
                 progress=lambda period: bar.advance(item=period.label),
+                planned=bar.resize,
             )
     # the report only once the rating is saved: the COMMIT can still fail ("database is
     # locked"), and a reader that stops early (`rate | head`) must not undo it

@@ -49,6 +49,11 @@ class Progress:
     def __enter__(self) -> Progress:
         return self
 
+    def resize(self, total: int) -> None:
+        """Set the number of steps once it is known (before the first :meth:`advance`)."""
+        self.total = total
+        self.enabled = total > 0 and _is_terminal(self.file)
+
     def advance(self, steps: int = 1, item: str | None = None) -> None:
         """Count ``steps`` more steps done; ``item`` is shown next to the bar (e.g. a period)."""
         self.done += steps

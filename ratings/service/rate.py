@@ -520,6 +520,7 @@ def rate(
     through: Period | None = None,
     today: dt.date | None = None,
     progress: Callable[[Period], None] | None = None,
+    planned: Callable[[int], None] | None = None,
 ) -> RateReport:
     """Rate every period not yet rated, and re-rate from the oldest corrected one, strictly
     in order (SPEC 3). Superseded published values go to ``superseded_ratings``.
@@ -528,6 +529,9 @@ def rate(
     ``today`` it may not lie beyond the current period unless games do, and without it the
     periods that have not ended by ``today`` are left for later (``held_back`` in the
     report), except those a re-rate must reach.
+
+    :param planned: called once, before any work, with the number of periods to rate (a
+        progress bar's length); then ``progress`` after each period rated.
     """
     config = get_config(session)
     periods, _ = periods_to_rate(session, config, through, today=today)
@@ -536,6 +540,8 @@ def rate(
         every, _ = periods_to_rate(session, config, None)
         kept = set(periods)
         held_back = tuple(p.label for p in every if p not in kept)
+    if planned is not None:
+        planned(len(periods))
     if not periods:
         return RateReport(held_back=held_back)
     if through is not None and through.months != config.period_months:
