@@ -129,6 +129,10 @@ class Player(Base):
     """The date (first day of the month) of the FIDE list ``fide_k`` came from."""
     merged_into_id: Mapped[int | None] = mapped_column(sa.ForeignKey("players.id"))
     """Set when this record was merged into another one (kept for the audit trail)."""
+    import_id: Mapped[int | None] = mapped_column(index=True)
+    """The import that registered the player (``imports.id``), which ``ratings import undo``
+    may remove with it; NULL for a player added by hand or registered before revision 0005.
+    No foreign key: the id stays after an undo that had to keep the player."""
 
     def __repr__(self) -> str:
         return f"Player(id={self.id!r}, name={self.name!r})"
@@ -363,12 +367,17 @@ class RatingBreakdown(Base):
 
 
 class SupersededRating(Base):
-    """A published value that a re-rate after a correction replaced; never deleted."""
+    """A published value that a re-rate after a correction replaced, or that ``ratings
+    unrate`` withdrew (``new_rating`` NULL, ``new_change`` 0, ``period_id`` NULL: the
+    period's row is gone, ``period`` names it); never deleted."""
 
     __tablename__ = "superseded_ratings"
 
     id: Mapped[int_pk]
-    period_id: Mapped[int] = mapped_column(sa.ForeignKey("rating_periods.id"), index=True)
+    period_id: Mapped[int | None] = mapped_column(sa.ForeignKey("rating_periods.id"), index=True)
+    """The rated period; NULL once ``ratings unrate`` withdrew it."""
+    period: Mapped[str] = mapped_column(sa.String(7))
+    """The period's label, ``YYYY-MM`` (kept when the period is withdrawn)."""
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
     old_rating: Mapped[int | None]
     new_rating: Mapped[int | None]

@@ -558,3 +558,49 @@ def test_0004_unknown_counts_go_down_as_0(tmp_path: Path) -> None:
     assert _rows(url, "SELECT entry_games FROM players") == [(None,)]
     migrate.downgrade(url, "0003")
     assert _rows(url, "SELECT entry_games FROM players") == [(0,)]
+
+
+# --- 0005: withdrawn periods' values, the import that registered a player -----------------
+
+NEW_IN_0005 = ("superseded_ratings.period", "players.import_id")
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", POPULATED)
+def test_0005_labels_superseded_values_and_back(tmp_path: Path, name: str, backend: str) -> None:
+    """A populated database made at 0001, upgraded to 0004, re-rated after a correction (so
+    that superseded values exist), then to 0005: every row is kept, every superseded value
+    gets its period's label, no player an import id; downgrade gives every table back."""
+    data = _fixture(name)
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0001")
+    _load(url, data)
+    migrate.upgrade(url, "0004")
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE players SET entry_rating = entry_rating + 100")
+        conn.exec_driver_sql("UPDATE rating_periods SET status = 'needs_rerate'")
+        conn.exec_driver_sql(
+            "INSERT INTO superseded_ratings (period_id, player_id, old_rating, new_rating, "
+            "old_change, new_change, old_k_used, superseded_at) SELECT period_id, player_id, "
+            "rating_after, rating_after, change, change, k_used, '2026-11-30 12:00:00' "
+            "FROM rating_history"
+        )
+    engine.dispose()
+    before = _snapshot(url)
+    sequence = _sequence(url, "players")
+    assert before["superseded_ratings"]
+
+    migrate.upgrade(url)
+    migrate.check(url)
+    assert _snapshot(url, NEW_IN_0005) == before
+    assert _rows(url, "SELECT count(*) FROM players WHERE import_id IS NOT NULL") == [(0,)]
+    assert _rows(
+        url,
+        "SELECT count(*) FROM superseded_ratings s JOIN rating_periods p ON p.id = s.period_id "
+        "WHERE s.period = p.label",
+    ) == [(len(before["superseded_ratings"]),)]
+
+    migrate.downgrade(url, "0004")
+    assert _snapshot(url) == before
+    assert _sequence(url, "players") == sequence

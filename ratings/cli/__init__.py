@@ -202,6 +202,10 @@ def _register() -> None:
     from ratings.cli import events  # `event`; `game list` and `import list` join their groups
 
     events.register(cli)
+    from ratings.cli import log, undo  # `unrate`, `log`; `import undo` joins `import`
+
+    undo.register(cli)
+    log.register(cli)
     from ratings.cli import complete  # names from the database for PLAYER and EVENT
 
     complete.install(cli)

@@ -305,3 +305,15 @@ def to_date(value: Any) -> dt.date:
     if isinstance(value, dt.date):
         return value
     return dt.date.fromisoformat(str(value))
+
+
+def claim_players(session: Session, import_id: int, player_ids: Iterable[int]) -> None:
+    """Record that import ``import_id`` registered ``player_ids`` (``players.import_id``),
+    so that ``ratings import undo`` can remove them with it."""
+    ids = [int(p) for p in player_ids]
+    conn = session.connection()
+    for i in range(0, len(ids), 500):
+        marks = ", ".join(str(p) for p in ids[i : i + 500])
+        conn.exec_driver_sql(
+            f"UPDATE players SET import_id = {int(import_id)} WHERE id IN ({marks})"
+        )

@@ -14,7 +14,7 @@ from ratings.errors import (
 from ratings.io.notes import FileWarning
 from ratings.io.pgn import PgnElo, PgnGame, parse_pgn
 from ratings.results import Result
-from ratings.service.common import bulk_insert, date_param
+from ratings.service.common import bulk_insert, claim_players, date_param
 from ratings.service.dates import future_problem
 from ratings.service.storing import (
     check_not_imported,
@@ -164,6 +164,7 @@ def import_pgn(
         return report({}, {})
     import_id = record_import(session, "pgn", file_name, data_hash, len(rows))
     created = resolver.insert(session)
+    claim_players(session, import_id, created.values())  # for 'import undo'
     event_ids = {
         name: insert_event(session, name, start, end, "pgn", import_id)
         for name, (start, end) in spans.items()

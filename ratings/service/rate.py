@@ -651,11 +651,12 @@ def _supersede(
         session,
         "superseded_ratings",
         (
-            "period_id", "player_id", "old_rating", "new_rating", "old_change", "new_change",
-            "old_k_used", "superseded_at",
+            "period_id", "period", "player_id", "old_rating", "new_rating", "old_change",
+            "new_change", "old_k_used", "superseded_at",
         ),
         (
-            (period.id, pid, old_rating, new_rating, old_change, new_change, old_k, stamp)
+            (period.id, period.label, pid, old_rating, new_rating, old_change, new_change,
+             old_k, stamp)
             for pid, (old_rating, old_change, old_k), (new_rating, new_change) in replaced
         ),
     )  # fmt: skip

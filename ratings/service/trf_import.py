@@ -18,7 +18,7 @@ from ratings.federations import is_fide_federation
 from ratings.io.notes import FileWarning
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf
 from ratings.limits import TITLES
-from ratings.service.common import bulk_insert, date_param
+from ratings.service.common import bulk_insert, claim_players, date_param
 from ratings.service.dates import future_problem
 from ratings.service.storing import (
     check_not_imported,
@@ -301,6 +301,7 @@ def import_trf(
 
     import_id = record_import(session, "trf", file_name, data_hash, len(t.games) + len(t.byes))
     created = resolver.insert(session)
+    claim_players(session, import_id, created.values())  # for 'import undo'
 
     def player_id(start_no: int) -> int:
         pid = ids[start_no]

@@ -1,0 +1,358 @@
+"""``ratings import undo``: remove what one import added (issue 11, item 8).
+
+An import of games (games CSV, TRF, PGN) added events, their games and byes, and may have
+registered players; an import of players (players CSV) registered players. Undo removes all
+of that, marks the rated periods it touched for a re-rate, deletes the import's row (so that
+a corrected file can be imported again) and writes every removed row to the corrections log.
+
+It refuses, naming them, when later corrections depend on the import: a game or event of it
+edited, a game side or bye of it moved by a merge, a player it registered that was merged,
+edited, or plays in other events. What cannot be undone exactly is refused too: the changes
+``import players --update`` made to registered players, and ``import fide-list`` refreshes
+(their old values are in the corrections log; ``player edit`` puts them back). A player it
+registered whose values a re-rate superseded is kept (``superseded_ratings`` names it).
+
+Set-based: rows are read as tuples, deleted with a few statements per 500 ids, no ORM
+object per game. Takes the session first and never commits.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings.errors import InvalidInputError
+from ratings.models import (
+    Bye,
+    Correction,
+    Event,
+    Game,
+    Import,
+    MergeMove,
+    Player,
+    RatingHistory,
+    RatingPeriod,
+    SupersededRating,
+)
+from ratings.service import audit
+from ratings.service.common import mark_for_rerate, to_date
+from ratings.service.corrections import delete_events, mark_event
+from ratings.service.logged import player_lines
+
+__all__ = ["UndoImportError", "UndoPlan", "plan_undo", "undo_import"]
+
+_GAME_FIELDS = ("played_on", "round", "white_id", "black_id", "result", "rateable")
+_SHOWN = 5
+"""Problems named one by one; more are counted."""
+
+
+class UndoImportError(InvalidInputError):
+    """An import that cannot be undone (exactly, or without undoing later corrections)."""
+
+
+@dataclass(frozen=True, slots=True)
+class UndoPlan:
+    """What undoing one import removes."""
+
+    import_id: int
+    file_name: str
+    kind: str
+    events: tuple[int, ...]
+    games: int
+    byes: int
+    players: tuple[int, ...]
+    """The players it registered that go with it."""
+    kept_players: tuple[tuple[int, str], ...]
+    """Players it registered that stay (id, name): a re-rate superseded values of theirs."""
+
+    def describe(self) -> str:
+        """``2 events, 38 games, 4 byes and 3 players`` (what is there)."""
+        parts = [
+            _plural(n, noun)
+            for n, noun in (
+                (len(self.events), "event"),
+                (self.games, "game"),
+                (self.byes, "bye"),
+                (len(self.players), "player"),
+            )
+            if n
+        ]
+        if not parts:
+            return "nothing (it added nothing that is still stored)"
+        return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def _chunks(ids: Sequence[int]) -> Iterable[Sequence[int]]:
+    for i in range(0, len(ids), 500):
+        yield ids[i : i + 500]
+
+
+def _refuse(item: Import, problems: list[str]) -> UndoImportError:
+    shown = problems[:_SHOWN]
+    more = len(problems) - len(shown)
+    tail = f"; and {more} more" if more else ""
+    return UndoImportError(
+        f"import {item.id} ({item.file_name}) cannot be undone: later corrections depend on "
+        f"it: {'; '.join(shown)}{tail}"
+    )
+
+
+def plan_undo(session: Session, import_id: int) -> UndoPlan:
+    """What :func:`undo_import` would remove; checks that it may.
+
+    :raises UndoImportError: for an unknown import, one that cannot be undone exactly
+        (``import fide-list``, ``import players --update`` changes), or one that later
+        corrections depend on (each named).
+    """
+    item = session.get(Import, import_id)
+    if item is None:
+        raise UndoImportError(f"no import with id {import_id}; 'ratings import list' shows them")
+    if item.kind == "fide_list":
+        raise UndoImportError(
+            f"import {item.id} ({item.file_name}) refreshed the register from FIDE's list, "
+            "which cannot be undone exactly; the values it replaced are in 'ratings log': "
+            "put back what must go back with 'ratings player edit'"
+        )
+    updated = session.scalars(
+        sa.select(Correction.player_id)
+        .where(Correction.import_id == item.id, Correction.action == "player_edit")
+        .distinct()
+        .order_by(Correction.player_id)
+    ).all()
+    if updated:
+        raise UndoImportError(
+            f"import {item.id} ({item.file_name}) changed "
+            f"{_plural(len(updated), 'registered player')} (import players --update: "
+            f"{', '.join(str(p) for p in updated[:_SHOWN])}"
+            f"{', ...' if len(updated) > _SHOWN else ''}), which cannot be undone exactly; "
+            "the old values are in 'ratings log': put them back with 'ratings player edit'"
+        )
+    events = tuple(
+        session.scalars(sa.select(Event.id).where(Event.import_id == item.id).order_by(Event.id))
+    )
+    in_events = Game.event_id.in_(events) if events else sa.false()
+    games = sa.select(Game.id).where(in_events)
+    in_its_byes = Bye.event_id.in_(events) if events else sa.false()
+    byes = sa.select(Bye.id).where(in_its_byes)
+    problems: list[str] = []
+    for action, what, column, rows in (
+        ("game_edit", "game", Correction.game_id, games),
+        (
+            "event_edit",
+            "event",
+            Correction.event_id,
+            sa.select(Event.id).where(Event.import_id == item.id),
+        ),
+    ):
+        for ref, batch in session.execute(
+            sa.select(column, sa.func.min(Correction.batch))
+            .where(Correction.action == action, column.in_(rows))
+            .group_by(column)
+            .order_by(column)
+        ):
+            problems.append(f"{what} {ref} was edited ('ratings log', correction {batch})")
+    for batch, moved, row in session.execute(
+        sa.select(MergeMove.batch, MergeMove.moved, MergeMove.row_id)
+        .where(
+            sa.or_(
+                sa.and_(MergeMove.moved != "bye", MergeMove.row_id.in_(games)),
+                sa.and_(MergeMove.moved == "bye", MergeMove.row_id.in_(byes)),
+            )
+        )
+        .order_by(MergeMove.id)
+    ):
+        what = "bye" if moved == "bye" else "game"
+        problems.append(f"a merge (correction {batch}) moved a player of {what} {row}")
+    registered = list(
+        session.execute(
+            sa.select(Player.id, Player.name, Player.merged_into_id)
+            .where(Player.import_id == item.id)
+            .order_by(Player.id)
+        )
+    )
+    ids = [pid for pid, _, _ in registered]
+    names = {pid: name for pid, name, _ in registered}
+    blocked: set[int] = set()
+
+    def block(pid: int, why: str) -> None:
+        blocked.add(pid)
+        problems.append(f"player {pid} ({names[pid]}) it registered {why}")
+
+    for pid, _, merged_into in registered:
+        if merged_into is not None:
+            block(pid, f"was merged into player {merged_into}")
+    for chunk in _chunks(ids):
+        for kept_id, other in session.execute(
+            sa.select(Player.merged_into_id, Player.id)
+            .where(Player.merged_into_id.in_(chunk))
+            .order_by(Player.id)
+        ):
+            if kept_id is not None:
+                block(kept_id, f"kept player {other} in a merge")
+        for edited, action, batch in session.execute(
+            sa.select(Correction.player_id, Correction.action, sa.func.min(Correction.batch))
+            .where(
+                Correction.player_id.in_(chunk),
+                Correction.action.in_(("player_edit", "player_merge", "player_unmerge")),
+            )
+            .group_by(Correction.player_id, Correction.action)
+            .order_by(Correction.player_id)
+        ):
+            if edited is not None and edited not in blocked:
+                done = "edited" if action == "player_edit" else "merged"
+                block(edited, f"was {done} later (correction {batch})")
+        for side in (Game.white_id, Game.black_id):
+            for pid, event_id in session.execute(
+                sa.select(side, sa.func.min(Game.event_id))
+                .where(side.in_(chunk), sa.not_(in_events))
+                .group_by(side)
+            ):
+                if pid not in blocked:
+                    block(pid, f"plays in event {event_id}")
+        for pid, event_id in session.execute(
+            sa.select(Bye.player_id, sa.func.min(Bye.event_id))
+            .where(
+                Bye.player_id.in_(chunk),
+                sa.not_(Bye.event_id.in_(events) if events else sa.false()),
+            )
+            .group_by(Bye.player_id)
+        ):
+            if pid not in blocked:
+                block(pid, f"has a bye in event {event_id}")
+    if problems:
+        raise _refuse(item, problems)
+    kept: set[int] = set()
+    for chunk in _chunks(ids):
+        kept.update(
+            session.scalars(
+                sa.select(SupersededRating.player_id)
+                .where(SupersededRating.player_id.in_(chunk))
+                .distinct()
+            )
+        )
+    return UndoPlan(
+        item.id,
+        item.file_name,
+        item.kind,
+        events,
+        session.scalar(sa.select(sa.func.count()).select_from(games.subquery())) or 0,
+        session.scalar(sa.select(sa.func.count()).select_from(byes.subquery())) or 0,
+        tuple(pid for pid in ids if pid not in kept),
+        tuple((pid, names[pid]) for pid in ids if pid in kept),
+    )
+
+
+def undo_import(session: Session, import_id: int, *, reason: str | None = None) -> UndoPlan:
+    """Remove what import ``import_id`` added (issue 11, item 8): its events with their
+    games, byes and calculations, and the players it registered (with their list rows),
+    unless a re-rate superseded values of theirs; delete the import's row. The rated periods
+    its events touch are marked for a re-rate, and so is the oldest rated period that lists
+    a removed player. Every removed row goes to the corrections log with ``reason``.
+
+    :raises UndoImportError: see :func:`plan_undo`.
+    :raises PeriodError: when an event of it lies before the rating history.
+    :raises LimitError: for a bad ``reason``.
+    """
+    audit.check_reason(reason)
+    plan = plan_undo(session, import_id)
+    item = session.get(Import, import_id)
+    assert item is not None  # plan_undo found it
+    lines: list[audit.Change] = []
+    spans: list[tuple[tuple[dt.date, dt.date], dt.date | None]] = []
+    for event_id, name, start, end, source, first in session.execute(
+        sa.select(
+            Event.id,
+            Event.name,
+            Event.start_date,
+            Event.end_date,
+            Event.source,
+            sa.select(sa.func.min(Game.played_on))
+            .where(Game.event_id == Event.id)
+            .scalar_subquery(),
+        )
+        .where(Event.import_id == item.id)
+        .order_by(Event.id)
+    ):
+        lines += [
+            audit.Change(event_id=event_id, import_id=item.id, field=field, old=value)
+            for field, value in (
+                ("name", name), ("start_date", start), ("end_date", end), ("source", source),
+            )
+        ]  # fmt: skip
+        spans.append(((start, end), None if first is None else to_date(first)))
+    if plan.events:
+        for row in session.execute(
+            sa.select(Game.id, Game.event_id, *(getattr(Game, f) for f in _GAME_FIELDS))
+            .where(Game.event_id.in_(plan.events))
+            .order_by(Game.id)
+        ):
+            game_id, event_id, *values = row
+            sides = {"white_id": values[2], "black_id": values[3]}
+            lines += [
+                audit.Change(
+                    game_id=game_id,
+                    event_id=event_id,
+                    import_id=item.id,
+                    player_id=sides.get(field),
+                    field=field,
+                    old=value,
+                )
+                for field, value in zip(_GAME_FIELDS, values, strict=True)
+            ]
+        for event_id, round_, player_id, code in session.execute(
+            sa.select(Bye.event_id, Bye.round, Bye.player_id, Bye.code)
+            .where(Bye.event_id.in_(plan.events))
+            .order_by(Bye.id)
+        ):
+            lines.append(
+                audit.Change(
+                    event_id=event_id,
+                    import_id=item.id,
+                    player_id=player_id,
+                    field="bye",
+                    old=f"round {round_}: {code}",
+                )
+            )
+    removed = list(plan.players)
+    for chunk in _chunks(removed):
+        for player in session.scalars(
+            sa.select(Player).where(Player.id.in_(chunk)).order_by(Player.id)
+        ):
+            lines += player_lines(player, item.id)
+    for span, first_game in spans:
+        mark_event(session, [span], first_game)
+    oldest: dt.date | None = None
+    for chunk in _chunks(removed):
+        found = session.scalar(
+            sa.select(sa.func.min(RatingPeriod.start_date))
+            .join(RatingHistory, RatingHistory.period_id == RatingPeriod.id)
+            .where(RatingHistory.player_id.in_(chunk))
+        )
+        if found is not None:
+            day = to_date(found)
+            oldest = day if oldest is None else min(oldest, day)
+    if oldest is not None:
+        mark_for_rerate(session, oldest)
+    delete_events(session, list(plan.events))
+    conn = session.connection()
+    for chunk in _chunks(removed):
+        marks = ", ".join(str(int(p)) for p in chunk)
+        conn.exec_driver_sql(f"DELETE FROM rating_history WHERE player_id IN ({marks})")
+        conn.exec_driver_sql(f"DELETE FROM players WHERE id IN ({marks})")
+    conn.exec_driver_sql(f"DELETE FROM imports WHERE id = {int(item.id)}")
+    session.expire_all()
+    lines.append(
+        audit.Change(
+            import_id=plan.import_id, field="import", old=f"{plan.kind} {plan.file_name}", new=None
+        )
+    )
+    audit.record(session, audit.Action.IMPORT_UNDO, *lines, reason=reason)
+    return plan

@@ -1,0 +1,166 @@
+"""``ratings import undo ID`` (issue 11, item 8): what one import added removed in one
+command, the rated periods it touched marked, refused (naming them) when later corrections
+depend on it or when it cannot be undone exactly.
+
+Seen: ``game void`` takes one id, so undoing a wrong 38-game import took 38 commands.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+import ratings.clock
+from ratings.cli import cli
+from ratings.cli.options import NOT_CONFIRMED
+from ratings.db import SessionFactory, make_engine
+from ratings.service import audit, corrections, undo
+from tests.test_rating_scenarios import Club
+
+TODAY = dt.date(2026, 11, 30)
+TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
+
+
+@pytest.fixture(autouse=True)
+def _today(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ratings.clock, "today", lambda: TODAY)
+
+
+def invoke(club: Club, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--db", club.db, *args], input=stdin)
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Club:
+    """Two players registered by hand with a game; the TRF file imported (import 1), rated."""
+    club = Club(tmp_path / "club.db", "--system", "club")
+    club.player("Hand, Ann", "--rating", "1800", "--games", "40")
+    club.player("Hand, Bob", "--rating", "1700", "--games", "40")
+    club.ok("import", "trf", str(TRF))
+    return club
+
+
+def counts(club: Club) -> tuple[object, ...]:
+    return tuple(
+        club.rows(f"SELECT count(*) FROM {t}")[0][0]
+        for t in ("players", "events", "games", "byes", "imports")
+    )
+
+
+def test_import_undo_removes_what_the_import_added(club: Club) -> None:
+    first = club.rows("SELECT min(played_on) FROM games")[0][0]
+    club.game("Hand, Ann", "Hand, Bob", "1-0", str(first))
+    club.ok("rate")
+    players, events, games, byes, _ = counts(club)
+    created = players - 2
+    assert created > 0
+    before = club.state()
+    code, out, err = invoke(club, "import", "undo", "1", stdin="n\n")
+    what = f"1 event, {games - 1} games, {byes} byes and {created} players"
+    assert (code, out) == (1, "")
+    assert err == f"Undo import 1 ({TRF}): remove {what}? [y/N]: n\nError: " \
+        f"{NOT_CONFIRMED}\n"  # fmt: skip
+    assert club.state() == before
+
+    code, out, err = invoke(club, "import", "undo", "1", "--yes", "--reason", "wrong file")
+    assert (code, out) == (0, f"Undid import 1 ({TRF}): removed {what}\n")
+    assert err.startswith("This touches rated period ")
+    assert counts(club) == (2, 1, 1, 0, 0)
+    assert club.rows("SELECT name FROM players ORDER BY id") == [("Hand, Ann",), ("Hand, Bob",)]
+    logged = club.rows(
+        "SELECT count(DISTINCT batch), count(DISTINCT game_id), max(reason) FROM corrections "
+        "WHERE action = 'import_undo'"
+    )
+    assert logged == [(1, games - 1, "wrong file")]
+    assert club.rows(
+        "SELECT count(*) FROM corrections WHERE action = 'import_undo' AND field = 'name' "
+        "AND player_id IS NOT NULL"
+    ) == [(created,)]
+    # re-rated without it; the same file can be imported again
+    assert "Re-rated" in club.ok("rate")
+    assert counts(club) == (2, 1, 1, 0, 0)
+    club.ok("import", "trf", str(TRF))
+    assert counts(club) == (players, events, games, byes, 1)
+
+
+def test_import_undo_refuses_when_later_corrections_depend_on_it(club: Club) -> None:
+    game_id, white = club.rows("SELECT id, white_id FROM games ORDER BY id LIMIT 1")[0]
+    name = club.rows(f"SELECT name FROM players WHERE id = {white}")[0][0]
+    club.ok("game", "edit", str(game_id), "--result", "1/2-1/2", "--yes")
+    club.ok("game", "add", str(white), "Hand, Ann", "1-0", "--date", "2026-11-02")
+    before = club.state()
+    code, out, err = invoke(club, "import", "undo", "1", "--yes")
+    assert (code, out) == (1, "")
+    assert err == (
+        f"Error: import 1 ({TRF}) cannot be undone: later corrections depend on it: "
+        f"game {game_id} was edited ('ratings log', correction 1); player {white} ({name}) it "
+        "registered plays in event 2\n"
+    )
+    assert club.state() == before
+
+
+def test_import_undo_refuses_what_cannot_be_undone_exactly(club: Club, tmp_path: Path) -> None:
+    register = tmp_path / "register.csv"
+    register.write_text(
+        "name,rating,games\nHand, Ann,1850,40\nNew, Nora,1600,10\n".replace(
+            "Hand, Ann", '"Hand, Ann"'
+        ).replace("New, Nora", '"New, Nora"'),
+        encoding="utf-8",
+    )
+    club.ok("import", "players", str(register), "--update")
+    assert invoke(club, "import", "undo", "2", "--yes") == (
+        1, "", f"Error: import 2 ({register}) changed 1 registered player (import players "
+        "--update: 1), which cannot be undone exactly; the old values are in 'ratings log': "
+        "put them back with 'ratings player edit'\n",
+    )  # fmt: skip
+    assert invoke(club, "import", "undo", "9", "--yes") == (
+        1, "", "Error: no import with id 9; 'ratings import list' shows them\n",
+    )  # fmt: skip
+    assert invoke(club, "import", "undo", "x", "--yes")[0] == 2
+
+
+def test_import_undo_of_a_player_register(tmp_path: Path) -> None:
+    club = Club(tmp_path / "club.db", "--system", "club")
+    register = tmp_path / "register.csv"
+    register.write_text('name,rating,games\n"New, Nora",1600,10\n"New, Ned",1500,5\n',
+                        encoding="utf-8")  # fmt: skip
+    club.ok("import", "players", str(register))
+    club.player("Hand, Ann", "--rating", "1800", "--games", "40")
+    assert invoke(club, "import", "undo", "1", "--yes") == (
+        0, f"Undid import 1 ({register}): removed 2 players\n", "",
+    )  # fmt: skip
+    assert club.rows("SELECT name FROM players") == [("Hand, Ann",)]
+
+
+# --- the service ---------------------------------------------------------------------------
+
+
+def test_undo_import_service(tmp_path: Path) -> None:
+    club = Club(tmp_path / "club.db", "--system", "club")
+    club.player("Ann", "--rating", "1800", "--games", "40")
+    club.player("Bob", "--rating", "1800", "--games", "40")
+    games = tmp_path / "games.csv"
+    games.write_text("date,white,black,result,event\n2025-02-03,Ann,Bob,1-0,Cup\n"
+                     "2025-02-04,Bob,Ann,1-0,Cup\n", encoding="utf-8")  # fmt: skip
+    club.ok("import", "games", str(games))
+    club.ok("rate")
+    engine = make_engine(f"sqlite:///{club.db}")
+    with SessionFactory(bind=engine) as session, session.begin():
+        plan = undo.plan_undo(session, 1)
+        assert (plan.kind, len(plan.events), plan.games, plan.byes, plan.players) == (
+            "games_csv", 1, 2, 0, (),
+        )  # fmt: skip
+        assert plan.describe() == "1 event and 2 games"
+        assert undo.undo_import(session, 1, reason="twice") == plan
+        assert corrections.waiting(session) == {"2025-02"}
+        lines = audit.entries(session, action=audit.Action.IMPORT_UNDO)
+        assert {line.field for line in lines} >= {"name", "result", "import"}
+        assert {line.reason for line in lines} == {"twice"}
+        with pytest.raises(undo.UndoImportError, match="no import with id 1"):
+            undo.plan_undo(session, 1)
+    engine.dispose()
