@@ -259,7 +259,7 @@ def player_merge(
     service.audit.check_reason(reason)
     with app.session(commit=False) as session:
         plan = service.plan_merge(session, keep, remove)
-        service.register.check_merge(plan, force=force)
+        service.merge.check_merge(plan, force=force)
         question, ids = plan.describe(), (str(plan.keep.id), str(plan.remove.id))
     if not yes:
         click.echo(question, err=True)
@@ -286,7 +286,7 @@ def player_unmerge(app: App, merged: str, yes: bool, reason: str | None) -> None
     re-rates."""
     service.audit.check_reason(reason)
     with app.session(commit=False) as session:
-        found = service.register.find_merged(session, merged)
+        found = service.merge.find_merged(session, merged)
         question = (
             f"Unmerge {describe_player(found)} from player {found.merged_into_id}: "
             "its games, byes and data go back to it"

@@ -1,5 +1,8 @@
 """FIDE's rating list downloads, read as a stream of typed player records.
 
+About 760 lines, kept whole: the TXT and XML readers build the same record with the same checks,
+and the federation filter runs inside both.
+
 FIDE publishes its lists monthly on https://ratings.fide.com/download_lists.phtml, each as
 a ZIP holding one file, in two formats:
 

@@ -1,5 +1,8 @@
 """FIDE Tournament Report Files (TRF16 and TRF-2026): parse into plain data, and write TRF16.
 
+About 870 lines, kept whole: one format whose reader and writer share the column table and are
+tested as a round trip; most of it is the reader's checks, each with its message.
+
 Our own parser of the fixed-column ``001`` player line, which TRF16 and TRF-2026 share.
 Columns are 1-based and inclusive, as in the FIDE description:
 

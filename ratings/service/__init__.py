@@ -13,6 +13,7 @@ from ratings.service.common import (
 )
 from ratings.service.games import add_game, edit_game, get_game, void_game
 from ratings.service.games_import import import_games
+from ratings.service.merge import merge_players, plan_merge, unmerge_player
 from ratings.service.pgn_import import import_pgn
 from ratings.service.rate import ChangedRating, RateReport, rate
 from ratings.service.register import (
@@ -21,9 +22,6 @@ from ratings.service.register import (
     edit_player,
     import_players,
     list_players,
-    merge_players,
-    plan_merge,
-    unmerge_player,
 )
 from ratings.service.reports import (
     Card,

@@ -1,6 +1,9 @@
 """Reading what the published website shows: set-based queries for ``ratings publish`` and
 ``ratings plot``.
 
+About 680 lines, kept whole on purpose: it is the one place that reads the columns the site
+shows (see below).
+
 A federation holds millions of list and breakdown rows, so nothing here loads one page at a
 time: each function runs one query (or one per chunk of ids) and streams plain, frozen rows
 that the site builder (:mod:`ratings.site`) groups by player, event or period. Names of
