@@ -142,9 +142,9 @@ def test_every_published_change_is_recomputed_in_sql_on_a_random_pool(
 
 
 def cookbook_examples() -> list[tuple[str, list[str], list[str]]]:
-    """Each query of the README's "Six queries" with its options and the output shown (the
+    """Each query of the README's "Seven queries" with its options and the output shown (the
     lines before a closing ``...``)."""
-    text = README.read_text(encoding="utf-8").split("### Six queries", 1)[1]
+    text = README.read_text(encoding="utf-8").split("### Seven queries", 1)[1]
     found = re.findall(r'```sh\nratings sql "(.*?)"(.*?)\n```\n```\n(.*?)```', text, re.DOTALL)
     examples = []
     for query, options, output in found:
@@ -159,7 +159,7 @@ def test_the_readme_cookbook_shows_what_the_demo_gives(demo: str) -> None:
     """Every cookbook query runs (on PostgreSQL too, as the reader role: the views' grants)
     and prints what the README shows, from the demonstration database after its correction."""
     examples = cookbook_examples()
-    assert len(examples) == 7  # six queries, and the JSON form of one
+    assert len(examples) == 8  # seven queries, and the JSON form of one
     for query, options, shown in examples:
         code, out, err = run(demo, "sql", query, *options)
         assert code == 0, err
