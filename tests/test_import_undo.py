@@ -16,7 +16,7 @@ from click.testing import CliRunner
 import ratings.clock
 from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
-from ratings.db import SessionFactory, make_engine
+from ratings.db import SessionFactory, database_url, make_engine
 from ratings.service import audit, corrections, undo
 from tests.test_rating_scenarios import Club
 
@@ -137,6 +137,26 @@ def test_import_undo_of_a_player_register(tmp_path: Path) -> None:
     assert club.rows("SELECT name FROM players") == [("Hand, Ann",)]
 
 
+def test_import_undo_refuses_a_register_made_before_players_were_traced(tmp_path: Path) -> None:
+    """A players CSV imported before schema 0005 left no players.import_id: undoing it would
+    have removed nothing and deleted the import row, reporting success."""
+    club = Club(tmp_path / "club.db", "--system", "club")
+    register = tmp_path / "register.csv"
+    register.write_text('name,rating,games\n"New, Nora",1600,10\n', encoding="utf-8")
+    club.ok("import", "players", str(register))
+    engine = make_engine(database_url(str(club.db)))
+    with engine.begin() as conn:  # as the 0005 upgrade leaves the players of older imports
+        conn.exec_driver_sql("UPDATE players SET import_id = NULL")
+    engine.dispose()
+    before = counts(club)
+    assert invoke(club, "import", "undo", "1", "--yes") == (
+        1, "", f"Error: import 1 ({register}) registered players this database cannot trace "
+        "back to it (imports made before schema 0005 did not record them); nothing was "
+        "undone: remove its players with 'ratings player merge' or leave them\n",
+    )  # fmt: skip
+    assert counts(club) == before
+
+
 # --- the service ---------------------------------------------------------------------------
 
 
@@ -149,7 +169,7 @@ def test_undo_import_service(tmp_path: Path) -> None:
                      "2025-02-04,Bob,Ann,1-0,Cup\n", encoding="utf-8")  # fmt: skip
     club.ok("import", "games", str(games))
     club.ok("rate")
-    engine = make_engine(f"sqlite:///{club.db}")
+    engine = make_engine(database_url(str(club.db)))
     with SessionFactory(bind=engine) as session, session.begin():
         plan = undo.plan_undo(session, 1)
         assert (plan.kind, len(plan.events), plan.games, plan.byes, plan.players) == (

@@ -229,6 +229,14 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
                 block(pid, f"has a bye in event {event_id}")
     if problems:
         raise _refuse(item, problems)
+    if item.kind == "players_csv" and not ids and item.rows:
+        # made before schema 0005 recorded which players an import registers: removing
+        # nothing and forgetting the import would look like an undo and be none
+        raise UndoImportError(
+            f"import {item.id} ({item.file_name}) registered players this database cannot "
+            "trace back to it (imports made before schema 0005 did not record them); nothing "
+            "was undone: remove its players with 'ratings player merge' or leave them"
+        )
     kept: set[int] = set()
     for chunk in _chunks(ids):
         kept.update(
