@@ -54,9 +54,12 @@ MONTH = "2026-10"
 def _prepare(folder: Path, paths: dict[str, Path], count: int, register: int) -> dict[str, Path]:
     """The databases the cases start from: empty, and with ``register`` players of the list."""
     from ratings.cli import cli
+    from ratings.migrate import head_revision
 
-    empty = folder / "empty.db"
-    registered = folder / f"register-{register}-of-{count}.db"
+    # named by schema revision: a database prepared by older code is never reused
+    head = head_revision()
+    empty = folder / f"empty-{head}.db"
+    registered = folder / f"register-{register}-of-{count}-{head}.db"
     for db in (empty, registered):
         if db.exists():
             continue
@@ -85,18 +88,20 @@ def _prepare(folder: Path, paths: dict[str, Path], count: int, register: int) ->
 
 
 def one(db: str, args: list[str]) -> dict[str, Any]:
-    """Run the command once (inside a worker process): seconds, peak MB, its exit code."""
+    """Run the command once (inside a worker process): seconds (wall and this process's CPU,
+    user + system: the CPU time does not grow when other work shares the machine), peak MB,
+    its exit code."""
     from ratings.cli import cli
 
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
         try:
             cli.main(["--db", db, "import", "fide-list", *args], standalone_mode=False)
             code = 0
         except SystemExit as exc:
             code = int(exc.code or 0)
-    seconds = time.perf_counter() - started
-    return {"seconds": seconds, "peak_mb": lists._peak_rss_mb(), "code": code}
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
+    return {"seconds": seconds, "cpu": cpu, "peak_mb": lists._peak_rss_mb(), "code": code}
 
 
 def _spawn(db: Path, args: list[str]) -> dict[str, Any]:
@@ -104,11 +109,13 @@ def _spawn(db: Path, args: list[str]) -> dict[str, Any]:
         copy = Path(scratch) / "work.db"
         shutil.copyfile(db, copy)
         command = [sys.executable, str(Path(__file__).resolve()), "--worker", str(copy), *args]
+        load = os.getloadavg()[0]  # the machine is shared: what else ran, as the run started
         done = subprocess.run(command, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             raise RuntimeError(f"{args} failed ({done.returncode}):\n{done.stderr}")
         answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
         answer["players"] = _count(copy)
+        answer["load"] = load
     if answer["code"] != 0:
         raise RuntimeError(f"{args}: exit code {answer['code']}")
     return answer
@@ -160,18 +167,25 @@ def report(measured: dict[str, Any], command: str) -> str:
         f"{platform.machine()}; whole run {measured['minutes']:.1f} min.",
         "",
         "| import | players in the database after | seconds (median) | range | "
-        "peak RSS MB (median) | range |",
-        "|---|---:|---:|---:|---:|---:|",
+        "CPU seconds (median) | peak RSS MB (median) | range |",
+        "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for label, runs in measured["results"].items():
         seconds = [r["seconds"] for r in runs]
         peaks = [r["peak_mb"] for r in runs]
+        cpu = statistics.median(r["cpu"] for r in runs)
         lines.append(
             f"| {label} | {runs[0]['players']:,} | {statistics.median(seconds):.1f} | "
-            f"{min(seconds):.1f}-{max(seconds):.1f} | {statistics.median(peaks):.0f} | "
+            f"{min(seconds):.1f}-{max(seconds):.1f} | {cpu:.1f} | {statistics.median(peaks):.0f} | "
             f"{min(peaks):.0f}-{max(peaks):.0f} |"
         )
-    lines += ["", f"Medians of {measured['repeats']} runs per row, each in a fresh process."]
+    loads = [r["load"] for runs in measured["results"].values() for r in runs]
+    lines += [
+        "",
+        f"Medians of {measured['repeats']} runs per row, each in a fresh process. Load average "
+        f"(1 min) as each run started: median {statistics.median(loads):.1f}, "
+        f"{min(loads):.1f}-{max(loads):.1f}.",
+    ]
     return "\n".join(lines) + "\n"
 
 
