@@ -1,0 +1,31 @@
+"""bench/fide_list_import.py at a small size: every case of the ``import fide-list`` benchmark
+runs to the end and reports (the world-size run is made by hand and quoted in
+bench/RESULTS.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def test_every_case_runs_and_is_reported(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCH))  # the script imports bench/fide_list.py as fide_list
+    try:
+        spec = importlib.util.spec_from_file_location("bench_import", BENCH / "fide_list_import.py")
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+    finally:
+        sys.path.remove(str(BENCH))
+    measured = module.run(tmp_path, 600, 3, 60, 1)
+    players = {label: runs[0]["players"] for label, runs in measured["results"].items()}
+    assert players["refresh 60 registered, txt"] == 60
+    assert players["--add (whole list, empty database), xml"] == 600
+    assert 0 < players["--add --federation IRL (empty database), txt.zip"] < 600
+    text = module.report(measured, "python bench/fide_list_import.py")
+    assert text.count("\n| ") == 7  # the header and six cases
+    assert "Load average (1 min)" in text
