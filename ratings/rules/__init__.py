@@ -19,7 +19,9 @@ The modules, each importable on its own:
 * :mod:`ratings.rules.expected`: rule editions (8.3.1), table 8.1.2 and the curve;
 * :mod:`ratings.rules.players`: K (8.3.3), flags, first ratings (8.2), performance;
 * :mod:`ratings.rules.system`: rating systems (SPEC 2) and periods (SPEC 3);
-* :mod:`ratings.rules.engine`: one rating period, records in, list and breakdown rows out.
+* :mod:`ratings.rules.engine`: one rating period, records in, list and breakdown rows out;
+* :mod:`ratings.rules.time_control`: standard, rapid and blitz (FIDE's three lists), and PGN's
+  ``TimeControl`` tag.
 """
 
 from __future__ import annotations
@@ -82,6 +84,7 @@ from ratings.rules.engine import (
     rate_period,
 )
 from ratings.rules.expected import (
+    RAPID_BLITZ_RULE_SETS,
     RULE_SETS,
     UNCAPPED,
     Expectation,
@@ -128,6 +131,15 @@ from ratings.rules.system import (
     rating_period_for,
     system_config,
 )
+from ratings.rules.time_control import (
+    TIME_CONTROLS,
+    InvalidTimeControlError,
+    TimeControl,
+    classify,
+    pgn_time_control,
+    seconds_for_60_moves,
+    time_control,
+)
 
 __all__ = [
     "BELOW_FLOOR",
@@ -151,11 +163,13 @@ __all__ = [
     "MAX_CLOSING_DAYS",
     "NEW_PLAYER_GAMES",
     "PERIOD_MONTHS",
+    "RAPID_BLITZ_RULE_SETS",
     "RATING_FLOOR",
     "RULE_SETS",
     "START_RATING_MAX",
     "TABLE_MAX_DIFFERENCE",
     "TABLE_UNITS",
+    "TIME_CONTROLS",
     "UNCAPPED",
     "UNKNOWN_GAMES_K",
     "UNRATED",
@@ -174,6 +188,7 @@ __all__ = [
     "InvalidRatingError",
     "InvalidResultError",
     "InvalidScoreError",
+    "InvalidTimeControlError",
     "ListEntry",
     "ListStatus",
     "MissingInputError",
@@ -186,12 +201,14 @@ __all__ = [
     "Standing",
     "System",
     "SystemConfig",
+    "TimeControl",
     "UnknownMethodError",
     "UnknownSystemError",
     "apply_700_rule",
     "average_rating",
     "base_k",
     "capped_difference",
+    "classify",
     "curve_expectation",
     "curve_expected",
     "divide_half_away",
@@ -212,6 +229,7 @@ __all__ = [
     "performance_400",
     "performance_fide",
     "performance_own",
+    "pgn_time_control",
     "points",
     "pool_after",
     "pool_window_start",
@@ -220,8 +238,10 @@ __all__ = [
     "rating_period_for",
     "round_half_away",
     "rules_for",
+    "seconds_for_60_moves",
     "standing_k",
     "system_config",
     "table_expectation",
     "table_pd",
+    "time_control",
 ]

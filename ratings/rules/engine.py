@@ -49,7 +49,7 @@ from ratings.rules.base import (
     divide_half_away,
     points,
 )
-from ratings.rules.expected import _curve_units, table_pd
+from ratings.rules.expected import RuleSet, _curve_units, table_pd
 from ratings.rules.players import (
     base_k,
     drop_zero_first_event,
@@ -58,6 +58,7 @@ from ratings.rules.players import (
     standing_k,
 )
 from ratings.rules.system import Period, SystemConfig, _add_months, system_config
+from ratings.rules.time_control import InvalidTimeControlError, TimeControl, time_control
 
 ListStatus = Literal["listed", "first_rating", "unrated", "below_floor"]
 """A player's status on a published list (``rating_history.list_status``)."""
@@ -332,6 +333,7 @@ def pool_window_start(period: Period) -> date:
 _new_tuple = tuple.__new__
 _NO_FIRST_EVENTS: Mapping[int, int | None] = {}
 _NO_LISTS: Mapping[date, Mapping[int, int | None]] = {}
+_NO_SEEDS: Mapping[int, int | None] = {}
 
 
 def rate_period(
@@ -342,6 +344,8 @@ def rate_period(
     *,
     lists: Mapping[date, Mapping[int, int | None]] = _NO_LISTS,
     first_events: Mapping[int, int | None] = _NO_FIRST_EVENTS,
+    list_type: TimeControl | str = TimeControl.STANDARD,
+    seeds: Mapping[date, Mapping[int, int | None]] | None = None,
 ) -> PeriodOutcome:
     """Rate one period (SPEC 1, 3).
 
@@ -354,6 +358,16 @@ def rate_period(
         (:func:`lists_needed`), as player id -> rating (None or absent: unrated).
     :param first_events: each player's first event ever, for the players of
         :func:`first_events_needed` (None: no event known).
+    :param list_type: the list rated: standard, rapid or blitz. Rapid and blitz take their
+        rule editions from :data:`RAPID_BLITZ_RULE_SETS` (R&B art. 7.3.1: the 400-point rule
+        for every player; from 1 December 2024 no rating for players 600 or more apart when
+        one of them is above 2600). Everything else is standard chess's (7.3.3, 7.3.4).
+    :param seeds: rapid and blitz only: the *standard* lists in force when the period's
+        events started (the dates of :func:`lists_needed` and the period start), as player id
+        -> rating. A player unrated on this list when an event started who has a standard
+        rating then plays at it and "is considered to be rated" (R&B art. 7.2.1): no pooling
+        towards a first rating; the new rating is that standard rating (of the player's
+        earliest event of the period) plus the change, a first rating on this list.
 
     Every game uses the ratings on the list in force when its event started, for both players
     (SPEC 1.5); a player unrated on that list but rated at the period start plays at the
@@ -362,9 +376,15 @@ def rate_period(
     unrated player's first rating (art. 7.1.4). K comes from the standing (art. 8.3.3, or
     the system's fixed K) and the 700 rule; the change is K x sum(dR), rounded once (8.3.4).
 
-    :raises MissingInputError: a needed list or first event was not given.
+    :raises MissingInputError: a needed list, seed list or first event was not given.
     :raises InvalidPeriodError: the period's length is not the system's.
+    :raises InvalidTimeControlError: seeds given for the standard list.
     """
+    list_type = time_control(list_type)
+    if seeds is not None and list_type is TimeControl.STANDARD:
+        raise InvalidTimeControlError(
+            "standard ratings seed only the rapid and blitz lists (R&B art. 7.2.1)"
+        )
     months = config.period_months
     if period.months != months:
         raise InvalidPeriodError(f"{period.label} is not a {months}-month period")
@@ -376,8 +396,12 @@ def rate_period(
     pools = config.uses_initial_ratings
     current: dict[int, int | None] = {pid: s.rating for pid, s in standings.items()}
 
-    # per event start: (the list in force, the cap, the rating from which the cap is waived)
-    contexts: dict[date, tuple[Mapping[int, int | None], int, int]] = {}
+    # per event start: (the list in force, the cap, the rating from which the cap is waived,
+    # the edition when it leaves some games unrated, the standard list seeding unrated players)
+    contexts: dict[
+        date, tuple[Mapping[int, int | None], int, int, RuleSet | None, Mapping[int, int | None]]
+    ] = {}
+    seeded: dict[int, tuple[date, int]] = {}  # player -> (earliest event start, its seed)
     played: dict[int, list[tuple[int, int, int, int, int, int, int]]] = {}
     pooled: dict[int, list[tuple[int, int, int, int, int]]] = {}
     counted = 0
@@ -393,27 +417,66 @@ def rate_period(
                 raise MissingInputError(
                     f"game {game_id}: no list dated {list_date.isoformat()} was given"
                 )
-            rule_set = config.rule_set(event_start)
+            rule_set = config.rule_set(event_start, list_type)
+            seed_list: Mapping[int, int | None] = _NO_SEEDS
+            if seeds is not None:
+                if list_date not in seeds:
+                    raise MissingInputError(
+                        f"game {game_id}: no standard list dated {list_date.isoformat()} was "
+                        "given to seed unrated players (R&B art. 7.2.1)"
+                    )
+                seed_list = seeds[list_date]
+            excluding = rule_set if rule_set.not_rated_difference is not None else None
             if rule_set.cap is CapRule.NONE:
-                context = (on_list, 0, 0)
+                context = (on_list, 0, 0, excluding, seed_list)
             elif rule_set.cap is CapRule.ALL:
-                context = (on_list, rule_set.cap_difference, sys.maxsize)
+                context = (on_list, rule_set.cap_difference, sys.maxsize, excluding, seed_list)
             else:
                 assert rule_set.cap_exempt_from is not None
-                context = (on_list, rule_set.cap_difference, rule_set.cap_exempt_from)
+                context = (
+                    on_list, rule_set.cap_difference, rule_set.cap_exempt_from, excluding,
+                    seed_list,
+                )  # fmt: skip
             contexts[event_start] = context
-        on_list, cap, exempt_from = context
+        on_list, cap, exempt_from, excluding, seed_list = context
         white_state = standings.get(white)
         black_state = standings.get(black)
         if white_state is None or black_state is None:
             continue  # not in the register (a merged-away record keeps no games): unrated
+        if seed_list:
+            # R&B art. 7.2.1: unrated here when the event started, rated on the standard list
+            white_seed = _seed(seed_list, on_list, white, white_state)
+            black_seed = _seed(seed_list, on_list, black, black_state)
+        else:
+            white_seed = black_seed = None
+        if excluding is not None:
+            # R&B art. 7.3.1 (from 1 Dec 2024), on the ratings of the relevant list
+            white_rating = on_list.get(white)
+            black_rating = on_list.get(black)
+            if white_rating is None:
+                white_rating = white_seed
+            if black_rating is None:
+                black_rating = black_seed
+            if (
+                white_rating is not None
+                and black_rating is not None
+                and not excluding.rates(white_rating, black_rating)
+            ):
+                continue  # not rated, for either player
         used = False
-        for pid, opp, state, opp_state, halves in (
-            (white, black, white_state, black_state, white_halves),
-            (black, white, black_state, white_state, 2 - white_halves),
+        for pid, opp, state, opp_state, halves, own_seed, opp_seed in (
+            (white, black, white_state, black_state, white_halves, white_seed, black_seed),
+            (black, white, black_state, white_state, 2 - white_halves, black_seed, white_seed),
         ):
             opp_used = on_list.get(opp)
+            if opp_used is None:
+                opp_used = opp_seed
             own_now = state.rating
+            if own_seed is not None:
+                own_now = own_seed
+                earliest = seeded.get(pid)
+                if earliest is None or event_start < earliest[0]:
+                    seeded[pid] = (event_start, own_seed)
             if start_rating is not None:
                 # club, elo: newcomers play at the start rating from their first game
                 if opp_used is None:
@@ -459,6 +522,8 @@ def rate_period(
     new_standings: dict[int, Standing] = {}
     for pid, state in standings.items():
         before = state.rating
+        seed = seeded.get(pid)
+        rating_for_k = before if seed is None else seed[1]
         mine = played.get(pid)
         pool_games = pooled.get(pid)
         if mine is None and pool_games is None:
@@ -504,7 +569,7 @@ def rate_period(
                 base = fixed_k
             elif state.fide_k is None and state.total_games is not None:
                 base = base_k(
-                    before,
+                    rating_for_k,
                     state.total_games,
                     state.birth_year,
                     state.k10,
@@ -512,7 +577,7 @@ def rate_period(
                     start_year,
                 )
             else:
-                base = _k(state, before, state.total_games, start)
+                base = _k(state, rating_for_k, state.total_games, start)
             k_used = K_PRODUCT_LIMIT // n if uses_700 and base * n > K_PRODUCT_LIMIT else base
             sum_dr = 0
             for game_id, opp, own_used, opp_used, diff, exp, halves in mine:
@@ -528,7 +593,9 @@ def rate_period(
                 )  # fmt: skip
             change = divide_half_away(k_used * sum_dr, unit)
             own_base = before if before is not None else start_rating
-            assert own_base is not None  # unrated players play only with a start rating
+            if seed is not None:
+                own_base = seed[1]  # R&B art. 7.2.1: rated at the standard rating
+            assert own_base is not None  # unrated players play only at a start rating or seed
             after: int | None = own_base + change
             status = LISTED if before is not None else FIRST_RATING
             if uses_floor and own_base + change < RATING_FLOOR:
@@ -568,6 +635,19 @@ def rate_period(
             state.fide_k_list, start,
         )  # fmt: skip
     return PeriodOutcome(rows, breakdown, new_standings, counted)
+
+
+def _seed(
+    seed_list: Mapping[int, int | None],
+    on_list: Mapping[int, int | None],
+    pid: int,
+    state: Standing,
+) -> int | None:
+    """The standard rating a player unrated on this list plays at (R&B art. 7.2.1): only for
+    a player unrated both when the event started and at the period start."""
+    if state.rating is not None or on_list.get(pid) is not None:
+        return None
+    return seed_list.get(pid)
 
 
 def _first_ratings(

@@ -24,6 +24,8 @@ from ratings.rules.base import (
     _check_rating,
     _expected_method,
 )
+from ratings.rules.time_control import TimeControl
+from ratings.rules.time_control import time_control as _time_control
 
 # --------------------------------------------------------------------------------------------
 # Rule editions (art. 8.3.1)
@@ -48,10 +50,20 @@ class RuleSet:
     """The cap on the rating difference D (the 400-point rule)."""
     cap_exempt_from: int | None = None
     """With :attr:`CapRule.BELOW_2650`: players rated this or more use the true difference."""
+    not_rated_difference: int | None = None
+    """Rapid and blitz from 1 December 2024 (R&B art. 7.3.1): a game between players this
+    many points apart or more is not rated when one of them is rated above
+    :attr:`not_rated_above` on the relevant list. None: no such rule (standard chess)."""
+    not_rated_above: int | None = None
+    """See :attr:`not_rated_difference`."""
 
     def __post_init__(self) -> None:
         if self.cap is CapRule.BELOW_2650 and self.cap_exempt_from is None:
             raise UnknownSystemError(f"rule set {self.name!r} needs cap_exempt_from")
+        if (self.not_rated_difference is None) != (self.not_rated_above is None):
+            raise UnknownSystemError(
+                f"rule set {self.name!r} needs both not_rated_difference and not_rated_above"
+            )
         if type(self.cap_difference) is not int or self.cap_difference < 1:
             raise InvalidRatingError(
                 f"cap difference must be a positive integer: {self.cap_difference!r}"
@@ -68,6 +80,18 @@ class RuleSet:
             return False
         assert self.cap_exempt_from is not None  # checked in __post_init__
         return own_rating < self.cap_exempt_from
+
+    def rates(self, white: int, black: int) -> bool:
+        """False for a game this edition does not rate at all: rapid and blitz from 1
+        December 2024, players 600 or more apart with one of them above 2600 on the relevant
+        list (R&B art. 7.3.1). Both ratings are those used for the game."""
+        if self.not_rated_difference is None:
+            return True
+        assert self.not_rated_above is not None  # checked in __post_init__
+        return not (
+            abs(white - black) >= self.not_rated_difference
+            and max(white, black) > self.not_rated_above
+        )
 
 
 RULE_SETS: tuple[RuleSet, ...] = (
@@ -89,20 +113,52 @@ The 2022 - Feb 2024 "once per event" variant of the cap is not modelled: as SPEC
 every game from July 2009 to September 2025 is capped.
 """
 
+RAPID_BLITZ_RULE_SETS: tuple[RuleSet, ...] = (
+    RuleSet(
+        effective_from=date(2009, 7, 1),
+        name="fide rapid and blitz, 400-point rule for every player",
+        cap=CapRule.ALL,
+    ),
+    RuleSet(
+        effective_from=date(2024, 12, 1),
+        name="fide rapid and blitz 2024-12, 400-point rule for every player; 600 points apart "
+        "with a player above 2600 not rated",
+        cap=CapRule.ALL,
+        not_rated_difference=600,
+        not_rated_above=2600,
+    ),
+)
+"""The rapid and blitz editions (FIDE Rapid and Blitz Rating Regulations, art. 7.3.1), by
+date. Their 400-point rule has no 2650 exemption: "A difference in rating of more than 400
+points shall be counted for rating purposes as though it were a difference of 400 points."
+From 1 December 2024: "Games played between players with a rating difference of 600 points or
+more shall not be rated if at least one of the players is rated above 2600 on the relevant
+list." Tables, K (7.3.3) and rounding (7.3.4) are those of standard chess.
+
+Older rapid and blitz rules (before the 2024 edition) are not modelled: every game from the
+first edition on is capped at 400, as for standard chess (SPEC 1.2)."""
+
 UNCAPPED = RuleSet(effective_from=date.min, name="no 400-point rule", cap=CapRule.NONE)
 """The rule set of the ``elo`` system: true differences for everyone. Not part of RULE_SETS."""
 
 _RULE_DATES = tuple(r.effective_from for r in RULE_SETS)
+_RAPID_BLITZ_DATES = tuple(r.effective_from for r in RAPID_BLITZ_RULE_SETS)
 
 
-def rules_for(day: date) -> RuleSet:
-    """The edition of the FIDE rules in force on ``day``, the event's start date (art. 8.3.1).
+def rules_for(day: date, time_control: TimeControl | str = TimeControl.STANDARD) -> RuleSet:
+    """The edition of the FIDE rules in force on ``day``, the event's start date (art. 8.3.1),
+    for the list of ``time_control`` (rapid and blitz: R&B art. 7.3.1).
 
     Dates before the first edition (1 July 2009) use the first edition: this module does not
     model the older rules (the 350-point cap), and a database rarely holds games that old.
     """
-    index = bisect_right(_RULE_DATES, _check_date(day)) - 1
-    return RULE_SETS[max(index, 0)]
+    day = _check_date(day)
+    if _time_control(time_control) is TimeControl.STANDARD:
+        editions, dates = RULE_SETS, _RULE_DATES
+    else:
+        editions, dates = RAPID_BLITZ_RULE_SETS, _RAPID_BLITZ_DATES
+    index = bisect_right(dates, day) - 1
+    return editions[max(index, 0)]
 
 
 # --------------------------------------------------------------------------------------------

@@ -22,6 +22,7 @@ from ratings.rules.base import (
 )
 from ratings.rules.expected import UNCAPPED, RuleSet, rules_for
 from ratings.rules.players import PlayerState, k_factor
+from ratings.rules.time_control import TimeControl
 
 # --------------------------------------------------------------------------------------------
 # Rating systems (SPEC section 2)
@@ -115,9 +116,12 @@ class SystemConfig:
         :data:`CURVE_UNITS` for the curve. Breakdown rows store integers in this unit."""
         return CURVE_UNITS if self.expected is ExpectedMethod.CURVE else TABLE_UNITS
 
-    def rule_set(self, event_start: date) -> RuleSet:
-        """The rule edition for a game of an event starting on ``event_start`` (art. 8.3.1)."""
-        return rules_for(event_start) if self.uses_cap else UNCAPPED
+    def rule_set(
+        self, event_start: date, time_control: TimeControl | str = TimeControl.STANDARD
+    ) -> RuleSet:
+        """The rule edition for a game of an event starting on ``event_start`` (art. 8.3.1;
+        rapid and blitz: R&B art. 7.3.1)."""
+        return rules_for(event_start, time_control) if self.uses_cap else UNCAPPED
 
     def k_for(self, state: PlayerState, list_date: date) -> int:
         """Base K for a player (art. 8.3.3, or the fixed K), before the 700 rule."""
