@@ -1,10 +1,10 @@
 """Game results from PGN tag pairs (python-chess ``read_headers``; movetext is never parsed).
 
 Tags read: ``White``, ``Black``, ``Result``, ``Date`` (else ``EventDate``, else ``UTCDate``),
-``Event``, ``Round``, ``WhiteFideId``, ``BlackFideId``, ``WhiteTitle``, ``BlackTitle``, and
-on request (``elo=True``) ``WhiteElo``, ``BlackElo``. Games with result ``*`` are skipped
-and counted, and so are the tag-less "games" python-chess yields for stray text (for example
-movetext after a blank line in a comment).
+``Event``, ``Round``, ``WhiteFideId``, ``BlackFideId``, ``WhiteTitle``, ``BlackTitle``,
+``TimeControl``, and on request (``elo=True``) ``WhiteElo``, ``BlackElo``. Games with result
+``*`` are skipped and counted, and so are the tag-less "games" python-chess yields for stray
+text (for example movetext after a blank line in a comment).
 
 Names: a rating written in parentheses after a name (``Kasparov (2795)``, as some databases
 export it when the Elo tag is ``?``) is not part of the name; with ``elo=True`` it stands in
@@ -13,6 +13,14 @@ for a rating, so ``Open (2024)`` keeps its parentheses only if it is over 3500.
 
 Titles: ``GM IM FM CM WGM WIM WFM WCM`` (any case, :func:`ratings.limits.title`); other
 values (``NM``, Lichess ``BOT``...) are not titles the register stores and read as None.
+
+Time controls: the ``TimeControl`` tag gives the FIDE list of a game
+(:func:`ratings.rules.pgn_time_control`: standard, rapid or blitz by the time for 60 moves,
+increments included). A tag that cannot be read, ``?``, ``-``, or 3 minutes or less, and the
+games of one ``Event`` whose tags name different lists, are problems located like the others,
+but kept apart in :attr:`PgnImport.time_control_problems`: the game is kept (its time control
+None) and nothing is raised, because whether they stop an import depends on whether the user
+gave the time control (``--time-control``), which is the caller's to know.
 
 Every problem of a file is reported: the parser goes on after a bad game (the game is left
 out) and raises them all at the end, or hands them to the caller's list.
@@ -35,6 +43,7 @@ import chess.pgn
 from ratings import limits
 from ratings.errors import InputFileError, InputFileErrors, LimitError
 from ratings.results import Result
+from ratings.rules import InvalidTimeControlError, TimeControl, pgn_time_control
 
 __all__ = ["PgnElo", "PgnGame", "PgnImport", "parse_pgn"]
 
@@ -82,6 +91,10 @@ class PgnGame:
     """``WhiteElo``, else the rating after White's name; read only with ``elo=True``."""
     black_elo: PgnElo | None = None
     """``BlackElo``, else the rating after Black's name; read only with ``elo=True``."""
+    time_control: TimeControl | None = None
+    """The FIDE list the ``TimeControl`` tag puts the game on
+    (:func:`ratings.rules.pgn_time_control`); None when the tag is absent, or is a problem
+    (then in :attr:`PgnImport.time_control_problems`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +107,12 @@ class PgnImport:
     """Games with result ``*`` (or no ``Result`` tag)."""
     skipped_phantom: int
     """Tag-less, empty "games" that python-chess yields for stray text."""
+    time_control_problems: tuple[InputFileError, ...] = ()
+    """``TimeControl`` problems, in file order, each naming the line of the tag: a tag that
+    cannot be read, ``?``, ``-``, or 3 minutes or less (rated on no FIDE list); and an event
+    whose games name different lists (reported at the first game of each other list). Not
+    raised and not in ``errors``: the games are kept, and the caller decides (see the module
+    docstring)."""
 
 
 _DATE = re.compile(r"([0-9]{4})[./-]([0-9]{2})[./-]([0-9]{2})")
@@ -151,6 +170,7 @@ class _Game:
         self.tag_lines = dict(reader.tag_lines)
         self.line = reader.first_tag_line or reader.lines_read
         self.problems: list[InputFileError] = []
+        self.time_control_problems: list[InputFileError] = []
 
     def error(self, tag: str, problem: str) -> InputFileError:
         return InputFileError(self.filename, self.tag_lines.get(tag, self.line), problem, tag)
@@ -223,6 +243,18 @@ class _Game:
         except LimitError as exc:
             raise self.error(tag, str(exc)) from None
 
+    def time_control(self, tag: str = "TimeControl") -> TimeControl | None:
+        """The list of the game's ``TimeControl`` tag; None when absent or a problem (noted
+        in ``time_control_problems``)."""
+        value = self.headers.get(tag)
+        if value is None:
+            return None
+        try:
+            return pgn_time_control(value)
+        except InvalidTimeControlError as exc:
+            self.time_control_problems.append(self.error(tag, str(exc)))
+            return None
+
     def date(self, _tag: str = "Date") -> date | None:
         """The first fully known of the date tags (``_tag`` for :meth:`read`)."""
         for tag in _DATE_TAGS:
@@ -261,6 +293,9 @@ def parse_pgn(
     reader = _LineCounter(_decode(data))
     games: list[PgnGame] = []
     problems: list[InputFileError] = []
+    time_control_problems: list[InputFileError] = []
+    # event -> list -> line of the first game of that list
+    lists_of: dict[str | None, dict[TimeControl, int]] = {}
     unfinished = phantom = 0
     while True:
         reader.next_game()
@@ -292,6 +327,26 @@ def parse_pgn(
         problems.extend(game.problems)
         if game.problems or result is None or white is None or black is None:
             continue
+        time_control = game.time_control()
+        time_control_problems.extend(game.time_control_problems)
+        if time_control is not None:
+            seen = lists_of.setdefault(event, {})
+            if time_control not in seen:
+                seen[time_control] = game.line
+                if len(seen) > 1:
+                    first, first_line = next(iter(seen.items()))
+                    what = (
+                        "games without an Event tag mix"
+                        if event is None
+                        else (f"event {event!r} mixes")
+                    )
+                    time_control_problems.append(
+                        game.error(
+                            "TimeControl",
+                            f"{what} time controls: {time_control.value} here, "
+                            f"{first.value} in the game at line {first_line}",
+                        )
+                    )
         games.append(
             PgnGame(
                 white=white[0],
@@ -307,6 +362,7 @@ def parse_pgn(
                 black_title=game.title("BlackTitle"),
                 white_elo=(white_elo or white[1]) if elo else None,
                 black_elo=(black_elo or black[1]) if elo else None,
+                time_control=time_control,
             )
         )
     if errors is not None:
@@ -315,4 +371,9 @@ def parse_pgn(
         raise problems[0]
     elif problems:
         raise InputFileErrors(problems)
-    return PgnImport(tuple(games), skipped_unfinished=unfinished, skipped_phantom=phantom)
+    return PgnImport(
+        tuple(games),
+        skipped_unfinished=unfinished,
+        skipped_phantom=phantom,
+        time_control_problems=tuple(time_control_problems),
+    )
