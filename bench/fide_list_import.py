@@ -110,7 +110,7 @@ def _spawn(db: Path, args: list[str]) -> dict[str, Any]:
         shutil.copyfile(db, copy)
         command = [sys.executable, str(Path(__file__).resolve()), "--worker", str(copy), *args]
         load = os.getloadavg()[0]  # the machine is shared: what else ran, as the run started
-        done = subprocess.run(command, capture_output=True, text=True, check=False)
+        done = subprocess.run(command, capture_output=True, text=True, check=False, env=_env())
         if done.returncode != 0:
             raise RuntimeError(f"{args} failed ({done.returncode}):\n{done.stderr}")
         answer: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
@@ -119,6 +119,16 @@ def _spawn(db: Path, args: list[str]) -> dict[str, Any]:
     if answer["code"] != 0:
         raise RuntimeError(f"{args}: exit code {answer['code']}")
     return answer
+
+
+def _env() -> dict[str, str]:
+    """The environment of a worker: it imports the ``ratings`` this process imported (not
+    whichever an editable install points at), so that both agree on the schema."""
+    import ratings
+
+    package_parent = str(Path(ratings.__file__).resolve().parents[1])
+    paths = [package_parent, *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths)}
 
 
 def _count(db: Path) -> int:
