@@ -74,6 +74,10 @@ class FutureDateError(InvalidInputError):
     """A game date after today, given without ``--allow-future``."""
 
 
+class NothingChangedError(RatingsError):
+    """A correction that would leave every value as it is (nothing is written or marked)."""
+
+
 class PeriodError(RatingsError):
     """A rating period cannot be used as asked (not rated yet, before history, ...)."""
 

@@ -18,7 +18,7 @@ from ratings.cli.options import (
     say_moved,
     today_unless,
 )
-from ratings.errors import InvalidInputError
+from ratings.errors import InvalidInputError, NothingChangedError
 from ratings.models import Player
 from ratings.results import Result
 from ratings.service import corrections
@@ -400,6 +400,10 @@ def game_edit(
     A new date that changes the event's dates asks first: all its games follow.
     """
     game_id = limits.option("GAME_ID", limits.game_id, game_id_text)
+    if result is None and date_text is None and round_ is None and rated is None:
+        raise click.UsageError(
+            "nothing to change: give --result, --date, --round or --rated/--unrated"
+        )
     limits.option("--round", limits.round_name, round_)
     new_result = parse_result(result) if result is not None else None
     played_on = parse_date(date_text) if date_text is not None else None
@@ -421,7 +425,11 @@ def game_edit(
             )
             return corrections.newly_marked(session, before)
 
-    marked, move = confirmed(edit, yes)
+    try:
+        marked, move = confirmed(edit, yes)
+    except NothingChangedError:
+        click.echo(f"Game {game_id} unchanged: it already has these values")
+        return
     click.echo(f"Changed game {game_id}")  # only once the change is saved
     say_moved(move)
     say_marked(marked)

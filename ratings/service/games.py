@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import limits
-from ratings.errors import InvalidInputError, PeriodError
+from ratings.errors import InvalidInputError, NothingChangedError, PeriodError
 from ratings.models import Event, Game, RatingBreakdown
 from ratings.results import Result
 from ratings.rules import is_long_event
@@ -167,6 +167,8 @@ def edit_game(
     """Correct a stored game; the rated periods it touches are marked for re-rating.
 
     ``round=""`` clears the round. A new date after ``today`` is refused (None: no check).
+    An edit that leaves every value as it is raises
+    :class:`~ratings.errors.NothingChangedError` (nothing marked or logged).
     With ``allow_move`` False a new date that changes the event's dates is refused
     (:class:`~ratings.service.moves.EventMoveError`; roll back then). Every field changed
     (and the event's dates, when they move) goes to the corrections log with ``reason``.
@@ -199,6 +201,9 @@ def edit_game(
         game.played_on = played_on
     if round is not None:
         game.round = new_round
+    if all(getattr(game, f) == value for f, value in was.items()):
+        # nothing to write, log or re-rate (seen: a no-op edit marked its period)
+        raise NothingChangedError(f"game {game.id} unchanged: it already has these values")
     session.flush()
     _refresh_event(
         session,
