@@ -30,11 +30,14 @@ from ratings.limits import TITLES
 from ratings.limits import show as _show
 from ratings.names import clean_name, key_of_stored
 from ratings.results import Result
+from ratings.rules import InvalidTimeControlError, TimeControl, time_control
 
 __all__ = [
     "DELIMITERS",
     "GAME_COLUMNS",
+    "GAME_LIST_COLUMNS",
     "PLAYER_COLUMNS",
+    "PLAYER_LIST_COLUMNS",
     "TITLES",
     "GameRow",
     "PlayerRow",
@@ -57,8 +60,19 @@ PLAYER_COLUMNS = (
 )
 """Columns of a players file, in the order the writer uses; only ``name`` is required."""
 
+PLAYER_LIST_COLUMNS = ("rapid_rating", "rapid_games", "blitz_rating", "blitz_games")
+"""Optional columns of a players file for the rapid and blitz lists (issue 15): entry rating
+and games, checked as ``rating`` and ``games``; written with ``lists=True``."""
+
 GAME_COLUMNS = ("date", "white", "black", "result", "event", "round")
 """Columns of a games file, in the order the writer uses."""
+
+GAME_LIST_COLUMNS = ("time_control",)
+"""Optional columns of a games file for the list of each game (issue 15): ``standard``,
+``rapid`` or ``blitz`` in any case, blank for not given; written with ``lists=True``."""
+
+_PLAYER_READ = PLAYER_COLUMNS + PLAYER_LIST_COLUMNS
+_GAME_READ = GAME_COLUMNS + GAME_LIST_COLUMNS
 
 _PLAYER_REQUIRED = ("name",)
 _GAME_REQUIRED = ("date", "white", "black", "result")
@@ -102,6 +116,16 @@ class PlayerRow:
     """One of :data:`TITLES`."""
     given: frozenset[str] = field(default=frozenset(), compare=False, repr=False)
     """The columns this row fills (not blank): what ``import players --update`` changes."""
+    rapid_rating: int | None = None
+    """``rapid_rating``: published rapid rating on entry; None when blank or absent (unrated
+    on the rapid list, or not given)."""
+    rapid_games: int | None = None
+    """``rapid_games``: rapid rated games completed before entry; None when blank or absent:
+    unknown."""
+    blitz_rating: int | None = None
+    """``blitz_rating``: as :attr:`rapid_rating`, for the blitz list."""
+    blitz_games: int | None = None
+    """``blitz_games``: as :attr:`rapid_games`, for the blitz list."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +142,9 @@ class GameRow:
     result: Result
     event: str | None
     round: str | None
+    time_control: TimeControl | None = None
+    """``time_control``: the list the game is rated on; None when blank or absent (not given:
+    the caller's default applies)."""
 
     @property
     def white_fide_id(self) -> int | None:
@@ -145,16 +172,23 @@ def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
     rows: list[PlayerRow] = []
     names: dict[str, list[tuple[int, int | None, tuple[date | None, int | None]]]] = {}
     fide_ids: dict[int, int] = {}
-    for cells in _records(data, filename, PLAYER_COLUMNS, _PLAYER_REQUIRED, errors):
+    records = _records(
+        data, filename, PLAYER_COLUMNS, _PLAYER_REQUIRED, errors, optional=PLAYER_LIST_COLUMNS
+    )
+    for cells in records:
         name = cells.need("name", _name)
         birth = cells.take("birthdate", _birthdate, _NO_BIRTH)
         fide_id = cells.take("fide_id", _fide_id, None)
-        rating = cells.take("rating", _integer_in(limits.MIN_RATING, limits.MAX_RATING), None)
-        games = cells.take("games", _integer_in(0, limits.MAX_GAMES), None)
+        rating = cells.take("rating", _rating, None)
+        games = cells.take("games", _games, None)
         k10 = cells.take("k10", _boolean, False)
         sex = cells.take("sex", _sex, None)
         federation = cells.take("federation", _federation, None)
         title = cells.take("title", _title, None)
+        rapid_rating = cells.take("rapid_rating", _rating, None)
+        rapid_games = cells.take("rapid_games", _games, None)
+        blitz_rating = cells.take("blitz_rating", _rating, None)
+        blitz_games = cells.take("blitz_games", _games, None)
         if name is not None:
             # one key per person, unless FIDE ids or birthdates tell the rows apart
             same = names.setdefault(key_of_stored(name), [])
@@ -181,7 +215,11 @@ def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
                     sex=sex,
                     federation=federation,
                     title=title,
-                    given=frozenset(c for c in PLAYER_COLUMNS if cells[c]),
+                    given=frozenset(c for c in _PLAYER_READ if cells[c]),
+                    rapid_rating=rapid_rating,
+                    rapid_games=rapid_games,
+                    blitz_rating=blitz_rating,
+                    blitz_games=blitz_games,
                 )
             )
     if errors:
@@ -204,13 +242,18 @@ def read_games_csv(data: bytes, filename: str) -> list[GameRow]:
     result_of = _cached(_result)
     event_name = _cached(_text_up_to(limits.MAX_EVENT_LENGTH))
     round_name = _cached(_text_up_to(limits.MAX_ROUND_LENGTH))
-    for cells in _records(data, filename, GAME_COLUMNS, _GAME_REQUIRED, errors):
+    list_of = _cached(_time_control)
+    records = _records(
+        data, filename, GAME_COLUMNS, _GAME_REQUIRED, errors, optional=GAME_LIST_COLUMNS
+    )
+    for cells in records:
         played_on = cells.need("date", game_date)
         white = cells.need("white", reference)
         black = cells.need("black", reference)
         result = cells.need("result", result_of)
         event = cells.take("event", event_name, None)
         round_ = cells.take("round", round_name, None)
+        game_list = cells.take("time_control", list_of, None)
         if white is not None and black is not None and key_of_stored(white) == key_of_stored(black):
             cells.error("black", f"same player as white: {_show(black)}")
         if cells.ok and played_on and white and black and result is not None:
@@ -223,6 +266,7 @@ def read_games_csv(data: bytes, filename: str) -> list[GameRow]:
                     result=result,
                     event=event,
                     round=round_,
+                    time_control=game_list,
                 )
             )
     if errors:
@@ -292,8 +336,13 @@ def _records(
     columns: tuple[str, ...],
     required: tuple[str, ...],
     errors: list[InputFileError],
+    *,
+    optional: tuple[str, ...] = (),
 ) -> Iterator[_Cells]:
     """Yield every data record as :class:`_Cells`; file-level problems go to ``errors``.
+
+    ``columns`` are the file's columns (named when the file is empty); ``optional`` more
+    columns it may have (issue 15's list columns), named only among the allowed ones.
 
     Problems a caller records on a yielded record are added to ``errors`` when it asks for the
     next one. Header problems stop the reading: without a usable header, row checks are noise.
@@ -313,7 +362,7 @@ def _records(
     # lines from a decoding stream (the same splitting as a StringIO with newline=""), not
     # from a StringIO of the whole text, which holds 4 bytes a character: 1M games took 630 MB
     lines = io.TextIOWrapper(io.BytesIO(data), encoding="utf-8-sig", newline="")
-    delimiter = _delimiter(lines, columns)
+    delimiter = _delimiter(lines, columns + optional)
     lines.seek(0)
     # strict: a stray quote is an error, not a value that swallows the rest of the file
     reader = csv.reader(lines, delimiter=delimiter, strict=True, skipinitialspace=True)
@@ -335,7 +384,7 @@ def _records(
             continue  # blank lines and spreadsheet rows of empty cells
         if header is None:
             header = cells
-            checked = _check_header(header, filename, start, columns, required, errors)
+            checked = _check_header(header, filename, start, columns + optional, required, errors)
             if checked is None:
                 return
             positions = checked
@@ -496,6 +545,17 @@ def _integer_in(low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+_rating = _integer_in(limits.MIN_RATING, limits.MAX_RATING)
+_games = _integer_in(0, limits.MAX_GAMES)
+
+
+def _time_control(text: str) -> TimeControl:
+    try:
+        return time_control(text)
+    except InvalidTimeControlError as exc:
+        raise LimitError(str(exc)) from None
+
+
 def _check_year(year: int, text: str) -> None:
     if not limits.MIN_BIRTH_YEAR <= year <= limits.MAX_BIRTH_YEAR:
         raise LimitError(
@@ -558,41 +618,58 @@ def _result(text: str) -> Result:
 # Writing
 
 
-def write_players_csv(rows: Iterable[PlayerRow], *, header: bool = True) -> str:
+def write_players_csv(
+    rows: Iterable[PlayerRow], *, header: bool = True, lists: bool = False
+) -> str:
     """A players file holding ``rows`` (every column of :data:`PLAYER_COLUMNS`, LF endings).
 
     :param header: write the header row; pass ``False`` to append a chunk to a file.
+    :param lists: also write :data:`PLAYER_LIST_COLUMNS` (rapid and blitz entry data).
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     if header:
-        writer.writerow(PLAYER_COLUMNS)
+        writer.writerow(_PLAYER_READ if lists else PLAYER_COLUMNS)
     writer.writerows(
         (
-            row.name,
-            _format_birth(row.birth_date, row.birth_year),
-            _blank_if_none(row.fide_id),
-            _blank_if_none(row.rating),
-            _blank_if_none(row.games),
-            "true" if row.k10 else "false",
-            row.sex or "",
-            row.federation or "",
-            row.title or "",
+            *_player_cells(row),
+            _blank_if_none(row.rapid_rating),
+            _blank_if_none(row.rapid_games),
+            _blank_if_none(row.blitz_rating),
+            _blank_if_none(row.blitz_games),
         )
+        if lists
+        else _player_cells(row)
         for row in rows
     )
     return out.getvalue()
 
 
-def write_games_csv(rows: Iterable[GameRow], *, header: bool = True) -> str:
+def _player_cells(row: PlayerRow) -> tuple[str, ...]:
+    """The cells of :data:`PLAYER_COLUMNS` for one row."""
+    return (
+        row.name,
+        _format_birth(row.birth_date, row.birth_year),
+        _blank_if_none(row.fide_id),
+        _blank_if_none(row.rating),
+        _blank_if_none(row.games),
+        "true" if row.k10 else "false",
+        row.sex or "",
+        row.federation or "",
+        row.title or "",
+    )
+
+
+def write_games_csv(rows: Iterable[GameRow], *, header: bool = True, lists: bool = False) -> str:
     """A games file holding ``rows`` (every column of :data:`GAME_COLUMNS`, LF endings).
 
     :param header: write the header row; pass ``False`` to append a chunk to a file.
+    :param lists: also write :data:`GAME_LIST_COLUMNS` (each game's time control).
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     if header:
-        writer.writerow(GAME_COLUMNS)
+        writer.writerow(_GAME_READ if lists else GAME_COLUMNS)
     writer.writerows(
         (
             row.date.isoformat(),
@@ -601,6 +678,7 @@ def write_games_csv(rows: Iterable[GameRow], *, header: bool = True) -> str:
             row.result.value,
             row.event or "",
             row.round or "",
+            *((row.time_control.value if row.time_control else "",) if lists else ()),
         )
         for row in rows
     )
