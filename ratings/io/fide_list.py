@@ -44,8 +44,12 @@ How this reader follows them:
 * **Columns come from the header line**, by label, because FIDE has changed the layout
   before (legacy vs FOA): each column runs from its label to the next label. The single
   lists' rating column is the label that looks like a month (``OCT26``); its type
-  (standard, rapid, blitz) is not in the file, so it comes from the file name
-  (``rapid_rating_list.txt``) or the caller.
+  (standard, rapid, blitz) is not in FIDE's file, so it comes from the file name
+  (``rapid_rating_list.txt``) or the caller. A single list whose games and K columns carry
+  a list's labels (``RGm RK``, ``BGm BK``: :func:`ratings.io.fide_txt.format_fide_txt` with
+  a ``list_type``) is that list, whatever its name (a caller that asks for another list is
+  refused); one headed ``SRtng``, ``RRtng`` or ``BRtng`` reads as a combined list holding
+  that list alone (plain ``Gms`` and ``K`` columns then being that list's).
 * **Overflowing columns.** A few lines of FIDE's combined file (3 of 1.93 million in
   October 2026) are one character longer because a long ``OTit`` (``SI,FI,LSI,SLI,NA``)
   runs into ``FOA``. A line longer than the header whose text crosses a column boundary is
@@ -76,7 +80,6 @@ nothing of the register: matching players, choosing what to update and mapping t
 
 from __future__ import annotations
 
-import enum
 import io
 import re
 import xml.etree.ElementTree as ET
@@ -91,6 +94,7 @@ from typing import IO, NamedTuple, cast
 from ratings import limits
 from ratings.errors import InputFileError, InputFileErrors, LimitError
 from ratings.io.notes import FileWarning
+from ratings.rules import TimeControl
 
 __all__ = [
     "MAX_PROBLEMS",
@@ -105,12 +109,9 @@ MAX_PROBLEMS = 100
 """Problems listed when a file has more (the rest are counted)."""
 
 
-class RatingType(enum.Enum):
-    """FIDE's three rating lists."""
-
-    STANDARD = "standard"
-    RAPID = "rapid"
-    BLITZ = "blitz"
+RatingType = TimeControl
+"""FIDE's three rating lists: :class:`ratings.rules.TimeControl` itself (issue 15), so a
+record's :meth:`FideListPlayer.rating_of` takes the list of an event or a game as it is."""
 
 
 # NamedTuples, not frozen dataclasses: as immutable and typed, and built 3.5 times faster
@@ -487,15 +488,45 @@ def _layout(header: str, name: str, kind: RatingType | None, filename: str) -> _
         )
     single: RatingType | None = None
     if "rating" in labels:
-        single = kind or _kind_from_name(name)
+        headed = _kind_from_labels(labels)
+        if headed is not None and kind is not None and kind is not headed:
+            raise InputFileError(
+                filename, 1, f"the {kind.value} list was asked for, but the header's "
+                f"{labels[headed.value + '_games']} column is the {headed.value} list's"
+            )  # fmt: skip
+        single = kind or headed or _kind_from_name(name)
         if single is None:
             raise InputFileError(
                 filename, 1, "a single-type list, and neither its name nor the caller says "
                 "whether it is the standard, rapid or blitz list"
             )  # fmt: skip
+        if headed is not None:
+            # its games and K are the single list's own: the unprefixed keys
+            plain = {headed.value + "_games": "games", headed.value + "_k": "k"}
+            columns = [(plain.get(key, key), start, end) for key, start, end in columns]
+            labels = {plain.get(key, key): label for key, label in labels.items()}
         kinds = (single,)
+    elif len(kinds) == 1 and kinds[0].value + "_games" not in labels:
+        # one list headed by its rating label with plain Gms and K (format_fide_txt's
+        # standard list: "SRtng Gms K"): those are that list's games and K
+        prefixed = {"games": kinds[0].value + "_games", "k": kinds[0].value + "_k"}
+        columns = [(prefixed.get(key, key), start, end) for key, start, end in columns]
+        labels = {prefixed.get(key, key): label for key, label in labels.items()}
     federation = next(((s, e) for key, s, e in columns if key == "federation"), None)
     return _Layout(tuple(columns), labels, len(header), kinds, single, month, federation)
+
+
+def _kind_from_labels(labels: dict[str, str]) -> RatingType | None:
+    """The list of a single-type list headed with one list's games and K labels (``RGm RK``
+    for rapid, ``BGm BK`` for blitz) in place of ``Gms K``; None otherwise."""
+    if "games" in labels or "k" in labels:
+        return None
+    found = [
+        kind
+        for kind in (RatingType.RAPID, RatingType.BLITZ, RatingType.STANDARD)
+        if kind.value + "_games" in labels and kind.value + "_k" in labels
+    ]
+    return found[0] if len(found) == 1 else None
 
 
 def _kind_from_name(name: str) -> RatingType | None:
@@ -609,8 +640,12 @@ def _xml_kinds(
 ) -> tuple[tuple[RatingType, ...], RatingType | None]:
     """(types in the file, the single type or None) from the first player's elements."""
     if "rapid_rating" in values or "blitz_rating" in values:
+        # the standard list only when its tags are there: a rapid_rating_list_xml.xml that
+        # names its elements rapid_* holds no standard ratings (not everyone unrated)
         return tuple(
-            k for k in RatingType if k is RatingType.STANDARD or _KINDS[k] + "_rating" in values
+            k
+            for k in RatingType
+            if (k is RatingType.STANDARD and "rating" in values) or _KINDS[k] + "_rating" in values
         ), None
     single = kind or _kind_from_name(name)
     if single is None:

@@ -19,6 +19,14 @@ of its column, as in the files FIDE publishes. Columns (0-based, end exclusive):
     [132,136) Flag        i inactive, w woman, wi both
 
 The header line is FIDE's, with ``SRtng`` or the list month (``list_date``) over the rating.
+
+``list_type`` (issue 15) chooses the list: standard (the default, the layout above), rapid or
+blitz. The rapid and blitz lists have the same columns; their labels are the ones FIDE gives
+those lists' columns in its combined list: ``RRtng RGm RK`` for rapid, ``BRtng BGm BK`` for
+blitz, in place of ``SRtng Gms K`` (the list month still replaces the rating label when
+``list_date`` is given). A file headed ``RRtng`` or ``BRtng`` thus says which list it is to
+:mod:`ratings.io.fide_list`, whatever its name.
+
 Lines end with LF (FIDE's own files use CRLF; write with ``newline="\\r\\n"`` to match).
 
 :func:`parse_fide_txt` reads this layout back, and also FIDE's combined lists
@@ -34,6 +42,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from ratings.errors import InputFileError
+from ratings.rules import TimeControl, time_control
 
 __all__ = ["FideTxtRow", "format_fide_txt", "parse_fide_txt"]
 
@@ -80,6 +89,12 @@ _COLUMNS = (
     ("B-day", 126, 6),
     ("Flag", 132, 4),
 )
+# the labels of the rating, games and K columns of each list (see the module docstring)
+_LIST_LABELS = {
+    TimeControl.STANDARD: ("SRtng", "Gms", "K"),
+    TimeControl.RAPID: ("RRtng", "RGm", "RK"),
+    TimeControl.BLITZ: ("BRtng", "BGm", "BK"),
+}
 _NAME_MAX = 60  # the 61-character name column keeps one blank before Fed
 _WOMEN_TITLES = frozenset({"WGM", "WIM", "WFM", "WCM"})
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -94,22 +109,34 @@ def _cell(value: object, width: int, what: str) -> str:
     return text.ljust(width)
 
 
-def _header(list_date: date | None) -> str:
-    label = "SRtng" if list_date is None else list_date.strftime("%b%y").upper()
-    cells = (label if name == "SRtng" else name for name, _, _ in _COLUMNS)
+def _header(list_date: date | None, list_type: TimeControl) -> str:
+    rating, games, k = _LIST_LABELS[list_type]
+    if list_date is not None:
+        rating = list_date.strftime("%b%y").upper()
+    labels = {"SRtng": rating, "Gms": games, "K": k}
+    cells = (labels.get(name, name) for name, _, _ in _COLUMNS)
     return "".join(
         cell.ljust(width) for cell, (_, _, width) in zip(cells, _COLUMNS, strict=True)
     ).rstrip()
 
 
-def format_fide_txt(rows: Iterable[FideTxtRow], *, list_date: date | None = None) -> str:
+def format_fide_txt(
+    rows: Iterable[FideTxtRow],
+    *,
+    list_date: date | None = None,
+    list_type: TimeControl | str = TimeControl.STANDARD,
+) -> str:
     """A rating list in FIDE's fixed-width TXT layout (header line first, LF line ends).
 
     ``list_date`` puts the list month over the rating column (``JAN26``), as FIDE does.
-    Names longer than 60 characters are cut to 60, as the column holds no more. Raises
-    :class:`ValueError` for any other value that does not fit its column.
+    ``list_type`` is the list the rows are from: standard (the default), rapid or blitz
+    (a :class:`~ratings.rules.TimeControl` or its value); it changes only the header's
+    labels (see the module docstring). Names longer than 60 characters are cut to 60, as the
+    column holds no more. Raises :class:`ValueError` for any other value that does not fit
+    its column, and :class:`~ratings.rules.InvalidTimeControlError` (a ``ValueError``) for
+    an unknown ``list_type``.
     """
-    lines = [_header(list_date)]
+    lines = [_header(list_date, time_control(list_type))]
     for row in rows:
         if row.sex not in (None, "m", "f", "M", "F"):
             raise ValueError(f"unknown sex {row.sex!r} (expected 'm', 'f' or None)")
@@ -149,8 +176,12 @@ _ALIASES = {
     "WTit": "women_title",
     "Gms": "games",
     "SGm": "games",
+    "RGm": "games",  # a rapid or blitz list (format_fide_txt's list_type); in a combined
+    "BGm": "games",  # list SGm and SK come first, and the first label of a field is kept
     "K": "k",
     "SK": "k",
+    "RK": "k",
+    "BK": "k",
     "B-day": "birth_year",
     "Bday": "birth_year",
     "Flag": "flag",
@@ -175,7 +206,8 @@ def _columns(header: str) -> dict[str, tuple[int, int | None]]:
 
 
 def parse_fide_txt(text: str, filename: str = "<fide txt>") -> list[FideTxtRow]:
-    """Read a rating list in FIDE's TXT layout (as written by :func:`format_fide_txt`).
+    """Read a rating list in FIDE's TXT layout (as written by :func:`format_fide_txt`, of any
+    ``list_type``; of a combined list, the standard columns).
 
     Column positions come from the header line. Raises
     :class:`~ratings.errors.InputFileError` for a missing header and for a value that is not
