@@ -264,6 +264,7 @@ class _Reading:
         listed: set[int],
         list_date: dt.date | None,
         add: bool,
+        track_ids: bool = False,
     ) -> None:
         self.session = session
         self.register = register
@@ -276,9 +277,10 @@ class _Reading:
         self.not_added: list[NotAdded] = []
         self.errors: list[InputFileError] = []
         self.read = self.matched = self.added = self.rated_here = self.with_k = 0
-        # FIDE ids added: a set of ints (about 60 MB for the 1.1 million of the world list,
-        # measured in bench/fide_list.py), to name a FIDE id the file holds twice
-        self.added_ids: set[int] = set()
+        # FIDE ids added, to name a FIDE id the file holds twice: kept only on the second
+        # pass that looks for the lines once the unique index on players.fide_id has refused
+        # one (a set of every id added is over 100 MB for FIDE's 1.93 million players)
+        self.added_ids: set[int] | None = set() if track_ids else None
 
     def _date(self, filename: str, kinds: tuple[RatingType, ...], month: dt.date | None) -> dt.date:
         """The list's date, from the file or the caller, checked once the header is read."""
@@ -354,7 +356,8 @@ class _Reading:
             if same is not None:
                 self.not_added.append(NotAdded(player.line, player.fide_id, name, same))
                 continue
-            if player.fide_id in self.added_ids:
+            ids = self.added_ids
+            if ids is not None and player.fide_id in ids:
                 self.errors.append(
                     InputFileError(
                         fide.filename,
@@ -364,7 +367,8 @@ class _Reading:
                     )
                 )
                 continue
-            self.added_ids.add(player.fide_id)
+            if ids is not None:
+                ids.add(player.fide_id)
             self.added += 1
             if k is not None:
                 self.with_k += 1
@@ -436,9 +440,23 @@ def import_fide_list(
     register = _Register(session, add)
     listed = _listed(session)
     reading = _Reading(session, register, listed, list_date, add)
-    with open_fide_list(path, federations=codes) as fide, _page_cache(session, add):
-        bulk_insert(session, "players", _NEW_COLUMNS, reading.rows(fide))
-        warnings = tuple(fide.warnings)
+    try:
+        with (
+            open_fide_list(path, federations=codes) as fide,
+            _page_cache(session, add),
+            session.begin_nested(),  # a refused insert leaves the session usable (PostgreSQL)
+        ):
+            bulk_insert(session, "players", _NEW_COLUMNS, reading.rows(fide))
+            warnings = tuple(fide.warnings)
+    except sa.exc.IntegrityError as exc:
+        # players.fide_id is unique: the file holds a FIDE id twice; name every such line
+        again = _Reading(session, register, listed, list_date, add, track_ids=True)
+        with open_fide_list(path, federations=codes) as fide:
+            for _row in again.rows(fide):
+                pass
+        if again.errors:
+            raise InputFileErrors(again.errors) from exc
+        raise
     if reading.errors:
         raise InputFileErrors(reading.errors)
     day = reading.list_date
