@@ -24,7 +24,11 @@ from ratings.limits import MAX_NAME_KEY_LENGTH
 from ratings.names import key_of_stored
 from ratings.results import Result
 
+TIME_CONTROL_CHECK = "time_control IN ('standard', 'rapid', 'blitz')"
+"""The three FIDE lists (:class:`ratings.rules.TimeControl`'s values)."""
+
 __all__ = [
+    "TIME_CONTROL_CHECK",
     "Base",
     "Bye",
     "Correction",
@@ -98,6 +102,23 @@ class Player(Base):
         sa.CheckConstraint(
             "birth_year IS NULL OR birth_year BETWEEN 1850 AND 2200", name="birth_year_range"
         ),
+        *(
+            check
+            for tc in ("rapid", "blitz")
+            for check in (
+                sa.CheckConstraint(
+                    f"{tc}_entry_rating IS NULL OR {tc}_entry_rating BETWEEN 0 AND 3500",
+                    name=f"{tc}_entry_rating_range",
+                ),
+                sa.CheckConstraint(f"{tc}_entry_games >= 0", name=f"{tc}_entry_games_not_negative"),
+                sa.CheckConstraint(
+                    f"{tc}_fide_k IS NULL OR {tc}_fide_k BETWEEN 1 AND 100", name=f"{tc}_fide_k"
+                ),
+                sa.CheckConstraint(
+                    f"{tc}_fide_k IS NULL OR fide_k_list IS NOT NULL", name=f"{tc}_fide_k_list"
+                ),
+            )
+        ),
         {"sqlite_autoincrement": True},  # ids are shown to users: never reuse one
     )
 
@@ -126,7 +147,24 @@ class Player(Base):
     """The K FIDE published for the player on the list of ``fide_k_list`` (``ratings import
     fide-list``): authoritative for the period that list starts (art. 8.3.3)."""
     fide_k_list: Mapped[dt.date | None]
-    """The date (first day of the month) of the FIDE list ``fide_k`` came from."""
+    """The date (first day of the month) of the FIDE list ``fide_k`` (and ``rapid_fide_k``,
+    ``blitz_fide_k``) came from."""
+    rapid_entry_rating: Mapped[int | None]
+    """``entry_rating`` of the rapid list (NULL = unrated in rapid)."""
+    rapid_entry_games: Mapped[int | None]
+    """``entry_games`` of the rapid list (NULL = unknown)."""
+    rapid_k10: Mapped[bool_false]
+    """``k10`` of the rapid list."""
+    rapid_fide_k: Mapped[int | None]
+    """``fide_k`` of the rapid list (from the FIDE list of ``fide_k_list``)."""
+    blitz_entry_rating: Mapped[int | None]
+    """``entry_rating`` of the blitz list (NULL = unrated in blitz)."""
+    blitz_entry_games: Mapped[int | None]
+    """``entry_games`` of the blitz list (NULL = unknown)."""
+    blitz_k10: Mapped[bool_false]
+    """``k10`` of the blitz list."""
+    blitz_fide_k: Mapped[int | None]
+    """``fide_k`` of the blitz list (from the FIDE list of ``fide_k_list``)."""
     merged_into_id: Mapped[int | None] = mapped_column(sa.ForeignKey("players.id"))
     """Set when this record was merged into another one (kept for the audit trail)."""
     import_id: Mapped[int | None] = mapped_column(index=True)
@@ -169,6 +207,7 @@ class Event(Base):
     __table_args__ = (
         sa.CheckConstraint("end_date >= start_date", name="dates_in_order"),
         sa.CheckConstraint("source IN ('manual', 'csv', 'trf', 'pgn')", name="source"),
+        sa.CheckConstraint(TIME_CONTROL_CHECK, name="time_control"),
     )
 
     id: Mapped[int_pk]
@@ -182,6 +221,8 @@ class Event(Base):
     list than its end date gives (never an earlier one); NULL: the period of the end date,
     after the closing date (art. 7.1.3). Its games still use the list in force at
     ``start_date``."""
+    time_control: Mapped[str] = mapped_column(sa.String(8), server_default="standard")
+    """standard | rapid | blitz: the FIDE list that rates the event's games (issue 15)."""
 
     def __repr__(self) -> str:
         return f"Event(id={self.id!r}, name={self.name!r})"
@@ -262,7 +303,8 @@ class RatingHistory(Base):
 
     __tablename__ = "rating_history"
     __table_args__ = (
-        sa.UniqueConstraint("period_id", "player_id"),
+        sa.UniqueConstraint("period_id", "time_control", "player_id"),
+        sa.CheckConstraint(TIME_CONTROL_CHECK, name="time_control"),
         sa.CheckConstraint(
             "list_status IN ('listed', 'first_rating', 'unrated', 'below_floor')",
             name="list_status",
@@ -276,6 +318,9 @@ class RatingHistory(Base):
 
     id: Mapped[int_pk]
     period_id: Mapped[int] = mapped_column(sa.ForeignKey("rating_periods.id"))
+    time_control: Mapped[str] = mapped_column(sa.String(8), server_default="standard")
+    """standard | rapid | blitz: the list this row is on (each period publishes one list per
+    time control that has games or rated players)."""
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
     rating_before: Mapped[int | None]
     """The rating on the list in force at the period start (NULL = unrated)."""
@@ -372,12 +417,15 @@ class SupersededRating(Base):
     period's row is gone, ``period`` names it); never deleted."""
 
     __tablename__ = "superseded_ratings"
+    __table_args__ = (sa.CheckConstraint(TIME_CONTROL_CHECK, name="time_control"),)
 
     id: Mapped[int_pk]
     period_id: Mapped[int | None] = mapped_column(sa.ForeignKey("rating_periods.id"), index=True)
     """The rated period; NULL once ``ratings unrate`` withdrew it."""
     period: Mapped[str] = mapped_column(sa.String(7))
     """The period's label, ``YYYY-MM`` (kept when the period is withdrawn)."""
+    time_control: Mapped[str] = mapped_column(sa.String(8), server_default="standard")
+    """standard | rapid | blitz: the list the value was published on."""
     player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
     old_rating: Mapped[int | None]
     new_rating: Mapped[int | None]

@@ -31,10 +31,13 @@ __all__ = [
     "CURRENT_RATINGS_0001",
     "CURRENT_RATINGS_0002",
     "CURRENT_RATINGS_0004",
+    "CURRENT_RATINGS_0006",
     "RATING_CALCULATIONS_0002",
+    "RATING_CALCULATIONS_0006",
     "RATING_LISTS_0001",
     "RATING_LISTS_0002",
     "RATING_LISTS_0004",
+    "RATING_LISTS_0006",
     "VIEWS",
     "CreateViewOp",
     "DropViewOp",
@@ -292,7 +295,132 @@ JOIN players AS p ON p.id = h.player_id
 )  # fmt: skip
 """Every published list, one row per player and period, with FIDE's flag."""
 
-VIEWS: tuple[View, ...] = (CURRENT_RATINGS_0004, RATING_LISTS_0004, RATING_CALCULATIONS_0002)
+# --- revision 0006 (issue 15: rapid and blitz, one list per time control) -------------------
+
+_ENTRY = """CASE tc.time_control WHEN 'rapid' THEN p.rapid_{0}
+                            WHEN 'blitz' THEN p.blitz_{0} ELSE p.{0} END"""
+"""A player's entry value (rating, games, k10) of the list ``tc.time_control``."""
+
+_NEWEST_OF = """(SELECT max(rp.start_date) FROM rating_periods AS rp
+        WHERE EXISTS (SELECT 1 FROM rating_history AS x
+                      WHERE x.period_id = rp.id AND x.time_control = '{0}'))"""
+"""The first day of the newest period that published the list ``{0}``."""
+
+CURRENT_RATINGS_0006 = View(
+    "current_ratings",
+    f"""
+SELECT p.id AS player_id,
+       p.name,
+       p.fide_id,
+       p.federation,
+       p.sex,
+       p.title,
+       p.birth_year,
+       CASE WHEN h.id IS NULL THEN {_ENTRY.format("entry_rating")} ELSE h.rating_after END
+           AS rating,
+       CASE WHEN h.id IS NULL THEN {_ENTRY.format("entry_games")} ELSE h.total_games END
+           AS total_games,
+       h.next_k,
+       CASE WHEN h.id IS NULL THEN {_ENTRY.format("k10")} ELSE h.k10 END AS k10,
+       {_FLAG},
+       lp.label AS period,
+       lp.list_date,
+       tc.time_control
+FROM players AS p
+CROSS JOIN (SELECT 'standard' AS time_control,
+                   (SELECT max(start_date) FROM rating_periods) AS start_date
+            UNION ALL SELECT 'rapid', {_NEWEST_OF.format("rapid")}
+            UNION ALL SELECT 'blitz', {_NEWEST_OF.format("blitz")}) AS tc
+LEFT JOIN rating_periods AS lp
+       ON lp.start_date = tc.start_date
+LEFT JOIN rating_history AS h
+       ON h.player_id = p.id AND h.period_id = lp.id AND h.time_control = tc.time_control
+WHERE p.merged_into_id IS NULL
+  AND (tc.time_control = 'standard' OR h.id IS NOT NULL
+       OR {_ENTRY.format("entry_rating")} IS NOT NULL)
+""",
+    (
+        "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year", "rating",
+        "total_games", "next_k", "k10", "flag", "period", "list_date", "time_control",
+    ),
+)  # fmt: skip
+"""The newest list of each time control, one row per player and list (merged records left
+out), with FIDE's flag: every player on the standard list; on the rapid and blitz lists the
+players of the newest list published, or with an entry rating there. Before a list is
+published, the register's entry values (``total_games`` NULL: unknown)."""
+
+RATING_LISTS_0006 = View(
+    "rating_lists",
+    f"""
+SELECT rp.label AS period,
+       rp.list_date,
+       h.time_control,
+       p.id AS player_id,
+       p.name,
+       p.fide_id,
+       p.federation,
+       h.rating_before,
+       h.rating_after AS rating,
+       h.change,
+       h.k_used,
+       h.period_games,
+       h.total_games,
+       CAST(h.score_half_points AS DOUBLE PRECISION) / 2 AS score,
+       CAST(h.pd_sum_units AS DOUBLE PRECISION) / h.units_per_point AS pd_sum,
+       h.next_k,
+       h.k10,
+       h.list_status,
+       {_FLAG}
+FROM rating_history AS h
+JOIN rating_periods AS rp ON rp.id = h.period_id
+JOIN players AS p ON p.id = h.player_id
+""",
+    (
+        "period", "list_date", "time_control", "player_id", "name", "fide_id", "federation",
+        "rating_before", "rating", "change", "k_used", "period_games", "total_games", "score",
+        "pd_sum", "next_k", "k10", "list_status", "flag",
+    ),
+)  # fmt: skip
+"""Every published list, one row per player, period and time control, with FIDE's flag."""
+
+RATING_CALCULATIONS_0006 = View(
+    "rating_calculations",
+    """
+SELECT rp.label AS period,
+       e.time_control,
+       b.player_id,
+       p.name,
+       b.game_id,
+       g.played_on,
+       e.name AS event,
+       b.opponent_id,
+       o.name AS opponent,
+       b.own_rating,
+       b.opponent_rating,
+       b.difference,
+       CAST(b.score_half_points AS DOUBLE PRECISION) / 2 AS score,
+       CAST(b.pd_units AS DOUBLE PRECISION) / b.units_per_point AS pd,
+       CAST(b.dr_units AS DOUBLE PRECISION) / b.units_per_point AS dr,
+       b.k_used,
+       CAST(b.dr_units AS DOUBLE PRECISION) * b.k_used / b.units_per_point AS k_dr,
+       b.counts_for
+FROM rating_breakdown AS b
+JOIN rating_periods AS rp ON rp.id = b.period_id
+JOIN games AS g ON g.id = b.game_id
+JOIN events AS e ON e.id = g.event_id
+JOIN players AS p ON p.id = b.player_id
+JOIN players AS o ON o.id = b.opponent_id
+""",
+    (
+        "period", "time_control", "player_id", "name", "game_id", "played_on", "event",
+        "opponent_id", "opponent", "own_rating", "opponent_rating", "difference", "score", "pd",
+        "dr", "k_used", "k_dr", "counts_for",
+    ),
+)  # fmt: skip
+"""Every game from each player's side, as ``RATING_CALCULATIONS_0002``, with the list the
+game's event is rated on (``events.time_control``)."""
+
+VIEWS: tuple[View, ...] = (CURRENT_RATINGS_0006, RATING_LISTS_0006, RATING_CALCULATIONS_0006)
 """The views at head, in creation order."""
 
 

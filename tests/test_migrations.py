@@ -496,7 +496,15 @@ def test_0003_corrections_are_append_only(tmp_path: Path, backend: str) -> None:
 
 # --- 0004: unknown game counts, FIDE's K, event rating periods, closing days, inactive ------
 
+NEW_IN_0006 = (
+    "events.time_control", "rating_history.time_control", "superseded_ratings.time_control",
+    *(f"players.{tc}_{c}" for tc in ("rapid", "blitz")
+      for c in ("entry_rating", "entry_games", "k10", "fide_k")),
+)  # fmt: skip
+"""Columns of 0006 (rapid and blitz), left out of the earlier revisions' comparisons at head."""
+
 NEW_IN_0004 = (
+    *NEW_IN_0006, "superseded_ratings.period", "players.import_id",  # 0005's, at head
     "settings.closing_days", "players.fide_k", "players.fide_k_list", "events.rating_period",
     "rating_history.inactive", "rating_history.last_active",
 )  # fmt: skip
@@ -562,7 +570,7 @@ def test_0004_unknown_counts_go_down_as_0(tmp_path: Path) -> None:
 
 # --- 0005: withdrawn periods' values, the import that registered a player -----------------
 
-NEW_IN_0005 = ("superseded_ratings.period", "players.import_id")
+NEW_IN_0005 = ("superseded_ratings.period", "players.import_id", *NEW_IN_0006)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
@@ -603,4 +611,71 @@ def test_0005_labels_superseded_values_and_back(tmp_path: Path, name: str, backe
 
     migrate.downgrade(url, "0004")
     assert _snapshot(url) == before
+    assert _sequence(url, "players") == sequence
+
+
+# --- 0006: rapid and blitz, one list per time control -------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", POPULATED)
+def test_0006_makes_every_list_standard_and_back(tmp_path: Path, name: str, backend: str) -> None:
+    """A populated database made at 0001, upgraded to 0005 (with superseded values), then to
+    0006: every row is kept, every event, list row and superseded value is standard, no player
+    has rapid or blitz data, every list reads the same through the views; a re-rate at head
+    writes the same lists and no rapid or blitz row; downgrade gives every table back."""
+    data = _fixture(name)
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0001")
+    _load(url, data)
+    migrate.upgrade(url, "0005")
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO superseded_ratings (period_id, period, player_id, old_rating, "
+            "new_rating, old_change, new_change, old_k_used, superseded_at) SELECT h.period_id, "
+            "p.label, h.player_id, h.rating_after, h.rating_after, h.change, h.change, h.k_used, "
+            "'2026-11-30 12:00:00' FROM rating_history h JOIN rating_periods p "
+            "ON p.id = h.period_id"
+        )
+    engine.dispose()
+    before = _snapshot(url)
+    sequence = _sequence(url, "players")
+    lists_query = "SELECT * FROM rating_lists ORDER BY period, player_id"
+    current_query = "SELECT * FROM current_ratings ORDER BY player_id"
+    lists, current = _rows(url, lists_query), _rows(url, current_query)
+    assert lists
+
+    migrate.upgrade(url)
+    migrate.check(url)
+    assert _snapshot(url, NEW_IN_0006) == before
+    for table in ("events", "rating_history", "superseded_ratings"):
+        assert _rows(url, f"SELECT DISTINCT time_control FROM {table}") in ([("standard",)], [])
+    assert _rows(
+        url,
+        "SELECT count(*) FROM players WHERE rapid_entry_rating IS NOT NULL "
+        "OR blitz_entry_rating IS NOT NULL OR rapid_k10 OR blitz_k10",
+    ) == [(0,)]
+    columns = "period, list_date, player_id, name, fide_id, federation, rating_before, rating, "
+    columns += "change, k_used, period_games, total_games, score, pd_sum, next_k, k10, "
+    columns += "list_status, flag"
+    assert _rows(url, f"SELECT {columns} FROM rating_lists ORDER BY period, player_id") == lists
+    assert _rows(url, "SELECT DISTINCT time_control FROM rating_lists") == [("standard",)]
+    assert [r[:-1] for r in _rows(url, current_query)] == current
+    history = "SELECT * FROM rating_history ORDER BY period_id, player_id"
+    stored = _rows(url, history)
+    engine = make_engine(url)
+    with SessionFactory(bind=engine) as session, session.begin():
+        service_common.mark_all_for_rerate(session)
+        service.rate(session)
+    engine.dispose()
+    if name != "elo":  # 0001 rounded the curve to 4 places: one elo rating moves (above)
+        assert [r[1:] for r in _rows(url, history)] == [r[1:] for r in stored]
+    assert _rows(url, "SELECT DISTINCT time_control FROM rating_history") == [("standard",)]
+
+    migrate.downgrade(url, "0005")
+    after = _snapshot(url)
+    for table in ("players", "events", "settings", "games"):
+        assert after[table] == before[table]
+    assert len(after["rating_history"]) == len(before["rating_history"])
     assert _sequence(url, "players") == sequence

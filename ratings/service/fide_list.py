@@ -236,7 +236,9 @@ def _listed(session: Session) -> set[int]:
     return {
         pid
         for (pid,) in fetch_all(
-            session, f"SELECT player_id FROM rating_history WHERE period_id = {int(newest)}"
+            session,
+            f"SELECT player_id FROM rating_history WHERE period_id = {int(newest)} "
+            "AND time_control = 'standard'",
         )
     }
 

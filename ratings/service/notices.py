@@ -29,7 +29,11 @@ def _unknown_games() -> sa.ColumnElement[bool]:
     whatever the count, and is left out."""
     reached_2400 = (
         sa.select(RatingHistory.id)
-        .where(RatingHistory.player_id == Player.id, RatingHistory.k10)
+        .where(
+            RatingHistory.player_id == Player.id,
+            RatingHistory.k10,
+            RatingHistory.time_control == "standard",
+        )
         .exists()
     )
     return sa.and_(

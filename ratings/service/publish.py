@@ -230,7 +230,11 @@ def list_entries(
                 RatingHistory.k10,
                 RatingHistory.list_status,
             )
-            .where(RatingHistory.period_id.in_(chunk), RatingHistory.rating_after.is_not(None))
+            .where(
+                RatingHistory.period_id.in_(chunk),
+                RatingHistory.time_control == "standard",  # the site shows the standard list
+                RatingHistory.rating_after.is_not(None),
+            )
             .order_by(RatingHistory.period_id),
         )
         for period_id, group in itertools.groupby(rows, key=lambda r: r[0]):
@@ -245,7 +249,7 @@ def active_players(session: Session) -> dict[int, set[int]]:
     found: dict[int, set[int]] = {}
     rows = session.execute(
         sa.select(RatingHistory.period_id, RatingHistory.player_id).where(
-            RatingHistory.period_games > 0
+            RatingHistory.period_games > 0, RatingHistory.time_control == "standard"
         )
     )
     for period_id, player_id in rows:
@@ -310,7 +314,9 @@ def history_rows(
         rows = _fetch(
             session,
             sa.select(*_HISTORY_COLUMNS)
-            .where(*_where(RatingHistory.player_id, chunk))
+            .where(
+                *_where(RatingHistory.player_id, chunk), RatingHistory.time_control == "standard"
+            )
             .order_by(RatingHistory.player_id),
         )
         for player_id, group in itertools.groupby(rows, key=lambda r: r[0]):
@@ -321,7 +327,10 @@ def period_rows(session: Session, period_ids: Collection[int]) -> Iterator[tuple
     """``(player id, row)`` for every entry on the lists of ``period_ids``."""
     for chunk in _chunks(sorted(period_ids), 8):
         rows = _fetch(
-            session, sa.select(*_HISTORY_COLUMNS).where(RatingHistory.period_id.in_(chunk))
+            session,
+            sa.select(*_HISTORY_COLUMNS).where(
+                RatingHistory.period_id.in_(chunk), RatingHistory.time_control == "standard"
+            ),
         )
         for row in rows:
             yield row[0], _period_row(row)
@@ -380,7 +389,8 @@ def card_games(
                 b.units_per_point,
             )
             .join(g, g.id == b.game_id)
-            .where(*_where(b.player_id, chunk))
+            .join(Event, Event.id == g.event_id)
+            .where(*_where(b.player_id, chunk), Event.time_control == "standard")
             .order_by(b.player_id),
         )
         for player_id, group in itertools.groupby(rows, key=lambda r: r[0]):
@@ -655,6 +665,7 @@ def rating_series(
         .where(
             RatingHistory.player_id.in_([p.id for p in players]),
             RatingHistory.period_id.in_(query.scalar_subquery()),
+            RatingHistory.time_control == "standard",
             RatingHistory.rating_after.is_not(None),
         )
         .order_by(RatingPeriod.start_date)

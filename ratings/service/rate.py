@@ -63,6 +63,8 @@ class ChangedRating:
     """The rating published before (None: unrated)."""
     new: int | None
     """The rating published now (None: unrated)."""
+    time_control: str = "standard"
+    """The list: standard, rapid or blitz."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,14 +84,31 @@ class RateReport:
     (``today`` given, no ``through``): ``rate --through`` rates them on purpose."""
 
 
+_ENTRY_COLUMNS = {
+    "standard": "entry_rating, entry_games, k10",
+    "rapid": "rapid_entry_rating, rapid_entry_games, rapid_k10",
+    "blitz": "blitz_entry_rating, blitz_entry_games, blitz_k10",
+}
+"""The players' entry data of each list (``fide_k_list`` dates every list's FIDE K)."""
+_FIDE_K = {"standard": "fide_k", "rapid": "rapid_fide_k", "blitz": "blitz_fide_k"}
+
+
 class _Rater:
     """Loads what :func:`ratings.rules.rate_period` needs, period after period, and stores
-    what it answers. Holds the players' standings between periods, the lists it read and the
-    first events it looked up (games do not change during a rate)."""
+    what it answers, for one list (standard, rapid or blitz: the games of the events with
+    that time control). Holds the players' standings between periods, the lists it read and
+    the first events it looked up (games do not change during a rate)."""
 
-    def __init__(self, session: Session, config: SystemConfig) -> None:
+    def __init__(
+        self, session: Session, config: SystemConfig, time_control: str = "standard"
+    ) -> None:
         self.session = session
         self.config = config
+        self.time_control = rules.time_control(time_control).value
+        self.tc_sql = f"'{self.time_control}'"  # one of three fixed words, never user text
+        self.active = self.time_control == "standard"
+        """Whether the list is published: standard always; rapid and blitz from the first
+        period with games or rated players on, every period after it."""
         self.standings: dict[int, rules.Standing] = {}
         self.entry_list: dict[int, int | None] = {}
         self.list_cache: OrderedDict[dt.date, dict[int, int | None]] = OrderedDict()
@@ -109,9 +128,10 @@ class _Rater:
         """The players' standings on the list dated ``start``: the previous period's list, or
         the register's entry data when no period before ``start`` was rated."""
         entry: dict[int, rules.Standing] = {}
+        tc = self.time_control
         for pid, rating, games, k10, birth_year, fide_k, fide_k_list in fetch_all(
             self.session,
-            "SELECT id, entry_rating, entry_games, k10, birth_year, fide_k, fide_k_list "
+            f"SELECT id, {_ENTRY_COLUMNS[tc]}, birth_year, {_FIDE_K[tc]}, fide_k_list "
             "FROM players WHERE merged_into_id IS NULL ORDER BY id",
         ):
             self.entry_list[pid] = rating
@@ -124,15 +144,20 @@ class _Rater:
                 None if fide_k_list is None else to_date(fide_k_list),
             )
         self.standings = dict(entry)
+        if not self.active and any(r is not None for r in self.entry_list.values()):
+            self.active = True  # rated players: their list is published every period
         previous = self._period_id(start.previous().start)
         if previous is None:
             return
         dates = self.dates
+        listed = False
         for pid, rating, total, k10, r2300, active in fetch_all(
             self.session,
             "SELECT player_id, rating_after, total_games, k10, reached_2300, last_active "
-            f"FROM rating_history WHERE period_id = {int(previous)}",
+            f"FROM rating_history WHERE period_id = {int(previous)} "
+            f"AND time_control = {self.tc_sql}",
         ):
+            listed = True
             base = entry.get(pid)
             if base is not None:  # a hand-set K=10 flag (player edit) holds from any list on
                 day = None
@@ -144,7 +169,9 @@ class _Rater:
                     rating, total, base.birth_year, bool(k10) or base.k10, bool(r2300), (),
                     base.fide_k, base.fide_k_list, day,
                 )  # fmt: skip
-        if self.config.uses_initial_ratings:
+        self.active = self.active or listed
+        # a rapid or blitz list never published before ``start`` has no pooled games
+        if self.config.uses_initial_ratings and (listed or self.time_control == "standard"):
             self._load_pools(start)
 
     def _load_pools(self, start: Period) -> None:
@@ -160,7 +187,9 @@ class _Rater:
                 "SELECT b.player_id, rp.start_date, g.event_id, b.opponent_rating, "
                 "b.score_half_points FROM rating_breakdown b "
                 "JOIN rating_periods rp ON rp.id = b.period_id JOIN games g ON g.id = b.game_id "
-                f"WHERE b.counts_for = 'first_rating' AND rp.start_date >= {self.ph} "
+                "JOIN events e ON e.id = g.event_id "
+                f"WHERE b.counts_for = 'first_rating' AND e.time_control = {self.tc_sql} "
+                f"AND rp.start_date >= {self.ph} "
                 f"AND rp.start_date < {self.ph} ORDER BY rp.start_date, b.game_id",
                 window,
             )
@@ -203,7 +232,8 @@ class _Rater:
             chunk = pids[i : i + 500]
             for pid, period_id in conn.exec_driver_sql(
                 f"SELECT player_id, period_id FROM rating_history WHERE period_id IN ({marks}) "
-                f"AND player_id IN ({', '.join([ph] * len(chunk))}) AND rating_after IS NOT NULL",
+                f"AND player_id IN ({', '.join([ph] * len(chunk))}) AND rating_after IS NOT NULL "
+                f"AND time_control = {self.tc_sql}",
                 (*periods, *chunk),
             ):
                 day = periods[period_id]
@@ -235,7 +265,7 @@ class _Rater:
                 fetch_all(
                     self.session,
                     "SELECT player_id, rating_after FROM rating_history "
-                    f"WHERE period_id = {int(period_id)}",
+                    f"WHERE period_id = {int(period_id)} AND time_control = {self.tc_sql}",
                 )
             )
         self.list_cache[list_date] = ratings
@@ -247,7 +277,7 @@ class _Rater:
         """The first event the player ever played a rateable game in (by start date)."""
         if player_id in self.first_events:
             return self.first_events[player_id]
-        found = first_event(self.session, player_id)
+        found = first_event(self.session, player_id, self.time_control)
         self.first_events[player_id] = found
         return found
 
@@ -270,12 +300,13 @@ class _Rater:
         )
         games = self._games(
             select + f"WHERE e.end_date >= {ph} AND e.end_date <= {ph} AND g.rateable "
-            "AND e.rating_period IS NULL ORDER BY g.id",
+            f"AND e.rating_period IS NULL AND e.time_control = {self.tc_sql} ORDER BY g.id",
             (lo, hi),
             self.long_events,
         )
         extra = self._games(
-            select + f"WHERE e.rating_period = {ph} AND g.rateable ORDER BY g.id",
+            select + f"WHERE e.rating_period = {ph} AND g.rateable "
+            f"AND e.time_control = {self.tc_sql} ORDER BY g.id",
             (self._date_param(period.start),),
         )
         if self.long_events:
@@ -286,7 +317,8 @@ class _Rater:
                 "SELECT g.id, g.white_id, g.black_id, g.result, e.id, g.played_on "
                 "FROM games g JOIN events e ON e.id = g.event_id "
                 f"WHERE g.event_id IN ({ids}) AND g.played_on >= {ph} AND g.played_on <= {ph} "
-                "AND g.rateable AND e.rating_period IS NULL ORDER BY g.id",
+                f"AND g.rateable AND e.rating_period IS NULL AND e.time_control = {self.tc_sql} "
+                "ORDER BY g.id",
                 (lo, hi),
             )
         if extra:
@@ -315,11 +347,23 @@ class _Rater:
 
     # --- one period ----------------------------------------------------------------------
 
-    def rate_period(self, period: Period, period_id: int) -> int:
+    def rate_period(self, period: Period, period_id: int, standard: _Rater | None = None) -> int:
         """Rate one period through the engine; store its list and breakdown rows. Returns
-        the games that counted."""
+        the games that counted.
+
+        Rapid and blitz: ``standard`` is the standard list's rater, already past this
+        period, whose lists in force at the events' starts seed the players unrated here
+        (R&B art. 7.2.1). A rapid or blitz list with no games that was never published
+        before and has no rated player is not written."""
         games = self.games_of(period)
-        lists = {day: self.list_at(day) for day in rules.lists_needed(period, games)}
+        if not self.active and not games:
+            return 0
+        self.active = True
+        needed = rules.lists_needed(period, games)
+        lists = {day: self.list_at(day) for day in needed}
+        seeds = None
+        if standard is not None:
+            seeds = {day: standard.list_at(day) for day in needed | {period.start}}
         outcome = rules.rate_period(
             self.config,
             period,
@@ -327,23 +371,32 @@ class _Rater:
             games,
             lists=lists,
             first_events=_FirstEvents(self.first_event),
+            list_type=self.time_control,
+            seeds=seeds,
         )
         _insert(self.session, "rating_breakdown", period_id, _BREAKDOWN_COLUMNS, outcome.breakdown)
-        _insert(self.session, "rating_history", period_id, _HISTORY_COLUMNS, outcome.list_rows)
+        _insert(
+            self.session,
+            "rating_history",
+            period_id,
+            _HISTORY_COLUMNS,
+            outcome.list_rows,
+            time_control=self.time_control,
+        )
         self.standings = outcome.standings
         return outcome.games_counted
 
 
-def first_event(session: Session, player_id: int) -> int | None:
-    """The first event a player ever played a rateable game in (by start date, then id):
-    the one whose zero score art. 8.2 disregards."""
+def first_event(session: Session, player_id: int, time_control: str = "standard") -> int | None:
+    """The first event of ``time_control`` a player ever played a rateable game in (by start
+    date, then id): the one whose zero score art. 8.2 disregards, on that list."""
     conn = session.connection()
     ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     found: int | None = conn.exec_driver_sql(
         "SELECT e.id FROM games g JOIN events e ON e.id = g.event_id "
         f"WHERE (g.white_id = {ph} OR g.black_id = {ph}) AND g.rateable "
-        "ORDER BY e.start_date, e.id LIMIT 1",
-        (player_id, player_id),
+        f"AND e.time_control = {ph} ORDER BY e.start_date, e.id LIMIT 1",
+        (player_id, player_id, time_control),
     ).scalar()
     return found
 
@@ -382,14 +435,21 @@ def _insert(
     period_id: int,
     columns: Sequence[str],
     rows: Iterable[Sequence[object]],
+    *,
+    time_control: str | None = None,
 ) -> None:
     """The engine's rows (named tuples in column order) through executemany, with the
-    period's id written into the statement: no ORM object, no SQLAlchemy processing."""
+    period's id (and the list's time control) written into the statement: no ORM object,
+    no SQLAlchemy processing."""
     conn = session.connection()
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    fixed, values = "period_id", str(int(period_id))
+    if time_control is not None:
+        fixed += ", time_control"
+        values += f", '{rules.time_control(time_control).value}'"
     sql = (
-        f"INSERT INTO {table} (period_id, {', '.join(columns)}) "
-        f"VALUES ({int(period_id)}, {', '.join([mark] * len(columns))})"
+        f"INSERT INTO {table} ({fixed}, {', '.join(columns)}) "
+        f"VALUES ({values}, {', '.join([mark] * len(columns))})"
     )
     # plain tuples: the sqlite3 module binds an exact tuple on its fast path (a named tuple
     # took about 10% longer to insert)
@@ -563,9 +623,11 @@ def rate(
     names: dict[int, str] = {}
     changed: list[ChangedRating] = []
 
-    rater = _Rater(session, config)
-    rater.load_state(periods[0])
-    rater.find_long_events(periods[0])
+    raters = [_Rater(session, config, tc.value) for tc in rules.TIME_CONTROLS]
+    standard = raters[0]
+    for rater in raters:
+        rater.load_state(periods[0])
+        rater.find_long_events(periods[0])
     now = utcnow()
     rated: list[str] = []
     rerated: list[str] = []
@@ -588,36 +650,42 @@ def rate(
             row.rated_at = now
             rerated.append(period.label)
         session.flush()
-        old = _replace_list(session, row) if period.start in existing else None
-        games += rater.rate_period(period, row.id)
-        if old is not None:
-            names = names or _names(session)
-            changed += _supersede(session, row, old, names, now)
+        for rater in raters:
+            tc = rater.time_control
+            old = _replace_list(session, row, tc) if period.start in existing else None
+            games += rater.rate_period(period, row.id, None if rater is standard else standard)
+            if old:
+                names = names or _names(session)
+                changed += _supersede(session, row, old, names, now, tc)
         if progress is not None:
             progress(period)
     for start, row in sorted(existing.items()):
         if start not in {period.start for period in periods}:
             names = names or _names(session)
-            changed += _supersede(session, row, _replace_list(session, row), names, now)
+            for listed in rules.TIME_CONTROLS:
+                old = _replace_list(session, row, listed.value)
+                changed += _supersede(session, row, old, names, now, listed.value)
     return RateReport(tuple(rated), tuple(rerated), games, tuple(changed), held_back)
 
 
 def _replace_list(
-    session: Session, period: RatingPeriod
+    session: Session, period: RatingPeriod, time_control: str
 ) -> dict[int, tuple[int | None, int, int | None]]:
-    """Delete a period's list rows before its re-rate; returns them as player id -> (rating
-    after, change, K used)."""
+    """Delete a period's list rows of one time control before its re-rate; returns them as
+    player id -> (rating after, change, K used)."""
+    where = (
+        f"WHERE period_id = {int(period.id)} "
+        f"AND time_control = '{rules.time_control(time_control).value}'"
+    )
     old = {
         pid: (after, change, k)
         for pid, after, change, k in fetch_all(
             session,
-            "SELECT player_id, rating_after, change, k_used FROM rating_history "
-            f"WHERE period_id = {int(period.id)}",
+            f"SELECT player_id, rating_after, change, k_used FROM rating_history {where}",
         )
     }
-    session.connection().exec_driver_sql(
-        f"DELETE FROM rating_history WHERE period_id = {int(period.id)}"
-    )
+    if old:
+        session.connection().exec_driver_sql(f"DELETE FROM rating_history {where}")
     return old
 
 
@@ -632,15 +700,17 @@ def _supersede(
     old: dict[int, tuple[int | None, int, int | None]],
     names: dict[int, str],
     now: dt.datetime,
+    time_control: str,
 ) -> list[ChangedRating]:
-    """Keep every published value of ``period`` that its re-rate replaced (in name order);
-    returns the rating changes."""
+    """Keep every published value of ``period``'s list ``time_control`` that its re-rate
+    replaced (in name order); returns the rating changes."""
+    tc = rules.time_control(time_control).value
     new = {
         pid: (after, change)
         for pid, after, change in fetch_all(
             session,
             "SELECT player_id, rating_after, change FROM rating_history "
-            f"WHERE period_id = {int(period.id)}",
+            f"WHERE period_id = {int(period.id)} AND time_control = '{tc}'",
         )
     }
     replaced = [
@@ -654,17 +724,17 @@ def _supersede(
         session,
         "superseded_ratings",
         (
-            "period_id", "period", "player_id", "old_rating", "new_rating", "old_change",
-            "new_change", "old_k_used", "superseded_at",
+            "period_id", "period", "time_control", "player_id", "old_rating", "new_rating",
+            "old_change", "new_change", "old_k_used", "superseded_at",
         ),
         (
-            (period.id, period.label, pid, old_rating, new_rating, old_change, new_change,
+            (period.id, period.label, tc, pid, old_rating, new_rating, old_change, new_change,
              old_k, stamp)
             for pid, (old_rating, old_change, old_k), (new_rating, new_change) in replaced
         ),
     )  # fmt: skip
     return [
-        ChangedRating(period.label, pid, names.get(pid, "?"), old_rating, new_rating)
+        ChangedRating(period.label, pid, names.get(pid, "?"), old_rating, new_rating, tc)
         for pid, (old_rating, _, _), (new_rating, _) in replaced
         if old_rating != new_rating
     ]

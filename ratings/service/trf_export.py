@@ -55,7 +55,9 @@ def _ratings_at(session: Session, ids: Sequence[int], day: dt.date) -> dict[int,
     if period is not None:
         for pid, rating in session.execute(
             sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
-                RatingHistory.period_id == period.id, RatingHistory.player_id.in_(ids)
+                RatingHistory.period_id == period.id,
+                RatingHistory.time_control == "standard",
+                RatingHistory.player_id.in_(ids),
             )
         ):
             ratings[pid] = rating

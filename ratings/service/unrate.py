@@ -96,12 +96,12 @@ def unrate(session: Session, label: str, *, reason: str | None = None) -> Withdr
         ).scalar_one()
         # as rate._supersede: a value is kept when it differs from the new one, (none, 0)
         kept = conn.exec_driver_sql(
-            "INSERT INTO superseded_ratings (period_id, period, player_id, old_rating, "
-            "new_rating, old_change, new_change, old_k_used, superseded_at) "
-            f"SELECT NULL, {ph}, h.player_id, h.rating_after, NULL, h.change, 0, h.k_used, {ph} "
-            "FROM rating_history h JOIN players p ON p.id = h.player_id "
+            "INSERT INTO superseded_ratings (period_id, period, time_control, player_id, "
+            "old_rating, new_rating, old_change, new_change, old_k_used, superseded_at) "
+            f"SELECT NULL, {ph}, h.time_control, h.player_id, h.rating_after, NULL, h.change, "
+            f"0, h.k_used, {ph} FROM rating_history h JOIN players p ON p.id = h.player_id "
             f"WHERE h.period_id = {pid} AND (h.rating_after IS NOT NULL OR h.change <> 0) "
-            "ORDER BY p.name, h.player_id",
+            "ORDER BY h.time_control DESC, p.name, h.player_id",
             (period.label, stamp),
         ).rowcount
         conn.exec_driver_sql(
