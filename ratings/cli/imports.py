@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratings import service
 from ratings.cli import App, pass_app
-from ratings.cli.options import ALLOW_FUTURE, today_unless
+from ratings.cli.options import ALLOW_FUTURE, TIME_CONTROL, today_unless
 from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
 from ratings.io.csv import read_games_csv, read_players_csv
@@ -165,18 +165,31 @@ def import_players(app: App, file: Path, update: bool, allow_same_name: bool) ->
     "saved again).",
 )
 @PERIOD
+@TIME_CONTROL
 @pass_app
 def import_games(
-    app: App, file: Path, allow_future: bool, allow_duplicates: bool, period: str | None
+    app: App,
+    file: Path,
+    allow_future: bool,
+    allow_duplicates: bool,
+    period: str | None,
+    time_control: str | None,
 ) -> None:
-    """Store the games of a CSV file (date, white, black, result, event, round)."""
+    """Store the games of a CSV file (date, white, black, result, event, round, and
+    optionally time_control: standard, rapid or blitz, one per event)."""
     today = today_unless(allow_future)
 
     def store(
         session: Session, rows: Sequence[Any], name: str, digest: str
     ) -> service.ImportReport:
         report = service.import_games(
-            session, rows, name, digest, today=today, allow_duplicates=allow_duplicates
+            session,
+            rows,
+            name,
+            digest,
+            today=today,
+            allow_duplicates=allow_duplicates,
+            time_control=time_control,
         )
         if period is not None:
             import_rating_period(session, digest, period)

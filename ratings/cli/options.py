@@ -20,6 +20,25 @@ ALLOW_FUTURE = click.option(
 
 YES = click.option("--yes", "-y", is_flag=True, help="Do it without asking for confirmation.")
 
+LISTS = ("standard", "rapid", "blitz")
+"""FIDE's three lists (``ratings.rules.TimeControl``'s values)."""
+
+TIME_CONTROL = click.option(
+    "--time-control",
+    "time_control",
+    type=click.Choice(LISTS, case_sensitive=False),
+    help="The list that rates the events this command creates (default: standard).",
+)
+
+LIST = click.option(
+    "--list",
+    "list_type",
+    type=click.Choice(LISTS, case_sensitive=False),
+    default="standard",
+    show_default=True,
+    help="The rating list: standard, rapid or blitz.",
+)
+
 REASON = click.option(
     "--reason",
     metavar="TEXT",

@@ -12,6 +12,7 @@ from ratings.cli import App, pass_app
 from ratings.cli.options import (
     ALLOW_FUTURE,
     REASON,
+    TIME_CONTROL,
     YES,
     confirmed,
     say_marked,
@@ -87,6 +88,10 @@ def player() -> None:
 @click.option("--sex", type=click.Choice(["m", "f"]))
 @click.option("--federation", help="Three-letter federation code.")
 @click.option("--title", help="GM, IM, FM, CM, WGM, WIM, WFM or WCM.")
+@click.option("--rapid-rating", metavar="R", help="Published rapid rating on entry (0-3500).")
+@click.option("--rapid-games", metavar="N", help="Prior rated rapid games (default: unknown).")
+@click.option("--blitz-rating", metavar="R", help="Published blitz rating on entry (0-3500).")
+@click.option("--blitz-games", metavar="N", help="Prior rated blitz games (default: unknown).")
 @pass_app
 def player_add(
     app: App,
@@ -100,9 +105,19 @@ def player_add(
     sex: str | None,
     federation: str | None,
     title: str | None,
+    rapid_rating: str | None,
+    rapid_games: str | None,
+    blitz_rating: str | None,
+    blitz_games: str | None,
 ) -> None:
-    """Register a player."""
+    """Register a player (with --rapid-*/--blitz-*: entry data of the rapid and blitz lists)."""
     limits.option("NAME", limits.name_length, name)
+    lists = {
+        "rapid_rating": limits.option("--rapid-rating", limits.rating, rapid_rating),
+        "rapid_games": limits.option("--rapid-games", limits.games, rapid_games),
+        "blitz_rating": limits.option("--blitz-rating", limits.rating, blitz_rating),
+        "blitz_games": limits.option("--blitz-games", limits.games, blitz_games),
+    }
     fide_id = limits.option("--fide-id", limits.fide_id, fide_id_text)
     rating = limits.option("--rating", limits.rating, rating_text)
     games = limits.option("--games", limits.games, games_text)
@@ -119,6 +134,7 @@ def player_add(
             federation=federation,
             title=title,
             allow_same_name=allow_same_name,
+            **lists,
         )
         report = f"Added {describe_player(p)}"
     click.echo(report)  # only once the player is saved
@@ -188,6 +204,10 @@ def player_show(app: App, player_ref: str) -> None:
 @click.option("--sex", type=click.Choice(["m", "f"]))
 @click.option("--federation")
 @click.option("--title")
+@click.option("--rapid-rating", metavar="R", help="Rapid entry rating (0-3500); '' clears it.")
+@click.option("--rapid-games", metavar="N", help="Rapid entry games.")
+@click.option("--blitz-rating", metavar="R", help="Blitz entry rating (0-3500); '' clears it.")
+@click.option("--blitz-games", metavar="N", help="Blitz entry games.")
 @ALLOW_SAME_NAME
 @WHY
 @pass_app
@@ -205,14 +225,23 @@ def player_edit(
     sex: str | None,
     federation: str | None,
     title: str | None,
+    rapid_rating: str | None,
+    rapid_games: str | None,
+    blitz_rating: str | None,
+    blitz_games: str | None,
 ) -> None:
     """Correct a player's data (entry data changes re-rate from the first period)."""
     limits.option("--name", limits.name_length, name)
     games = limits.option("--games", limits.games, games_text)
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, Any] = {
+        "rapid_games": limits.option("--rapid-games", limits.games, rapid_games),
+        "blitz_games": limits.option("--blitz-games", limits.games, blitz_games),
+    }
     for key, option, parse, text in (
         ("fide_id", "--fide-id", limits.fide_id, fide_id),
         ("rating", "--rating", limits.rating, rating),
+        ("rapid_rating", "--rapid-rating", limits.rating, rapid_rating),
+        ("blitz_rating", "--blitz-rating", limits.rating, blitz_rating),
     ):
         if text is not None:  # blank clears it
             kwargs[key] = limits.option(option, parse, text) if text.strip() else None
@@ -325,6 +354,7 @@ def game() -> None:
     help="Rate the game's event in this period (submitted for a later list than its date "
     "gives); a stored event must have that period already.",
 )
+@TIME_CONTROL
 @ALLOW_FUTURE
 @YES
 @pass_app
@@ -337,6 +367,7 @@ def game_add(
     event: str | None,
     round_: str | None,
     period: str | None,
+    time_control: str | None,
     allow_future: bool,
     yes: bool,
 ) -> None:
@@ -363,6 +394,7 @@ def game_add(
                 round=round_,
                 today=today,
                 allow_move=allow_move,
+                time_control=time_control,
             )
             if period is not None:
                 game_rating_period(session, g.id, period)

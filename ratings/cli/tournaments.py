@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from ratings import files, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import FILE, PERIOD, import_, read_bytes, warn_unknown_games
-from ratings.cli.options import ALLOW_FUTURE, today_unless
+from ratings.cli.options import ALLOW_FUTURE, TIME_CONTROL, today_unless
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
 from ratings.service.rating_periods import import_rating_period
@@ -113,6 +113,7 @@ def _footer(report: service.TournamentReport) -> None:
 @ALLOW_DUPLICATES
 @ALLOW_FUTURE
 @PERIOD
+@TIME_CONTROL
 @pass_app
 def import_trf(
     app: App,
@@ -122,6 +123,7 @@ def import_trf(
     allow_future: bool,
     allow_duplicates: bool,
     period: str | None,
+    time_control: str | None,
 ) -> None:
     """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
 
@@ -142,6 +144,7 @@ def import_trf(
             dry_run=dry_run,
             today=today_unless(allow_future),
             allow_duplicates=allow_duplicates,
+            time_control=time_control,
         )
         _give_period(session, data, report, period, dry_run)
     event = report.events[0]
@@ -175,6 +178,7 @@ def import_trf(
 @ALLOW_DUPLICATES
 @ALLOW_FUTURE
 @PERIOD
+@TIME_CONTROL
 @pass_app
 def import_pgn(
     app: App,
@@ -185,6 +189,7 @@ def import_pgn(
     allow_future: bool,
     allow_duplicates: bool,
     period: str | None,
+    time_control: str | None,
 ) -> None:
     """Store the games of a PGN file, read from their tags (one event per Event tag).
 
@@ -205,6 +210,7 @@ def import_pgn(
             dry_run=dry_run,
             today=today_unless(allow_future),
             allow_duplicates=allow_duplicates,
+            time_control=time_control,
         )
         _give_period(session, data, report, period, dry_run)
     events = _plural(len(report.events), "event")

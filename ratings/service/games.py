@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits
+from ratings import limits, rules
 from ratings.errors import InvalidInputError, NothingChangedError, PeriodError
 from ratings.models import Event, Game, RatingBreakdown
 from ratings.results import Result
@@ -29,14 +29,26 @@ from ratings.service.storing import history_error
 # --- single games -------------------------------------------------------------------------
 
 
-def _event_for(session: Session, name: str | None, day: dt.date, label: str) -> Event:
+def _event_for(
+    session: Session, name: str | None, day: dt.date, label: str, time_control: str | None
+) -> Event:
     if name:
         event = session.scalar(
             sa.select(Event).where(Event.name == name).order_by(Event.id.desc()).limit(1)
         )
         if event is not None:
+            if time_control is not None and event.time_control != time_control:
+                raise InvalidInputError(
+                    f"event {name!r} is rated on the {event.time_control} list, not {time_control}"
+                )
             return event
-    event = Event(name=name or label, start_date=day, end_date=day, source="manual")
+    event = Event(
+        name=name or label,
+        start_date=day,
+        end_date=day,
+        source="manual",
+        time_control=time_control or "standard",
+    )
     session.add(event)
     session.flush()
     return event
@@ -97,9 +109,13 @@ def add_game(
     round: str | None = None,
     today: dt.date | None = None,
     allow_move: bool = True,
+    time_control: str | None = None,
 ) -> Game:
     """Record one game. Without an event it is an event of its own (SPEC 1.5); with the name
     of a stored event it joins it (the event's dates grow to include the game).
+
+    :param time_control: the list of the event it creates: standard (None: the default),
+        rapid or blitz; for a stored event, it must be the event's.
 
     :param today: refuse a date after it (None: no check; the CLI passes today unless
         ``--allow-future``).
@@ -119,7 +135,9 @@ def add_game(
     if problem:
         raise PeriodError(problem)
     label = game_label(white.name, black.name, played_on)
-    event = _event_for(session, event_name, played_on, label)
+    if time_control is not None:
+        time_control = rules.time_control(time_control).value
+    event = _event_for(session, event_name, played_on, label, time_control)
     old, before = (event.start_date, event.end_date), games_span(session, event.id)
     game = Game(
         event_id=event.id,

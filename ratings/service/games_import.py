@@ -9,7 +9,7 @@ from collections.abc import Iterator, Sequence
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits
+from ratings import limits, rules
 from ratings.errors import DuplicateImportError, InputFileError, InputFileErrors
 from ratings.io.csv import GameRow
 from ratings.models import Event, Game, Import, Player
@@ -25,6 +25,7 @@ from ratings.service.storing import (
     insert_events,
     mark_touched,
     record_import,
+    set_time_control,
 )
 
 
@@ -93,8 +94,12 @@ def import_games(
     *,
     today: dt.date | None = None,
     allow_duplicates: bool = False,
+    time_control: str | None = None,
 ) -> ImportReport:
     """Store every game of a games CSV, or none (SPEC 4).
+
+    An event's list is its rows' ``time_control`` column (one for all its rows), else
+    ``time_control`` (the command's ``--time-control``), else standard.
 
     Events come from the ``event`` column (one event per distinct name in the file, dated
     by its first and last game); a row without an event is an event of its own. A row dated
@@ -128,11 +133,25 @@ def import_games(
                 resolved.append((row, ids[0], ids[1]))
     # events: by name within this file; their dates are their games' first and last day
     spans: dict[str, list[dt.date]] = {}
+    default_list = rules.time_control(time_control or "standard").value
+    lists: dict[str, tuple[str, int]] = {}  # event -> (its list, the line that said so)
     for row in rows:
         if row.event:
             span = spans.setdefault(row.event, [row.date, row.date])
             span[0] = min(span[0], row.date)
             span[1] = max(span[1], row.date)
+            if row.time_control is not None:
+                said = lists.setdefault(row.event, (row.time_control.value, row.line))
+                if said[0] != row.time_control.value:
+                    errors.append(
+                        InputFileError(
+                            file_name,
+                            row.line,
+                            f"event {row.event!r} is {said[0]} on line {said[1]}, "
+                            f"{row.time_control.value} here",
+                            "time_control",
+                        )
+                    )
     if first_rated_start(session) is not None:  # else no date can be before the history
         problems: dict[dt.date, str | None] = {}  # one check per distinct end date
         for row in rows:
@@ -159,8 +178,16 @@ def import_games(
         for row, _, _ in resolved
         if not row.event
     ]
-    new_ids = iter(insert_events(session, new_events, "csv", import_id))
+    inserted = insert_events(session, new_events, "csv", import_id)
+    new_ids = iter(inserted)
     event_ids = {name: next(new_ids) for name in spans}
+    event_lists = [lists.get(name, (default_list, 0))[0] for name in spans]
+    event_lists += [
+        row.time_control.value if row.time_control is not None else default_list
+        for row, _, _ in resolved
+        if not row.event
+    ]
+    set_time_control(session, dict(zip(inserted, event_lists, strict=True)))
     dates: dict[dt.date, object] = {}
     results = {result: (result.value, result.is_played) for result in Result}
 

@@ -14,6 +14,7 @@ from ratings.errors import (
 from ratings.io.notes import FileWarning
 from ratings.io.pgn import PgnElo, PgnGame, parse_pgn
 from ratings.results import Result
+from ratings.rules import TimeControl
 from ratings.service.common import bulk_insert, claim_players, date_param
 from ratings.service.dates import future_problem
 from ratings.service.storing import (
@@ -23,6 +24,7 @@ from ratings.service.storing import (
     insert_event,
     mark_touched,
     record_import,
+    set_time_control,
 )
 from ratings.service.tournaments import (
     EventSummary,
@@ -48,8 +50,13 @@ def import_pgn(
     allow_duplicates: bool = False,
     dry_run: bool = False,
     today: dt.date | None = None,
+    time_control: str | None = None,
 ) -> TournamentReport:
     """Import the games of a PGN file from their tags, or nothing (SPEC 5).
+
+    Each event's list is ``time_control`` when given (standard, rapid or blitz); else the
+    one its games' ``TimeControl`` tags name (R&B art. 1.1) when they all name one and read
+    without problems; else standard.
 
     Games are grouped into one event per ``Event`` tag of this file (games without one form
     an event named after the file), each dated by its first and last game. A game without
@@ -78,6 +85,7 @@ def import_pgn(
     spans: dict[str, list[dt.date]] = {}
     # games without an Event tag form an event named after the file
     fallback = event_name(None, file_name) if any(g.event is None for g in parsed.games) else ""
+    tagged: dict[str, set[TimeControl | None]] = {}  # the lists each event's games name
     for g in parsed.games:
         day = g.date or default_date
         if day is None:
@@ -123,6 +131,7 @@ def import_pgn(
             span = spans.setdefault(event, [day, day])
             span[0], span[1] = min(span[0], day), max(span[1], day)
             rows.append((event, g.round, day, sides[0], sides[1], g.result))
+            tagged.setdefault(event, set()).add(g.time_control)
     raise_all(errors)
     for _, end in spans.values():
         check_history(session, end, file_name)
@@ -169,6 +178,14 @@ def import_pgn(
         name: insert_event(session, name, start, end, "pgn", import_id)
         for name, (start, end) in spans.items()
     }
+    unclear = bool(parsed.time_control_problems)  # unreadable or mixed tags: standard
+    set_time_control(
+        session,
+        {
+            event_ids[name]: time_control or _tagged_list(lists, unclear)
+            for name, lists in tagged.items()
+        },
+    )
     bulk_insert(
         session,
         "games",
@@ -187,6 +204,16 @@ def import_pgn(
         ),
     )
     return report(event_ids, created)
+
+
+def _tagged_list(lists: set[TimeControl | None], unclear: bool) -> str:
+    """An event's list from its games' ``TimeControl`` tags: the one they all name, else
+    standard (no tag, a tag that did not read, or games naming different lists)."""
+    if len(lists) == 1 and not unclear:
+        (found,) = lists
+        if found is not None:
+            return found.value
+    return "standard"
 
 
 def _sides(g: PgnGame) -> tuple[tuple[str, str, int | None, str | None, PgnElo | None], ...]:

@@ -247,9 +247,14 @@ def add_player(
     federation: str | None = None,
     title: str | None = None,
     allow_same_name: bool = False,
+    rapid_rating: int | None = None,
+    rapid_games: int | None = None,
+    blitz_rating: int | None = None,
+    blitz_games: int | None = None,
 ) -> Player:
     """Register a player. ``rating`` is the published rating the player brings, ``games``
-    the rated games completed before; both count as published data (SPEC 1.4).
+    the rated games completed before; both count as published data (SPEC 1.4). The
+    ``rapid_`` and ``blitz_`` ones are the same on those lists (issue 15).
 
     :raises InvalidNameError: for a name no player may have (:func:`clean_name`).
     :raises SameNameError: when a live player has a name with the same key, unless the new
@@ -257,6 +262,8 @@ def add_player(
     """
     cleaned = clean_name(name)
     _check_entry(rating, games, fide_id)
+    _check_entry(rapid_rating, rapid_games, None)
+    _check_entry(blitz_rating, blitz_games, None)
     _check_fide_id_free(session, fide_id, None)
     birth = birth or Birth(None, None)
     _check_same_name(session, cleaned, fide_id, birth_of(birth), allow_same_name=allow_same_name)
@@ -269,6 +276,10 @@ def add_player(
         entry_rating=rating,
         entry_games=games,
         k10=k10,
+        rapid_entry_rating=rapid_rating,
+        rapid_entry_games=rapid_games,
+        blitz_entry_rating=blitz_rating,
+        blitz_entry_games=blitz_games,
         sex=_clean_sex(sex),
         federation=_clean_code(federation, limits.federation, "federation"),
         title=_clean_code(title, limits.title, "title"),
@@ -279,7 +290,10 @@ def add_player(
 
 
 _UNSET: object = object()
-ENTRY_FIELDS = frozenset({"birth_date", "birth_year", "entry_rating", "entry_games", "k10"})
+ENTRY_FIELDS = frozenset({
+    "birth_date", "birth_year", "entry_rating", "entry_games", "k10",
+    "rapid_entry_rating", "rapid_entry_games", "blitz_entry_rating", "blitz_entry_games",
+})  # fmt: skip
 """Fields that feed every period's K and base rating: a change re-rates from the start."""
 
 
@@ -299,6 +313,10 @@ def edit_player(
     allow_same_name: bool = False,
     reason: str | None = None,
     import_id: int | None = None,
+    rapid_rating: int | object | None = _UNSET,
+    rapid_games: int | None = None,
+    blitz_rating: int | object | None = _UNSET,
+    blitz_games: int | None = None,
 ) -> tuple[Player, list[str]]:
     """Change a player's data; returns the player and the names of the fields changed.
 
@@ -355,6 +373,17 @@ def edit_player(
         put("entry_games", games)
     if k10 is not None:
         put("k10", k10)
+    for tc, list_rating, list_games in (
+        ("rapid", rapid_rating, rapid_games),
+        ("blitz", blitz_rating, blitz_games),
+    ):
+        if list_rating is not _UNSET:
+            assert list_rating is None or isinstance(list_rating, int)
+            _check_entry(list_rating, None, None)
+            put(f"{tc}_entry_rating", list_rating)
+        if list_games is not None:
+            _check_entry(None, list_games, None)
+            put(f"{tc}_entry_games", list_games)
     if sex is not None:
         put("sex", _clean_sex(sex))
     if federation is not None:
@@ -402,6 +431,10 @@ _CSV_FIELDS: tuple[tuple[str, str], ...] = (
     ("rating", "entry_rating"),
     ("games", "entry_games"),
     ("k10", "k10"),
+    ("rapid_rating", "rapid_entry_rating"),
+    ("rapid_games", "rapid_entry_games"),
+    ("blitz_rating", "blitz_entry_rating"),
+    ("blitz_games", "blitz_entry_games"),
     ("sex", "sex"),
     ("federation", "federation"),
     ("title", "title"),
@@ -543,6 +576,7 @@ def import_players(
         (
             "name", "name_key", "birth_date", "birth_year", "fide_id", "entry_rating",
             "entry_games", "k10", "sex", "federation", "title", "import_id",
+            "rapid_entry_rating", "rapid_entry_games", "blitz_entry_rating", "blitz_entry_games",
         ),
         (
             (
@@ -558,6 +592,10 @@ def import_players(
                 r.federation,
                 r.title.upper() if r.title else None,
                 import_id,
+                r.rapid_rating,
+                r.rapid_games,
+                r.blitz_rating,
+                r.blitz_games,
             )
             for r in new
         ),
@@ -578,6 +616,14 @@ def import_players(
         players_unchanged=len(matched) - updated,
         changes=tuple(changes),
     )
+
+
+_KWARGS = {
+    "entry_rating": "rating", "entry_games": "games",
+    "rapid_entry_rating": "rapid_rating", "rapid_entry_games": "rapid_games",
+    "blitz_entry_rating": "blitz_rating", "blitz_entry_games": "blitz_games",
+}  # fmt: skip
+"""edit_player's keyword for a player field the players CSV gives."""
 
 
 def _apply_updates(
@@ -607,7 +653,7 @@ def _apply_updates(
         for field, value in values.items():
             if field in ("birth_date", "birth_year") or before[field] == value:
                 continue
-            kwargs[{"entry_rating": "rating", "entry_games": "games"}.get(field, field)] = value
+            kwargs[_KWARGS.get(field, field)] = value
         try:
             edit_player(session, player, allow_same_name=allow_same_name, import_id=import_id,
                         **kwargs)  # fmt: skip

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits
+from ratings import limits, rules
 from ratings.errors import DuplicateImportError, InputFileError
 from ratings.models import Event, Import
 from ratings.rules import Period, is_long_event
@@ -161,6 +161,20 @@ def insert_event(
         ],
     )
     return int(result.scalar_one())
+
+
+def set_time_control(session: Session, lists: Mapping[int, str]) -> None:
+    """Give events (id -> standard, rapid or blitz) their list; standard is the default
+    every event is inserted with, so only the others are written."""
+    rows = [
+        (rules.time_control(tc).value, event_id)
+        for event_id, tc in lists.items()
+        if rules.time_control(tc) is not rules.TimeControl.STANDARD
+    ]
+    if rows:
+        conn = session.connection()
+        mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+        conn.exec_driver_sql(f"UPDATE events SET time_control = {mark} WHERE id = {mark}", rows)
 
 
 def first_rated_day(start: dt.date, end: dt.date) -> dt.date:

@@ -27,6 +27,7 @@ from ratings.service.storing import (
     insert_event,
     mark_touched,
     record_import,
+    set_time_control,
 )
 from ratings.service.tournaments import (
     EventSummary,
@@ -198,8 +199,11 @@ def import_trf(
     allow_duplicates: bool = False,
     dry_run: bool = False,
     today: dt.date | None = None,
+    time_control: str | None = None,
 ) -> TournamentReport:
     """Import one TRF16 or TRF-2026 file as one event, or nothing (SPEC 5).
+
+    ``time_control`` is the event's list: standard (None: the default), rapid or blitz.
 
     Games are dated by their round's ``132`` date, else the event's start (``042``, else the
     first round date, else ``052``), else ``default_date``; a file with none of these and no
@@ -308,6 +312,7 @@ def import_trf(
         return created.get(pid, pid)
 
     event_id = insert_event(session, name, start, end, "trf", import_id)
+    set_time_control(session, {event_id: time_control or "standard"})
     _insert_trf_rows(session, event_id, t.games, t.byes, days, player_id)
     marked = mark_touched(session, [first_rated_day(start, end)])
     return TournamentReport(
