@@ -12,6 +12,7 @@ import click
 from ratings import clock, rules, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import warn_unknown_games
+from ratings.cli.options import LIST
 from ratings.cli.progress import Progress
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
@@ -109,9 +110,10 @@ def rate_lines(report: RateReport, *, would: bool = False) -> list[str]:
             f"{_plural(len(report.changed), 'published rating')} {change}"
         )
         for c in report.changed:
+            on = "" if c.time_control == "standard" else f" ({c.time_control} list)"
             lines.append(
                 f"  {c.period}  {c.name} (id {c.player_id}): "
-                f"{_blank(c.old) or 'unrated'} -> {_blank(c.new) or 'unrated'}"
+                f"{_blank(c.old) or 'unrated'} -> {_blank(c.new) or 'unrated'}{on}"
             )
     if report.rated:
         verb = "Would rate" if would else "Rated"
@@ -199,11 +201,14 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
     show_default=True,
     help="Output format (fide-txt: the fixed-width layout of FIDE's TXT rating lists).",
 )
+@LIST
 @pass_app
-def list_(app: App, period: str | None, show_all: bool, fmt: str) -> None:
-    """Show the rating list published by a period."""
+def list_(app: App, period: str | None, show_all: bool, fmt: str, list_type: str) -> None:
+    """Show the rating list (standard, rapid or blitz) published by a period."""
     with app.session() as session:
-        result = reports.rating_list(session, period, include_unrated=show_all)
+        result = reports.rating_list(
+            session, period, include_unrated=show_all, time_control=list_type
+        )
     if result.rerate_pending is not None:
         click.echo(
             f"Warning: corrections touched period {result.rerate_pending}; "
@@ -212,13 +217,22 @@ def list_(app: App, period: str | None, show_all: bool, fmt: str) -> None:
         )
     if fmt == "fide-txt":
         click.echo(
-            format_fide_txt(map(_fide_row, result.rows), list_date=result.list_date), nl=False
+            format_fide_txt(
+                map(_fide_row, result.rows), list_date=result.list_date, list_type=list_type
+            ),
+            nl=False,
         )
         return
-    if result.period is None:
+    if list_type == "standard" and result.period is None:
         title = "Register (no period rated yet): entry ratings"
-    else:
+    elif list_type == "standard":
         title = f"Rating list {result.period} (list dated {result.list_date})"
+    elif result.period is None:
+        title = f"Register (no {list_type} list published yet): {list_type} entry ratings"
+    else:
+        title = (
+            f"{list_type.capitalize()} rating list {result.period} (list dated {result.list_date})"
+        )
     _print_list(result, fmt, title)
 
 
@@ -242,15 +256,16 @@ def _fide_row(r: reports.ListRow) -> FideTxtRow:
 @click.command("preview")
 @click.option("--all", "show_all", is_flag=True, help="Include unrated players.")
 @FORMAT
+@LIST
 @pass_app
-def preview(app: App, show_all: bool, fmt: str) -> None:
+def preview(app: App, show_all: bool, fmt: str, list_type: str) -> None:
     """Show the list the next period would publish; nothing is written.
 
     When corrections wait for a re-rate, first what 'ratings rate' would change (old -> new).
     """
     with app.session(commit=False) as session:
         pending = corrections.rerate_pending(session)
-        result = reports.preview(session, include_unrated=show_all)
+        result = reports.preview(session, include_unrated=show_all, time_control=list_type)
     if pending is not None:
         lines = rate_lines(pending, would=True)
         lines[0] = f"Corrections wait for a re-rate: {lines[0][0].lower()}{lines[0][1:]}"
@@ -258,19 +273,23 @@ def preview(app: App, show_all: bool, fmt: str) -> None:
             click.echo(line, err=fmt != "table")  # csv and json stay parseable
         if fmt == "table":
             click.echo()
+    kind = "" if list_type == "standard" else f" ({list_type} list)"
     _print_list(
-        result, fmt, f"Preview of {result.period} (list dated {result.list_date}; not saved)"
+        result,
+        fmt,
+        f"Preview of {result.period}{kind} (list dated {result.list_date}; not saved)",
     )
 
 
 @click.command("history")
 @click.argument("player_ref", metavar="PLAYER")
 @FORMAT
+@LIST
 @pass_app
-def history(app: App, player_ref: str, fmt: str) -> None:
-    """Show a player's rating on every rated period's list."""
+def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
+    """Show a player's rating on every rated period's list (standard, rapid or blitz)."""
     with app.session() as session:
-        player, rows = reports.history(session, player_ref)
+        player, rows = reports.history(session, player_ref, time_control=list_type)
     if fmt == "json":
         click.echo(
             json.dumps(
@@ -320,12 +339,14 @@ def history(app: App, player_ref: str, fmt: str) -> None:
 @click.command("card")
 @click.argument("player_ref", metavar="PLAYER")
 @click.option("--period", metavar="YYYY-MM", help="The rated period (default: newest).")
+@LIST
 @pass_app
-def card(app: App, player_ref: str, period: str | None) -> None:
+def card(app: App, player_ref: str, period: str | None, list_type: str) -> None:
     """Show the per-game calculation of a player's period (like FIDE's calculation page)."""
     with app.session() as session:
-        c = reports.card(session, player_ref, period)
-    click.echo(f"{c.player.name} (id {c.player.id}), period {c.period}")
+        c = reports.card(session, player_ref, period, time_control=list_type)
+    on = "" if list_type == "standard" else f" ({list_type} list)"
+    click.echo(f"{c.player.name} (id {c.player.id}), period {c.period}{on}")
     click.echo(
         f"Rating {_blank(c.rating_before) or 'unrated'}, K {_blank(c.k) or '-'}, "
         f"{len(c.lines)} game(s)"
@@ -411,14 +432,26 @@ def _num(value: Decimal | None, signed: bool = False) -> str:
     show_default=True,
     help="fide: Ra + dp; own: own rating + dp; 400: algorithm of 400.",
 )
+@LIST
 @pass_app
 def performance(
-    app: App, player_ref: str, period: str | None, event: str | None, method: str
+    app: App,
+    player_ref: str,
+    period: str | None,
+    event: str | None,
+    method: str,
+    list_type: str,
 ) -> None:
-    """Show a player's performance rating over a period's or an event's rated games."""
+    """Show a player's performance rating over a period's games on one list, or over an
+    event's rated games (on the event's list)."""
     with app.session() as session:
         perf = reports.performance(
-            session, player_ref, period_label=period, event_name=event, method=method
+            session,
+            player_ref,
+            period_label=period,
+            event_name=event,
+            method=method,
+            time_control=list_type,
         )
     click.echo(
         f"{perf.player.name}, {perf.scope}: {perf.score.normalize():f}/{perf.games}, "

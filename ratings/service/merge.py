@@ -30,7 +30,9 @@ from ratings.service.register import birth_of, count_games
 
 # --- merge and unmerge --------------------------------------------------------------------
 
-_FILLED = ("sex", "federation", "title", "entry_rating")
+_FILLED = (
+    "sex", "federation", "title", "entry_rating", "rapid_entry_rating", "blitz_entry_rating",
+)  # fmt: skip
 """Fields the kept player takes from the duplicate when it has none (birth data apart)."""
 
 
@@ -128,11 +130,13 @@ def _merge_changes(keep: Player, remove: Player) -> list[tuple[str, object, obje
     for field in _FILLED:
         if getattr(keep, field) is None and getattr(remove, field) is not None:
             changes.append((field, None, getattr(remove, field)))
-    kept_games, removed_games = keep.entry_games, remove.entry_games
-    if removed_games is not None and (kept_games is None or removed_games > kept_games):
-        changes.append(("entry_games", kept_games, removed_games))
-    if remove.k10 and not keep.k10:
-        changes.append(("k10", False, True))
+    for prefix in ("", "rapid_", "blitz_"):  # each list's games and K=10 flag
+        games, k10 = f"{prefix}entry_games", f"{prefix}k10"
+        kept_games, removed_games = getattr(keep, games), getattr(remove, games)
+        if removed_games is not None and (kept_games is None or removed_games > kept_games):
+            changes.append((games, kept_games, removed_games))
+        if getattr(remove, k10) and not getattr(keep, k10):
+            changes.append((k10, False, True))
     return changes
 
 
@@ -262,6 +266,8 @@ _FIELD_TYPES: dict[str, Callable[[str], object]] = {
     "entry_rating": int,
     "entry_games": int,
     "k10": lambda text: text == "true",
+    **{f"{tc}_entry_{f}": int for tc in ("rapid", "blitz") for f in ("rating", "games")},
+    **{f"{tc}_k10": lambda text: text == "true" for tc in ("rapid", "blitz")},
     "sex": str,
     "federation": str,
     "title": str,

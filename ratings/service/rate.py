@@ -84,6 +84,8 @@ class RateReport:
     (``today`` given, no ``through``): ``rate --through`` rates them on purpose."""
 
 
+_OTHER_LISTS = (rules.TimeControl.RAPID, rules.TimeControl.BLITZ)
+"""The lists rated after the standard one in every period."""
 _ENTRY_COLUMNS = {
     "standard": "entry_rating, entry_games, k10",
     "rapid": "rapid_entry_rating, rapid_entry_games, rapid_k10",
@@ -100,11 +102,19 @@ class _Rater:
     the first events it looked up (games do not change during a rate)."""
 
     def __init__(
-        self, session: Session, config: SystemConfig, time_control: str = "standard"
+        self,
+        session: Session,
+        config: SystemConfig,
+        time_control: str = "standard",
+        standard: _Rater | None = None,
     ) -> None:
         self.session = session
         self.config = config
         self.time_control = rules.time_control(time_control).value
+        self.standard = standard
+        """Rapid and blitz: the standard list's rater, rated before this one in every period,
+        whose lists in force at the events' starts seed the players unrated here (R&B art.
+        7.2.1)."""
         self.tc_sql = f"'{self.time_control}'"  # one of three fixed words, never user text
         self.active = self.time_control == "standard"
         """Whether the list is published: standard always; rapid and blitz from the first
@@ -347,14 +357,10 @@ class _Rater:
 
     # --- one period ----------------------------------------------------------------------
 
-    def rate_period(self, period: Period, period_id: int, standard: _Rater | None = None) -> int:
+    def rate_period(self, period: Period, period_id: int) -> int:
         """Rate one period through the engine; store its list and breakdown rows. Returns
-        the games that counted.
-
-        Rapid and blitz: ``standard`` is the standard list's rater, already past this
-        period, whose lists in force at the events' starts seed the players unrated here
-        (R&B art. 7.2.1). A rapid or blitz list with no games that was never published
-        before and has no rated player is not written."""
+        the games that counted. A rapid or blitz list with no games that was never
+        published before and has no rated player is not written."""
         games = self.games_of(period)
         if not self.active and not games:
             return 0
@@ -362,6 +368,7 @@ class _Rater:
         needed = rules.lists_needed(period, games)
         lists = {day: self.list_at(day) for day in needed}
         seeds = None
+        standard = self.standard
         if standard is not None:
             seeds = {day: standard.list_at(day) for day in needed | {period.start}}
         outcome = rules.rate_period(
@@ -623,8 +630,8 @@ def rate(
     names: dict[int, str] = {}
     changed: list[ChangedRating] = []
 
-    raters = [_Rater(session, config, tc.value) for tc in rules.TIME_CONTROLS]
-    standard = raters[0]
+    standard = _Rater(session, config)
+    raters = [standard, *(_Rater(session, config, tc.value, standard) for tc in _OTHER_LISTS)]
     for rater in raters:
         rater.load_state(periods[0])
         rater.find_long_events(periods[0])
@@ -653,7 +660,7 @@ def rate(
         for rater in raters:
             tc = rater.time_control
             old = _replace_list(session, row, tc) if period.start in existing else None
-            games += rater.rate_period(period, row.id, None if rater is standard else standard)
+            games += rater.rate_period(period, row.id)
             if old:
                 names = names or _names(session)
                 changed += _supersede(session, row, old, names, now, tc)

@@ -101,30 +101,68 @@ def _sort_key(row: ListRow) -> tuple[int, int, str, int]:
     return (row.rating is None, -(row.rating or 0), row.name.lower(), row.player_id)
 
 
-def _find_period(session: Session, label: str | None) -> RatingPeriod | None:
+def list_name(time_control: str) -> str:
+    """The checked value of a ``--list`` option: standard, rapid or blitz.
+
+    :raises InvalidInputError: any other word."""
+    try:
+        return rules.time_control(time_control).value
+    except rules.InvalidTimeControlError:
+        raise InvalidInputError(
+            f"unknown list: {time_control!r} (use standard, rapid or blitz)"
+        ) from None
+
+
+def _find_period(
+    session: Session, label: str | None, time_control: str = "standard"
+) -> RatingPeriod | None:
+    """The rated period ``label`` (default: the newest); for rapid and blitz, the newest
+    that published that list, and ``label`` must have published it."""
     if label is None:
-        return session.scalar(
-            sa.select(RatingPeriod).order_by(RatingPeriod.start_date.desc()).limit(1)
-        )
+        query = sa.select(RatingPeriod).order_by(RatingPeriod.start_date.desc()).limit(1)
+        if time_control != "standard":
+            query = query.where(_publishes(time_control))
+        return session.scalar(query)
     period = parse_period(session, label)
     found = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == period.start))
     if found is None:
         raise PeriodError(f"period {period.label} has not been rated; run 'ratings rate'")
+    if time_control != "standard" and not session.scalar(
+        sa.select(sa.literal(True)).where(_publishes(time_control), RatingPeriod.id == found.id)
+    ):
+        raise PeriodError(f"period {period.label} published no {time_control} list")
     return found
 
 
+def _publishes(time_control: str) -> sa.ColumnElement[bool]:
+    """The period published the list ``time_control`` (it has rows on it)."""
+    return (
+        sa.select(RatingHistory.id)
+        .where(
+            RatingHistory.period_id == RatingPeriod.id,
+            RatingHistory.time_control == time_control,
+        )
+        .exists()
+    )
+
+
 def rating_list(
-    session: Session, period_label: str | None = None, *, include_unrated: bool = False
+    session: Session,
+    period_label: str | None = None,
+    *,
+    include_unrated: bool = False,
+    time_control: str = "standard",
 ) -> RatingList:
-    """The list a period published (default: the newest). Before any period was rated,
-    the register with its entry ratings."""
-    period = _find_period(session, period_label)
+    """The list ``time_control`` (standard, rapid or blitz) a period published (default:
+    the newest that published it). Before any was, the register with its entry ratings."""
+    time_control = list_name(time_control)
+    period = _find_period(session, period_label, time_control)
     if period is None:
-        return _register_list(session, include_unrated)
+        return _register_list(session, include_unrated, time_control)
     query = (
         sa.select(Player, RatingHistory)
         .join(RatingHistory, RatingHistory.player_id == Player.id)
-        .where(RatingHistory.period_id == period.id)
+        .where(RatingHistory.period_id == period.id, RatingHistory.time_control == time_control)
     )
     if not include_unrated:
         query = query.where(RatingHistory.rating_after.is_not(None))
@@ -152,25 +190,43 @@ def rating_list(
     return RatingList(period.label, period.list_date, tuple(rows), pending)
 
 
-def _register_list(session: Session, include_unrated: bool) -> RatingList:
+def _entry(p: Player, time_control: str) -> tuple[int | None, int | None, bool]:
+    """A player's entry rating, games and K=10 flag on the list ``time_control``."""
+    if time_control == "rapid":
+        return p.rapid_entry_rating, p.rapid_entry_games, p.rapid_k10
+    if time_control == "blitz":
+        return p.blitz_entry_rating, p.blitz_entry_games, p.blitz_k10
+    return p.entry_rating, p.entry_games, p.k10
+
+
+def _register_list(
+    session: Session, include_unrated: bool, time_control: str = "standard"
+) -> RatingList:
     config = get_config(session)
     first = first_game_period(session, config)
     query = sa.select(Player).where(Player.merged_into_id.is_(None))
     if not include_unrated:
-        query = query.where(Player.entry_rating.is_not(None))
+        column = {"rapid": Player.rapid_entry_rating, "blitz": Player.blitz_entry_rating}.get(
+            time_control, Player.entry_rating
+        )
+        query = query.where(column.is_not(None))
     rows = []
     for p in session.scalars(query):
-        standing = rules.Standing.from_entry(p.entry_rating, p.entry_games, p.birth_year, p.k10)
+        rating, games, k10 = _entry(p, time_control)
+        standing = rules.Standing.from_entry(rating, games, p.birth_year, k10)
         k = rules.next_k(config, standing, first.start) if first is not None else None
-        status = "unrated" if p.entry_rating is None else "listed"
-        rows.append(_list_row(p, p.entry_rating, 0, 0, p.entry_games, k, standing.k10, status))
+        status = "unrated" if rating is None else "listed"
+        rows.append(_list_row(p, rating, 0, 0, games, k, standing.k10, status))
     rows.sort(key=_sort_key)
     return RatingList(None, None, tuple(rows))
 
 
-def preview(session: Session, *, include_unrated: bool = False) -> RatingList:
-    """The list the next period would publish; nothing is written (the work is rolled
-    back to a savepoint)."""
+def preview(
+    session: Session, *, include_unrated: bool = False, time_control: str = "standard"
+) -> RatingList:
+    """The list ``time_control`` the next period would publish; nothing is written (the
+    work is rolled back to a savepoint)."""
+    time_control = list_name(time_control)
     config = get_config(session)
     last = session.scalar(sa.select(sa.func.max(RatingPeriod.start_date)))
     if last is None:
@@ -182,7 +238,9 @@ def preview(session: Session, *, include_unrated: bool = False) -> RatingList:
     savepoint = session.begin_nested()
     try:
         rate(session, through=target)
-        result = rating_list(session, target.label, include_unrated=include_unrated)
+        result = rating_list(
+            session, target.label, include_unrated=include_unrated, time_control=time_control
+        )
     finally:
         savepoint.rollback()
     return result
@@ -214,13 +272,16 @@ class HistoryRow:
     """The list status: listed, first_rating, unrated or below_floor."""
 
 
-def history(session: Session, player_ref: str) -> tuple[Player, list[HistoryRow]]:
-    """Every list entry of a player, oldest first."""
+def history(
+    session: Session, player_ref: str, *, time_control: str = "standard"
+) -> tuple[Player, list[HistoryRow]]:
+    """Every entry of a player on the list ``time_control``, oldest first."""
+    time_control = list_name(time_control)
     player = get_player(session, player_ref)
     rows = session.execute(
         sa.select(RatingPeriod, RatingHistory)
         .join(RatingHistory, RatingHistory.period_id == RatingPeriod.id)
-        .where(RatingHistory.player_id == player.id)
+        .where(RatingHistory.player_id == player.id, RatingHistory.time_control == time_control)
         .order_by(RatingPeriod.start_date)
     )
     return player, [
@@ -309,33 +370,52 @@ class Card:
         return sum((line.change for line in self.lines if line.change is not None), Decimal(0))
 
 
-def card(session: Session, player_ref: str, period_label: str | None = None) -> Card:
-    """The per-game breakdown of one player's period (default: the newest rated period)."""
+def card(
+    session: Session,
+    player_ref: str,
+    period_label: str | None = None,
+    *,
+    time_control: str = "standard",
+) -> Card:
+    """The per-game breakdown of one player's period on the list ``time_control`` (default:
+    the newest rated period that published it)."""
+    time_control = list_name(time_control)
     player = get_player(session, player_ref)
-    period = _find_period(session, period_label)
+    period = _find_period(session, period_label, time_control)
     if period is None:
-        raise PeriodError("no period has been rated yet; run 'ratings rate'")
+        if time_control == "standard":
+            raise PeriodError("no period has been rated yet; run 'ratings rate'")
+        raise PeriodError(f"no {time_control} list has been published yet; run 'ratings rate'")
     entry = session.scalar(
         sa.select(RatingHistory).where(
-            RatingHistory.period_id == period.id, RatingHistory.player_id == player.id
+            RatingHistory.period_id == period.id,
+            RatingHistory.time_control == time_control,
+            RatingHistory.player_id == player.id,
         )
     )
     if entry is None:
-        raise PeriodError(f"{player.name} is not on the {period.label} list")
+        lists = "" if time_control == "standard" else f" {time_control}"
+        raise PeriodError(f"{player.name} is not on the {period.label}{lists} list")
     opponent = sa.orm.aliased(Player)
     rows = session.execute(
         sa.select(RatingBreakdown, Game, Event.name, opponent.name)
         .join(Game, Game.id == RatingBreakdown.game_id)
         .join(Event, Event.id == Game.event_id)
         .join(opponent, opponent.id == RatingBreakdown.opponent_id)
-        .where(RatingBreakdown.period_id == period.id, RatingBreakdown.player_id == player.id)
+        .where(
+            RatingBreakdown.period_id == period.id,
+            RatingBreakdown.player_id == player.id,
+            Event.time_control == time_control,
+        )
         .order_by(Game.played_on, Game.id)
     )
     lines = tuple(_card_line(b, g, event_name, opp_name) for b, g, event_name, opp_name in rows)
     pooled: tuple[CardLine, ...] = ()
     work = first_event_name = None
     if any(line.counts_for == rules.FOR_FIRST_RATING for line in lines):
-        pooled, work, first_event_name = _first_rating_work(session, player.id, period, lines)
+        pooled, work, first_event_name = _first_rating_work(
+            session, player.id, period, lines, time_control
+        )
     return Card(
         player=player,
         period=period.label,
@@ -373,7 +453,11 @@ def _card_line(b: RatingBreakdown, g: Game, event_name: str, opp_name: str) -> C
 
 
 def _first_rating_work(
-    session: Session, player_id: int, period: RatingPeriod, lines: tuple[CardLine, ...]
+    session: Session,
+    player_id: int,
+    period: RatingPeriod,
+    lines: tuple[CardLine, ...],
+    time_control: str = "standard",
 ) -> tuple[tuple[CardLine, ...], rules.FirstRatingWork, str | None]:
     """An unrated player's pool at ``period`` and the first-rating calculation it gives, as
     the period engine made it: the games pooled in the 26-month window after the last list
@@ -387,6 +471,7 @@ def _first_rating_work(
         .join(RatingHistory, RatingHistory.period_id == RatingPeriod.id)
         .where(
             RatingHistory.player_id == player_id,
+            RatingHistory.time_control == time_control,
             RatingHistory.rating_after.is_not(None),
             RatingPeriod.start_date >= cutoff,
             RatingPeriod.start_date < this.start,
@@ -402,6 +487,7 @@ def _first_rating_work(
         .where(
             RatingBreakdown.player_id == player_id,
             RatingBreakdown.counts_for == rules.FOR_FIRST_RATING,
+            Event.time_control == time_control,
             RatingPeriod.start_date >= cutoff,
             RatingPeriod.start_date < this.start,
             # a player who fell below the floor starts a new pool (rules.pool_after)
@@ -413,7 +499,7 @@ def _first_rating_work(
     by_event: dict[int, list[tuple[int, Decimal]]] = {}
     for line in (*pooled, *(x for x in lines if x.counts_for == rules.FOR_FIRST_RATING)):
         by_event.setdefault(line.event_id, []).append((line.opponent_rating, line.score))
-    first = first_event(session, player_id)
+    first = first_event(session, player_id, time_control)
     first_games = by_event.pop(first, []) if first is not None else []
     work = rules.explain_first_rating([first_games, *by_event.values()])
     name = None
@@ -447,9 +533,12 @@ def performance(
     period_label: str | None = None,
     event_name: str | None = None,
     method: str = "fide",
+    time_control: str = "standard",
 ) -> Performance:
-    """Performance rating of a player over a rated period's or an event's rated games, with
-    the opponents' ratings the games were rated with (SPEC 1.8)."""
+    """Performance rating of a player over a rated period's games on the list
+    ``time_control`` or an event's rated games (on the event's list), with the opponents'
+    ratings the games were rated with (SPEC 1.8)."""
+    time_control = list_name(time_control)
     if method not in ("fide", "own", "400"):
         raise InvalidInputError(f"unknown performance method: {method!r} (use fide, own or 400)")
     if period_label is not None and event_name is not None:
@@ -462,10 +551,12 @@ def performance(
             RatingHistory.rating_before,
         )
         .join(Game, Game.id == RatingBreakdown.game_id)
+        .join(Event, Event.id == Game.event_id)
         .join(
             RatingHistory,
             sa.and_(
                 RatingHistory.period_id == RatingBreakdown.period_id,
+                RatingHistory.time_control == Event.time_control,
                 RatingHistory.player_id == RatingBreakdown.player_id,
             ),
         )
@@ -478,11 +569,15 @@ def performance(
         query = query.where(Game.event_id.in_(events))
         scope = f"event {event_name}"
     else:
-        period = _find_period(session, period_label)
+        period = _find_period(session, period_label, time_control)
         if period is None:
             raise PeriodError("no period has been rated yet; run 'ratings rate'")
-        query = query.where(RatingBreakdown.period_id == period.id)
+        query = query.where(
+            RatingBreakdown.period_id == period.id, Event.time_control == time_control
+        )
         scope = f"period {period.label}"
+        if time_control != "standard":
+            scope += f" ({time_control})"
     rows = session.execute(query).all()
     if not rows:
         raise PeriodError(f"{player.name} has no rated games in {scope}")
