@@ -14,19 +14,11 @@ from ratings.cli import App, pass_app
 from ratings.cli.imports import warn_unknown_games
 from ratings.cli.options import LIST
 from ratings.cli.progress import Progress
+from ratings.cli.tables import FORMAT
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.service import corrections, reports
 from ratings.service.rate import RateReport
-
-FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
 
 
 def _blank(value: object) -> str:
