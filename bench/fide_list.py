@@ -3,6 +3,7 @@
 Usage::
 
     python bench/fide_list.py --players 1100000 --repeats 5 --dir /tmp/fide-bench
+    python bench/fide_list.py --players 1100000 --repeats 1 --formats xml,xml.zip
 
 It writes synthetic files of FIDE's size and layout into ``--dir`` (kept there, and reused
 when they exist with the same number of players and seed), then reads each of them
@@ -267,16 +268,24 @@ def _spawn(path: str, federation: str | None, *, floor: bool = False) -> dict[st
 # --- the run ---------------------------------------------------------------------------------
 
 
-def run(folder: Path, count: int, seed: int, repeats: int, federation: str) -> dict[str, Any]:
-    """Generate (or reuse) the files and read each ``repeats`` times; the measurements."""
+def run(
+    folder: Path,
+    count: int,
+    seed: int,
+    repeats: int,
+    federation: str,
+    formats: tuple[str, ...] = tuple(FILES),
+) -> dict[str, Any]:
+    """Generate (or reuse) the files and read each of ``formats`` (keys of :data:`FILES`)
+    ``repeats`` times; the measurements."""
     started = time.perf_counter()
     paths = generate(folder, count, seed)
     cases: list[tuple[str, str, str | None, bool]] = [("baseline (imports only)", "", None, False)]
-    for kind in FILES:
+    for kind in formats:
         cases.append((kind, str(paths[kind]), None, False))
         cases.append((f"{kind}: floor (stdlib only)", str(paths[kind]), None, True))
     cases += [(f"{kind}, --federation {federation}", str(paths[kind]), federation, False)
-              for kind in ("txt.zip", "xml.zip")]  # fmt: skip
+              for kind in ("txt.zip", "xml.zip") if kind in formats]  # fmt: skip
     results: dict[str, list[dict[str, Any]]] = {label: [] for label, _, _, _ in cases}
     for _ in range(repeats):  # interleaved, so that machine load spreads over every case
         for label, path, fed, is_floor in cases:
@@ -336,6 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--federation", default="IRL")
     parser.add_argument("--dir", type=Path, default=Path("/tmp/fide-list-bench"))
     parser.add_argument("--report", type=Path, help="also write the report to this file")
+    parser.add_argument(
+        "--formats",
+        default=",".join(FILES),
+        help="the files to read, comma-separated (default: all of " + ", ".join(FILES) + ")",
+    )
     parser.add_argument("--worker", help=argparse.SUPPRESS)
     parser.add_argument("--floor", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -343,11 +357,17 @@ def main(argv: list[str] | None = None) -> int:
         fed = args.federation if "--federation" in (argv or sys.argv) else None
         print(json.dumps(floor(args.worker) if args.floor else read(args.worker, fed)))
         return 0
-    measured = run(args.dir, args.players, args.seed, args.repeats, args.federation)
+    formats = tuple(f.strip() for f in args.formats.split(",") if f.strip())
+    unknown = [f for f in formats if f not in FILES]
+    if unknown or not formats:
+        parser.error(f"--formats: unknown {', '.join(unknown) or '(none given)'}")
+    measured = run(args.dir, args.players, args.seed, args.repeats, args.federation, formats)
     command = "python bench/fide_list.py " + " ".join(
         f"--{k} {v}" for k, v in (("players", args.players), ("repeats", args.repeats),
                                   ("federation", args.federation), ("seed", args.seed))
     )  # fmt: skip
+    if formats != tuple(FILES):
+        command += " --formats " + ",".join(formats)
     text = report(measured, command)
     print(text)
     if args.report is not None:
