@@ -66,12 +66,14 @@ def test_game_list_narrows_to_an_event_a_player_a_period(club: Club) -> None:
 def test_event_list(club: Club) -> None:
     club.ok("rate")
     assert club.ok("event", "list") == (
-        "id  name                   start       end         period   games  rated  byes  source"
-        "  import\n"
-        "--  ---------------------  ----------  ----------  -------  -----  -----  ----  ------"
-        "  ------\n"
-        " 1  Jan Open               2025-01-05  2025-01-07  2025-01      3      3     0  manual\n"
-        " 2  Bob - Ann, 2025-02-03  2025-02-03  2025-02-03  2025-02      1      0     0  manual\n"
+        "id  name                   start       end         period   list      games  rated  byes"
+        "  source  import\n"
+        "--  ---------------------  ----------  ----------  -------  --------  -----  -----  ----"
+        "  ------  ------\n"
+        " 1  Jan Open               2025-01-05  2025-01-07  2025-01  standard      3      3     0"
+        "  manual\n"
+        " 2  Bob - Ann, 2025-02-03  2025-02-03  2025-02-03  2025-02  standard      1      0     0"
+        "  manual\n"
     )
 
 
@@ -80,6 +82,7 @@ def test_event_show_prints_the_crosstable(club: Club) -> None:
     assert club.ok("event", "show", "Jan Open") == (
         "Event 1: Jan Open, 2025-01-05 .. 2025-01-07\n"
         "Period 2025-01 (rated); 3 games, 3 rated\n"
+        "Time control: standard (rated on the standard list)\n"
         "#  name  rating    1    2    3  score  perf  change\n"
         "1  Cat     2050       2w½  3b1     1½  1968   -3.00\n"
         "2  Ann     1850  3w1  1b½          1½  2068  +11.20\n"
@@ -93,7 +96,7 @@ def test_event_show_of_an_event_not_yet_rated(club: Club) -> None:
     out = club.ok("event", "show", "1")
     assert out.splitlines()[1] == "Period 2025-01 (not rated yet); 3 games, 3 rated"
     # no rating used yet: ranked by score, then name
-    assert out.splitlines()[3:] == [
+    assert out.splitlines()[4:] == [
         "1  Ann           3w1  2b½          1½",
         "2  Cat                1w½  3b1     1½",
         "3  Bob           1b0       2w0      0",

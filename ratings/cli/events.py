@@ -11,6 +11,7 @@ from ratings.cli import App, pass_app
 from ratings.cli.imports import import_
 from ratings.cli.options import (
     ALLOW_FUTURE,
+    LISTS,
     REASON,
     YES,
     ask,
@@ -69,11 +70,24 @@ def event() -> None:
 @FORMAT
 @pass_app
 def event_list(app: App, fmt: str) -> None:
-    """List stored events with their ids, dates, rating period and games."""
+    """List stored events with their ids, dates, rating period, list (time control) and
+    games."""
     with app.session() as session:
         events = browse.list_events(session)
     emit_rows(
-        ("id", "name", "start", "end", "period", "games", "rated", "byes", "source", "import"),
+        (
+            "id",
+            "name",
+            "start",
+            "end",
+            "period",
+            "list",
+            "games",
+            "rated",
+            "byes",
+            "source",
+            "import",
+        ),
         [
             (
                 e.id,
@@ -81,6 +95,7 @@ def event_list(app: App, fmt: str) -> None:
                 e.start_date,
                 e.end_date,
                 e.period,
+                e.time_control,
                 e.games,
                 e.rated_games,
                 e.byes,
@@ -111,6 +126,7 @@ def event_show(app: App, event_ref: str) -> None:
         f"Period {e.period} ({state}); {table.games} game{'' if table.games == 1 else 's'}, "
         f"{table.rated} rated"
     )
+    click.echo(f"Time control: {e.time_control} (rated on the {e.time_control} list)")
     header = ["#", "name", "rating", *table.rounds, "score", "perf", "change"]
     rows = [
         [
@@ -145,6 +161,12 @@ def event_show(app: App, event_ref: str) -> None:
     help="The period whose list rates the event, when it was submitted for a later list "
     "(not before its end date's; '' for the default).",
 )
+@click.option(
+    "--time-control",
+    "time_control",
+    type=click.Choice(LISTS, case_sensitive=False),
+    help="The list that rates the event's games: standard, rapid or blitz.",
+)
 @ALLOW_FUTURE
 @YES
 @REASON
@@ -156,14 +178,16 @@ def event_edit(
     start_text: str | None,
     end_text: str | None,
     period: str | None,
+    time_control: str | None,
     allow_future: bool,
     yes: bool,
     reason: str | None,
 ) -> None:
-    """Correct an event's name or dates (EVENT: id or exact name).
+    """Correct an event's name, dates, period or time control (EVENT: id or exact name).
 
     The dates must hold all its games. They decide how every game of the event is rated
-    (the start picks the list, the end the period), so new dates ask first.
+    (the start picks the list, the end the period), and --time-control the list (standard,
+    rapid or blitz) that rates them, so new dates or a new time control ask first.
     """
     start = parse_date(start_text, "--start") if start_text is not None else None
     end = parse_date(end_text, "--end") if end_text is not None else None
@@ -182,6 +206,7 @@ def event_edit(
                 allow_move=allow_move,
                 reason=reason,
                 period=period,
+                time_control=time_control,
             )
             return done, corrections.newly_marked(session, before)
 

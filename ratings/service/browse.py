@@ -113,6 +113,8 @@ class EventInfo:
     each game's own period)."""
     period_rated: bool
     """Whether that period has been rated (its list published)."""
+    time_control: str
+    """The list that rates its games: standard, rapid or blitz (issue 15)."""
     games: int
     rated_games: int
     byes: int
@@ -158,6 +160,7 @@ def list_events(session: Session, event_id: int | None = None) -> list[EventInfo
                 e.end_date,
                 label,
                 label in published,
+                e.time_control,
                 games.get(e.id, 0),
                 rated.get(e.id, 0),
                 byes.get(e.id, 0),

@@ -95,9 +95,9 @@ class EventEdit:
     name: str
     """The event's name now."""
     changed: tuple[str, ...]
-    """The fields changed: name, start_date, end_date."""
+    """The fields changed: name, start_date, end_date, rating_period, time_control."""
     move: EventMove | None
-    """The dates' move, when they changed."""
+    """The dates' or the time control's move, when they changed."""
 
 
 def mark_event(session: Session, spans: Sequence[Span], first_game: dt.date | None) -> None:
@@ -125,23 +125,31 @@ def edit_event(
     allow_move: bool = True,
     reason: str | None = None,
     period: str | None = None,
+    time_control: str | None = None,
 ) -> EventEdit:
-    """Correct an event's name or dates (issue 11, item 8). New dates must hold every game
-    of the event; they decide the list its games use (start) and the period that rates them
-    (end), so they mark the rated periods they touch, old and new.
+    """Correct an event's name, dates, period or time control (issue 11, item 8). New dates
+    must hold every game of the event; they decide the list its games use (start) and the
+    period that rates them (end), so they mark the rated periods they touch, old and new.
 
     ``period`` (``YYYY-MM``; ``""``: back to the default) is the period whose list rates the
     event when it was submitted for a later list (issue 12, item 3;
     :func:`ratings.service.rating_periods.change_rating_period`): not before the period of
     its end date; the rated periods from the earlier of the old and the new one are marked.
 
+    ``time_control`` (standard, rapid or blitz) is the list that rates its games (issue 15):
+    a change moves them from one list to the other, so it marks the rated periods of the
+    event (each period is re-rated on every list, the one they leave and the one they join)
+    and, like new dates, is a move (``allow_move``).
+
     :param today: a date after it is refused (None: no check).
     :param allow_move: False: a change of the dates raises
         :class:`~ratings.service.moves.EventMoveError` (roll back then).
     :raises InvalidInputError: for an unknown event, a blank name, dates in the wrong order,
         or dates that leave a game outside.
+    :raises InvalidTimeControlError: for a time control other than the three.
     """
     audit.check_reason(reason)
+    new_tc = None if time_control is None else rules.time_control(time_control).value
     event = get_event(session, ref)
     new_name = event.name
     if name is not None:
@@ -177,15 +185,21 @@ def edit_event(
         changes.append(audit.Change(event_id=event.id, field="name", old=event.name, new=new_name))
         event.name = new_name
     move = None
-    if new != old:
+    old_tc = event.time_control
+    if new != old or (new_tc is not None and new_tc != old_tc):
         games = session.scalar(sa.select(sa.func.count()).where(Game.event_id == event.id))
         event.start_date, event.end_date = new
-        move = event_move(get_config(session), event, old, games or 0)
+        event.time_control = new_tc or old_tc
+        move = event_move(get_config(session), event, old, games or 0, old_tc)
         if not allow_move and move is not None:
             raise EventMoveError(move)
         changes += [
             audit.Change(event_id=event.id, field=f, old=a, new=b)
-            for f, a, b in (("start_date", old[0], new[0]), ("end_date", old[1], new[1]))
+            for f, a, b in (
+                ("start_date", old[0], new[0]),
+                ("end_date", old[1], new[1]),
+                ("time_control", old_tc, event.time_control),
+            )
             if a != b
         ]
         mark_event(session, [old, new], span[0] if span else None)

@@ -90,25 +90,40 @@ class EventMove:
     new_list: dt.date
     games: int
     """The event's games."""
+    old_time_control: str = "standard"
+    """The list (standard, rapid, blitz) that rated the games before (``event edit
+    --time-control``)."""
+    new_time_control: str = "standard"
 
     @property
     def moves_rating(self) -> bool:
-        """Whether the games go to another period or use another list."""
-        return self.old_period != self.new_period or self.old_list != self.new_list
+        """Whether the games go to another period, use another list or are rated on another
+        time control's list."""
+        return (
+            self.old_period != self.new_period
+            or self.old_list != self.new_list
+            or self.old_time_control != self.new_time_control
+        )
 
     def describe(self) -> str:
         """``event 'Feb Swiss' (id 3): 2026-02-01 .. 2026-02-28 -> 2026-02-01 .. 2026-03-31;
-        its 32 games rated in period 2026-03, not 2026-02``."""
-        text = (
-            f"event {self.name!r} (id {self.event_id}): {self.old[0]} .. {self.old[1]} -> "
-            f"{self.new[0]} .. {self.new[1]}"
-        )
+        its 32 games rated in period 2026-03, not 2026-02``; the dates once when they stay:
+        ``event 'Feb Swiss' (id 3): 2026-02-01 .. 2026-02-28; its 32 games rated on the rapid
+        list, not standard``."""
+        text = f"event {self.name!r} (id {self.event_id}): {self.old[0]} .. {self.old[1]}"
+        if self.new != self.old:
+            text += f" -> {self.new[0]} .. {self.new[1]}"
         games = f"its {self.games} game{'s' if self.games != 1 else ''}"
         if self.old_period != self.new_period:
             text += f"; {games} rated in {_period(self.new_period)}, not {self.old_period}"
             games = "they"
         if self.old_list != self.new_list:
             text += f"; {games} use the list of {self.new_list}, not {self.old_list}"
+            games = "they"
+        if self.old_time_control != self.new_time_control:
+            text += (
+                f"; {games} rated on the {self.new_time_control} list, not {self.old_time_control}"
+            )
         return text
 
 
@@ -124,10 +139,18 @@ class EventMoveError(RatingsError):
         self.move = move
 
 
-def event_move(config: SystemConfig, event: Event, old: Span, games: int) -> EventMove | None:
-    """The move from ``old`` to the event's present dates; None when they did not change."""
+def event_move(
+    config: SystemConfig,
+    event: Event,
+    old: Span,
+    games: int,
+    old_time_control: str | None = None,
+) -> EventMove | None:
+    """The move from ``old`` to the event's present dates (and from ``old_time_control``,
+    when given, to its present time control); None when neither changed."""
     new = (event.start_date, event.end_date)
-    if new == old:
+    was = event.time_control if old_time_control is None else old_time_control
+    if new == old and was == event.time_control:
         return None
     return EventMove(
         event.id,
@@ -139,4 +162,6 @@ def event_move(config: SystemConfig, event: Event, old: Span, games: int) -> Eve
         list_date(config, old[0]),
         list_date(config, new[0]),
         games,
+        was,
+        event.time_control,
     )
