@@ -14,13 +14,19 @@ import takes:
   as FIDE applied it; :func:`ratings.rules.standing_k`), it settles an unknown count of
   prior games (issue 12, item 1), and K 10 sets the permanent K=10 flag (``players.k10``)
   while 20 or 40 clears it (FIDE's K 10 means a published rating has reached 2400);
+* the same for the **rapid and blitz lists** (issue 15, item 3), each on its own, when the
+  file holds them (FIDE's combined TXT or XML list; a single-list file leaves them alone):
+  the list's published rating as ``rapid_entry_rating`` (``blitz_entry_rating``) for a
+  player no rapid (blitz) list here holds yet, FIDE's K as ``rapid_fide_k``
+  (``blitz_fide_k``), dated by the same ``fide_k_list``, K 10 setting ``rapid_k10``
+  (``blitz_k10``) and 20 or 40 clearing it;
 * **birth year, sex, title and federation** where FIDE gives one (a title or federation
   FIDE leaves blank is kept; a full birth date whose year FIDE contradicts is cleared).
 
 Every change is returned (the CLI prints it) and written to the corrections log
 (``player_edit``, with the import's id), as ``import players --update`` does. A change of
-birth year or of the K=10 flag of a player on a list here, or a K for a period already rated,
-marks the rated periods for a re-rate.
+birth year or of the K=10 flag of a player on a list here (a rapid or blitz flag: on that
+list), or a K for a period already rated, marks the rated periods for a re-rate.
 
 ``add=True`` also registers the list's players that are not registered (entry rating, K,
 birth year, sex, title, federation; an unknown count of prior games), except one whose name
@@ -72,10 +78,25 @@ __all__ = [
     "import_fide_list",
 ]
 
-FIELDS = ("entry_rating", "fide_k", "k10", "birth_year", "birth_date", "sex", "title", "federation")
+FIELDS = (
+    "entry_rating", "fide_k", "k10", "rapid_entry_rating", "rapid_fide_k", "rapid_k10",
+    "blitz_entry_rating", "blitz_fide_k", "blitz_k10", "birth_year", "birth_date", "sex",
+    "title", "federation",
+)  # fmt: skip
 """The register's columns the import may change, in the order changes are reported."""
-_RERATE_FIELDS = frozenset({"k10", "birth_year", "birth_date"})
-"""Changes that alter K on lists already published (art. 8.3.3): a re-rate from the start."""
+_RERATE_FIELDS = {
+    "k10": "standard", "rapid_k10": "rapid", "blitz_k10": "blitz", "birth_year": "standard",
+    "birth_date": "standard",
+}  # fmt: skip
+"""Changes that alter K on lists already published (art. 8.3.3), with the list that must hold
+the player for them to matter (every player on a rapid or blitz list here is on the standard
+one): a re-rate from the start."""
+_OTHER_LISTS = (("rapid", 9), ("blitz", 12))
+"""The rapid and blitz lists: each one's FIDE record field and the index of its entry rating
+in ``_Register.values`` (its FIDE K and K=10 flag follow)."""
+_K_INDEXES = (1, 2, 10, 13)
+"""``_Register.values``: FIDE's K of each list and the list's date (a change re-rates the
+period that list starts)."""
 _HASH_CHUNK = 1 << 20
 
 
@@ -196,7 +217,9 @@ class _Register:
         rows = fetch_all(
             session,
             "SELECT id, fide_id, merged_into_id, name, name_key, entry_rating, fide_k, "
-            "fide_k_list, k10, birth_year, birth_date, sex, title, federation FROM players "
+            "fide_k_list, k10, birth_year, birth_date, sex, title, federation, "
+            "rapid_entry_rating, rapid_fide_k, rapid_k10, blitz_entry_rating, blitz_fide_k, "
+            "blitz_k10 FROM players "
             "WHERE fide_id IS NOT NULL OR merged_into_id IS NULL",
         )
         for pid, fide_id, merged_into, name, key, *values in rows:
@@ -210,6 +233,8 @@ class _Register:
                 if values[2] is not None:
                     values[2] = to_date(values[2])
                 values[3] = bool(values[3])
+                values[11] = bool(values[11])
+                values[14] = bool(values[14])
                 if values[5] is not None:
                     values[5] = to_date(values[5])
                 self.values[pid] = values
@@ -224,23 +249,23 @@ class _Register:
         self.by_fide = {f: p for f, p in self.by_fide.items() if p in self.values}
 
 
-def _listed(session: Session) -> set[int]:
-    """The players on the newest rated list: every player any list here holds (each rated
-    period lists every player registered when it was rated, and a re-rate rewrites the lists
-    up to the newest)."""
+def _listed(session: Session) -> dict[str, set[int]]:
+    """Per list (standard, rapid, blitz), the players on the newest rated period's list:
+    every player any list of that time control here holds (each rated period lists every
+    player registered when it was rated, on the standard list and on each rapid or blitz list
+    published since the first one, and a re-rate rewrites the lists up to the newest)."""
+    listed: dict[str, set[int]] = {"standard": set(), "rapid": set(), "blitz": set()}
     newest = session.scalar(
         sa.select(RatingPeriod.id).order_by(RatingPeriod.start_date.desc()).limit(1)
     )
     if newest is None:
-        return set()
-    return {
-        pid
-        for (pid,) in fetch_all(
-            session,
-            f"SELECT player_id FROM rating_history WHERE period_id = {int(newest)} "
-            "AND time_control = 'standard'",
-        )
-    }
+        return listed
+    for pid, tc in fetch_all(
+        session,
+        f"SELECT player_id, time_control FROM rating_history WHERE period_id = {int(newest)}",
+    ):
+        listed[tc].add(pid)
+    return listed
 
 
 def _check_list_date(session: Session, list_date: dt.date, file_name: str) -> None:
@@ -263,7 +288,7 @@ class _Reading:
         self,
         session: Session,
         register: _Register,
-        listed: set[int],
+        listed: dict[str, set[int]],
         list_date: dt.date | None,
         add: bool,
         track_ids: bool = False,
@@ -310,7 +335,9 @@ class _Reading:
 
     def rows(self, fide: FideList) -> Iterator[tuple[object, ...]]:
         """Read every player of ``fide``; yield the rows of the players to add."""
-        register, listed, updates = self.register, self.listed, self.updates
+        register, updates = self.register, self.updates
+        listed = self.listed["standard"]
+        others = tuple((tc, i, self.listed[tc]) for tc, i in _OTHER_LISTS)
         by_fide, values = register.by_fide, register.values
         day_param: object = None
         for player in fide:
@@ -330,9 +357,21 @@ class _Reading:
                     self.rated_here += 1
                 else:
                     new[0] = rating
-                if k is not None:
-                    self.with_k += 1
+                taken = k is not None
+                if taken:
                     new[1], new[2], new[3] = k, self.list_date, k == 10
+                for tc, i, on_list in others:
+                    entry = player.rapid if tc == "rapid" else player.blitz
+                    if entry is None:  # the file holds no such list: left alone
+                        continue
+                    other = entry.rating
+                    if pid not in on_list:
+                        new[i] = other
+                    if other is not None and entry.k is not None:
+                        taken = True
+                        new[i + 1], new[2], new[i + 2] = entry.k, self.list_date, entry.k == 10
+                if taken:
+                    self.with_k += 1
                 year = player.birth_year
                 if year is not None and year != old[4]:
                     new[4] = year
@@ -372,17 +411,25 @@ class _Reading:
             if ids is not None:
                 ids.add(player.fide_id)
             self.added += 1
-            if k is not None:
+            rapid, blitz = player.rapid, player.blitz
+            r_rating = None if rapid is None else rapid.rating
+            r_k = None if rapid is None or r_rating is None else rapid.k
+            b_rating = None if blitz is None else blitz.rating
+            b_k = None if blitz is None or b_rating is None else blitz.k
+            taken = k is not None or r_k is not None or b_k is not None
+            if taken:
                 self.with_k += 1
             yield (
                 name, key, player.fide_id, player.birth_year, player.sex, _federation(player),
-                _title(player), rating, None, k == 10, k, None if k is None else day_param,
+                _title(player), rating, None, k == 10, k, day_param if taken else None,
+                r_rating, r_k == 10, r_k, b_rating, b_k == 10, b_k,
             )  # fmt: skip
 
 
 _NEW_COLUMNS = (
     "name", "name_key", "fide_id", "birth_year", "sex", "federation", "title", "entry_rating",
-    "entry_games", "k10", "fide_k", "fide_k_list",
+    "entry_games", "k10", "fide_k", "fide_k_list", "rapid_entry_rating", "rapid_k10",
+    "rapid_fide_k", "blitz_entry_rating", "blitz_k10", "blitz_fide_k",
 )  # fmt: skip
 
 
@@ -494,14 +541,16 @@ def _store(
     k_changed = False
     for pid, new in updates.items():
         old = register.values[pid]
-        entry, fide_k, fide_k_list, k10, birth_year, birth_date, sex, title, fed = new
+        entry, fide_k, fide_k_list, k10, birth_year, birth_date, sex, title, fed, *other = new
+        r_entry, r_k, r_k10, b_entry, b_k, b_k10 = other
         rows.append(
             (
                 entry, fide_k, _day(session, fide_k_list), bool(k10), birth_year,
-                _day(session, birth_date), sex, title, fed, pid,
+                _day(session, birth_date), sex, title, fed, r_entry, r_k, bool(r_k10), b_entry,
+                b_k, bool(b_k10), pid,
             )
         )  # fmt: skip
-        k_changed = k_changed or old[1:3] != new[1:3]
+        k_changed = k_changed or any(old[i] != new[i] for i in _K_INDEXES)
         # fide_k_list is the list's date, new every month: not a change to report
         for field, a, b in zip(FIELDS, _reported(old), _reported(new), strict=True):
             if a != b:
@@ -527,7 +576,8 @@ def _store(
 
 _UPDATED_COLUMNS = (
     "entry_rating", "fide_k", "fide_k_list", "k10", "birth_year", "birth_date", "sex", "title",
-    "federation",
+    "federation", "rapid_entry_rating", "rapid_fide_k", "rapid_k10", "blitz_entry_rating",
+    "blitz_fide_k", "blitz_k10",
 )  # fmt: skip
 """The register's values ``_Register`` reads, in its order."""
 
@@ -539,25 +589,29 @@ def _day(session: Session, value: object) -> object:
 
 def _reported(values: Sequence[object]) -> tuple[object, ...]:
     """The values in :data:`FIELDS` order (without ``fide_k_list``)."""
-    entry, fide_k, _list, k10, birth_year, birth_date, sex, title, fed = values
-    return (entry, fide_k, k10, birth_year, birth_date, sex, title, fed)
+    entry, fide_k, _list, k10, birth_year, birth_date, sex, title, fed, *other = values
+    return (entry, fide_k, k10, *other, birth_year, birth_date, sex, title, fed)
 
 
 def _mark(
     session: Session,
     changes: Sequence[FideListChange],
-    listed: set[int],
+    listed: dict[str, set[int]],
     list_date: dt.date,
     k_changed: bool,
 ) -> str | None:
     """Mark the rated periods the changes touch; returns the oldest marked, if any.
 
     A new birth year or K=10 flag of a player on a list here changes K on every list
-    (art. 8.3.3): from the oldest rated period. FIDE's K counts from the period its list
+    (art. 8.3.3): from the oldest rated period (a rapid or blitz K=10 flag: of a player on
+    that list here). FIDE's K counts from the period its list
     starts (:func:`ratings.rules.standing_k`): from the first rated period on or after the
     list's date. An entry rating changes only for players on no list yet: nothing to mark.
     """
-    if any(c.field in _RERATE_FIELDS and c.player_id in listed for c in changes):
+    if any(
+        c.field in _RERATE_FIELDS and c.player_id in listed[_RERATE_FIELDS[c.field]]
+        for c in changes
+    ):
         period = mark_all_for_rerate(session)
         return None if period is None else period.label
     if k_changed:
