@@ -146,3 +146,26 @@ def test_a_single_list_file_leaves_rapid_and_blitz_alone(tmp_path: Path) -> None
     assert "rapid" not in out
     assert "blitz" not in out
     assert club.rows(LISTS) == [(2823, 10, 1, 2700, None, 0, 2750, None, 0, "2026-10-01")]
+
+
+def test_a_k_the_newer_list_does_not_give_is_not_carried_to_its_date(tmp_path: Path) -> None:
+    """Every FIDE K is dated by the one ``fide_k_list``: FIDE's K is the player's K on the
+    list of that date (art. 8.3.3). A combined list of October gives Carlsen a rapid K of 10;
+    a standard-only list of November moves the date. The October rapid K must not become
+    November's (it would override the K rules there): a K the newer list does not give is
+    cleared, and said."""
+    club = Club(tmp_path / "club.db", "--closing-days", "0")
+    club.player("Carlsen, M.", "--fide-id", "1503014", "--birthdate", "1990")
+    october = foa_list(tmp_path / "players_list_foa.txt", CARLSEN)
+    club.ok("import", "fide-list", str(october), "--month", "2026-10")
+    assert club.rows(LISTS) == [(2823, 10, 1, 2801, 10, 1, 2860, 10, 1, "2026-10-01")]
+    single = write(
+        tmp_path / "standard_nov26frl.txt",
+        SINGLE_HEADER.replace("OCT26", "NOV26"),
+        line(SINGLE_WIDTHS, *CARLSEN[:8], 2830, 0, 10, 1990, ""),
+    )
+    out = club.ok("import", "fide-list", str(single))
+    assert "Player 1 (Carlsen, M.): rapid_fide_k 10 -> (none)\n" in out
+    assert "Player 1 (Carlsen, M.): blitz_fide_k 10 -> (none)\n" in out
+    # the K=10 flags stay (FIDE published K 10 on these lists once: art. 8.3.3, for good)
+    assert club.rows(LISTS) == [(2830, 10, 1, 2801, None, 1, 2860, None, 1, "2026-11-01")]

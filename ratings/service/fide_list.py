@@ -372,6 +372,15 @@ class _Reading:
                         new[i + 1], new[2], new[i + 2] = entry.k, self.list_date, entry.k == 10
                 if taken:
                     self.with_k += 1
+                    # every FIDE K is dated by the one fide_k_list: a K this list does not
+                    # give must not be carried to its date (it would be taken as FIDE's K on
+                    # this list, art. 8.3.3): it is cleared
+                    if k is None:
+                        new[1] = None
+                    for tc, i, _on_list in others:
+                        entry = player.rapid if tc == "rapid" else player.blitz
+                        if entry is None or entry.rating is None or entry.k is None:
+                            new[i + 1] = None
                 year = player.birth_year
                 if year is not None and year != old[4]:
                     new[4] = year
