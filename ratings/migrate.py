@@ -335,6 +335,24 @@ PENDING_MARK = ".before-restore-pending-"
 ``.<db>.before-restore-pending-<pid>``; see :func:`recover_interrupted_restore`."""
 
 
+def _copy_whole(db_path: Path, pending: Path) -> None:
+    """Copy the database's bytes to ``pending`` through a temporary file and a rename, so that
+    a pending copy is always whole: :func:`recover_interrupted_restore` takes a pending copy
+    that differs from the live database for the replaced one (seen in a kill trial: a copy
+    cut short by the kill was kept as ``<db>.before-restore`` and the retry refused). A kill
+    during the copy leaves a temporary that the next command removes."""
+    tmp = files.temporary_path(db_path)
+    try:
+        with db_path.open("rb") as src, tmp.open("xb") as dst:
+            shutil.copyfileobj(src, dst)
+            dst.flush()
+            os.fsync(dst.fileno())
+        os.replace(tmp, pending)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 def _pending_path(db_path: Path) -> Path:
     return db_path.with_name(f".{db_path.name}{PENDING_MARK}{os.getpid()}")
 
@@ -474,8 +492,7 @@ def _replace_damaged(db_path: Path, copy: Path, kept: Path) -> None:
     """
     pending = _pending_path(db_path)
     pending_journal = files.journals_of(pending)[0]
-    shutil.copyfile(db_path, pending)
-    files.fsync_path(pending)
+    _copy_whole(db_path, pending)
     journal = journal_path(db_path)
     if journal.exists():  # it belongs to the damaged bytes, not to the restored file
         os.replace(journal, pending_journal)
@@ -531,10 +548,7 @@ def _restore_in_place(db_path: Path, copy: Path, kept: Path) -> int:
             # with the write lock held no other process can change the file and the hot
             # journal of a crashed one has been rolled back, so its bytes are consistent
             # (the backup API cannot read through a connection that holds the write lock)
-            with db_path.open("rb") as src, pending.open("xb") as dst:
-                shutil.copyfileobj(src, dst)
-                dst.flush()
-                os.fsync(dst.fileno())
+            _copy_whole(db_path, pending)
             rows = _swap_contents(conn)
             conn.execute("COMMIT")
         except BaseException:

@@ -414,3 +414,52 @@ def test_a_pending_copy_of_a_restore_that_committed_is_kept(db: Path, tmp_path: 
     )
     assert dump(kept) == old
     assert not pending.exists()
+
+
+KILLED_MID_COPY = """
+import os, shutil, signal, sys
+from ratings import migrate
+from ratings.cli import cli
+
+def half_then_die(src, dst, *args, **kwargs):
+    data = src.read()
+    dst.write(data[: len(data) // 2])
+    dst.flush()
+    os.kill(os.getpid(), signal.SIGKILL)
+
+migrate.shutil.copyfileobj = half_then_die
+cli(sys.argv[1:])
+"""
+
+
+@pytest.mark.parametrize("damaged", [False, True])
+def test_restore_killed_while_copying_the_old_bytes(
+    db: Path, tmp_path: Path, damaged: bool
+) -> None:
+    """Seen in a kill trial: a restore killed while it copied the live database's bytes aside
+    left half a copy under the pending name; the next command took it for the replaced
+    database (its bytes differ from the live ones), kept it as ``<db>.before-restore`` and the
+    retry refused. The copy now goes through a temporary: the live database is untouched, the
+    temporary is removed, the retry restores."""
+    saved = tmp_path / "saved.db"
+    assert invoke(db, "db", "backup", str(saved))[0] == 0
+    assert invoke(db, "player", "add", "Late, Comer", "--rating", "1500")[0] == 0
+    if damaged:
+        with db.open("r+b") as f:  # a damaged page: the restore replaces the file whole
+            f.seek(4096 * 3)
+            f.write(b"\xff" * 4096)
+    before = db.read_bytes()
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED_MID_COPY, "--db", str(db), "db", "restore", str(saved),
+         "--yes"],
+        capture_output=True,
+        check=False,
+    )  # fmt: skip
+    assert done.returncode == -9, done.stderr
+    assert db.read_bytes() == before
+    assert not Path(f"{db}.before-restore").exists()
+    code, out = invoke(db, "db", "restore", str(saved), "--yes")
+    assert code == 0, out
+    assert dump(db) == dump(saved)
+    assert Path(f"{db}.before-restore").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
