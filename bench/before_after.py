@@ -48,12 +48,12 @@ import sys
 from pathlib import Path
 from ratings import migrate, service
 from ratings.cli import App
-from ratings.db import SessionFactory, make_engine
+from ratings.db import SessionFactory, database_url, make_engine
 from ratings.io.csv import read_players_csv
 from ratings.rules import system_config
 
 template, players_csv = Path(sys.argv[1]), Path(sys.argv[2])
-url = f"sqlite:///{template}"
+url = database_url(str(template))
 migrate.upgrade(url)
 engine = make_engine(url)
 with SessionFactory(bind=engine) as session, session.begin():

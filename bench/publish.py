@@ -143,7 +143,7 @@ def build(
 
     from ratings import migrate, service
     from ratings.cli import App
-    from ratings.db import SessionFactory, make_engine
+    from ratings.db import SessionFactory, database_url, make_engine
     from ratings.io.csv import read_players_csv
     from ratings.rules import system_config
 
@@ -161,7 +161,7 @@ def build(
         generate(players, extra_games, 1, seed, extra, _add_months(START, periods))
     building = work / f"building-{key}.db"
     building.unlink(missing_ok=True)
-    url = f"sqlite:///{building}"
+    url = database_url(str(building))
     migrate.upgrade(url)
     engine = make_engine(url)
     with SessionFactory(bind=engine) as session, session.begin():

@@ -225,7 +225,7 @@ def run_size(
 
     from ratings import migrate, service
     from ratings.cli import App
-    from ratings.db import SessionFactory, make_engine
+    from ratings.db import SessionFactory, database_url, make_engine
     from ratings.io.csv import read_players_csv
     from ratings.rules import system_config
 
@@ -243,7 +243,7 @@ def run_size(
 
     template = db_dir / "players.db"
     template.unlink(missing_ok=True)
-    url = f"sqlite:///{template}"
+    url = database_url(str(template))
     migrate.upgrade(url)
     engine = make_engine(url)
     with SessionFactory(bind=engine) as session, session.begin():

@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from ratings import migrate
-from ratings.db import SessionFactory, make_engine
+from ratings.db import SessionFactory, database_url, make_engine
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
 BACKEND = os.environ.get("RATINGS_TEST_BACKEND", "sqlite")
@@ -117,14 +117,14 @@ def _drop_created_databases() -> Iterator[None]:
 def _template_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One database at head per test session; tests get copies (migrations run once)."""
     path = tmp_path_factory.mktemp("template") / "ratings.db"
-    migrate.upgrade(f"sqlite:///{path}")
+    migrate.upgrade(database_url(str(path)))
     return path
 
 
 @pytest.fixture
 def alembic_engine(tmp_path: Path) -> Engine:
     """Used by pytest-alembic's built-in tests."""
-    return make_engine(f"sqlite:///{tmp_path / 'alembic.db'}", enforce_foreign_keys=False)
+    return make_engine(database_url(str(tmp_path / "alembic.db")), enforce_foreign_keys=False)
 
 
 @pytest.fixture
@@ -141,7 +141,7 @@ def session(db_path: Path) -> Iterator[Session]:
     from ratings import service
     from ratings.rules import system_config
 
-    engine = make_engine(f"sqlite:///{db_path}")
+    engine = make_engine(database_url(str(db_path)))
     with engine.connect() as conn, conn.begin() as trans:
         with SessionFactory(bind=conn, join_transaction_mode="create_savepoint") as s:
             service.create_settings(s, system_config("fide"))

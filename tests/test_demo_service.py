@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ratings.db import SessionFactory, has_import, make_engine
+from ratings.db import SessionFactory, database_url, has_import, make_engine
 from ratings.service.demo import GAMES, PLAYERS, build_demo
 
 
 def test_build_demo_imports_rates_and_lists(db_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{db_path}")
+    engine = make_engine(database_url(str(db_path)))
     try:
         with SessionFactory(bind=engine) as session, session.begin():
             built = build_demo(session)

@@ -23,7 +23,7 @@ from pytest_alembic.tests import (
 from ratings import migrate, service
 from ratings import models as service_models
 from ratings import views as ratings_views
-from ratings.db import SessionFactory, make_engine
+from ratings.db import SessionFactory, database_url, make_engine
 from ratings.errors import DatabaseError
 from ratings.service import common as service_common
 from tests import rating_reference as ref
@@ -57,7 +57,7 @@ TABLES = {
 
 
 def _tables(path: Path) -> set[str]:
-    engine = make_engine(f"sqlite:///{path}")
+    engine = make_engine(database_url(str(path)))
     try:
         return set(sa.inspect(engine).get_table_names())
     finally:
@@ -66,7 +66,7 @@ def _tables(path: Path) -> set[str]:
 
 def test_upgrade_down_to_base_and_up_again(tmp_path: Path) -> None:
     path = tmp_path / "r.db"
-    url = f"sqlite:///{path}"
+    url = database_url(str(path))
     migrate.upgrade(url)
     assert _tables(path) == TABLES
     migrate.downgrade(url, "base")
@@ -81,7 +81,7 @@ def test_upgrade_down_to_base_and_up_again(tmp_path: Path) -> None:
 
 
 def test_check_reports_no_drift(db_path: Path) -> None:
-    migrate.check(f"sqlite:///{db_path}")
+    migrate.check(database_url(str(db_path)))
 
 
 @pytest.mark.parametrize(
@@ -121,24 +121,24 @@ def test_check_reports_a_view_that_drifted(db_path: Path, change: str, message: 
     with sqlite3.connect(db_path) as conn:
         conn.executescript(change)
     with pytest.raises(DatabaseError, match=re.escape(message)):
-        migrate.check(f"sqlite:///{db_path}")
+        migrate.check(database_url(str(db_path)))
 
 
 def test_unknown_revision_is_refused(db_path: Path) -> None:
     with pytest.raises(DatabaseError, match="unknown revision 'nope'"):
-        migrate.downgrade(f"sqlite:///{db_path}", "nope")
+        migrate.downgrade(database_url(str(db_path)), "nope")
 
 
 def test_failed_migration_leaves_the_file_unchanged(tmp_path: Path) -> None:
     """Transactional DDL: a migration that fails half-way leaves nothing behind."""
     path = tmp_path / "r.db"
-    engine = make_engine(f"sqlite:///{path}")
+    engine = make_engine(database_url(str(path)))
     with engine.begin() as conn:
         # a table the initial revision wants to create: the upgrade fails part-way
         conn.exec_driver_sql("CREATE TABLE rating_periods (x INTEGER)")
     engine.dispose()
     with pytest.raises(sa.exc.OperationalError):
-        migrate.upgrade(f"sqlite:///{path}")
+        migrate.upgrade(database_url(str(path)))
     assert _tables(path) == {"rating_periods"}
 
 
@@ -159,7 +159,7 @@ def _fixture(name: str) -> Fixture:
 
 def _database(tmp_path: Path, backend: str) -> str:
     if backend == "sqlite":
-        return f"sqlite:///{tmp_path / 'r.db'}"
+        return database_url(str(tmp_path / "r.db"))
     if PG_URL is None:
         pytest.skip("needs RATINGS_TEST_PG_URL")
     return new_database()
@@ -555,7 +555,7 @@ def test_0004_carries_every_row_and_back(tmp_path: Path, name: str, backend: str
 
 
 def test_0004_unknown_counts_go_down_as_0(tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'r.db'}"
+    url = database_url(str(tmp_path / "r.db"))
     migrate.upgrade(url)
     engine = make_engine(url)
     with engine.begin() as conn:

@@ -33,7 +33,7 @@ from sqlalchemy.engine import Engine
 import ratings.db
 from ratings import migrate, privileges
 from ratings.cli import cli
-from ratings.db import PG_LOCK_KEY, make_engine
+from ratings.db import PG_LOCK_KEY, database_url, make_engine
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
 DATA = Path(__file__).parent / "data"
@@ -650,7 +650,7 @@ def test_the_reader_role_holds_select_on_the_product_only(pg_url: str) -> None:
 def test_the_product_list_matches_the_schema(tmp_path: Path) -> None:
     """A new table or view (a later revision) must be added to the reader's list."""
     db = tmp_path / "club.db"
-    migrate.upgrade(f"sqlite:///{db}")
+    migrate.upgrade(database_url(str(db)))
     with sqlite3.connect(db) as conn:
         names = {
             name

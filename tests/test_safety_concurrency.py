@@ -26,7 +26,7 @@ from sqlalchemy import exc as sa_exc
 import ratings.db
 from ratings import errors
 from ratings.cli import App, cli
-from ratings.db import BUSY_TIMEOUT_MS, make_engine
+from ratings.db import BUSY_TIMEOUT_MS, database_url, make_engine
 
 # the module, not the function of the same name that ratings.service exports
 rate_module = importlib.import_module("ratings.service.rate")
@@ -99,7 +99,7 @@ def pragmas(url: str, **options: bool) -> tuple[int, int]:
 
 
 def test_every_connection_has_foreign_keys_and_a_busy_timeout(db_path: Path) -> None:
-    url = f"sqlite:///{db_path}"
+    url = database_url(str(db_path))
     assert BUSY_TIMEOUT_MS >= 5000
     assert pragmas(url) == (1, BUSY_TIMEOUT_MS)
     assert pragmas(url, read_only=True) == (1, BUSY_TIMEOUT_MS)
@@ -117,7 +117,7 @@ def test_every_connection_has_foreign_keys_and_a_busy_timeout(db_path: Path) -> 
 def test_a_transaction_takes_the_write_lock_at_begin(db_path: Path) -> None:
     """BEGIN IMMEDIATE: a second writer cannot even start while a command's transaction is
     open, so no command fails halfway on a lock upgrade."""
-    engine = make_engine(f"sqlite:///{db_path}")
+    engine = make_engine(database_url(str(db_path)))
     other = sqlite3.connect(db_path, timeout=0, isolation_level=None)
     try:
         with engine.connect() as conn, conn.begin():
@@ -132,7 +132,7 @@ def test_a_transaction_takes_the_write_lock_at_begin(db_path: Path) -> None:
 
 
 def test_foreign_keys_are_enforced(db_path: Path) -> None:
-    engine = make_engine(f"sqlite:///{db_path}")
+    engine = make_engine(database_url(str(db_path)))
     try:
         with (
             pytest.raises(sa_exc.IntegrityError, match="FOREIGN KEY constraint failed"),

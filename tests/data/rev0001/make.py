@@ -21,6 +21,7 @@ from click.testing import CliRunner
 
 from ratings import migrate, service
 from ratings.cli import App, cli
+from ratings.db import database_url
 from ratings.rules import system_config
 from tests.pools import load_pool, random_pool
 
@@ -66,7 +67,7 @@ def demo(work: Path, out: Path) -> None:
 def pool(work: Path, out: Path, name: str, system: str, seed: int, **kw: int) -> None:
     """A random pool (tests/pools.py) rated by the code of revision 0001."""
     db = work / f"{name}.db"
-    migrate.upgrade(f"sqlite:///{db}")
+    migrate.upgrade(database_url(str(db)))
     players, games = random_pool(
         seed, players=24, months=8, first=dt.date(2025, 5, 1), unrated_share=0.4
     )
