@@ -8,7 +8,7 @@ from typing import TypeVar
 
 import click
 
-from ratings import clock
+from ratings import clock, rules
 from ratings.cli import CommandError
 from ratings.service.moves import EventMove, EventMoveError
 
@@ -20,8 +20,8 @@ ALLOW_FUTURE = click.option(
 
 YES = click.option("--yes", "-y", is_flag=True, help="Do it without asking for confirmation.")
 
-LISTS = ("standard", "rapid", "blitz")
-"""FIDE's three lists (``ratings.rules.TimeControl``'s values)."""
+LISTS = tuple(t.value for t in rules.TIME_CONTROLS)
+"""FIDE's three lists: standard, rapid, blitz (``ratings.rules.TimeControl``'s values)."""
 
 TIME_CONTROL = click.option(
     "--time-control",
