@@ -245,7 +245,8 @@ def export() -> None:
 @click.option("--force", is_flag=True, help="Replace an existing --output file.")
 @pass_app
 def export_trf(app: App, event: str, output: Path | None, force: bool) -> None:
-    """Write one stored event (id or exact name) as a TRF16 file."""
+    """Write one stored event (id or exact name) as a TRF16 file, with the ratings of the
+    event's own list (standard, rapid or blitz)."""
     if output is not None:  # refused before the database is read, and checked again at the end
         files.check_destination(output, database=sqlite_path(app.url), force=force)
     with app.session() as session:

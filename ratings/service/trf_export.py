@@ -38,25 +38,31 @@ def _round_number(value: str | None, what: str) -> int:
     return int(value)
 
 
-def _ratings_at(session: Session, ids: Sequence[int], day: dt.date) -> dict[int, int | None]:
-    """Each player's rating on the list in force on ``day`` (the entry rating before any)."""
+def _ratings_at(
+    session: Session, ids: Sequence[int], day: dt.date, time_control: str
+) -> dict[int, int | None]:
+    """Each player's rating on the ``time_control`` list in force on ``day`` (the entry
+    rating of that list before any)."""
     period = session.scalar(
         sa.select(RatingPeriod)
         .where(RatingPeriod.list_date <= day)
         .order_by(RatingPeriod.start_date.desc())
         .limit(1)
     )
+    entry = (
+        Player.entry_rating
+        if time_control == "standard"
+        else getattr(Player, f"{time_control}_entry_rating")
+    )
     ratings: dict[int, int | None] = {
         pid: rating
-        for pid, rating in session.execute(
-            sa.select(Player.id, Player.entry_rating).where(Player.id.in_(ids))
-        )
+        for pid, rating in session.execute(sa.select(Player.id, entry).where(Player.id.in_(ids)))
     }
     if period is not None:
         for pid, rating in session.execute(
             sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
                 RatingHistory.period_id == period.id,
-                RatingHistory.time_control == "standard",
+                RatingHistory.time_control == time_control,
                 RatingHistory.player_id.in_(ids),
             )
         ):
@@ -68,8 +74,9 @@ def export_trf(session: Session, ref: str) -> TrfExport:
     """Write one stored event as a TRF16 file that :func:`import_trf` reads back to the
     same games and byes.
 
-    Start numbers follow the rating in force at the event's start (highest first, then
-    name); each round is dated by its first game. Games must have whole round numbers.
+    Start numbers follow the rating in force at the event's start on the event's own list
+    (standard, rapid or blitz; highest first, then name); each round is dated by its first
+    game. Games must have whole round numbers.
 
     :raises InvalidInputError: for an unknown or ambiguous event, a game without a round
         number, or a value that does not fit its TRF column (a name over 33 characters...).
@@ -83,7 +90,7 @@ def export_trf(session: Session, ref: str) -> TrfExport:
         {g.white_id for g in games} | {g.black_id for g in games} | {b.player_id for b in byes}
     )
     players = {p.id: p for p in session.scalars(sa.select(Player).where(Player.id.in_(ids)))}
-    ratings = _ratings_at(session, ids, event.start_date)
+    ratings = _ratings_at(session, ids, event.start_date, event.time_control)
     order = sorted(ids, key=lambda i: (-(ratings[i] or 0), players[i].name.lower(), i))
     start_no = {pid: n for n, pid in enumerate(order, start=1)}
     round_dates: dict[int, dt.date] = {}
