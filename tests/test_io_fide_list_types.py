@@ -208,3 +208,33 @@ def test_single_xml_lists_carry_their_one_list(tmp_path: Path, kind: TimeControl
     assert {k: carlsen.rating_of(k) for k in TimeControl} == {
         k: FideRating(2823, 3, 10) if k is kind else None for k in TimeControl
     }
+
+
+# Two lines in the layout of FIDE's own blitz_rating_list.txt of August 2026 (the column
+# positions and values of real lines; FIDE heads the single lists of all three types alike,
+# with the list month, "Gms" and "K").
+BLITZ_HEADER = START + "AUG26 Gms K  B-day Flag"
+BLITZ_LINES = (
+    "703303         Leko, Peter                                                  HUN M   GM   "
+    "                        2738  0   10 1979  i   ",
+    "48701955       Aadya Gowda                                                  IND F   WCM  "
+    "WCM                     1807  0   40 2013  w   ",
+)
+
+
+def test_fides_own_blitz_file_and_our_blitz_export_share_the_columns(tmp_path: Path) -> None:
+    path = tmp_path / "blitz_rating_list.txt"
+    path.write_text("\r\n".join((BLITZ_HEADER, *BLITZ_LINES)) + "\r\n", encoding="latin-1")
+    (leko, aadya), fide_list = read(path)
+    assert (fide_list.kinds, fide_list.list_month) == ((RatingType.BLITZ,), date(2026, 8, 1))
+    assert (leko.blitz, leko.inactive, leko.birth_year) == (FideRating(2738, 0, 10), True, 1979)
+    assert (aadya.blitz, aadya.standard, aadya.flag) == (FideRating(1807, 0, 40), None, "w")
+    # our blitz export writes every value at FIDE's position; only the labels of the games
+    # and K columns differ ("BGm BK" for "Gms K"), so that the file says which list it is
+    ours = format_fide_txt(
+        [FideTxtRow(703303, "Leko, Peter", "HUN", "m", "GM", 2738, 0, 10, 1979, "i")],
+        list_date=date(2026, 8, 1),
+        list_type="blitz",
+    ).splitlines()
+    assert ours[0] == START + "AUG26 BGm BK B-day Flag"
+    assert ours[1].rstrip() == BLITZ_LINES[0].rstrip()

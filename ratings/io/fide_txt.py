@@ -21,11 +21,14 @@ of its column, as in the files FIDE publishes. Columns (0-based, end exclusive):
 The header line is FIDE's, with ``SRtng`` or the list month (``list_date``) over the rating.
 
 ``list_type`` (issue 15) chooses the list: standard (the default, the layout above), rapid or
-blitz. The rapid and blitz lists have the same columns; their labels are the ones FIDE gives
-those lists' columns in its combined list: ``RRtng RGm RK`` for rapid, ``BRtng BGm BK`` for
-blitz, in place of ``SRtng Gms K`` (the list month still replaces the rating label when
-``list_date`` is given). A file headed ``RRtng`` or ``BRtng`` thus says which list it is to
-:mod:`ratings.io.fide_list`, whatever its name.
+blitz. FIDE's own ``rapid_rating_list.txt`` and ``blitz_rating_list.txt`` have exactly the
+standard list's columns and header (checked against lines of the August 2026 blitz file), so
+only the file's name tells them apart. Ours write every value at FIDE's position but label
+the columns as FIDE's legend and combined list name them: ``RRtng RGm RK`` for rapid,
+``BRtng BGm BK`` for blitz, in place of ``SRtng Gms K`` (the list month still replaces the
+rating label when ``list_date`` is given). A file headed ``RRtng`` or ``BRtng`` thus says
+which list it is to :mod:`ratings.io.fide_list`, whatever its name; a reader that goes by
+position reads it as FIDE's.
 
 Lines end with LF (FIDE's own files use CRLF; write with ``newline="\\r\\n"`` to match).
 
