@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import calendar
+import dataclasses
 import math
 import random
 import sys
@@ -31,10 +32,12 @@ from pathlib import Path
 try:
     from ratings.io.csv import GameRow, PlayerRow, write_games_csv, write_players_csv
     from ratings.results import Result
+    from ratings.rules import TimeControl
 except ModuleNotFoundError:  # run from a checkout without `pip install -e .`
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
     from ratings.io.csv import GameRow, PlayerRow, write_games_csv, write_players_csv
     from ratings.results import Result
+    from ratings.rules import TimeControl
 
 PLAYERS_FILE = "players.csv"
 GAMES_FILE = "games.csv"
@@ -115,6 +118,7 @@ def generate(
     seed: int,
     out_dir: Path,
     start: date = date(2015, 1, 1),
+    mixed_lists: bool = False,
 ) -> GeneratedFiles:
     """Write ``players.csv`` and ``games.csv`` for a synthetic federation into ``out_dir``.
 
@@ -123,12 +127,17 @@ def generate(
     :param periods: number of monthly periods, the first one being the month of ``start``.
     :param seed: seed of the only random generator used; same arguments, same bytes.
     :param start: juniors are counted from this date's year; periods start at its month.
+    :param mixed_lists: give each event a time control (about 50% standard, 30% rapid, 20%
+        blitz; the games CSV gains the ``time_control`` column). The choice comes from a
+        generator of its own, so the games are the same as without it, only their lists
+        differ: ``bench/three_lists.py`` compares the two.
     """
     if players < 0 or games < 0 or periods < 1:
         raise ValueError(f"need players >= 0, games >= 0, periods >= 1: {players, games, periods}")
     if games and players < 2:
         raise ValueError(f"games need at least 2 players: {players!r}")
     rng = random.Random(seed)
+    list_rng = random.Random(f"lists-{seed}")
     out_dir.mkdir(parents=True, exist_ok=True)
     rows, pool = _make_players(rng, players, start)
     by_strength = sorted(range(len(pool)), key=lambda i: pool[i].strength)
@@ -143,7 +152,7 @@ def generate(
     events = 0
     games_csv = out_dir / GAMES_FILE
     with games_csv.open("w", encoding="utf-8", newline="") as out:
-        out.write(write_games_csv([]))
+        out.write(write_games_csv([], lists=mixed_lists))
         chunk: list[GameRow] = []
         for index, month in enumerate(months):
             target = games // periods + (1 if index < games % periods else 0)
@@ -151,14 +160,17 @@ def generate(
             while target > 0:
                 events += 1
                 event_rows = list(_event(rng, pool, by_strength, month, events, target, may_cross))
+                if mixed_lists:
+                    tc = _time_control(list_rng)
+                    event_rows = [dataclasses.replace(r, time_control=tc) for r in event_rows]
                 target -= len(event_rows)
                 last = max(row.date for row in event_rows)
                 by_period[f"{last.year:04d}-{last.month:02d}"] += len(event_rows)
                 chunk.extend(event_rows)
                 if len(chunk) >= CHUNK_ROWS:
-                    out.write(write_games_csv(chunk, header=False))
+                    out.write(write_games_csv(chunk, header=False, lists=mixed_lists))
                     chunk.clear()
-        out.write(write_games_csv(chunk, header=False))
+        out.write(write_games_csv(chunk, header=False, lists=mixed_lists))
     return GeneratedFiles(
         players_csv=players_csv,
         games_csv=games_csv,
@@ -168,6 +180,14 @@ def generate(
         periods=labels,
         games_by_period=by_period,
     )
+
+
+def _time_control(rng: random.Random) -> TimeControl:
+    """An event's list: about half standard, 30% rapid, 20% blitz."""
+    draw = rng.random()
+    if draw < 0.5:
+        return TimeControl.STANDARD
+    return TimeControl.RAPID if draw < 0.8 else TimeControl.BLITZ
 
 
 def _make_players(
@@ -347,10 +367,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=date(2015, 1, 1),
         help="first period's month, YYYY-MM-DD (default 2015-01-01)",
     )
+    parser.add_argument(
+        "--mixed-lists",
+        action="store_true",
+        help="events on all three lists (about 50%% standard, 30%% rapid, 20%% blitz)",
+    )
     args = parser.parse_args(argv)
     began = time.perf_counter()
     try:
-        files = generate(args.players, args.games, args.periods, args.seed, args.out, args.start)
+        files = generate(
+            args.players, args.games, args.periods, args.seed, args.out, args.start,
+            mixed_lists=args.mixed_lists,
+        )  # fmt: skip
     except ValueError as exc:
         parser.error(str(exc))
     elapsed = time.perf_counter() - began

@@ -186,3 +186,18 @@ def test_cli_rejects_bad_arguments(tmp_path: Path, capsys: pytest.CaptureFixture
         gen.main(["--players", "1", "--games", "5", "--out", str(tmp_path)])
     assert info.value.code == 2
     assert "games need at least 2 players: 1" in capsys.readouterr().err
+
+
+def test_mixed_lists_are_the_same_games_on_three_lists(small: Small, tmp_path: Path) -> None:
+    """--mixed-lists only adds each event's list: the games are those of the plain run."""
+    files = gen.generate(200, 1000, 3, 7, tmp_path, mixed_lists=True)
+    mixed = read_games_csv(files.games_csv.read_bytes(), str(files.games_csv))
+    plain = small[2]
+    strip = [(g.date, g.white, g.black, g.result, g.event, g.round) for g in mixed]
+    assert strip == [(g.date, g.white, g.black, g.result, g.event, g.round) for g in plain]
+    assert all(g.time_control is None for g in plain)
+    lists = {g.event: g.time_control for g in mixed}
+    assert len({(g.event, g.time_control) for g in mixed}) == len(lists)  # one list per event
+    counts = Counter(tc.value for tc in lists.values() if tc is not None)
+    assert set(counts) == {"standard", "rapid", "blitz"}
+    assert counts.most_common(1)[0][0] == "standard"

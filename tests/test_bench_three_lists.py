@@ -1,0 +1,32 @@
+"""bench/three_lists.py at a small size (the benchmark's smoke run): the same games on one
+list and on three, rated, and the report's rows counted from the databases."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def test_three_lists_smoke(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_three_lists", BENCH / "three_lists.py")
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        text = module.run(120, 900, 3, 5, 1, tmp_path, quiet=True)
+    finally:
+        sys.path.remove(str(BENCH))
+    found = re.findall(r"^\| list rows \((\w+)\) \| ([\d,]+) \| ([\d,]+) \|$", text, re.M)
+    rows = {tc: (int(a.replace(",", "")), int(b.replace(",", ""))) for tc, a, b in found}
+    assert set(rows) == {"standard", "rapid", "blitz"}
+    assert rows["rapid"][0] == rows["blitz"][0] == 0  # one list: no rapid or blitz rows
+    assert rows["rapid"][1] > 0
+    assert rows["blitz"][1] > 0
+    assert rows["standard"][0] == rows["standard"][1] > 0  # every player, every period
+    assert re.search(r"Three lists / one list: \*\*\d+\.\d\dx\*\* \(median of 1 pairs\)", text)
