@@ -128,6 +128,10 @@ class _Rater:
         self.sqlite = conn.dialect.name == "sqlite"
         self.ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
         self.shift = closing_shift(config)
+        self.previous: tuple[int, dict[int, rules.ListEntry]] | None = None
+        """The id and list rows of the period this rater wrote last in this run (None before
+        the first, or after a period it did not write): the rows a player without games
+        carries over are copied from it in SQL (:func:`_split_carried`)."""
         self.long_events: frozenset[int] = frozenset()
         """Events longer than 90 days that may have games in the periods rated (a league:
         rated game by game, in the period each was played)."""
@@ -363,6 +367,7 @@ class _Rater:
         published before and has no rated player is not written."""
         games = self.games_of(period)
         if not self.active and not games:
+            self.previous = None
             return 0
         self.active = True
         needed = rules.lists_needed(period, games)
@@ -382,14 +387,19 @@ class _Rater:
             seeds=seeds,
         )
         _insert(self.session, "rating_breakdown", period_id, _BREAKDOWN_COLUMNS, outcome.breakdown)
+        explicit, carried = _split_carried(outcome.list_rows, self.previous)
         _insert(
             self.session,
             "rating_history",
             period_id,
             _HISTORY_COLUMNS,
-            outcome.list_rows,
+            explicit,
             time_control=self.time_control,
         )
+        if carried:
+            assert self.previous is not None  # _split_carried carries only from one
+            _copy_carried(self.session, self.previous[0], period_id, self.tc_sql, carried)
+        self.previous = (period_id, {row.player_id: row for row in outcome.list_rows})
         self.standings = outcome.standings
         return outcome.games_counted
 
@@ -463,6 +473,74 @@ def _insert(
     chunks = map(tuple, rows)
     while batch := list(itertools.islice(chunks, BULK_CHUNK)):
         conn.exec_driver_sql(sql, batch)
+
+
+def _split_carried(
+    rows: Sequence[rules.ListEntry], previous: tuple[int, dict[int, rules.ListEntry]] | None
+) -> tuple[Sequence[rules.ListEntry], int]:
+    """The rows to insert one by one, and how many rows are plain carries of the previous
+    period's: a player without games whose row is the previous row with the rating after as
+    the rating before and nothing counted (:data:`_CARRY_SELECT`), every other value equal.
+    Most players, most periods; :func:`_copy_carried` writes those in one INSERT ... SELECT,
+    twice as fast as binding them (bench/RESULTS.md, issue 13). When a player on the previous
+    list is missing from this one, nothing is carried (the copy takes every player not
+    inserted)."""
+    if previous is None:
+        return rows, 0
+    before = previous[1]
+    explicit: list[rules.ListEntry] = []
+    on_both = 0
+    for row in rows:
+        old = before.get(row.player_id)
+        if old is not None:
+            on_both += 1
+            if (
+                row[5] == 0  # period_games
+                and row[1] == row[2] == old[2]  # rating before and after = old rating after
+                and row[3:5] == (0, None)  # change, k_used
+                and row[6] == old[6]  # total_games
+                and row[7:9] == (0, 0)  # score, PD
+                and row[9:] == old[9:]  # unit, flags, next K, status, inactive, last active
+            ):
+                continue
+        explicit.append(row)
+    if on_both != len(before):
+        return rows, 0
+    return explicit, len(rows) - len(explicit)
+
+
+_CARRY_SELECT = {
+    "rating_before": "rating_after",
+    "change": "0",
+    "k_used": "NULL",
+    "period_games": "0",
+    "score_half_points": "0",
+    "pd_sum_units": "0",
+}
+"""How a carried row's columns come from the previous row (the others are copied as they
+are); the same rule as the test in :func:`_split_carried`."""
+
+
+def _copy_carried(
+    session: Session, previous_id: int, period_id: int, tc_sql: str, expected: int
+) -> None:
+    """Copy the carried rows of the previous period into ``period_id``: every player of the
+    previous list who has no row yet in this one."""
+    columns = ", ".join(_HISTORY_COLUMNS)
+    select = ", ".join(_CARRY_SELECT.get(c, f"p.{c}") for c in _HISTORY_COLUMNS)
+    done = session.connection().exec_driver_sql(
+        f"INSERT INTO rating_history (period_id, time_control, {columns}) "
+        f"SELECT {int(period_id)}, p.time_control, {select} FROM rating_history p "
+        f"WHERE p.period_id = {int(previous_id)} AND p.time_control = {tc_sql} "
+        "AND NOT EXISTS (SELECT 1 FROM rating_history c "
+        f"WHERE c.period_id = {int(period_id)} AND c.time_control = {tc_sql} "
+        "AND c.player_id = p.player_id)"
+    )
+    if done.rowcount != expected:  # the previous rows in the database are not the engine's
+        raise RuntimeError(
+            f"rating_history: {done.rowcount} rows carried over into period {period_id}, "
+            f"{expected} expected"
+        )
 
 
 # --- the use case --------------------------------------------------------------------------

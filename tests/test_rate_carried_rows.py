@@ -1,0 +1,97 @@
+"""The list rows of players without games are copied in SQL from the previous period's
+(``ratings.service.rate._split_carried`` / ``_copy_carried``, issue 13's speed target): the
+database must hold exactly the rows the engine computed, as when every row is inserted one
+by one. Checked on a synthetic pool with all three lists, from scratch and in a re-rate."""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings import service
+from ratings.db import SessionFactory, database_url, make_engine
+from ratings.io.csv import read_games_csv, read_players_csv
+from ratings.models import Game
+from ratings.rules import ListEntry, system_config
+from tests.safety_helpers import bench_generate
+
+rate_module = importlib.import_module("ratings.service.rate")  # the package exports rate()
+HISTORY = (
+    "SELECT p.label, h.time_control, h.player_id, h.rating_before, h.rating_after, h.change, "
+    "h.k_used, h.period_games, h.total_games, h.score_half_points, h.pd_sum_units, "
+    "h.units_per_point, h.k10, h.reached_2300, h.next_k, h.list_status, h.inactive, "
+    "h.last_active FROM rating_history h JOIN rating_periods p ON p.id = h.period_id "
+    "ORDER BY p.label, h.time_control, h.player_id"
+)
+
+
+@pytest.fixture(scope="module")
+def federation(tmp_path_factory: pytest.TempPathFactory) -> tuple[bytes, bytes]:
+    out = tmp_path_factory.mktemp("carried")
+    files = bench_generate().generate(160, 1500, 8, 3, out, dt.date(2024, 1, 1), mixed_lists=True)
+    return files.players_csv.read_bytes(), files.games_csv.read_bytes()
+
+
+@pytest.fixture
+def open_session(tmp_path: Path, _template_db: Path) -> Iterator[Session]:
+    path = tmp_path / "copy.db"
+    shutil.copyfile(_template_db, path)
+    engine = make_engine(database_url(str(path)))
+    with SessionFactory(bind=engine) as session:
+        service.create_settings(session, system_config("fide"))
+        yield session
+    engine.dispose()
+
+
+def _rated(session: Session, federation: tuple[bytes, bytes]) -> list[tuple[object, ...]]:
+    players, games = federation
+    service.import_players(session, read_players_csv(players, "p.csv"), "p.csv", "a" * 64)
+    service.import_games(session, read_games_csv(games, "g.csv"), "g.csv", "b" * 64)
+    service.rate(session)
+    first = session.scalars(sa.select(Game).order_by(Game.played_on, Game.id)).all()
+    turned = next(g for g in first if g.played_on >= dt.date(2024, 2, 1) and g.result.is_played)
+    service.edit_game(session, turned.id, rated=False)
+    rerated = service.rate(session)
+    assert rerated.rerated  # the correction re-rated every period from February
+    return [tuple(row) for row in session.execute(sa.text(HISTORY))]
+
+
+def test_carried_rows_are_the_engines_rows(
+    session: Session,
+    open_session: Session,
+    federation: tuple[bytes, bytes],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    split = rate_module._split_carried
+    carried: list[int] = []
+
+    def counting(
+        rows: list[ListEntry], previous: tuple[int, dict[int, ListEntry]] | None
+    ) -> tuple[object, int]:
+        explicit, count = split(rows, previous)
+        carried.append(count)
+        return explicit, count
+
+    monkeypatch.setattr(rate_module, "_split_carried", counting)
+    fast = _rated(session, federation)
+    assert sum(carried) > len(fast) // 2  # most rows were copied in SQL
+    monkeypatch.setattr(rate_module, "_split_carried", lambda rows, previous: (rows, 0))
+    slow = _rated(open_session, federation)
+    assert {row[1] for row in slow} == {"standard", "rapid", "blitz"}
+    assert fast == slow
+
+
+def test_the_carry_test_reads_the_columns_it_names() -> None:
+    """_split_carried compares list rows by position: the positions of ListEntry's fields."""
+    assert ListEntry._fields[:10] == (
+        "player_id", "rating_before", "rating_after", "change", "k_used", "period_games",
+        "total_games", "score_half_points", "pd_sum_units", "units_per_point",
+    )  # fmt: skip
+    assert set(rate_module._CARRY_SELECT) <= set(ListEntry._fields)
