@@ -66,7 +66,8 @@ def demo(tmp_path: Path) -> str:
 
 NO_ROWS = (
     0,
-    "period  name  k_used  published  recomputed\n------  ----  ------  ---------  ----------\n",
+    "period  list  name  k_used  published  recomputed\n"
+    "------  ----  ----  ------  ---------  ----------\n",
     "(0 rows)\n",
 )
 
@@ -116,7 +117,7 @@ def test_a_changed_value_is_reported(demo: str) -> None:
     app.close()
     code, out, err = run(demo, "sql", RECOMPUTE)
     assert (code, err) == (0, "(1 row)\n")
-    assert out.splitlines()[2].split()[:3] == ["2025-03", "Elard,", "Carl"]
+    assert out.splitlines()[2].split()[:4] == ["2025-03", "standard", "Elard,", "Carl"]
 
 
 @pytest.mark.parametrize(
@@ -179,3 +180,25 @@ def _cells(line: str) -> list[object]:
         except ValueError:
             cells.append(cell)
     return cells
+
+
+def test_every_published_change_is_recomputed_on_three_lists(tmp_path: Path) -> None:
+    """A player who plays standard and rapid games in one period has one change on each list:
+    the recipe sums each list's games apart (issue 15)."""
+    from tests.safety_helpers import bench_generate
+
+    files = bench_generate().generate(
+        120, 1500, 6, 11, tmp_path / "data", dt.date(2025, 1, 1), mixed_lists=True
+    )
+    db = database(tmp_path)
+    assert run(db, "init")[0] == 0
+    assert run(db, "import", "players", str(files.players_csv))[0] == 0
+    assert run(db, "import", "games", str(files.games_csv))[0] == 0
+    assert run(db, "rate")[0] == 0
+    both = table_rows(
+        db,
+        "SELECT count(*) FROM (SELECT period_id, player_id FROM rating_history "
+        "WHERE period_games > 0 GROUP BY period_id, player_id HAVING count(*) > 1) AS t",
+    )
+    assert both[0][0] > 0  # players with games on two lists in one period
+    assert run(db, "sql", RECOMPUTE) == NO_ROWS
