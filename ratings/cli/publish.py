@@ -12,13 +12,14 @@ from sqlalchemy.orm import Session
 
 from ratings import files, limits, migrate
 from ratings.cli import App, pass_app
+from ratings.cli.options import LIST
 from ratings.cli.progress import Progress
 from ratings.cli.types import AsciiIntRange
 from ratings.db import SessionFactory, make_engine, sqlite_path
 from ratings.errors import InvalidInputError, LimitError
 from ratings.service import publish as data
 from ratings.site import chart
-from ratings.site.build import PublishReport, publish_site
+from ratings.site.build import PublishReport, publish_site, site_periods
 from ratings.site.output import SiteFolder
 
 DB_OPTION = click.option(
@@ -61,8 +62,13 @@ def run_publish(
     force: bool,
     title: str = "Ratings",
     jobs: int | None = None,
+    time_control: str = "standard",
 ) -> PublishReport:
-    """Publish ``app``'s database into ``directory`` as the command does.
+    """Publish ``app``'s database into ``directory`` as the command does: the site of the
+    list ``time_control`` (standard, rapid or blitz).
+
+    A list with nothing to publish (no period rated, or none that published that list) is
+    refused before the folder is opened: nothing is created or written.
 
     The database is read through a read-only connection (SQLite opened with ``mode=ro``, a
     read-only transaction on PostgreSQL), so publishing never writes it and never holds the
@@ -77,18 +83,18 @@ def run_publish(
         progress[0].advance(item=f"{done}/{total}")
 
     try:
-        with (
-            read_only_session(app) as session,
-            SiteFolder(directory, force=force, database=database) as out,
-        ):
-            return publish_site(
-                session,
-                out,
-                site_title=title,
-                progress=advance,
-                jobs=default_jobs() if jobs is None else jobs,
-                url=app.url,
-            )
+        with read_only_session(app) as session:
+            site_periods(session, time_control)  # nothing to publish: say so, write nothing
+            with SiteFolder(directory, force=force, database=database) as out:
+                return publish_site(
+                    session,
+                    out,
+                    site_title=title,
+                    progress=advance,
+                    jobs=default_jobs() if jobs is None else jobs,
+                    url=app.url,
+                    time_control=time_control,
+                )
     finally:
         for bar in progress:
             bar.__exit__(None, None, None)
@@ -112,13 +118,21 @@ def run_publish(
     type=AsciiIntRange(1, 64),
     help="Worker processes for a large site (default: the machine's cores, at most 4).",
 )
+@LIST
 @DB_OPTION
 @pass_app
 def publish(
-    app: App, directory: Path, title: str, force: bool, jobs: int | None, db: str | None
+    app: App,
+    directory: Path,
+    title: str,
+    force: bool,
+    jobs: int | None,
+    list_type: str,
+    db: str | None,
 ) -> None:
     """Write the rating lists, a page per player and per event, and CSV/TXT downloads as a
-    static website in DIR (only the pages that changed are rewritten)."""
+    static website in DIR (only the pages that changed are rewritten). --list chooses the
+    list (standard, rapid or blitz): a folder holds the site of one list."""
     app = _app(app, db)
     try:
         title = limits.check_text(title.strip(), limits.MAX_NAME_LENGTH)
@@ -126,7 +140,9 @@ def publish(
         raise InvalidInputError(f"--title: {exc}") from None
     if not title:
         raise InvalidInputError("--title: must not be blank")
-    report = run_publish(app, directory, force=force, title=title, jobs=jobs)
+    report = run_publish(
+        app, directory, force=force, title=title, jobs=jobs, time_control=list_type
+    )
     if report.pending is not None:
         click.echo(
             f"Warning: corrections touched period {report.pending}; run 'ratings rate' and "
@@ -137,8 +153,10 @@ def publish(
         f"{report.lists} list(s), {report.players} player page(s), {report.events} event "
         "page(s) rendered"
     )
+    which = "" if list_type == "standard" else f" ({list_type} list)"
     click.echo(
-        f"Published {directory / 'index.html'}: {rendered}; {report.written} file(s) written, "
+        f"Published {directory / 'index.html'}{which}: {rendered}; "
+        f"{report.written} file(s) written, "
         f"{report.unchanged} unchanged, {report.deleted} deleted ({report.pages} in the site)"
     )
 
@@ -168,6 +186,7 @@ def _period_range(text: str | None) -> tuple[str | None, str | None]:
 )
 @click.option("--title", help="A title over the chart.")
 @click.option("--force", is_flag=True, help="Replace the output file if it exists.")
+@LIST
 @DB_OPTION
 @pass_app
 def plot(
@@ -177,9 +196,11 @@ def plot(
     period: str | None,
     title: str | None,
     force: bool,
+    list_type: str,
     db: str | None,
 ) -> None:
-    """Draw the rating history of one or more players on one chart (PNG or SVG)."""
+    """Draw the rating history of one or more players on one chart (PNG or SVG), on the
+    list --list (standard, rapid or blitz)."""
     app = _app(app, db)
     fmt = output.suffix.lower().lstrip(".")
     if fmt not in ("png", "svg"):
@@ -193,15 +214,16 @@ def plot(
             raise InvalidInputError(f"--title: {exc}") from None
     first, last = _period_range(period)
     with read_only_session(app) as session:
-        found = data.rating_series(session, players, first=first, last=last)
+        found = data.rating_series(session, players, first=first, last=last, time_control=list_type)
     series = [
         chart.Series(s.name, [(pt.list_date, pt.period, pt.rating) for pt in s.points])
         for s in found
     ]
     unrated = [s.name for s in series if not s.points]
+    which = "" if list_type == "standard" else f" {list_type}"
     if len(unrated) == len(series):
         raise InvalidInputError(
-            f"no published rating to plot for {', '.join(unrated)} in the periods asked for"
+            f"no published{which} rating to plot for {', '.join(unrated)} in the periods asked for"
         )
     spec = chart.rating_chart(series, title=title, width=640, height=320)
     image = chart.render_chart(spec, fmt)
@@ -212,7 +234,7 @@ def plot(
 
     files.write_file(output, fill, force=force, database=sqlite_path(app.url))
     for name in unrated:
-        click.echo(f"Warning: {name} has no published rating in these periods", err=True)
+        click.echo(f"Warning: {name} has no published{which} rating in these periods", err=True)
     click.echo(f"Wrote {output}: {len(series)} player(s)", err=True)
 
 

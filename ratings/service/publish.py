@@ -39,6 +39,7 @@ from ratings.models import (
 )
 from ratings.results import Result
 from ratings.rules import points
+from ratings.rules import time_control as check_time_control
 from ratings.service.common import get_config, get_player, parse_period
 
 _RESULTS = {r.value: r for r in Result}
@@ -107,19 +108,39 @@ class SitePeriod:
     """When it was last (re-)rated, ISO text: a new stamp means its rows were rewritten."""
 
 
-def periods(session: Session) -> list[SitePeriod]:
-    """Every rated period, oldest first."""
-    rows = session.execute(
-        sa.select(
-            RatingPeriod.id,
-            RatingPeriod.label,
-            RatingPeriod.start_date,
-            RatingPeriod.end_date,
-            RatingPeriod.list_date,
-            RatingPeriod.status,
-            RatingPeriod.rated_at,
-        ).order_by(RatingPeriod.start_date)
-    )
+def list_type(time_control: str) -> str:
+    """The checked name of a list: standard, rapid or blitz.
+
+    :raises InvalidInputError: any other word."""
+    try:
+        return check_time_control(time_control).value
+    except ValueError:
+        raise InvalidInputError(
+            f"unknown list: {time_control!r} (use standard, rapid or blitz)"
+        ) from None
+
+
+def periods(session: Session, time_control: str = "standard") -> list[SitePeriod]:
+    """Every rated period that published the list ``time_control``, oldest first: every
+    rated period for the standard list; for rapid and blitz, those with rows on that list
+    (a club that never played blitz has none)."""
+    query = sa.select(
+        RatingPeriod.id,
+        RatingPeriod.label,
+        RatingPeriod.start_date,
+        RatingPeriod.end_date,
+        RatingPeriod.list_date,
+        RatingPeriod.status,
+        RatingPeriod.rated_at,
+    ).order_by(RatingPeriod.start_date)
+    if time_control != "standard":
+        query = query.where(
+            sa.exists().where(
+                RatingHistory.period_id == RatingPeriod.id,
+                RatingHistory.time_control == time_control,
+            )
+        )
+    rows = session.execute(query)
     return [
         SitePeriod(pid, label, start, end, list_date, state, rated_at.isoformat())
         for pid, label, start, end, list_date, state, rated_at in rows
@@ -144,22 +165,57 @@ class SitePlayer:
     """None: unknown."""
 
 
-def register(session: Session) -> dict[int, SitePlayer]:
-    """Every live player by id."""
-    rows = session.execute(
-        sa.select(
-            Player.id,
-            Player.name,
-            Player.fide_id,
-            Player.federation,
-            Player.sex,
-            Player.title,
-            Player.birth_year,
-            Player.k10,
-            Player.entry_rating,
-            Player.entry_games,
-        ).where(Player.merged_into_id.is_(None))
-    )
+_ENTRY_COLUMNS = {
+    "standard": (Player.k10, Player.entry_rating, Player.entry_games),
+    "rapid": (Player.rapid_k10, Player.rapid_entry_rating, Player.rapid_entry_games),
+    "blitz": (Player.blitz_k10, Player.blitz_entry_rating, Player.blitz_entry_games),
+}
+
+
+def register(
+    session: Session, time_control: str = "standard", *, through: dt.date | None = None
+) -> dict[int, SitePlayer]:
+    """Every live player by id, with the entry data of the list ``time_control``.
+
+    The standard list's site shows every player. A rapid or blitz site leaves out the players
+    who never had a rating or a game on that list: only those with an entry rating on it, a
+    rating or a rated game on one of its lists, or a game or bye in one of its events (that
+    end on or before ``through``, when given) are kept.
+    """
+    k10, entry_rating, entry_games = _ENTRY_COLUMNS[time_control]
+    query = sa.select(
+        Player.id,
+        Player.name,
+        Player.fide_id,
+        Player.federation,
+        Player.sex,
+        Player.title,
+        Player.birth_year,
+        k10,
+        entry_rating,
+        entry_games,
+    ).where(Player.merged_into_id.is_(None))
+    if time_control != "standard":
+        on_list = sa.select(RatingHistory.player_id).where(
+            RatingHistory.time_control == time_control,
+            sa.or_(RatingHistory.rating_after.is_not(None), RatingHistory.period_games > 0),
+        )
+        its_events = sa.select(Event.id).where(Event.time_control == time_control)
+        if through is not None:
+            its_events = its_events.where(Event.end_date <= through)
+        white = sa.select(Game.white_id).where(Game.event_id.in_(its_events))
+        black = sa.select(Game.black_id).where(Game.event_id.in_(its_events))
+        bye = sa.select(Bye.player_id).where(Bye.event_id.in_(its_events))
+        query = query.where(
+            sa.or_(
+                entry_rating.is_not(None),
+                Player.id.in_(on_list),
+                Player.id.in_(white),
+                Player.id.in_(black),
+                Player.id.in_(bye),
+            )
+        )
+    rows = session.execute(query)
     return {
         pid: SitePlayer(pid, name, fide, fed, sex, title, born, bool(k10), entry, games)
         for pid, name, fide, fed, sex, title, born, k10, entry, games in rows
@@ -176,14 +232,18 @@ class SiteEvent:
     end_date: dt.date
 
 
-def events(session: Session, *, through: dt.date) -> dict[int, SiteEvent]:
-    """Every event that ends on or before ``through`` (the last rated period's end) and holds
-    at least one game or bye, by id."""
+def events(
+    session: Session, *, through: dt.date, time_control: str = "standard"
+) -> dict[int, SiteEvent]:
+    """Every event rated on the list ``time_control`` that ends on or before ``through``
+    (the last rated period's end) and holds at least one game or bye, by id."""
     has_games = sa.exists().where(Game.event_id == Event.id)
     has_byes = sa.exists().where(Bye.event_id == Event.id)
     rows = session.execute(
         sa.select(Event.id, Event.name, Event.start_date, Event.end_date).where(
-            Event.end_date <= through, sa.or_(has_games, has_byes)
+            Event.end_date <= through,
+            Event.time_control == time_control,
+            sa.or_(has_games, has_byes),
         )
     )
     return {row[0]: SiteEvent(*row) for row in rows}
@@ -212,10 +272,10 @@ class ListEntry:
 
 
 def list_entries(
-    session: Session, period_ids: Collection[int]
+    session: Session, period_ids: Collection[int], time_control: str = "standard"
 ) -> Iterator[tuple[int, list[ListEntry]]]:
-    """The rated players' entries on the lists of ``period_ids``: ``(period id, entries)``
-    one period at a time, in no particular order within a period."""
+    """The rated players' entries on the lists ``time_control`` of ``period_ids``:
+    ``(period id, entries)`` one period at a time, in no particular order within a period."""
     for chunk in _chunks(sorted(period_ids), 8):
         rows = _fetch(
             session,
@@ -232,7 +292,7 @@ def list_entries(
             )
             .where(
                 RatingHistory.period_id.in_(chunk),
-                RatingHistory.time_control == "standard",  # the site shows the standard list
+                RatingHistory.time_control == time_control,
                 RatingHistory.rating_after.is_not(None),
             )
             .order_by(RatingHistory.period_id),
@@ -244,12 +304,13 @@ def list_entries(
             )
 
 
-def active_players(session: Session) -> dict[int, set[int]]:
-    """Period id -> the players with rated games in it (for the list's inactivity flag)."""
+def active_players(session: Session, time_control: str = "standard") -> dict[int, set[int]]:
+    """Period id -> the players with rated games on the list ``time_control`` in it (for the
+    list's inactivity flag)."""
     found: dict[int, set[int]] = {}
     rows = session.execute(
         sa.select(RatingHistory.period_id, RatingHistory.player_id).where(
-            RatingHistory.period_games > 0, RatingHistory.time_control == "standard"
+            RatingHistory.period_games > 0, RatingHistory.time_control == time_control
         )
     )
     for period_id, player_id in rows:
@@ -306,16 +367,18 @@ def _period_row(row: Sequence[Any]) -> PeriodRow:
 
 
 def history_rows(
-    session: Session, player_ids: Collection[int] | None = None
+    session: Session, player_ids: Collection[int] | None = None, time_control: str = "standard"
 ) -> Iterator[tuple[int, list[PeriodRow]]]:
-    """``(player id, rows)`` per player in ascending id order, every period's entry (in no
-    particular order: sort by the period's start). ``player_ids`` None: every player."""
+    """``(player id, rows)`` per player in ascending id order, every period's entry on the
+    list ``time_control`` (in no particular order: sort by the period's start).
+    ``player_ids`` None: every player."""
     for chunk in _id_chunks(player_ids):
         rows = _fetch(
             session,
             sa.select(*_HISTORY_COLUMNS)
             .where(
-                *_where(RatingHistory.player_id, chunk), RatingHistory.time_control == "standard"
+                *_where(RatingHistory.player_id, chunk),
+                RatingHistory.time_control == time_control,
             )
             .order_by(RatingHistory.player_id),
         )
@@ -323,13 +386,15 @@ def history_rows(
             yield player_id, [_period_row(row) for row in group]
 
 
-def period_rows(session: Session, period_ids: Collection[int]) -> Iterator[tuple[int, PeriodRow]]:
-    """``(player id, row)`` for every entry on the lists of ``period_ids``."""
+def period_rows(
+    session: Session, period_ids: Collection[int], time_control: str = "standard"
+) -> Iterator[tuple[int, PeriodRow]]:
+    """``(player id, row)`` for every entry on the lists ``time_control`` of ``period_ids``."""
     for chunk in _chunks(sorted(period_ids), 8):
         rows = _fetch(
             session,
             sa.select(*_HISTORY_COLUMNS).where(
-                RatingHistory.period_id.in_(chunk), RatingHistory.time_control == "standard"
+                RatingHistory.period_id.in_(chunk), RatingHistory.time_control == time_control
             ),
         )
         for row in rows:
@@ -362,10 +427,11 @@ class CardGame:
 
 
 def card_games(
-    session: Session, player_ids: Collection[int] | None = None
+    session: Session, player_ids: Collection[int] | None = None, time_control: str = "standard"
 ) -> Iterator[tuple[int, list[CardGame]]]:
-    """``(player id, games)`` per player in ascending id order: every rated game of theirs
-    with its breakdown (unsorted). ``player_ids`` None: every player."""
+    """``(player id, games)`` per player in ascending id order: every rated game of theirs in
+    the events of the list ``time_control``, with its breakdown (unsorted). ``player_ids``
+    None: every player."""
     b, g = RatingBreakdown, Game
     for chunk in _id_chunks(player_ids):
         rows = _fetch(
@@ -390,7 +456,7 @@ def card_games(
             )
             .join(g, g.id == b.game_id)
             .join(Event, Event.id == g.event_id)
-            .where(*_where(b.player_id, chunk), Event.time_control == "standard")
+            .where(*_where(b.player_id, chunk), Event.time_control == time_control)
             .order_by(b.player_id),
         )
         for player_id, group in itertools.groupby(rows, key=lambda r: r[0]):
@@ -418,31 +484,36 @@ def card_games(
             )
 
 
-def players_in_periods(session: Session, period_ids: Collection[int]) -> set[int]:
-    """Players with a rated game (a breakdown row) in any of ``period_ids``."""
+def _of_list(query: sa.Select[Any], time_control: str) -> sa.Select[Any]:
+    """``query`` on breakdown rows, kept to the games of the list ``time_control``."""
+    return (
+        query.join(Game, Game.id == RatingBreakdown.game_id)
+        .join(Event, Event.id == Game.event_id)
+        .where(Event.time_control == time_control)
+    )
+
+
+def players_in_periods(
+    session: Session, period_ids: Collection[int], time_control: str = "standard"
+) -> set[int]:
+    """Players with a rated game (a breakdown row) on the list ``time_control`` in any of
+    ``period_ids``."""
     found: set[int] = set()
     for chunk in _chunks(sorted(period_ids), CHUNK):
-        found.update(
-            session.scalars(
-                sa.select(RatingBreakdown.player_id)
-                .where(RatingBreakdown.period_id.in_(chunk))
-                .distinct()
-            )
-        )
+        query = sa.select(RatingBreakdown.player_id).where(RatingBreakdown.period_id.in_(chunk))
+        found.update(session.scalars(_of_list(query, time_control).distinct()))
     return found
 
 
-def opponents_of(session: Session, player_ids: Collection[int]) -> set[int]:
-    """Players whose cards name one of ``player_ids`` as an opponent."""
+def opponents_of(
+    session: Session, player_ids: Collection[int], time_control: str = "standard"
+) -> set[int]:
+    """Players whose cards on the list ``time_control`` name one of ``player_ids`` as an
+    opponent."""
     found: set[int] = set()
     for chunk in _chunks(sorted(player_ids), CHUNK):
-        found.update(
-            session.scalars(
-                sa.select(RatingBreakdown.player_id)
-                .where(RatingBreakdown.opponent_id.in_(chunk))
-                .distinct()
-            )
-        )
+        query = sa.select(RatingBreakdown.player_id).where(RatingBreakdown.opponent_id.in_(chunk))
+        found.update(session.scalars(_of_list(query, time_control).distinct()))
     return found
 
 
@@ -624,9 +695,11 @@ def rating_series(
     *,
     first: str | None = None,
     last: str | None = None,
+    time_control: str = "standard",
 ) -> list[PlayerSeries]:
-    """Each player's rating on every list from period ``first`` to ``last`` (inclusive;
-    None: open), for ``ratings plot``. Lists on which the player is unrated are left out.
+    """Each player's rating on every list ``time_control`` from period ``first`` to ``last``
+    (inclusive; None: open), for ``ratings plot``. Lists on which the player is unrated are
+    left out.
 
     :raises PlayerNotFoundError, AmbiguousPlayerError: for a PLAYER that names no one or
         several players.
@@ -665,7 +738,7 @@ def rating_series(
         .where(
             RatingHistory.player_id.in_([p.id for p in players]),
             RatingHistory.period_id.in_(query.scalar_subquery()),
-            RatingHistory.time_control == "standard",
+            RatingHistory.time_control == list_type(time_control),
             RatingHistory.rating_after.is_not(None),
         )
         .order_by(RatingPeriod.start_date)

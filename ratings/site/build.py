@@ -56,7 +56,7 @@ from sqlalchemy.orm import Session
 
 from ratings import __version__
 from ratings.db import SessionFactory, make_engine
-from ratings.errors import PeriodError
+from ratings.errors import OutputFileError, PeriodError
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.service import publish as data
@@ -182,9 +182,15 @@ def _event_fingerprint(e: data.SiteEvent) -> str:
     return _fingerprint(*dataclasses.astuple(e))
 
 
-def _build_key(site_title: str, system: str) -> str:
-    """What every page depends on besides the data: this version's templates and assets."""
-    parts: list[bytes] = [__version__.encode(), site_title.encode(), system.encode()]
+def _build_key(site_title: str, system: str, time_control: str = "standard") -> str:
+    """What every page depends on besides the data: this version's templates and assets,
+    the title, the rating system and the list the site shows."""
+    parts: list[bytes] = [
+        __version__.encode(),
+        site_title.encode(),
+        system.encode(),
+        time_control.encode(),
+    ]
     package = resources.files("ratings.site")
     for folder in ("templates", "static"):
         for entry in sorted(package.joinpath(folder).iterdir(), key=lambda e: e.name):
@@ -223,6 +229,7 @@ def _plan(
     events: dict[int, data.SiteEvent],
     new_bits: dict[int, int],
     window: int,
+    time_control: str = "standard",
 ) -> _Plan:
     old = out.old or {}
     old_periods = old.get("periods")
@@ -258,9 +265,9 @@ def _plan(
     for key, entry in old_players.items():
         if isinstance(entry, list) and len(entry) == 2 and int(entry[1], 16) & dirty_mask:
             players.add(int(key))
-    players |= data.players_in_periods(session, dirty)
+    players |= data.players_in_periods(session, dirty, time_control)
     if known:
-        players |= data.opponents_of(session, known)
+        players |= data.opponents_of(session, known, time_control)
 
     changed_events = {
         eid for eid, e in events.items() if old_events.get(str(eid)) != _event_fingerprint(e)
@@ -299,6 +306,54 @@ def _old_fp(old_players: dict[str, Any], pid: int) -> str | None:
 # --- publishing -----------------------------------------------------------------------------
 
 
+def list_title(time_control: str) -> str:
+    """What the site calls its list: "Rating list" (standard), "Rapid rating list", ..."""
+    return (
+        "Rating list" if time_control == "standard" else f"{time_control.capitalize()} rating list"
+    )
+
+
+def site_periods(session: Session, time_control: str = "standard") -> list[data.SitePeriod]:
+    """The periods whose lists a site of the list ``time_control`` shows (oldest first).
+
+    :raises PeriodError: when there is none: no period rated yet, or none published that
+        list (a club that never played blitz has no blitz list).
+    :raises InvalidInputError: for a list other than standard, rapid or blitz.
+    """
+    time_control = data.list_type(time_control)
+    periods = data.periods(session, time_control)
+    if periods:
+        return periods
+    if time_control == "standard" or not data.periods(session):
+        raise PeriodError("nothing to publish: no period has been rated yet; run 'ratings rate'")
+    raise PeriodError(
+        f"there is no {time_control} list to publish: no rated period published one (no "
+        f"{time_control} game or {time_control} rating yet); nothing was written"
+    )
+
+
+def check_site_list(out: SiteFolder, time_control: str) -> None:
+    """Refuse to publish one list into the folder of another list's site.
+
+    A folder holds the site of one list (the manifest says which; a site of an older
+    version, without the word, is the standard list's). Publishing the rapid list over the
+    standard site would replace every page, which is far more likely a wrong folder than
+    what was meant; a half-written site (a publish that was killed) is completed whatever its
+    list.
+
+    :raises OutputFileError: when ``out`` holds a complete site of another list.
+    """
+    old = out.old or {}
+    if old.get("complete") is not True:
+        return
+    held = old.get("list", "standard")
+    if held != time_control:
+        raise OutputFileError(
+            f"'{out.path}' holds the website of the {held} list; publish the {time_control} "
+            "list into another folder (or delete this one first); nothing was written"
+        )
+
+
 def publish_site(
     session: Session,
     out: SiteFolder,
@@ -307,6 +362,7 @@ def publish_site(
     progress: Callable[[int, int], None] | None = None,
     jobs: int = 1,
     url: str | None = None,
+    time_control: str = "standard",
 ) -> PublishReport:
     """Write the site for the database ``session`` reads into ``out`` (opened by the
     caller), rendering only what changed since the previous publish (module docstring).
@@ -315,27 +371,32 @@ def publish_site(
     ``jobs`` > 1: render in that many worker processes when there are at least
     :data:`PARALLEL_FROM` pages to render; each reads the database ``url`` (needed then)
     through its own read-only connection.
+    ``time_control`` chooses the list the site shows (standard, rapid or blitz): its lists,
+    the players who have a rating or a game on it, their histories and cards on it, and the
+    events rated on it. A folder holds the site of one list (:func:`check_site_list`).
     Nothing is written to the database.
 
-    :raises PeriodError: when no period has been rated yet.
-    :raises OutputFileError: when a file cannot be written.
+    :raises PeriodError: when no period has been rated yet, or none published the list.
+    :raises OutputFileError: when a file cannot be written, or ``out`` holds the site of
+        another list.
     """
-    periods = data.periods(session)
-    if not periods:
-        raise PeriodError("nothing to publish: no period has been rated yet; run 'ratings rate'")
+    time_control = data.list_type(time_control)
+    periods = site_periods(session, time_control)
+    check_site_list(out, time_control)
     config = get_config(session)
     system = _SYSTEMS.get(config.system.value, config.system.value)
-    build = _build_key(site_title, system)
-    register = data.register(session)
-    events = data.events(session, through=periods[-1].end)
+    build = _build_key(site_title, system, time_control)
+    through = periods[-1].end
+    register = data.register(session, time_control, through=through)
+    events = data.events(session, through=through, time_control=time_control)
     window = max(1, INACTIVE_MONTHS // config.period_months)
-    new_bits = _dirty_bits(session, out, periods)
-    plan = _plan(session, out, build, periods, register, events, new_bits, window)
+    new_bits = _dirty_bits(session, out, periods, time_control)
+    plan = _plan(session, out, build, periods, register, events, new_bits, window, time_control)
     pending = next((p.label for p in periods if p.state == "needs_rerate"), None)
     shared = _Shared(
         periods, register, events, site_title, system, window, pending,
         url or "", out.path,
-        out.identity, out.database,
+        out.identity, out.database, time_control,
     )  # fmt: skip
     site = _Site(_environment(), out, shared)
     finish_assets = site.assets()
@@ -392,6 +453,7 @@ def publish_site(
     out.finish(
         {
             "complete": True,
+            "list": time_control,
             "build": build,
             "assets": chart.bundle_version(),
             "periods": [[p.label, _period_key(p)] for p in periods],
@@ -432,7 +494,10 @@ def _still_published(
 
 
 def _dirty_bits(
-    session: Session, out: SiteFolder, periods: Sequence[data.SitePeriod]
+    session: Session,
+    out: SiteFolder,
+    periods: Sequence[data.SitePeriod],
+    time_control: str = "standard",
 ) -> dict[int, int]:
     """For the periods rated since the previous publish: which players' pages they show on
     (bit per period index), from those periods' rows and the row before them."""
@@ -449,7 +514,7 @@ def _dirty_bits(
         return {}
     wanted = {periods[i].id for i in dirty} | {periods[i - 1].id for i in dirty if i > 0}
     rows: dict[int, list[data.PeriodRow]] = {}
-    for player_id, row in data.period_rows(session, wanted):
+    for player_id, row in data.period_rows(session, wanted, time_control):
         rows.setdefault(player_id, []).append(row)
     bits: dict[int, int] = {}
     for player_id, player_rows in rows.items():
@@ -502,6 +567,8 @@ class _Shared:
     directory: Path
     identity: tuple[int, int]
     database: Path | None
+    time_control: str = "standard"
+    """The list the site shows."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -579,7 +646,7 @@ def _run_job(job: _Job) -> _Done:
     out = site.out
     before = dict(out.files), out.written, out.unchanged, out.bytes_written
     with SessionFactory(bind=engine) as session, session.begin():
-        now = [_period_key(p) for p in data.periods(session)]
+        now = [_period_key(p) for p in data.periods(session, site.shared.time_control)]
         if now != [_period_key(p) for p in site.periods]:
             raise PeriodError("the database was re-rated while it was published; publish again")
         done = site.run(session, job)
@@ -606,8 +673,12 @@ class _Site:
         self.by_id = {p.id: p for p in shared.periods}
         self.register = shared.register
         self.events = shared.events
+        self.time_control = shared.time_control
+        self.list_title = list_title(shared.time_control)
         self.common = {
-            "site_title": shared.site_title, "system": shared.system, "version": __version__
+            "site_title": shared.site_title, "system": shared.system, "version": __version__,
+            "list_title": self.list_title,
+            "list_name": "" if shared.time_control == "standard" else shared.time_control,
         }  # fmt: skip
         # each name escaped once, not once per row (ratings.site.rows)
         self.names = {pid: escape(p.name) for pid, p in shared.register.items()}
@@ -629,6 +700,10 @@ class _Site:
     def _name(self, player_id: int) -> Markup:
         found = self.names.get(player_id)
         return found if found is not None else escape(f"#{player_id}")
+
+    def _titled(self, name: str) -> str:
+        """A player's or event's page title: the name, and which list unless standard."""
+        return name if self.time_control == "standard" else f"{name} ({self.time_control} list)"
 
     def _tick(self, kind: str) -> None:
         self.rendered += 1
@@ -694,7 +769,7 @@ class _Site:
         """Render the lists of the periods ``wanted`` (pages and downloads) and, with
         ``index``, the index page (the newest list)."""
         newest = self.periods[-1]
-        active = data.active_players(session)
+        active = data.active_players(session, self.time_control)
         last_active: dict[int, int] = {}
         inactive_at: dict[int, set[int]] = {}
         render = set(wanted) | ({newest.id} if index else set())
@@ -708,7 +783,7 @@ class _Site:
                     inactive_at[p.id] = {
                         pid for pid in self.register if last_active.get(pid, -1) <= i - window
                     }
-        for period_id, entries in data.list_entries(session, render):
+        for period_id, entries in data.list_entries(session, render, self.time_control):
             p = self.by_id[period_id]
             rows = sorted(
                 (e for e in entries if e.player_id in self.register),
@@ -732,20 +807,21 @@ class _Site:
             if period_id in wanted:
                 page = self.t_list.render(
                     context, root="../", rows=self._list_rows("../", flagged),
-                    title=f"Rating list {p.label}",
-                    heading=f"Rating list {p.label}", lists=(),
+                    title=f"{self.list_title} {p.label}",
+                    heading=f"{self.list_title} {p.label}", lists=(),
                 )  # fmt: skip
                 self.out.put(f"lists/{p.label}.html", page.encode("utf-8"))
                 self.out.put(f"lists/{p.label}.csv", _csv(flagged, self.register).encode("utf-8"))
                 self.out.put(
-                    f"lists/{p.label}.txt", _txt(flagged, self.register, p).encode("utf-8")
+                    f"lists/{p.label}.txt",
+                    _txt(flagged, self.register, p, self.time_control).encode("utf-8"),
                 )
                 self._tick("lists")
             if index and period_id == newest.id:
                 every = [(q.label, q.list_date.isoformat()) for q in reversed(self.periods)]
                 page = self.t_list.render(
-                    context, root="", rows=self._list_rows("", flagged), title="Rating list",
-                    heading=f"Rating list {p.label}", lists=every,
+                    context, root="", rows=self._list_rows("", flagged),
+                    title=self.list_title, heading=f"{self.list_title} {p.label}", lists=every,
                 )  # fmt: skip
                 self.out.put("index.html", page.encode("utf-8"))
 
@@ -785,8 +861,8 @@ class _Site:
     def players(self, session: Session, wanted: Collection[int] | None) -> dict[int, int]:
         """Render the player pages (``wanted`` None: all); returns their period bitmaps."""
         bits: dict[int, int] = {}
-        histories = data.history_rows(session, wanted)
-        cards = data.card_games(session, wanted)
+        histories = data.history_rows(session, wanted, self.time_control)
+        cards = data.card_games(session, wanted, self.time_control)
         ids = sorted(pid for pid in self.register if wanted is None or pid in wanted)
         for pid, rows, games in _merge(ids, histories, cards):
             bits[pid] = self._player(self.register[pid], rows, games)
@@ -858,8 +934,9 @@ class _Site:
             rating = f"{p.entry_rating} (entry rating)" if p.entry_rating else "unrated"
             total_games, next_k, k10 = p.entry_games, "\N{EN DASH}", p.k10
         page = self.t_player.render(
-            self.common, root="../", title=p.name, p=p, rating=rating, total_games=total_games,
-            next_k=next_k, k10=k10, spec=spec, rows=Markup("".join(table)), cards=cards,
+            self.common, root="../", title=self._titled(p.name), p=p, rating=rating,
+            total_games=total_games, next_k=next_k, k10=k10, spec=spec,
+            rows=Markup("".join(table)), cards=cards,
         )  # fmt: skip
         self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
         return mask
@@ -965,9 +1042,9 @@ class _Site:
             )
         period = self._period_of(e.end_date)
         page = self.t_event.render(
-            self.common, root="../", title=e.name, e=e, players=Markup("".join(players)),
-            count=len(players), rounds=list(table.rounds), games=table.games,
-            rated=table.rated, period=period.label if period else "",
+            self.common, root="../", title=self._titled(e.name), e=e,
+            players=Markup("".join(players)), count=len(players), rounds=list(table.rounds),
+            games=table.games, rated=table.rated, period=period.label if period else "",
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
 
@@ -1030,8 +1107,10 @@ def _txt(
     rows: Iterable[tuple[data.ListEntry, str]],
     register: dict[int, data.SitePlayer],
     period: data.SitePeriod,
+    time_control: str = "standard",
 ) -> str:
-    """The list in FIDE's TXT layout (:mod:`ratings.io.fide_txt`)."""
+    """The list in FIDE's TXT layout (:mod:`ratings.io.fide_txt`) of its list (rapid and
+    blitz: FIDE's rapid and blitz headers, as ``ratings list --format fide-txt``)."""
     fide_rows = []
     for e, flags in rows:
         p = register[e.player_id]
@@ -1043,4 +1122,4 @@ def _txt(
                 birth_year=p.birth_year, flag=flag,
             )
         )  # fmt: skip
-    return format_fide_txt(fide_rows, list_date=period.list_date)
+    return format_fide_txt(fide_rows, list_date=period.list_date, list_type=time_control)
