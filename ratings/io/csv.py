@@ -1,6 +1,6 @@
 """Players and games CSV files (SPEC.md section 4), parsed into plain frozen dataclasses.
 
-About 610 lines, kept whole: the players and games files share the delimiter detection, the
+About 700 lines, kept whole: the players and games files share the delimiter detection, the
 column maps, the cell checks and the writers.
 
 Readers check the whole file and raise :class:`~ratings.errors.InputFileErrors` listing every

@@ -1,6 +1,6 @@
 """FIDE's rating list downloads, read as a stream of typed player records.
 
-About 1050 lines, kept whole: the TXT and XML readers build the same record with the same checks,
+About 1,060 lines, kept whole: the TXT and XML readers build the same record with the same checks,
 and the federation filter runs inside both.
 
 FIDE publishes its lists monthly on https://ratings.fide.com/download_lists.phtml, each as

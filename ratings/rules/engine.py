@@ -20,7 +20,7 @@ hundredths for table 8.1.2, :data:`CURVE_UNITS` for the curve); each player's ch
 K x sum(dR) rounded once, half away from zero (art. 8.3.4). ``ratings.service.rate`` loads
 these records from the database and stores the rows; nothing here touches a database.
 
-About 600 lines: a third are the records' attribute docstrings, and the period is one function.
+About 750 lines: a third are the records' attribute docstrings, and the period is one function.
 """
 
 from __future__ import annotations

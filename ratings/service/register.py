@@ -1,6 +1,6 @@
 """The register: adding, editing and listing players, and the players CSV import.
 
-About 620 lines, kept whole: the register's checks (names, namesakes, FIDE ids, entry data,
+About 670 lines, kept whole: the register's checks (names, namesakes, FIDE ids, entry data,
 codes) serve add, edit and the players CSV import alike.
 
 Merging and unmerging are :mod:`ratings.service.merge`.

@@ -1,6 +1,6 @@
 """Building the static site: which pages to render, rendering them, and the manifest.
 
-About 1,040 lines, kept whole for now: the plan of an incremental publish, the worker jobs and
+About 1,130 lines, kept whole for now: the plan of an incremental publish, the worker jobs and
 the page renderer share private state (the plan, the shared data, the site) that a split would
 have to make public.
 
