@@ -28,6 +28,24 @@ from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+BREAKDOWN_COLUMNS = (
+    "period_id", "game_id", "player_id", "opponent_id", "own_rating", "opponent_rating",
+    "difference", "score_half_points", "pd_units", "dr_units", "units_per_point", "k_used",
+    "counts_for",
+)  # fmt: skip
+"""The columns of a breakdown row the floor writes (here and in ``bench/floor_pg.py``)."""
+BREAKDOWN_PLACEHOLDER = (1500, 1500, 0, 1, 50, 0, 100, 20, "change")
+"""A breakdown row's values after its four ids: a draw between equals (S 1 half point,
+PD .50, dR 0, in hundredths)."""
+HISTORY_COLUMNS = (
+    "period_id", "player_id", "rating_before", "rating_after", "change", "k_used",
+    "period_games", "total_games", "score_half_points", "pd_sum_units", "units_per_point",
+    "k10", "reached_2300", "next_k", "list_status",
+)  # fmt: skip
+"""The columns of a list row the floor writes."""
+HISTORY_PLACEHOLDER = (0, None, 0, 0, 0, 0, 100, False, False, 20, "listed")
+"""A list row's values after (period, player, rating before, rating after): unchanged."""
+
 
 def run_step(step: str, db: Path, arg: str) -> dict[str, Any]:
     """Run one step of the floor on ``db``; returns counts of what it did."""
@@ -84,6 +102,34 @@ def import_games(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:
         by_name[name.lower()] = pid
         if fide_id is not None:
             by_fide[str(fide_id)] = pid
+    spans, games = read_games(data, by_name, by_fide)
+    now = datetime.now(UTC).replace(tzinfo=None).isoformat(sep=" ")
+    import_id = conn.execute(
+        "INSERT INTO imports (kind, file_name, content_hash, imported_at, rows) "
+        "VALUES ('games_csv', ?, ?, ?, ?)",
+        (str(path), digest, now, len(games)),
+    ).lastrowid
+    conn.executemany(
+        "INSERT INTO events (name, start_date, end_date, source, import_id) "
+        "VALUES (?, ?, ?, 'csv', ?)",
+        ((name, first, last, import_id) for name, (first, last) in spans.items()),
+    )
+    event_ids = dict(
+        conn.execute("SELECT name, id FROM events WHERE import_id = ?", (import_id,)).fetchall()
+    )
+    conn.executemany(
+        "INSERT INTO games (event_id, round, played_on, white_id, black_id, result, rateable) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        ((event_ids[g[0]], *g[1:]) for g in games),
+    )
+    return {"games": len(games)}
+
+
+def read_games(
+    data: bytes, by_name: dict[str, int], by_fide: dict[str, int]
+) -> tuple[dict[str, list[str]], list[tuple[str, str, str, int, int, str, bool]]]:
+    """Parse a games CSV: each event's first and last day, and each game as (event, round,
+    day, white id, black id, result, rateable), names and FIDE ids resolved (no checks)."""
     reader = csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""))
     header = [cell.strip() for cell in next(reader)]
     at = {column: i for i, column in enumerate(header)}
@@ -111,26 +157,7 @@ def import_games(conn: sqlite3.Connection, path: Path) -> dict[str, Any]:
                 result in ("1-0", "0-1", "1/2-1/2"),
             )
         )
-    now = datetime.now(UTC).replace(tzinfo=None).isoformat(sep=" ")
-    import_id = conn.execute(
-        "INSERT INTO imports (kind, file_name, content_hash, imported_at, rows) "
-        "VALUES ('games_csv', ?, ?, ?, ?)",
-        (str(path), digest, now, len(games)),
-    ).lastrowid
-    conn.executemany(
-        "INSERT INTO events (name, start_date, end_date, source, import_id) "
-        "VALUES (?, ?, ?, 'csv', ?)",
-        ((name, first, last, import_id) for name, (first, last) in spans.items()),
-    )
-    event_ids = dict(
-        conn.execute("SELECT name, id FROM events WHERE import_id = ?", (import_id,)).fetchall()
-    )
-    conn.executemany(
-        "INSERT INTO games (event_id, round, played_on, white_id, black_id, result, rateable) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?)",
-        ((event_ids[g[0]], *g[1:]) for g in games),
-    )
-    return {"games": len(games)}
+    return spans, games
 
 
 def rate_from(conn: sqlite3.Connection, start: date) -> dict[str, Any]:
@@ -215,42 +242,18 @@ def rate_from(conn: sqlite3.Connection, start: date) -> dict[str, Any]:
                 )
         breakdown: list[tuple[object, ...]] = []
         for game_id, white, black, _result, _event, _start in rows:
-            # a draw between equals: S 1 half point, PD .50, dR 0, in hundredths
-            breakdown.append(
-                (period_id, game_id, white, black, 1500, 1500, 0, 1, 50, 0, 100, 20, "change")
-            )
-            breakdown.append(
-                (period_id, game_id, black, white, 1500, 1500, 0, 1, 50, 0, 100, 20, "change")
-            )
+            breakdown.append((period_id, game_id, white, black, *BREAKDOWN_PLACEHOLDER))
+            breakdown.append((period_id, game_id, black, white, *BREAKDOWN_PLACEHOLDER))
         conn.executemany(
-            "INSERT INTO rating_breakdown (period_id, game_id, player_id, opponent_id, "
-            "own_rating, opponent_rating, difference, score_half_points, pd_units, dr_units, "
-            "units_per_point, k_used, counts_for) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO rating_breakdown ({', '.join(BREAKDOWN_COLUMNS)}) "
+            f"VALUES ({', '.join('?' * len(BREAKDOWN_COLUMNS))})",
             breakdown,
         )
         conn.executemany(
-            "INSERT INTO rating_history (period_id, player_id, rating_before, rating_after, "
-            "change, k_used, period_games, total_games, score_half_points, pd_sum_units, "
-            "units_per_point, k10, reached_2300, next_k, list_status) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO rating_history ({', '.join(HISTORY_COLUMNS)}) "
+            f"VALUES ({', '.join('?' * len(HISTORY_COLUMNS))})",
             (
-                (
-                    period_id,
-                    pid,
-                    rating,
-                    rating,
-                    0,
-                    None,
-                    0,
-                    0,
-                    0,
-                    0,
-                    100,
-                    False,
-                    False,
-                    20,
-                    "listed",
-                )
+                (period_id, pid, rating, rating, *HISTORY_PLACEHOLDER)
                 for pid, rating in state.items()
             ),
         )

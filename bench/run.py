@@ -26,15 +26,28 @@ own); the time is measured inside the subprocess around the work (interpreter st
 imports excluded for both). Ours and the floor run back to back, so their ratio is measured
 under the same machine load.
 
+With ``--db-url postgresql+psycopg://USER@HOST:PORT/DBNAME`` (issue 16) every step runs on
+that PostgreSQL server instead: our code as the CLI runs against a URL (``App(url)``), the floor
+is ``bench/floor_pg.py`` (plain psycopg, the same reads and rows, ``COPY`` for bulk writes).
+The template database (migrations, settings, players) is built once, in a new database made
+from ``template0`` with the C collation (names sort as on SQLite); each step gets a fresh
+database made with ``CREATE DATABASE ... TEMPLATE ...``. The work databases are named
+``ratings_bench_<pid>_<n>_<what>`` and dropped at the end; the database named in the URL is
+used only for that administration (``CREATE``/``DROP DATABASE``; the user needs CREATEDB). The
+report names the server's version and its ``fsync`` setting; peak RSS there is of the client
+worker process only (the server's memory is not counted).
+
 The report (Markdown) goes to stdout and, with ``--report PATH``, to a file.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import platform
+import re
 import shutil
 import sqlite3
 import statistics
@@ -84,14 +97,14 @@ def _peak_rss_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _ours(step: str, db: Path, arg: str) -> dict[str, Any]:
+def _ours(step: str, db: str, arg: str) -> dict[str, Any]:
     """Run one step with our code, as the CLI does. Returns what it did."""
     from ratings import service
     from ratings.cli import App
     from ratings.io.csv import read_games_csv
     from ratings.results import Result
 
-    app = App(str(db))
+    app = App(db)
     try:
         if step == "import":
             path = Path(arg)
@@ -118,17 +131,31 @@ def _ours(step: str, db: Path, arg: str) -> dict[str, Any]:
         app.close()
 
 
-def worker(kind: str, step: str, db: Path, arg: str) -> dict[str, Any]:
-    """Run one step (ours or the floor's) and return its time, peak RSS and counts."""
-    import floor  # bench/floor.py
+def _is_url(db: str) -> bool:
+    return "://" in db
 
+
+def worker(kind: str, step: str, db: str, arg: str) -> dict[str, Any]:
+    """Run one step (ours or the floor's) on ``db`` (a SQLite file, or a PostgreSQL URL) and
+    return its time, peak RSS and counts."""
+    run: Callable[[str, str, str], dict[str, Any]]
     if kind == "ours":
         # imported before the clock starts, as the floor's modules are
         import ratings.cli
         import ratings.io.csv
         import ratings.service  # noqa: F401
 
-    run: Callable[[str, Path, str], dict[str, Any]] = _ours if kind == "ours" else floor.run_step
+        run = _ours
+    elif _is_url(db):
+        import floor_pg  # bench/floor_pg.py
+
+        run = floor_pg.run_step
+    else:
+        import floor  # bench/floor.py
+
+        def run(step: str, db: str, arg: str) -> dict[str, Any]:
+            return floor.run_step(step, Path(db), arg)
+
     began = time.perf_counter()
     info = run(step, db, arg)
     seconds = time.perf_counter() - began
@@ -161,6 +188,16 @@ class Measure:
         )
 
 
+@dataclass(slots=True, frozen=True)
+class Server:
+    """The PostgreSQL server a run measured."""
+
+    url: str
+    """``--db-url``, its password hidden."""
+    version: str
+    fsync: str
+
+
 @dataclass(slots=True)
 class SizeResult:
     """All steps at one number of games."""
@@ -170,10 +207,10 @@ class SizeResult:
     rows: dict[str, int]
 
 
-def _spawn(kind: str, step: str, db: Path, arg: str = "") -> dict[str, Any]:
+def _spawn(kind: str, step: str, db: str, arg: str = "") -> dict[str, Any]:
     """Run one step in a fresh Python process; returns its JSON answer."""
     done = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--worker", kind, step, str(db), arg],
+        [sys.executable, str(Path(__file__).resolve()), "--worker", kind, step, db, arg],
         capture_output=True,
         text=True,
         check=False,
@@ -194,18 +231,147 @@ def _say(quiet: bool, text: str) -> None:
         print(text, file=sys.stderr, flush=True)
 
 
-def _counts(db: Path) -> dict[str, int]:
-    with sqlite3.connect(db) as conn:
-        return {
-            table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-            for table in ("players", "events", "games", "rating_history", "rating_breakdown")
-        }
+class SqliteDatabases:
+    """The work databases of one size as SQLite files in a folder, copied as files."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        folder.mkdir(parents=True, exist_ok=True)
+
+    def target(self, name: str) -> str:
+        """What ``--db`` (and ``App``) takes for the database ``name``: its file."""
+        return str(self.folder / f"{name}.db")
+
+    def create(self, name: str) -> str:
+        """An empty database (no file: the migrations create it)."""
+        Path(self.target(name)).unlink(missing_ok=True)
+        return self.target(name)
+
+    def copy(self, source: str, dest: str) -> None:
+        """Replace ``dest`` by a copy of ``source``."""
+        shutil.copyfile(self.target(source), self.target(dest))
+
+    def query(self, name: str, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query (``?`` parameters)."""
+        conn = sqlite3.connect(self.target(name))
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            conn.close()
+
+    def size_mb(self, name: str) -> int:
+        """The database's size in MB."""
+        return Path(self.target(name)).stat().st_size // 2**20
+
+    def close(self) -> None:
+        """Nothing to drop: the files go with the work folder."""
 
 
-def _rows_written(db: Path) -> tuple[int, int]:
-    with sqlite3.connect(db) as conn:
-        history = conn.execute("SELECT count(*) FROM rating_history").fetchone()[0]
-        breakdown = conn.execute("SELECT count(*) FROM rating_breakdown").fetchone()[0]
+_PG_SERIAL = itertools.count(1)
+
+
+class PgDatabases:
+    """The work databases of one size on a PostgreSQL server, each named
+    ``ratings_bench_<pid>_<n>_<name>``, copied with ``CREATE DATABASE ... TEMPLATE``; the
+    database of ``url`` is used for that administration only. ``close()`` drops them all."""
+
+    def __init__(self, url: str) -> None:
+        import sqlalchemy as sa
+
+        self.url = sa.engine.make_url(url)
+        if self.url.get_backend_name() != "postgresql":
+            raise ValueError(f"--db-url must be a PostgreSQL URL, not {self.url.drivername}")
+        self.prefix = f"ratings_bench_{os.getpid()}_{next(_PG_SERIAL)}_"
+        self.created: list[str] = []
+
+    def _name(self, name: str) -> str:
+        full = self.prefix + name
+        if not re.fullmatch(r"[a-z0-9_]{1,63}", full):
+            raise ValueError(f"unsafe database name: {full!r}")
+        return full
+
+    def _conninfo(self, database: str) -> str:
+        return self.url.set(drivername="postgresql", database=database).render_as_string(
+            hide_password=False
+        )
+
+    def _admin(self, *statements: str) -> None:
+        import psycopg
+
+        with psycopg.connect(self._conninfo(str(self.url.database)), autocommit=True) as conn:
+            for statement in statements:
+                conn.execute(statement.encode())
+
+    def target(self, name: str) -> str:
+        """The SQLAlchemy URL of the database ``name`` (what ``App`` and the workers take)."""
+        return self.url.set(database=self._name(name)).render_as_string(hide_password=False)
+
+    def create(self, name: str) -> str:
+        """A new empty database (C collation, so that names sort as on SQLite)."""
+        full = self._name(name)
+        self._admin(
+            f"DROP DATABASE IF EXISTS {full}",
+            f"CREATE DATABASE {full} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' "
+            "LC_CTYPE 'C'",
+        )
+        self.created.append(full)
+        return self.target(name)
+
+    def copy(self, source: str, dest: str) -> None:
+        """Replace ``dest`` by a copy of ``source`` (nobody may be connected to ``source``)."""
+        full = self._name(dest)
+        self._admin(
+            f"DROP DATABASE IF EXISTS {full}",
+            f"CREATE DATABASE {full} TEMPLATE {self._name(source)}",
+        )
+        self.created.append(full)
+
+    def query(self, name: str, sql: str, params: Sequence[object] = ()) -> list[tuple[Any, ...]]:
+        """The rows of one query (``?`` parameters, as on SQLite)."""
+        import psycopg
+
+        with psycopg.connect(self._conninfo(self._name(name))) as conn:
+            return conn.execute(sql.replace("?", "%s").encode(), params).fetchall()
+
+    def size_mb(self, name: str) -> int:
+        """The database's size in MB (``pg_database_size``)."""
+        import psycopg
+
+        with psycopg.connect(self._conninfo(str(self.url.database))) as conn:
+            row = conn.execute("SELECT pg_database_size(%s)", (self._name(name),)).fetchone()
+        assert row is not None
+        return int(row[0]) // 2**20
+
+    def server(self) -> tuple[str, str]:
+        """The server's version and its fsync setting."""
+        import psycopg
+
+        with psycopg.connect(self._conninfo(str(self.url.database))) as conn:
+            version = conn.execute("SHOW server_version").fetchone()
+            fsync = conn.execute("SHOW fsync").fetchone()
+        assert version is not None
+        assert fsync is not None
+        return str(version[0]), str(fsync[0])
+
+    def close(self) -> None:
+        """Drop every database this run made."""
+        self._admin(*(f"DROP DATABASE IF EXISTS {n} WITH (FORCE)" for n in set(self.created)))
+        self.created.clear()
+
+
+Databases = SqliteDatabases | PgDatabases
+
+
+def _counts(dbs: Databases, name: str) -> dict[str, int]:
+    return {
+        table: dbs.query(name, f"SELECT count(*) FROM {table}")[0][0]
+        for table in ("players", "events", "games", "rating_history", "rating_breakdown")
+    }
+
+
+def _rows_written(dbs: Databases, name: str) -> tuple[int, int]:
+    history = dbs.query(name, "SELECT count(*) FROM rating_history")[0][0]
+    breakdown = dbs.query(name, "SELECT count(*) FROM rating_breakdown")[0][0]
     return history, breakdown
 
 
@@ -219,15 +385,11 @@ def run_size(
     work: Path,
     quiet: bool = False,
     heavy_repeats: int = 1,
+    db_url: str | None = None,
 ) -> SizeResult:
-    """Generate one federation and measure every step on it."""
+    """Generate one federation and measure every step on it (on SQLite files, or on the
+    PostgreSQL server of ``db_url``)."""
     from generate import generate  # bench/generate.py
-
-    from ratings import migrate, service
-    from ratings.cli import App
-    from ratings.db import SessionFactory, database_url, make_engine
-    from ratings.io.csv import read_players_csv
-    from ratings.rules import system_config
 
     start = date(2015, 1, 1)
     data = work / f"data-{players}-{games}-{periods}-{seed}"
@@ -238,12 +400,33 @@ def run_size(
     if not (extra / "games.csv").exists():
         # the same seed and player count give the same players (and references)
         generate(players, extra_games, 1, seed, extra, _add_months(start, periods))
-    db_dir = work / f"db-{games}"
-    db_dir.mkdir(parents=True, exist_ok=True)
+    dbs: Databases = (
+        SqliteDatabases(work / f"db-{games}") if db_url is None else PgDatabases(db_url)
+    )
+    try:
+        return _measure(dbs, data, extra, games, start, repeats, quiet, heavy_repeats)
+    finally:
+        dbs.close()
 
-    template = db_dir / "players.db"
-    template.unlink(missing_ok=True)
-    url = database_url(str(template))
+
+def _measure(
+    dbs: Databases,
+    data: Path,
+    extra: Path,
+    games: int,
+    start: date,
+    repeats: int,
+    quiet: bool,
+    heavy_repeats: int,
+) -> SizeResult:
+    """Every step, measured on ``dbs`` (run_size's body)."""
+    from ratings import migrate, service
+    from ratings.cli import App
+    from ratings.db import SessionFactory, database_url, make_engine
+    from ratings.io.csv import read_players_csv
+    from ratings.rules import system_config
+
+    url = database_url(dbs.create("players"))
     migrate.upgrade(url)
     engine = make_engine(url)
     with SessionFactory(bind=engine) as session, session.begin():
@@ -251,7 +434,7 @@ def run_size(
     engine.dispose()
     players_csv = data / "players.csv"
     raw = players_csv.read_bytes()
-    app = App(str(template))
+    app = App(dbs.target("players"))
     with app.session() as session:
         service.import_players(
             session, read_players_csv(raw, str(players_csv)), str(players_csv),
@@ -260,49 +443,43 @@ def run_size(
     app.close()
 
     measures = {step: Measure(step) for step in STEPS}
-    ours_db = db_dir / "ours.db"
-    floor_db = db_dir / "floor.db"
 
-    def pair(step: str, before: Path, arg: str, keep: Path | None = None) -> None:
+    def pair(step: str, before: str, arg: str, keep: str | None = None) -> None:
         """Ours then the floor, each on a fresh copy of ``before``."""
-        shutil.copyfile(before, ours_db)
+        dbs.copy(before, "ours")
         _say(quiet, f"  {games} games: {step} (ours) ...")
-        measures[step].ours.append(_spawn("ours", step, ours_db, arg))
+        measures[step].ours.append(_spawn("ours", step, dbs.target("ours"), arg))
         if keep is not None:
-            shutil.copyfile(ours_db, keep)
-        shutil.copyfile(before, floor_db)
+            dbs.copy("ours", keep)
+        dbs.copy(before, "floor")
         _say(quiet, f"  {games} games: {step} (floor) ...")
-        measures[step].floor.append(_spawn("floor", step, floor_db, arg))
+        measures[step].floor.append(_spawn("floor", step, dbs.target("floor"), arg))
 
-    imported = db_dir / "imported.db"
     for _ in range(heavy_repeats):
-        pair("import", template, str(data / "games.csv"), keep=imported)
-    rated = db_dir / "rated.db"
+        pair("import", "players", str(data / "games.csv"), keep="imported")
     for _ in range(heavy_repeats):
-        pair("rate", imported, "", keep=rated)
-    rows = dict(zip(("history_rows", "breakdown_rows"), _rows_written(rated), strict=True))
-    floor_history, floor_breakdown = _rows_written(floor_db)
+        pair("rate", "imported", "", keep="rated")
+    rows = dict(zip(("history_rows", "breakdown_rows"), _rows_written(dbs, "rated"), strict=True))
+    floor_history, floor_breakdown = _rows_written(dbs, "floor")
     rows |= {"floor_history_rows": floor_history, "floor_breakdown_rows": floor_breakdown}
 
     # one more period: its games are imported (not timed), then rated, ``repeats`` times
-    with_extra = db_dir / "with-extra.db"
-    shutil.copyfile(rated, with_extra)
-    _spawn("ours", "import", with_extra, str(extra / "games.csv"))
-    nexted = db_dir / "next.db"
+    dbs.copy("rated", "with_extra")
+    _spawn("ours", "import", dbs.target("with_extra"), str(extra / "games.csv"))
     for _ in range(repeats):
-        pair("next", with_extra, "", keep=nexted)
+        pair("next", "with_extra", "", keep="next")
 
-    with sqlite3.connect(nexted) as conn:
-        game_id = conn.execute(
-            "SELECT g.id FROM games g JOIN events e ON e.id = g.event_id "
-            "WHERE e.end_date >= ? AND e.end_date < ? AND g.rateable AND g.result <> '1/2-1/2' "
-            "ORDER BY g.id LIMIT 1",
-            (_add_months(start, 1).isoformat(), _add_months(start, 2).isoformat()),
-        ).fetchone()[0]
+    ((game_id,),) = dbs.query(
+        "next",
+        "SELECT g.id FROM games g JOIN events e ON e.id = g.event_id "
+        "WHERE e.end_date >= ? AND e.end_date < ? AND g.rateable AND g.result <> '1/2-1/2' "
+        "ORDER BY g.id LIMIT 1",
+        (_add_months(start, 1).isoformat(), _add_months(start, 2).isoformat()),
+    )
     for _ in range(heavy_repeats):
-        pair("rerate", nexted, str(game_id))
-    rows |= {f"final_{k}": v for k, v in _counts(ours_db).items()}
-    rows["db_mb"] = ours_db.stat().st_size // 2**20
+        pair("rerate", "next", str(game_id))
+    rows |= {f"final_{k}": v for k, v in _counts(dbs, "ours").items()}
+    rows["db_mb"] = dbs.size_mb("ours")
     return SizeResult(games, measures, rows)
 
 
@@ -315,24 +492,37 @@ def report(
     repeats: int,
     elapsed: float,
     heavy_repeats: int = 1,
+    server: Server | None = None,
 ) -> str:
-    """The Markdown report of one run."""
+    """The Markdown report of one run (``server``: the PostgreSQL server measured, if any)."""
     import sqlalchemy
 
     cores = os.cpu_count()
+    db_url = "" if server is None else f" --db-url {server.url}"
     lines = [
         f"Run: `python bench/run.py --players {players} --games "
         f"{','.join(str(r.games) for r in results)} --periods {periods} --seed {seed} "
-        f"--extra-games {extra_games} --repeats {repeats} --heavy-repeats {heavy_repeats}`",
+        f"--extra-games {extra_games} --repeats {repeats} --heavy-repeats {heavy_repeats}"
+        f"{db_url}`",
         "",
         f"Machine: {cores} cores (`os.cpu_count()`), Python {platform.python_version()}, "
         f"SQLite {sqlite3.sqlite_version}, SQLAlchemy {sqlalchemy.__version__}, "
         f"{platform.machine()}; whole run {elapsed / 60:.1f} min.",
         "",
     ]
+    if server is not None:
+        import psycopg
+
+        lines += [
+            f"Backend: PostgreSQL {server.version} (`SHOW fsync`: {server.fsync}), psycopg "
+            f"{psycopg.__version__}; the floor is `bench/floor_pg.py` (COPY for bulk writes). "
+            "Peak RSS is of the client worker process only: the server's memory is not counted.",
+            "",
+        ]
+    on = "" if server is None else " (PostgreSQL)"
     for result in results:
         lines += [
-            f"### {players:,} players, {result.games:,} games, {periods} periods",
+            f"### {players:,} players, {result.games:,} games, {periods} periods{on}",
             "",
             "| step | ours (s) | floor (s) | ours / floor | ours peak RSS (MB) "
             "| floor peak RSS (MB) | repeats |",
@@ -385,16 +575,26 @@ def run(
     keep: Path | None = None,
     quiet: bool = False,
     heavy_repeats: int = 1,
+    db_url: str | None = None,
 ) -> tuple[list[SizeResult], str]:
-    """Measure every size; returns the results and the Markdown report."""
+    """Measure every size (on SQLite, or on the PostgreSQL server of ``db_url``); returns the
+    results and the Markdown report."""
     began = time.perf_counter()
+    server = None
+    if db_url is not None:
+        from ratings.db import url_for_messages
+
+        server = Server(url_for_messages(db_url), *PgDatabases(db_url).server())
     work = keep if keep is not None else Path(tempfile.mkdtemp(prefix="ratings-bench-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
         results = [
-            run_size(players, n, periods, seed, extra_games, repeats, work, quiet, heavy_repeats)
+            run_size(
+                players, n, periods, seed, extra_games, repeats, work, quiet, heavy_repeats,
+                db_url,
+            )
             for n in games
-        ]
+        ]  # fmt: skip
     finally:
         if keep is None:
             shutil.rmtree(work, ignore_errors=True)
@@ -407,6 +607,7 @@ def run(
         repeats,
         time.perf_counter() - began,
         heavy_repeats,
+        server,
     )
     return results, text
 
@@ -416,7 +617,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     if args[:1] == ["--worker"]:
         kind, step, db, arg = args[1:5]
-        print(json.dumps(worker(kind, step, Path(db), arg)))
+        print(json.dumps(worker(kind, step, db, arg)))
         return 0
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--players", type=int, required=True, help="number of players")
@@ -439,7 +640,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=1,
         help="repeats of steps 1, 2 and 4 (default 1)",
     )
-    parser.add_argument("--keep", type=Path, help="work folder to keep (data and databases)")
+    parser.add_argument(
+        "--keep",
+        type=Path,
+        help="work folder to keep (data, and the SQLite databases; PostgreSQL's are dropped)",
+    )
+    parser.add_argument(
+        "--db-url",
+        help="measure on this PostgreSQL server (postgresql+psycopg://USER@HOST:PORT/DBNAME; "
+        "work databases are created and dropped beside DBNAME); default: SQLite files",
+    )
     parser.add_argument("--report", type=Path, help="also write the Markdown report here")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     ns = parser.parse_args(args)
@@ -454,6 +664,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ns.keep,
         ns.quiet,
         ns.heavy_repeats,
+        ns.db_url,
     )
     print(text)
     if ns.report is not None:

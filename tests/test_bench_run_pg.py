@@ -1,0 +1,119 @@
+"""A small smoke run of the benchmark (bench/run.py) on PostgreSQL (issue 16, item 5): every
+step measured for ours and the PostgreSQL floor (bench/floor_pg.py), with the same rows as on
+SQLite, and no work database left behind. Skipped without a server (RATINGS_TEST_PG_URL)."""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
+
+pytestmark = [
+    pytest.mark.postgres,
+    pytest.mark.skipif(
+        not PG_URL,
+        reason="RATINGS_TEST_PG_URL is not set: no PostgreSQL server to test against "
+        "(.ci/run starts one; or: source .ci/postgres.sh && start_postgres)",
+    ),
+]
+
+SIZE: dict[str, Any] = {
+    "players": 60,
+    "games": [600],
+    "periods": 3,
+    "extra_games": 100,
+    "repeats": 1,
+    "quiet": True,
+}
+
+
+@pytest.fixture(scope="module")
+def bench_run() -> ModuleType:
+    """bench/run.py loaded as a module."""
+    spec = importlib.util.spec_from_file_location("bench_run_pg", BENCH / "run.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
+    spec.loader.exec_module(module)
+    return module
+
+
+def _bench_databases() -> list[str]:
+    assert PG_URL is not None
+    engine = sa.create_engine(PG_URL)
+    try:
+        with engine.connect() as conn:
+            return list(
+                conn.scalars(
+                    sa.text("SELECT datname FROM pg_database WHERE datname LIKE 'ratings_bench_%'")
+                )
+            )
+    finally:
+        engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def runs(bench_run: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """The same tiny federation measured on SQLite, then on PostgreSQL (the data kept in one
+    work folder, so both runs use the same files)."""
+    work = tmp_path_factory.mktemp("bench-pg")
+    before = _bench_databases()
+    sqlite = bench_run.run(**SIZE, keep=work)
+    pg = bench_run.run(**SIZE, keep=work, db_url=PG_URL)
+    return sqlite, pg, before, _bench_databases()
+
+
+def test_every_step_is_measured_for_ours_and_the_floor(runs: Any) -> None:
+    _, (results, _), _, _ = runs
+    (result,) = results
+    assert set(result.measures) == {"import", "rate", "next", "rerate"}
+    for measure in result.measures.values():
+        for kind in ("ours", "floor"):
+            assert len(getattr(measure, kind)) == 1
+            assert measure.seconds(kind) > 0
+            assert measure.rss(kind) > 0
+        assert measure.ratio() > 0
+    import_ = result.measures["import"]
+    assert import_.ours[0]["games"] == import_.floor[0]["games"] == 600
+
+
+def test_postgresql_writes_the_same_rows_as_sqlite(runs: Any) -> None:
+    (sqlite_results, _), (pg_results, _), _, _ = runs
+    (on_sqlite,), (on_pg,) = sqlite_results, pg_results
+    rows = {k: v for k, v in on_pg.rows.items() if k != "db_mb"}
+    assert rows == {k: v for k, v in on_sqlite.rows.items() if k != "db_mb"}
+    assert rows["history_rows"] == rows["floor_history_rows"] == 60 * 3
+    assert rows["floor_breakdown_rows"] > 0
+    assert rows["final_games"] == 600 + 100
+    for step in ("rate", "next", "rerate"):
+        for kind in ("ours", "floor"):
+            pg, lite = on_pg.measures[step], on_sqlite.measures[step]
+            assert getattr(pg, kind)[0]["periods"] == getattr(lite, kind)[0]["periods"]
+            assert getattr(pg, kind)[0]["games"] == getattr(lite, kind)[0]["games"]
+
+
+def test_the_report_names_the_backend(runs: Any, bench_run: ModuleType) -> None:
+    (_, sqlite_text), (_, pg_text), _, _ = runs
+    assert "PostgreSQL" not in sqlite_text
+    assert "--db-url postgresql+psycopg://" in pg_text
+    assert "Backend: PostgreSQL " in pg_text
+    assert "(`SHOW fsync`: " in pg_text
+    assert "the server's memory is not counted" in pg_text
+    assert "### 60 players, 600 games, 3 periods (PostgreSQL)" in pg_text
+    for title in bench_run.STEP_TITLES.values():
+        assert f"| {title} |" in pg_text
+
+
+def test_the_work_databases_are_dropped(runs: Any) -> None:
+    _, _, before, after = runs
+    assert after == before
