@@ -1,0 +1,183 @@
+"""Benchmark: one more month on a register of FIDE's size (issue 16, item 2, in part).
+
+Usage::
+
+    python bench/world.py --players 600000 --periods 12 --month-games 85000 --repeats 3
+
+It generates a federation of ``--players`` players with ``--periods`` months of
+``--month-games`` games each (``bench/generate.py``), imports the players and the games and
+rates every period (each step timed once, in a fresh process, as ``bench/run.py`` times its
+steps), then measures the monthly routine on top of that history ``--repeats`` times, each
+on a fresh copy of the rated database: importing one more month of games, and rating it.
+
+The cost of a month depends on the register's size (every registered player gets a list row
+each period) and on the month's games far more than on the depth of the history (indexes
+grow logarithmically), so a short history on a world-size register measures the monthly
+routine at world size without ten years of games. The report gives the times, the peak RSS
+of each step's process, the database size and its row counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import shutil
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+BENCH_DIR = Path(__file__).resolve().parent
+if str(BENCH_DIR) not in sys.path:
+    sys.path.insert(0, str(BENCH_DIR))
+
+import run as bench_run  # noqa: E402 (bench/run.py, after the path is set)
+
+START = date(2015, 1, 1)
+
+
+def _registered(work: Path, players_csv: Path) -> Path:
+    """A database at head with the FIDE settings and the players imported."""
+    from ratings import migrate, service
+    from ratings.cli import App
+    from ratings.db import SessionFactory, database_url, make_engine
+    from ratings.io.csv import read_players_csv
+    from ratings.rules import system_config
+
+    db = work / "world.db"
+    db.unlink(missing_ok=True)
+    url = database_url(str(db))
+    migrate.upgrade(url)
+    engine = make_engine(url)
+    with SessionFactory(bind=engine) as session, session.begin():
+        service.create_settings(session, system_config("fide"))
+    engine.dispose()
+    raw = players_csv.read_bytes()
+    app = App(str(db))
+    with app.session() as session:
+        service.import_players(
+            session, read_players_csv(raw, str(players_csv)), str(players_csv),
+            service.content_hash(raw),
+        )  # fmt: skip
+    app.close()
+    return db
+
+
+def _counts(db: Path) -> dict[str, int]:
+    with sqlite3.connect(db) as conn:
+        return {
+            table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
+            for table in ("players", "games", "rating_history", "rating_breakdown")
+        }
+
+
+def measure(players: int, periods: int, month_games: int, seed: int, repeats: int, work: Path,
+            quiet: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Build the history and time the monthly routine; returns every figure."""
+    from generate import generate  # bench/generate.py
+
+    say = bench_run._say
+    began = time.perf_counter()
+    say(quiet, f"generating {players} players, {periods} x {month_games} games ...")
+    history = generate(players, periods * month_games, periods, seed, work / "history", START)
+    # the same seed and player count give the same players, one month later
+    month = generate(
+        players, month_games, 1, seed, work / "month", bench_run._add_months(START, periods)
+    )
+    say(quiet, "importing the players ...")
+    db = _registered(work, history.players_csv)
+    say(quiet, "importing the history ...")
+    figures: dict[str, Any] = {
+        "history_import": bench_run._spawn("ours", "import", db, str(history.games_csv))
+    }
+    say(quiet, "rating the history ...")
+    figures["history_rate"] = bench_run._spawn("ours", "rate", db, "")
+    figures["history_rows"] = _counts(db)
+    figures["history_db_mb"] = db.stat().st_size / 2**20
+    runs: list[dict[str, Any]] = []
+    copy = work / "month.db"
+    for attempt in range(repeats):
+        shutil.copyfile(db, copy)
+        say(quiet, f"one more month, run {attempt + 1} ...")
+        imported = bench_run._spawn("ours", "import", copy, str(month.games_csv))
+        rated = bench_run._spawn("ours", "rate", copy, "")
+        runs.append({"import": imported, "rate": rated})
+    figures["month_runs"] = runs
+    figures["month_rows"] = _counts(copy)
+    figures["month_db_mb"] = copy.stat().st_size / 2**20
+    figures["elapsed_min"] = (time.perf_counter() - began) / 60
+    return figures
+
+
+def report(figures: dict[str, Any], argv: Sequence[str]) -> str:
+    """The Markdown report."""
+    runs = figures["month_runs"]
+    imports = [r["import"]["seconds"] for r in runs]
+    rates = [r["rate"]["seconds"] for r in runs]
+    totals = [i + r for i, r in zip(imports, rates, strict=True)]
+    rows = figures["month_rows"]
+    return "\n".join(
+        [
+            f"Run: `python bench/world.py {' '.join(argv)}`",
+            "",
+            f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}, SQLite "
+            f"{sqlite3.sqlite_version}; load average at the end {os.getloadavg()[0]:.2f}; "
+            f"whole run {figures['elapsed_min']:.1f} min.",
+            "",
+            "| step | time (s) | peak RSS (MB) |",
+            "|---|---:|---:|",
+            f"| import the history ({figures['history_rows']['games']:,} games) | "
+            f"{figures['history_import']['seconds']:.1f} | "
+            f"{figures['history_import']['rss_mb']:.0f} |",
+            f"| rate the history ({figures['history_rate']['periods']} periods) | "
+            f"{figures['history_rate']['seconds']:.1f} | "
+            f"{figures['history_rate']['rss_mb']:.0f} |",
+            f"| one more month: import (median of {len(runs)}; "
+            f"{', '.join(f'{t:.1f}' for t in imports)}) | {statistics.median(imports):.1f} | "
+            f"{max(r['import']['rss_mb'] for r in runs):.0f} |",
+            f"| one more month: rate (median of {len(runs)}; "
+            f"{', '.join(f'{t:.1f}' for t in rates)}) | {statistics.median(rates):.1f} | "
+            f"{max(r['rate']['rss_mb'] for r in runs):.0f} |",
+            f"| one more month: import + rate (median) | {statistics.median(totals):.1f} | |",
+            "",
+            f"After the month: {rows['players']:,} players, {rows['games']:,} games, "
+            f"{rows['rating_history']:,} list rows, {rows['rating_breakdown']:,} breakdown "
+            f"rows; database {figures['month_db_mb']:,.0f} MB "
+            f"({figures['history_db_mb']:,.0f} MB before the month).",
+        ]
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command line entry point."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0] if __doc__ else None)
+    parser.add_argument("--players", type=int, required=True, help="registered players")
+    parser.add_argument("--periods", type=int, required=True, help="months of history")
+    parser.add_argument("--month-games", type=int, required=True, help="games per month")
+    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs of the month (default 3)")
+    parser.add_argument("--keep", type=Path, help="work folder to keep")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
+    ns = parser.parse_args(args)
+    work = ns.keep if ns.keep is not None else Path(tempfile.mkdtemp(prefix="world-"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        figures = measure(
+            ns.players, ns.periods, ns.month_games, ns.seed, ns.repeats, work, ns.quiet
+        )
+        print(report(figures, args))
+    finally:
+        if ns.keep is None:
+            shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

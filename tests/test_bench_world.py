@@ -1,0 +1,32 @@
+"""bench/world.py at a small size (the benchmark's smoke run): a history imported and rated,
+then one more month imported and rated on copies, with the rows counted."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def test_world_smoke(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_world", BENCH / "world.py")
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        figures = module.measure(300, 2, 800, 3, 2, tmp_path, quiet=True)
+        text = module.report(figures, ["--players", "300"])
+    finally:
+        sys.path.remove(str(BENCH))
+    assert figures["history_rows"]["games"] == 1600
+    assert figures["month_rows"]["games"] == 2400
+    # every registered player is on every list: one more period adds one row each
+    added = figures["month_rows"]["rating_history"] - figures["history_rows"]["rating_history"]
+    assert added == 300
+    assert len(figures["month_runs"]) == 2
+    assert re.search(r"\| one more month: import \+ rate \(median\) \| \d+\.\d \|", text)
