@@ -129,6 +129,16 @@ def test_rerate_unrate_and_superseded_values_per_list(club: Club) -> None:
     club.ok("player", "edit", "A", "--rapid-rating", "1950")
     out = club.ok("rate", "--dry-run")
     assert "A (id 1): 1910 -> 1959 (rapid list)" in out
+    assert "2 published ratings would change" in out
+    rapid = club.ok("rate", "--dry-run", "--list", "rapid")
+    assert "2 published ratings on the rapid list would change" in rapid
+    assert "A (id 1): 1910 -> 1959 (rapid list)" in rapid
+    standard = club.ok("rate", "--dry-run", "--list", "standard")
+    assert "0 published ratings on the standard list would change" in standard
+    assert "->" not in standard
+    assert club.run("rate", "--list", "rapid") == (
+        1, "Error: --list goes with --dry-run only: rate rates every list\n"
+    )
     club.ok("rate")
     assert _list(club, "rapid")["A"]["rating"] == 1959
     assert _list(club, "standard")["A"]["rating"] == 2010

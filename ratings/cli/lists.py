@@ -12,9 +12,10 @@ import click
 from ratings import clock, rules, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import warn_unknown_games
-from ratings.cli.options import LIST
+from ratings.cli.options import LIST, LISTS
 from ratings.cli.progress import Progress
 from ratings.cli.tables import FORMAT
+from ratings.errors import InvalidInputError
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.service import corrections, reports
@@ -53,12 +54,23 @@ def _change_value(status: str, change: int) -> int | None:
 @click.option(
     "--dry-run", is_flag=True, help="Show what rate would change (old -> new); write nothing."
 )
+@click.option(
+    "--list",
+    "list_type",
+    type=click.Choice(LISTS, case_sensitive=False),
+    help="With --dry-run: the changes of this list only (default: every list).",
+)
 @pass_app
-def rate(app: App, through: str | None, dry_run: bool) -> None:
+def rate(app: App, through: str | None, dry_run: bool, list_type: str | None) -> None:
     """Rate every period not yet rated (re-rating from the first corrected one), in order.
 
-    A period that has not ended is rated only when --through names it.
+    A period that has not ended is rated only when --through names it. Every list is rated
+    (standard, rapid, blitz); --dry-run --list shows one list's changes.
     """
+    if list_type is not None and not dry_run:
+        # the lists are rated together (rapid and blitz players are seeded from the standard
+        # list), so a rate of one list alone would not be what the next full rate writes
+        raise InvalidInputError("--list goes with --dry-run only: rate rates every list")
     with app.session(commit=not dry_run) as session:
         last = service.parse_period(session, through) if through else None
         today = clock.today()
@@ -74,7 +86,7 @@ def rate(app: App, through: str | None, dry_run: bool) -> None:
     # locked"), and a reader that stops early (`rate | head`) must not undo it
     if dry_run:
         click.echo("Dry run: nothing was written")
-    lines = rate_lines(report, would=dry_run)
+    lines = rate_lines(report, would=dry_run, only=list_type)
     for line in lines or ["Nothing to rate"]:
         click.echo(line)
     if report.held_back:
@@ -91,17 +103,19 @@ def rate(app: App, through: str | None, dry_run: bool) -> None:
     warn_unknown_games(app)
 
 
-def rate_lines(report: RateReport, *, would: bool = False) -> list[str]:
+def rate_lines(report: RateReport, *, would: bool = False, only: str | None = None) -> list[str]:
     """What a rate did (``would``: would do), old -> new for every published rating that a
-    re-rate changes; empty when there is nothing to rate."""
+    re-rate changes (``only``: on that list); empty when there is nothing to rate."""
     lines = []
     if report.rerated:
         verb, change = ("Would re-rate", "would change") if would else ("Re-rated", "changed")
+        changed = [c for c in report.changed if only is None or c.time_control == only]
+        on_list = "" if only is None else f" on the {only} list"
         lines.append(
             f"{verb} {_span(report.rerated)} after corrections; "
-            f"{_plural(len(report.changed), 'published rating')} {change}"
+            f"{_plural(len(changed), 'published rating')}{on_list} {change}"
         )
-        for c in report.changed:
+        for c in changed:
             on = "" if c.time_control == "standard" else f" ({c.time_control} list)"
             lines.append(
                 f"  {c.period}  {c.name} (id {c.player_id}): "
