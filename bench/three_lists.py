@@ -69,7 +69,7 @@ def _imported(work: Path, name: str, players: int, games: int, periods: int, see
             service.content_hash(raw),
         )  # fmt: skip
     app.close()
-    bench_run._spawn("ours", "import", db, str(data / "games.csv"))
+    bench_run._spawn("ours", "import", str(db), str(data / "games.csv"))
     return db
 
 
@@ -105,7 +105,7 @@ def run(players: int, games: int, periods: int, seed: int, repeats: int, work: P
             db = work / f"{name}-rated.db"
             shutil.copyfile(source, db)
             bench_run._say(quiet, f"  rate, {name} list(s), run {attempt + 1} ...")
-            times[name].append(bench_run._spawn("ours", "rate", db, ""))
+            times[name].append(bench_run._spawn("ours", "rate", str(db), ""))
             rows[name] = _rows(db)
     one = statistics.median(t["seconds"] for t in times["one"])
     three = statistics.median(t["seconds"] for t in times["three"])

@@ -94,10 +94,10 @@ def measure(players: int, periods: int, month_games: int, seed: int, repeats: in
     db = _registered(work, history.players_csv)
     say(quiet, "importing the history ...")
     figures: dict[str, Any] = {
-        "history_import": bench_run._spawn("ours", "import", db, str(history.games_csv))
+        "history_import": bench_run._spawn("ours", "import", str(db), str(history.games_csv))
     }
     say(quiet, "rating the history ...")
-    figures["history_rate"] = bench_run._spawn("ours", "rate", db, "")
+    figures["history_rate"] = bench_run._spawn("ours", "rate", str(db), "")
     figures["history_rows"] = _counts(db)
     figures["history_db_mb"] = db.stat().st_size / 2**20
     runs: list[dict[str, Any]] = []
@@ -105,8 +105,8 @@ def measure(players: int, periods: int, month_games: int, seed: int, repeats: in
     for attempt in range(repeats):
         shutil.copyfile(db, copy)
         say(quiet, f"one more month, run {attempt + 1} ...")
-        imported = bench_run._spawn("ours", "import", copy, str(month.games_csv))
-        rated = bench_run._spawn("ours", "rate", copy, "")
+        imported = bench_run._spawn("ours", "import", str(copy), str(month.games_csv))
+        rated = bench_run._spawn("ours", "rate", str(copy), "")
         runs.append({"import": imported, "rate": rated})
     figures["month_runs"] = runs
     figures["month_rows"] = _counts(copy)
