@@ -128,6 +128,8 @@ class _Rater:
         self.sqlite = conn.dialect.name == "sqlite"
         self.ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
         self.shift = closing_shift(config)
+        self.dormant = False
+        """A rapid or blitz list that cannot be published in this run (:meth:`load_state`)."""
         self.previous: tuple[int, dict[int, rules.ListEntry]] | None = None
         """The id and list rows of the period this rater wrote last in this run (None before
         the first, or after a period it did not write): the rows a player without games
@@ -140,53 +142,86 @@ class _Rater:
 
     def load_state(self, start: Period) -> None:
         """The players' standings on the list dated ``start``: the previous period's list, or
-        the register's entry data when no period before ``start`` was rated."""
-        entry: dict[int, rules.Standing] = {}
+        the register's entry data when no period before ``start`` was rated. The previous
+        list's rows are kept for the carry test of the first period (:func:`_split_carried`).
+
+        A rapid or blitz list is dormant (nothing loaded, nothing written) when it has no
+        event, no player with an entry rating on it and no row in the previous period: it
+        cannot be published in this run."""
         tc = self.time_control
+        previous = self._period_id(start.previous().start)
+        if tc != "standard" and self._dormant(previous):
+            self.dormant = True
+            return
+        before: dict[int, rules.ListEntry] = {}
+        dates = self.dates
+
+        def day_of(value: object) -> dt.date | None:
+            if value is None:
+                return None
+            day = dates.get(value)
+            if day is None:
+                day = dates[value] = to_date(value)
+            return day
+
+        if previous is not None:
+            last = _HISTORY_COLUMNS.index("last_active")
+            for row in fetch_all(
+                self.session,
+                f"SELECT {', '.join(_HISTORY_COLUMNS)} FROM rating_history "
+                f"WHERE period_id = {int(previous)} AND time_control = {self.tc_sql}",
+            ):
+                values = list(row)
+                values[last] = day_of(values[last])
+                before[row[0]] = _new_tuple(rules.ListEntry, values)
+        standings: dict[int, rules.Standing] = {}
         for pid, rating, games, k10, birth_year, fide_k, fide_k_list in fetch_all(
             self.session,
             f"SELECT id, {_ENTRY_COLUMNS[tc]}, birth_year, {_FIDE_K[tc]}, fide_k_list "
             "FROM players WHERE merged_into_id IS NULL ORDER BY id",
         ):
             self.entry_list[pid] = rating
-            entry[pid] = rules.Standing.from_entry(
-                rating,
-                games,
-                birth_year,
-                bool(k10),
-                fide_k,
-                None if fide_k_list is None else to_date(fide_k_list),
-            )
-        self.standings = dict(entry)
+            k_day = day_of(fide_k_list)
+            listed = before.get(pid)
+            if listed is None:
+                standings[pid] = rules.Standing.from_entry(
+                    rating, games, birth_year, bool(k10), fide_k, k_day
+                )
+            else:
+                # a hand-set K=10 flag (player edit) holds from any list on
+                entry_k10 = rules.flags_after(bool(k10), False, rating).k10
+                standings[pid] = rules.Standing(
+                    listed.rating_after, listed.total_games, birth_year,
+                    bool(listed.k10) or entry_k10, bool(listed.reached_2300), (), fide_k,
+                    k_day, listed.last_active,
+                )  # fmt: skip
+        self.standings = standings
         if not self.active and any(r is not None for r in self.entry_list.values()):
             self.active = True  # rated players: their list is published every period
-        previous = self._period_id(start.previous().start)
-        if previous is None:
-            return
-        dates = self.dates
-        listed = False
-        for pid, rating, total, k10, r2300, active in fetch_all(
-            self.session,
-            "SELECT player_id, rating_after, total_games, k10, reached_2300, last_active "
-            f"FROM rating_history WHERE period_id = {int(previous)} "
-            f"AND time_control = {self.tc_sql}",
-        ):
-            listed = True
-            base = entry.get(pid)
-            if base is not None:  # a hand-set K=10 flag (player edit) holds from any list on
-                day = None
-                if active is not None:
-                    day = dates.get(active)
-                    if day is None:
-                        day = dates[active] = to_date(active)
-                self.standings[pid] = rules.Standing(
-                    rating, total, base.birth_year, bool(k10) or base.k10, bool(r2300), (),
-                    base.fide_k, base.fide_k_list, day,
-                )  # fmt: skip
-        self.active = self.active or listed
+        listed_before = bool(before)
+        if listed_before:
+            assert previous is not None
+            self.previous = (previous, before)
+        self.active = self.active or listed_before
         # a rapid or blitz list never published before ``start`` has no pooled games
-        if self.config.uses_initial_ratings and (listed or self.time_control == "standard"):
+        if self.config.uses_initial_ratings and (listed_before or self.time_control == "standard"):
             self._load_pools(start)
+
+    def _dormant(self, previous: int | None) -> bool:
+        """Whether this (rapid or blitz) list has no event, no player with an entry rating
+        on it and no row in the period before the first one rated."""
+        tc, column = self.tc_sql, f"{self.time_control}_entry_rating"
+        conn = self.session.connection()
+        found = conn.exec_driver_sql(
+            f"SELECT 1 FROM events WHERE time_control = {tc} UNION ALL "
+            f"SELECT 1 FROM players WHERE {column} IS NOT NULL LIMIT 1"
+        ).first()
+        if found is None and previous is not None:
+            found = conn.exec_driver_sql(
+                f"SELECT 1 FROM rating_history WHERE period_id = {int(previous)} "
+                f"AND time_control = {tc} LIMIT 1"
+            ).first()
+        return found is None
 
     def _load_pools(self, start: Period) -> None:
         """The unrated players' pools, from the breakdown rows that count towards a first
@@ -365,6 +400,8 @@ class _Rater:
         """Rate one period through the engine; store its list and breakdown rows. Returns
         the games that counted. A rapid or blitz list with no games that was never
         published before and has no rated player is not written."""
+        if self.dormant:
+            return 0
         games = self.games_of(period)
         if not self.active and not games:
             self.previous = None
@@ -444,6 +481,7 @@ class _FirstEvents(Mapping[int, "int | None"]):
 
 _BREAKDOWN_COLUMNS = rules.BreakdownLine._fields
 _HISTORY_COLUMNS = rules.ListEntry._fields
+_new_tuple = tuple.__new__  # a named tuple from a row, without its Python-level __new__
 
 
 def _insert(
@@ -705,7 +743,6 @@ def rate(
         session.execute(sa.delete(RatingBreakdown).where(RatingBreakdown.period_id.in_(ids)))
     # a re-rated period's old list is read, replaced and compared one period at a time:
     # holding every old and new list row at once took 1.6 GB at 100k games
-    names: dict[int, str] = {}
     changed: list[ChangedRating] = []
 
     standard = _Rater(session, config)
@@ -740,16 +777,14 @@ def rate(
             old = _replace_list(session, row, tc) if period.start in existing else None
             games += rater.rate_period(period, row.id)
             if old:
-                names = names or _names(session)
-                changed += _supersede(session, row, old, names, now, tc)
+                changed += _supersede(session, row, old, now, tc)
         if progress is not None:
             progress(period)
     for start, row in sorted(existing.items()):
         if start not in {period.start for period in periods}:
-            names = names or _names(session)
             for listed in rules.TIME_CONTROLS:
                 old = _replace_list(session, row, listed.value)
-                changed += _supersede(session, row, old, names, now, listed.value)
+                changed += _supersede(session, row, old, now, listed.value)
     return RateReport(tuple(rated), tuple(rerated), games, tuple(changed), held_back)
 
 
@@ -774,16 +809,19 @@ def _replace_list(
     return old
 
 
-def _names(session: Session) -> dict[int, str]:
-    """Every player's name by id (for the report of changed ratings)."""
-    return dict(session.connection().exec_driver_sql("SELECT id, name FROM players").all())
+def _names(session: Session, player_ids: Sequence[int]) -> dict[int, str]:
+    """The names of these players by id (for the report of changed ratings)."""
+    names: dict[int, str] = {}
+    for start in range(0, len(player_ids), BULK_CHUNK):
+        chunk = ", ".join(str(int(pid)) for pid in player_ids[start : start + BULK_CHUNK])
+        names.update(fetch_all(session, f"SELECT id, name FROM players WHERE id IN ({chunk})"))
+    return names
 
 
 def _supersede(
     session: Session,
     period: RatingPeriod,
     old: dict[int, tuple[int | None, int, int | None]],
-    names: dict[int, str],
     now: dt.datetime,
     time_control: str,
 ) -> list[ChangedRating]:
@@ -803,6 +841,7 @@ def _supersede(
         for pid, values in old.items()
         if values[:2] != new.get(pid, (None, 0))
     ]
+    names = _names(session, [pid for pid, _, _ in replaced])
     replaced.sort(key=lambda item: (names.get(item[0], ""), item[0]))
     stamp = datetime_param(session, now)
     bulk_insert(
