@@ -14,7 +14,8 @@ The cost of a month depends on the register's size (every registered player gets
 each period) and on the month's games far more than on the depth of the history (indexes
 grow logarithmically), so a short history on a world-size register measures the monthly
 routine at world size without ten years of games. The report gives the times, the peak RSS
-of each step's process, the database size and its row counts.
+of each step's process, the database size and its row counts. ``settings.closing_days`` is 0
+(as in ``bench/before_after.py``): the month is rated as one new period.
 """
 
 from __future__ import annotations
@@ -56,7 +57,11 @@ def _registered(work: Path, players_csv: Path) -> Path:
     migrate.upgrade(url)
     engine = make_engine(url)
     with SessionFactory(bind=engine) as session, session.begin():
-        service.create_settings(session, system_config("fide"))
+        # closing_days 0: an event ending on a month's last days is rated in that month, so
+        # the history is exactly its periods and the new month one new period (with the
+        # default 3 days, the history's rate would also rate the new month's first days,
+        # and the month's rate would re-rate that period)
+        service.create_settings(session, system_config("fide", closing_days=0))
     engine.dispose()
     raw = players_csv.read_bytes()
     app = App(str(db))

@@ -24,6 +24,7 @@ def test_world_smoke(tmp_path: Path) -> None:
     finally:
         sys.path.remove(str(BENCH))
     assert figures["history_rows"]["games"] == 1600
+    assert figures["history_rate"]["periods"] == 2  # the history's periods, no more
     assert figures["month_rows"]["games"] == 2400
     # every registered player is on every list: one more period adds one row each
     added = figures["month_rows"]["rating_history"] - figures["history_rows"]["rating_history"]
