@@ -15,11 +15,12 @@ import pytest
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import service
+from ratings import migrate, service
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.models import Game
 from ratings.rules import ListEntry, system_config
+from tests.conftest import PG_URL, new_database
 from tests.safety_helpers import bench_generate
 
 rate_module = importlib.import_module("ratings.service.rate")  # the package exports rate()
@@ -95,3 +96,27 @@ def test_the_carry_test_reads_the_columns_it_names() -> None:
         "total_games", "score_half_points", "pd_sum_units", "units_per_point",
     )  # fmt: skip
     assert set(rate_module._CARRY_SELECT) <= set(ListEntry._fields)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG_URL, reason="needs RATINGS_TEST_PG_URL")
+def test_postgres_plan_setting_is_put_back(
+    session: Session, federation: tuple[bytes, bytes]
+) -> None:
+    """On PostgreSQL the copy runs without nested loops (its plan from stale statistics read
+    the whole new period once per old row); the session's setting is back after the rate,
+    and the rows are those of the same run on SQLite."""
+    on_sqlite = _rated(session, federation)
+    url = new_database()
+    migrate.upgrade(url)
+    engine = make_engine(url)
+    with SessionFactory(bind=engine) as pg:
+        service.create_settings(pg, system_config("fide"))
+        on_postgres = _rated(pg, federation)
+        assert pg.connection().exec_driver_sql("SHOW enable_nestloop").scalar() == "on"
+    engine.dispose()
+
+    def plain(rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
+        return [tuple(str(v) if isinstance(v, dt.date) else v for v in row) for row in rows]
+
+    assert plain(on_postgres) == plain(on_sqlite)

@@ -566,7 +566,17 @@ def _copy_carried(
     previous list who has no row yet in this one."""
     columns = ", ".join(_HISTORY_COLUMNS)
     select = ", ".join(_CARRY_SELECT.get(c, f"p.{c}") for c in _HISTORY_COLUMNS)
-    done = session.connection().exec_driver_sql(
+    conn = session.connection()
+    # PostgreSQL plans the anti-join from statistics that a rate outruns (the new period's
+    # rows are never in them): it expected one row a side and took a nested loop that read
+    # the whole new period for every old row, 17-25 s a period at 20,000 players
+    # (bench/RESULTS.md). Without nested loops it hashes one side: linear whatever the
+    # statistics say. RESET puts back the session's own setting (after an error the
+    # transaction is rolled back, and a SET LOCAL with it).
+    postgres = conn.dialect.name == "postgresql"
+    if postgres:
+        conn.exec_driver_sql("SET LOCAL enable_nestloop = off")
+    done = conn.exec_driver_sql(
         f"INSERT INTO rating_history (period_id, time_control, {columns}) "
         f"SELECT {int(period_id)}, p.time_control, {select} FROM rating_history p "
         f"WHERE p.period_id = {int(previous_id)} AND p.time_control = {tc_sql} "
@@ -574,6 +584,8 @@ def _copy_carried(
         f"WHERE c.period_id = {int(period_id)} AND c.time_control = {tc_sql} "
         "AND c.player_id = p.player_id)"
     )
+    if postgres:
+        conn.exec_driver_sql("RESET enable_nestloop")
     if done.rowcount != expected:  # the previous rows in the database are not the engine's
         raise RuntimeError(
             f"rating_history: {done.rowcount} rows carried over into period {period_id}, "
