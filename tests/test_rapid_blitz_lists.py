@@ -137,7 +137,8 @@ def test_rerate_unrate_and_superseded_values_per_list(club: Club) -> None:
     assert "0 published ratings on the standard list would change" in standard
     assert "->" not in standard
     assert club.run("rate", "--list", "rapid") == (
-        1, "Error: --list goes with --dry-run only: rate rates every list\n"
+        1,
+        "Error: --list goes with --dry-run only: rate rates every list\n",
     )
     club.ok("rate")
     assert _list(club, "rapid")["A"]["rating"] == 1959
