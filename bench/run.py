@@ -409,6 +409,35 @@ def run_size(
         dbs.close()
 
 
+def register_players(db: str, players_csv: Path, *, closing_days: int | None = None) -> None:
+    """Build a database (a SQLite path or a URL) with our migrations and the FIDE settings
+    (``closing_days`` when given), and import ``players_csv`` as ``ratings import players``
+    does (not timed: every benchmark starts from it)."""
+    from ratings import migrate, service
+    from ratings.cli import App
+    from ratings.db import SessionFactory, database_url, make_engine
+    from ratings.io.csv import read_players_csv
+    from ratings.rules import system_config
+
+    url = database_url(db)
+    migrate.upgrade(url)
+    engine = make_engine(url)
+    config = system_config("fide")
+    if closing_days is not None:
+        config = system_config("fide", closing_days=closing_days)
+    with SessionFactory(bind=engine) as session, session.begin():
+        service.create_settings(session, config)
+    engine.dispose()
+    raw = players_csv.read_bytes()
+    app = App(db)
+    with app.session() as session:
+        service.import_players(
+            session, read_players_csv(raw, str(players_csv)), str(players_csv),
+            service.content_hash(raw),
+        )  # fmt: skip
+    app.close()
+
+
 def _measure(
     dbs: Databases,
     data: Path,
@@ -420,27 +449,7 @@ def _measure(
     heavy_repeats: int,
 ) -> SizeResult:
     """Every step, measured on ``dbs`` (run_size's body)."""
-    from ratings import migrate, service
-    from ratings.cli import App
-    from ratings.db import SessionFactory, database_url, make_engine
-    from ratings.io.csv import read_players_csv
-    from ratings.rules import system_config
-
-    url = database_url(dbs.create("players"))
-    migrate.upgrade(url)
-    engine = make_engine(url)
-    with SessionFactory(bind=engine) as session, session.begin():
-        service.create_settings(session, system_config("fide"))
-    engine.dispose()
-    players_csv = data / "players.csv"
-    raw = players_csv.read_bytes()
-    app = App(dbs.target("players"))
-    with app.session() as session:
-        service.import_players(
-            session, read_players_csv(raw, str(players_csv)), str(players_csv),
-            service.content_hash(raw),
-        )  # fmt: skip
-    app.close()
+    register_players(dbs.create("players"), data / "players.csv")
 
     measures = {step: Measure(step) for step in STEPS}
 

@@ -45,30 +45,10 @@ def _imported(work: Path, name: str, players: int, games: int, periods: int, see
     """A database holding the federation's players and games, not rated."""
     from generate import generate  # bench/generate.py
 
-    from ratings import migrate, service
-    from ratings.cli import App
-    from ratings.db import SessionFactory, database_url, make_engine
-    from ratings.io.csv import read_players_csv
-    from ratings.rules import system_config
-
     data = work / f"data-{name}"
     generate(players, games, periods, seed, data, date(2015, 1, 1), mixed_lists=mixed)
     db = work / f"{name}-imported.db"
-    url = database_url(str(db))
-    migrate.upgrade(url)
-    engine = make_engine(url)
-    with SessionFactory(bind=engine) as session, session.begin():
-        service.create_settings(session, system_config("fide"))
-    engine.dispose()
-    players_csv = data / "players.csv"
-    raw = players_csv.read_bytes()
-    app = App(str(db))
-    with app.session() as session:
-        service.import_players(
-            session, read_players_csv(raw, str(players_csv)), str(players_csv),
-            service.content_hash(raw),
-        )  # fmt: skip
-    app.close()
+    bench_run.register_players(str(db), data / "players.csv")
     bench_run._spawn("ours", "import", str(db), str(data / "games.csv"))
     return db
 

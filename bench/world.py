@@ -45,32 +45,13 @@ START = date(2015, 1, 1)
 
 def _registered(work: Path, players_csv: Path) -> Path:
     """A database at head with the FIDE settings and the players imported."""
-    from ratings import migrate, service
-    from ratings.cli import App
-    from ratings.db import SessionFactory, database_url, make_engine
-    from ratings.io.csv import read_players_csv
-    from ratings.rules import system_config
-
     db = work / "world.db"
     db.unlink(missing_ok=True)
-    url = database_url(str(db))
-    migrate.upgrade(url)
-    engine = make_engine(url)
-    with SessionFactory(bind=engine) as session, session.begin():
-        # closing_days 0: an event ending on a month's last days is rated in that month, so
-        # the history is exactly its periods and the new month one new period (with the
-        # default 3 days, the history's rate would also rate the new month's first days,
-        # and the month's rate would re-rate that period)
-        service.create_settings(session, system_config("fide", closing_days=0))
-    engine.dispose()
-    raw = players_csv.read_bytes()
-    app = App(str(db))
-    with app.session() as session:
-        service.import_players(
-            session, read_players_csv(raw, str(players_csv)), str(players_csv),
-            service.content_hash(raw),
-        )  # fmt: skip
-    app.close()
+    # closing_days 0: an event ending on a month's last days is rated in that month, so the
+    # history is exactly its periods and the new month one new period (with the default 3
+    # days, the history's rate would also rate the new month's first days, and the month's
+    # rate would re-rate that period)
+    bench_run.register_players(str(db), players_csv, closing_days=0)
     return db
 
 

@@ -31,6 +31,15 @@ def _register(session: Session) -> None:
     )
 
 
+def _game(
+    session: Session, event: str, result: Result, day: dt.date, time_control: str | None = None
+) -> None:
+    """A game of Ann (white) against Bob in round 1 of ``event``."""
+    service.add_game(
+        session, "Ann", "Bob", result, day, event_name=event, round="1", time_control=time_control
+    )
+
+
 def _exported(session: Session, event: str) -> dict[str, int | None]:
     text = service.export_trf(session, event).text
     tournament = parse_trf(text.encode(), "x.trf")
@@ -40,35 +49,9 @@ def _exported(session: Session, event: str) -> dict[str, int | None]:
 
 def test_a_rapid_event_exports_entry_ratings_of_the_rapid_list(session: Session) -> None:
     _register(session)
-    service.add_game(
-        session,
-        "Ann",
-        "Bob",
-        Result.DRAW,
-        dt.date(2025, 1, 10),
-        event_name="Rapid",
-        round="1",
-        time_control="rapid",
-    )
-    service.add_game(
-        session,
-        "Ann",
-        "Bob",
-        Result.DRAW,
-        dt.date(2025, 1, 10),
-        event_name="Blitz",
-        round="1",
-        time_control="blitz",
-    )
-    service.add_game(
-        session,
-        "Ann",
-        "Bob",
-        Result.DRAW,
-        dt.date(2025, 1, 10),
-        event_name="Classic",
-        round="1",
-    )
+    _game(session, "Rapid", Result.DRAW, dt.date(2025, 1, 10), "rapid")
+    _game(session, "Blitz", Result.DRAW, dt.date(2025, 1, 10), "blitz")
+    _game(session, "Classic", Result.DRAW, dt.date(2025, 1, 10))
     rapid = _exported(session, "Rapid")
     assert rapid == {"Bob": 1900, "Ann": 1600}
     assert list(rapid) == ["Bob", "Ann"]  # start numbers by the rapid rating
@@ -79,36 +62,10 @@ def test_a_rapid_event_exports_entry_ratings_of_the_rapid_list(session: Session)
 
 def test_a_rapid_event_exports_the_rapid_list_in_force(session: Session) -> None:
     _register(session)
-    service.add_game(
-        session,
-        "Ann",
-        "Bob",
-        Result.WHITE_WIN,
-        dt.date(2025, 1, 10),
-        time_control="rapid",
-        event_name="January rapid",
-        round="1",
-    )
-    service.add_game(
-        session,
-        "Ann",
-        "Bob",
-        Result.WHITE_WIN,
-        dt.date(2025, 1, 11),
-        event_name="January standard",
-        round="1",
-    )
+    _game(session, "January rapid", Result.WHITE_WIN, dt.date(2025, 1, 10), "rapid")
+    _game(session, "January standard", Result.WHITE_WIN, dt.date(2025, 1, 11))
     service.rate(session, through=Period.from_string("2025-01"))
-    service.add_game(
-        session,
-        "Ann",
-        "Bob",
-        Result.DRAW,
-        dt.date(2025, 2, 10),
-        time_control="rapid",
-        event_name="February rapid",
-        round="1",
-    )
+    _game(session, "February rapid", Result.DRAW, dt.date(2025, 2, 10), "rapid")
     rapid_list = dict(
         session.execute(
             sa.select(Player.name, RatingHistory.rating_after)
