@@ -32,6 +32,7 @@ from ratings.rules import Period, SystemConfig
 from ratings.service.common import (
     BULK_CHUNK,
     bulk_insert,
+    copy_rows,
     date_param,
     datetime_param,
     fetch_all,
@@ -494,9 +495,16 @@ def _insert(
     time_control: str | None = None,
 ) -> None:
     """The engine's rows (named tuples in column order) through executemany, with the
-    period's id (and the list's time control) written into the statement: no ORM object,
-    no SQLAlchemy processing."""
+    period's id (and the list's time control) written into the statement, or through COPY
+    on PostgreSQL: no ORM object, no SQLAlchemy processing."""
     conn = session.connection()
+    if conn.dialect.name == "postgresql":
+        head: tuple[object, ...] = (int(period_id),)
+        if time_control is not None:
+            head += (rules.time_control(time_control).value,)
+        names = ("period_id", "time_control")[: len(head)]
+        copy_rows(session, table, (*names, *columns), ((*head, *row) for row in rows))
+        return
     mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     fixed, values = "period_id", str(int(period_id))
     if time_control is not None:
