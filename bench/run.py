@@ -146,6 +146,11 @@ def worker(kind: str, step: str, db: str, arg: str) -> dict[str, Any]:
         import ratings.service  # noqa: F401
 
         run = _ours
+    elif kind == "minimal":
+        import floor_minimal  # bench/floor_minimal.py (SQLite)
+
+        def run(step: str, db: str, arg: str) -> dict[str, Any]:
+            return floor_minimal.run_step(step, Path(db), arg)
     elif _is_url(db):
         import floor_pg  # bench/floor_pg.py
 

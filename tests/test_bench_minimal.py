@@ -1,0 +1,32 @@
+"""bench/minimal.py at a small size (the benchmark's smoke run): our import and rate
+against the minimal floor, which writes a list row only for the players who played."""
+
+from __future__ import annotations
+
+import importlib.util
+import re
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def test_minimal_floor_smoke(tmp_path: Path) -> None:
+    sys.path.insert(0, str(BENCH))
+    try:
+        spec = importlib.util.spec_from_file_location("bench_minimal", BENCH / "minimal.py")
+        assert spec is not None
+        assert spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        figures = module.measure(150, 900, 3, 2, 1, tmp_path, quiet=True)
+        text = module.report(figures, ["--players", "150"])
+    finally:
+        sys.path.remove(str(BENCH))
+    (ours_import,) = figures["runs"]["ours"]["import"]
+    (floor_import,) = figures["runs"]["minimal"]["import"]
+    assert ours_import["games"] == floor_import["games"] == 900
+    ours_rows, floor_rows = figures["rows"]["ours"], figures["rows"]["minimal"]
+    assert ours_rows[0] % 150 == 0  # every registered player on every list
+    assert 0 < floor_rows[0] < ours_rows[0]  # the active ones only
+    assert re.search(r"\| rate \| \d+\.\d\d \| \d+\.\d\d \| \*\*\d+\.\d\dx\*\* \|", text)
