@@ -12,7 +12,7 @@ import click
 from ratings import clock, rules, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import warn_unknown_games
-from ratings.cli.options import LIST, LISTS
+from ratings.cli.options import LIST, LISTS, on_list
 from ratings.cli.progress import Progress
 from ratings.cli.tables import FORMAT
 from ratings.errors import InvalidInputError
@@ -110,13 +110,13 @@ def rate_lines(report: RateReport, *, would: bool = False, only: str | None = No
     if report.rerated:
         verb, change = ("Would re-rate", "would change") if would else ("Re-rated", "changed")
         changed = [c for c in report.changed if only is None or c.time_control == only]
-        on_list = "" if only is None else f" on the {only} list"
+        scope = "" if only is None else f" on the {only} list"
         lines.append(
             f"{verb} {_span(report.rerated)} after corrections; "
-            f"{_plural(len(changed), 'published rating')}{on_list} {change}"
+            f"{_plural(len(changed), 'published rating')}{scope} {change}"
         )
         for c in changed:
-            on = "" if c.time_control == "standard" else f" ({c.time_control} list)"
+            on = on_list(c.time_control)
             lines.append(
                 f"  {c.period}  {c.name} (id {c.player_id}): "
                 f"{_blank(c.old) or 'unrated'} -> {_blank(c.new) or 'unrated'}{on}"
@@ -279,7 +279,7 @@ def preview(app: App, show_all: bool, fmt: str, list_type: str) -> None:
             click.echo(line, err=fmt != "table")  # csv and json stay parseable
         if fmt == "table":
             click.echo()
-    kind = "" if list_type == "standard" else f" ({list_type} list)"
+    kind = on_list(list_type)
     _print_list(
         result,
         fmt,
@@ -351,7 +351,7 @@ def card(app: App, player_ref: str, period: str | None, list_type: str) -> None:
     """Show the per-game calculation of a player's period (like FIDE's calculation page)."""
     with app.session() as session:
         c = reports.card(session, player_ref, period, time_control=list_type)
-    on = "" if list_type == "standard" else f" ({list_type} list)"
+    on = on_list(list_type)
     click.echo(f"{c.player.name} (id {c.player.id}), period {c.period}{on}")
     click.echo(
         f"Rating {_blank(c.rating_before) or 'unrated'}, K {_blank(c.k) or '-'}, "

@@ -39,6 +39,12 @@ LIST = click.option(
     help="The rating list: standard, rapid or blitz.",
 )
 
+
+def on_list(time_control: str) -> str:
+    """What a line adds to say its list: nothing for standard, `` (rapid list)``..."""
+    return "" if time_control == "standard" else f" ({time_control} list)"
+
+
 REASON = click.option(
     "--reason",
     metavar="TEXT",

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratings import files, limits, migrate
 from ratings.cli import App, pass_app
-from ratings.cli.options import LIST
+from ratings.cli.options import LIST, on_list
 from ratings.cli.progress import Progress
 from ratings.cli.types import AsciiIntRange
 from ratings.db import SessionFactory, make_engine, sqlite_path
@@ -153,7 +153,7 @@ def publish(
         f"{report.lists} list(s), {report.players} player page(s), {report.events} event "
         "page(s) rendered"
     )
-    which = "" if list_type == "standard" else f" ({list_type} list)"
+    which = on_list(list_type)
     click.echo(
         f"Published {directory / 'index.html'}{which}: {rendered}; "
         f"{report.written} file(s) written, "

@@ -11,7 +11,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits
+from ratings import limits, rules
 from ratings.errors import (
     AmbiguousPlayerError,
     InvalidInputError,
@@ -253,6 +253,18 @@ def mark_all_for_rerate(session: Session) -> RatingPeriod | None:
 
 BULK_CHUNK = 50_000
 """Rows per executemany in :func:`bulk_insert`."""
+
+
+def list_name(time_control: str) -> str:
+    """The checked value of a ``--list`` option: standard, rapid or blitz.
+
+    :raises InvalidInputError: any other word."""
+    try:
+        return rules.time_control(time_control).value
+    except rules.InvalidTimeControlError:
+        raise InvalidInputError(
+            f"unknown list: {time_control!r} (use standard, rapid or blitz)"
+        ) from None
 
 
 def bulk_insert(

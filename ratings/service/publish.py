@@ -39,8 +39,7 @@ from ratings.models import (
 )
 from ratings.results import Result
 from ratings.rules import points
-from ratings.rules import time_control as check_time_control
-from ratings.service.common import get_config, get_player, parse_period
+from ratings.service.common import get_config, get_player, list_name, parse_period
 
 _RESULTS = {r.value: r for r in Result}
 
@@ -106,18 +105,6 @@ class SitePeriod:
     """``published`` or ``needs_rerate`` (a correction is waiting for ``ratings rate``)."""
     stamp: str
     """When it was last (re-)rated, ISO text: a new stamp means its rows were rewritten."""
-
-
-def list_type(time_control: str) -> str:
-    """The checked name of a list: standard, rapid or blitz.
-
-    :raises InvalidInputError: any other word."""
-    try:
-        return check_time_control(time_control).value
-    except ValueError:
-        raise InvalidInputError(
-            f"unknown list: {time_control!r} (use standard, rapid or blitz)"
-        ) from None
 
 
 def periods(session: Session, time_control: str = "standard") -> list[SitePeriod]:
@@ -738,7 +725,7 @@ def rating_series(
         .where(
             RatingHistory.player_id.in_([p.id for p in players]),
             RatingHistory.period_id.in_(query.scalar_subquery()),
-            RatingHistory.time_control == list_type(time_control),
+            RatingHistory.time_control == list_name(time_control),
             RatingHistory.rating_after.is_not(None),
         )
         .order_by(RatingPeriod.start_date)

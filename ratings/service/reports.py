@@ -20,7 +20,7 @@ from ratings.models import (
     RatingPeriod,
 )
 from ratings.rules import Period
-from ratings.service.common import get_config, get_player, parse_period
+from ratings.service.common import get_config, get_player, list_name, parse_period
 from ratings.service.rate import first_event, first_game_period, rate
 
 
@@ -99,18 +99,6 @@ def _list_row(
 
 def _sort_key(row: ListRow) -> tuple[int, int, str, int]:
     return (row.rating is None, -(row.rating or 0), row.name.lower(), row.player_id)
-
-
-def list_name(time_control: str) -> str:
-    """The checked value of a ``--list`` option: standard, rapid or blitz.
-
-    :raises InvalidInputError: any other word."""
-    try:
-        return rules.time_control(time_control).value
-    except rules.InvalidTimeControlError:
-        raise InvalidInputError(
-            f"unknown list: {time_control!r} (use standard, rapid or blitz)"
-        ) from None
 
 
 def _find_period(

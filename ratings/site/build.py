@@ -60,7 +60,7 @@ from ratings.errors import OutputFileError, PeriodError
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.service import publish as data
-from ratings.service.common import get_config
+from ratings.service.common import get_config, list_name
 from ratings.service.crosstable import CrossCell, crosstable
 from ratings.site import chart
 from ratings.site.output import SiteFolder
@@ -320,7 +320,7 @@ def site_periods(session: Session, time_control: str = "standard") -> list[data.
         list (a club that never played blitz has no blitz list).
     :raises InvalidInputError: for a list other than standard, rapid or blitz.
     """
-    time_control = data.list_type(time_control)
+    time_control = list_name(time_control)
     periods = data.periods(session, time_control)
     if periods:
         return periods
@@ -380,7 +380,7 @@ def publish_site(
     :raises OutputFileError: when a file cannot be written, or ``out`` holds the site of
         another list.
     """
-    time_control = data.list_type(time_control)
+    time_control = list_name(time_control)
     periods = site_periods(session, time_control)
     check_site_list(out, time_control)
     config = get_config(session)
