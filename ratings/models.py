@@ -14,10 +14,11 @@ rounding of K x sum(dR) reproduce every published change (README, "SQL cookbook"
 from __future__ import annotations
 
 import datetime as dt
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.engine.interfaces import ExecutionContext
-from sqlalchemy.orm import Mapped, mapped_column
+from sqlalchemy.orm import InstrumentedAttribute, Mapped, mapped_column
 
 from ratings.db import Base, bool_false, int_pk
 from ratings.limits import MAX_NAME_KEY_LENGTH
@@ -174,6 +175,28 @@ class Player(Base):
 
     def __repr__(self) -> str:
         return f"Player(id={self.id!r}, name={self.name!r})"
+
+
+class EntryColumns(NamedTuple):
+    """A list's entry columns of ``players`` (:data:`ENTRY_COLUMNS`)."""
+
+    rating: InstrumentedAttribute[int | None]
+    games: InstrumentedAttribute[int | None]
+    k10: InstrumentedAttribute[bool]
+    fide_k: InstrumentedAttribute[int | None]
+
+
+ENTRY_COLUMNS = {
+    "standard": EntryColumns(Player.entry_rating, Player.entry_games, Player.k10, Player.fide_k),
+    "rapid": EntryColumns(
+        Player.rapid_entry_rating, Player.rapid_entry_games, Player.rapid_k10, Player.rapid_fide_k
+    ),
+    "blitz": EntryColumns(
+        Player.blitz_entry_rating, Player.blitz_entry_games, Player.blitz_k10, Player.blitz_fide_k
+    ),
+}
+"""Each list's entry rating, entry games, K=10 flag and FIDE K columns of ``players`` (every
+FIDE K is dated by ``fide_k_list``)."""
 
 
 class Import(Base):

@@ -29,6 +29,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
+    ENTRY_COLUMNS,
     Bye,
     Event,
     Game,
@@ -152,13 +153,6 @@ class SitePlayer:
     """None: unknown."""
 
 
-_ENTRY_COLUMNS = {
-    "standard": (Player.k10, Player.entry_rating, Player.entry_games),
-    "rapid": (Player.rapid_k10, Player.rapid_entry_rating, Player.rapid_entry_games),
-    "blitz": (Player.blitz_k10, Player.blitz_entry_rating, Player.blitz_entry_games),
-}
-
-
 def register(
     session: Session, time_control: str = "standard", *, through: dt.date | None = None
 ) -> dict[int, SitePlayer]:
@@ -169,7 +163,7 @@ def register(
     rating or a rated game on one of its lists, or a game or bye in one of its events (that
     end on or before ``through``, when given) are kept.
     """
-    k10, entry_rating, entry_games = _ENTRY_COLUMNS[time_control]
+    entry_rating, entry_games, k10, _ = ENTRY_COLUMNS[time_control]
     query = sa.select(
         Player.id,
         Player.name,

@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from ratings import rules
 from ratings.errors import PeriodError
-from ratings.models import RatingBreakdown, RatingPeriod
+from ratings.models import ENTRY_COLUMNS, RatingBreakdown, RatingPeriod
 from ratings.results import Result
 from ratings.rules import Period, SystemConfig
 from ratings.service.common import (
@@ -87,13 +87,6 @@ class RateReport:
 
 _OTHER_LISTS = (rules.TimeControl.RAPID, rules.TimeControl.BLITZ)
 """The lists rated after the standard one in every period."""
-_ENTRY_COLUMNS = {
-    "standard": "entry_rating, entry_games, k10",
-    "rapid": "rapid_entry_rating, rapid_entry_games, rapid_k10",
-    "blitz": "blitz_entry_rating, blitz_entry_games, blitz_k10",
-}
-"""The players' entry data of each list (``fide_k_list`` dates every list's FIDE K)."""
-_FIDE_K = {"standard": "fide_k", "rapid": "rapid_fide_k", "blitz": "blitz_fide_k"}
 
 
 class _Rater:
@@ -176,9 +169,10 @@ class _Rater:
                 values[last] = day_of(values[last])
                 before[row[0]] = _new_tuple(rules.ListEntry, values)
         standings: dict[int, rules.Standing] = {}
-        for pid, rating, games, k10, birth_year, fide_k, fide_k_list in fetch_all(
+        entry = ", ".join(column.key for column in ENTRY_COLUMNS[tc])
+        for pid, rating, games, k10, fide_k, birth_year, fide_k_list in fetch_all(
             self.session,
-            f"SELECT id, {_ENTRY_COLUMNS[tc]}, birth_year, {_FIDE_K[tc]}, fide_k_list "
+            f"SELECT id, {entry}, birth_year, fide_k_list "
             "FROM players WHERE merged_into_id IS NULL ORDER BY id",
         ):
             self.entry_list[pid] = rating

@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from ratings import rules
 from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
+    ENTRY_COLUMNS,
     Event,
     Game,
     Player,
@@ -180,11 +181,8 @@ def rating_list(
 
 def _entry(p: Player, time_control: str) -> tuple[int | None, int | None, bool]:
     """A player's entry rating, games and K=10 flag on the list ``time_control``."""
-    if time_control == "rapid":
-        return p.rapid_entry_rating, p.rapid_entry_games, p.rapid_k10
-    if time_control == "blitz":
-        return p.blitz_entry_rating, p.blitz_entry_games, p.blitz_k10
-    return p.entry_rating, p.entry_games, p.k10
+    rating, games, k10, _ = ENTRY_COLUMNS[time_control]
+    return getattr(p, rating.key), getattr(p, games.key), getattr(p, k10.key)
 
 
 def _register_list(
@@ -194,10 +192,8 @@ def _register_list(
     first = first_game_period(session, config)
     query = sa.select(Player).where(Player.merged_into_id.is_(None))
     if not include_unrated:
-        column = {"rapid": Player.rapid_entry_rating, "blitz": Player.blitz_entry_rating}.get(
-            time_control, Player.entry_rating
-        )
-        query = query.where(column.is_not(None))
+        rating_column, _, _, _ = ENTRY_COLUMNS[time_control]
+        query = query.where(rating_column.is_not(None))
     rows = []
     for p in session.scalars(query):
         rating, games, k10 = _entry(p, time_control)
