@@ -16,6 +16,12 @@ grow logarithmically), so a short history on a world-size register measures the 
 routine at world size without ten years of games. The report gives the times, the peak RSS
 of each step's process, the database size and its row counts. ``settings.closing_days`` is 0
 (as in ``bench/before_after.py``): the month is rated as one new period.
+
+With ``--db-url postgresql+psycopg://USER@HOST:PORT/DBNAME`` the databases are made on that
+PostgreSQL server instead, as ``bench/run.py --db-url`` makes them (``ratings_bench_<pid>_<n>_
+world`` for the rated history, ``..._month`` for the copy a month is added to, copied with
+``CREATE DATABASE ... TEMPLATE``); they are dropped at the end unless ``--keep`` is given,
+when the report names them (``bench/world_queries.py --db-url`` reads them).
 """
 
 from __future__ import annotations
@@ -43,29 +49,29 @@ import run as bench_run  # noqa: E402 (bench/run.py, after the path is set)
 START = date(2015, 1, 1)
 
 
-def _registered(work: Path, players_csv: Path) -> Path:
-    """A database at head with the FIDE settings and the players imported."""
-    db = work / "world.db"
-    db.unlink(missing_ok=True)
+def _registered(dbs: bench_run.Databases, players_csv: Path) -> str:
+    """A database at head with the FIDE settings and the players imported; its target."""
+    db = dbs.create("world")
     # closing_days 0: an event ending on a month's last days is rated in that month, so the
     # history is exactly its periods and the new month one new period (with the default 3
     # days, the history's rate would also rate the new month's first days, and the month's
     # rate would re-rate that period)
-    bench_run.register_players(str(db), players_csv, closing_days=0)
+    bench_run.register_players(db, players_csv, closing_days=0)
     return db
 
 
-def _counts(db: Path) -> dict[str, int]:
-    with sqlite3.connect(db) as conn:
-        return {
-            table: conn.execute(f"SELECT count(*) FROM {table}").fetchone()[0]
-            for table in ("players", "games", "rating_history", "rating_breakdown")
-        }
+def _counts(dbs: bench_run.Databases, name: str) -> dict[str, int]:
+    return {
+        table: dbs.query(name, f"SELECT count(*) FROM {table}")[0][0]
+        for table in ("players", "games", "rating_history", "rating_breakdown")
+    }
 
 
 def measure(players: int, periods: int, month_games: int, seed: int, repeats: int, work: Path,
-            quiet: bool = False) -> dict[str, Any]:  # fmt: skip
-    """Build the history and time the monthly routine; returns every figure."""
+            quiet: bool = False, db_url: str | None = None,
+            keep_databases: bool = False) -> dict[str, Any]:  # fmt: skip
+    """Build the history and time the monthly routine; returns every figure. With ``db_url``
+    on that PostgreSQL server (its databases dropped at the end unless ``keep_databases``)."""
     from generate import generate  # bench/generate.py
 
     say = bench_run._say
@@ -76,27 +82,38 @@ def measure(players: int, periods: int, month_games: int, seed: int, repeats: in
     month = generate(
         players, month_games, 1, seed, work / "month", bench_run._add_months(START, periods)
     )
-    say(quiet, "importing the players ...")
-    db = _registered(work, history.players_csv)
-    say(quiet, "importing the history ...")
-    figures: dict[str, Any] = {
-        "history_import": bench_run._spawn("ours", "import", str(db), str(history.games_csv))
-    }
-    say(quiet, "rating the history ...")
-    figures["history_rate"] = bench_run._spawn("ours", "rate", str(db), "")
-    figures["history_rows"] = _counts(db)
-    figures["history_db_mb"] = db.stat().st_size / 2**20
-    runs: list[dict[str, Any]] = []
-    copy = work / "month.db"
-    for attempt in range(repeats):
-        shutil.copyfile(db, copy)
-        say(quiet, f"one more month, run {attempt + 1} ...")
-        imported = bench_run._spawn("ours", "import", str(copy), str(month.games_csv))
-        rated = bench_run._spawn("ours", "rate", str(copy), "")
-        runs.append({"import": imported, "rate": rated})
-    figures["month_runs"] = runs
-    figures["month_rows"] = _counts(copy)
-    figures["month_db_mb"] = copy.stat().st_size / 2**20
+    dbs: bench_run.Databases = (
+        bench_run.SqliteDatabases(work) if db_url is None else bench_run.PgDatabases(db_url)
+    )
+    try:
+        say(quiet, "importing the players ...")
+        db = _registered(dbs, history.players_csv)
+        say(quiet, "importing the history ...")
+        figures: dict[str, Any] = {
+            "history_import": bench_run._spawn("ours", "import", db, str(history.games_csv))
+        }
+        say(quiet, "rating the history ...")
+        figures["history_rate"] = bench_run._spawn("ours", "rate", db, "")
+        figures["history_rows"] = _counts(dbs, "world")
+        figures["history_db_mb"] = dbs.size_mb("world")
+        runs: list[dict[str, Any]] = []
+        for attempt in range(repeats):
+            dbs.copy("world", "month")
+            say(quiet, f"one more month, run {attempt + 1} ...")
+            copy = dbs.target("month")
+            imported = bench_run._spawn("ours", "import", copy, str(month.games_csv))
+            rated = bench_run._spawn("ours", "rate", copy, "")
+            runs.append({"import": imported, "rate": rated})
+        figures["month_runs"] = runs
+        figures["month_rows"] = _counts(dbs, "month")
+        figures["month_db_mb"] = dbs.size_mb("month")
+        figures["server"] = None if db_url is None else bench_run.PgDatabases(db_url).server()
+        figures["kept"] = (
+            [dbs.target(n) for n in ("world", "month")] if db_url and keep_databases else []
+        )
+    finally:
+        if db_url is None or not keep_databases:
+            dbs.close()
     figures["elapsed_min"] = (time.perf_counter() - began) / 60
     return figures
 
@@ -115,6 +132,7 @@ def report(figures: dict[str, Any], argv: Sequence[str]) -> str:
             f"Machine: {os.cpu_count()} cores, Python {platform.python_version()}, SQLite "
             f"{sqlite3.sqlite_version}; load average at the end {os.getloadavg()[0]:.2f}; "
             f"whole run {figures['elapsed_min']:.1f} min.",
+            *_backend(figures),
             "",
             "| step | time (s) | peak RSS (MB) |",
             "|---|---:|---:|",
@@ -136,8 +154,29 @@ def report(figures: dict[str, Any], argv: Sequence[str]) -> str:
             f"{rows['rating_history']:,} list rows, {rows['rating_breakdown']:,} breakdown "
             f"rows; database {figures['month_db_mb']:,.0f} MB "
             f"({figures['history_db_mb']:,.0f} MB before the month).",
+            *_kept(figures["kept"]),
         ]
     )
+
+
+def _kept(urls: Sequence[str]) -> list[str]:
+    """The report's line naming the PostgreSQL databases kept, if any (passwords hidden)."""
+    from ratings.db import url_for_messages
+
+    return ["", "Databases kept: " + ", ".join(map(url_for_messages, urls))] if urls else []
+
+
+def _backend(figures: dict[str, Any]) -> list[str]:
+    """The report's line on the PostgreSQL server, if the run was on one."""
+    if figures.get("server") is None:
+        return []
+    version, fsync = figures["server"]
+    return [
+        "",
+        f"Backend: PostgreSQL {version} (`SHOW fsync`: {fsync}); peak RSS is of the client "
+        "worker process only (the server's memory is not counted); sizes are "
+        "`pg_database_size`.",
+    ]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -149,15 +188,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--month-games", type=int, required=True, help="games per month")
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     parser.add_argument("--repeats", type=int, default=3, help="runs of the month (default 3)")
-    parser.add_argument("--keep", type=Path, help="work folder to keep")
+    parser.add_argument(
+        "--keep", type=Path, help="work folder to keep (and the PostgreSQL databases)"
+    )
+    parser.add_argument(
+        "--db-url",
+        help="build on this PostgreSQL server (postgresql+psycopg://USER@HOST:PORT/DBNAME; "
+        "databases are created beside DBNAME); default: SQLite files in the work folder",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     ns = parser.parse_args(args)
     work = ns.keep if ns.keep is not None else Path(tempfile.mkdtemp(prefix="world-"))
     work.mkdir(parents=True, exist_ok=True)
     try:
         figures = measure(
-            ns.players, ns.periods, ns.month_games, ns.seed, ns.repeats, work, ns.quiet
-        )
+            ns.players, ns.periods, ns.month_games, ns.seed, ns.repeats, work, ns.quiet,
+            ns.db_url, keep_databases=ns.keep is not None,
+        )  # fmt: skip
         print(report(figures, args))
     finally:
         if ns.keep is None:
