@@ -22,6 +22,7 @@ from ratings.errors import (
 )
 from ratings.io.csv import GameRow, read_players_csv
 from ratings.models import Bye, Correction, Event, Game, MergeMove, Player
+from ratings.names import key_of_stored
 from ratings.results import Result
 from ratings.service import audit
 from ratings.service.common import find_players, get_player, suggestions
@@ -148,6 +149,37 @@ def test_a_merged_away_fide_id_finds_the_player_kept(session: Session) -> None:
     session.flush()
     assert find_players(session, "fide:4100026") == [keep]
     assert PlayerIndex(session).resolve("4100026") == keep.id
+
+
+def test_the_index_of_a_file_reads_only_the_players_it_names(session: Session) -> None:
+    """An import reads the players its file names, not the whole register (issue 16); every
+    reference resolves as with the whole register, merges followed to the player kept."""
+    keep = add(session, "\u00d6berg, \u00c5sa")
+    middle = add(session, "Berg, Bo", fide_id=4100034)
+    gone = add(session, "Berg, B.", fide_id=4100026)
+    ann = add(session, "Ann", fide_id=4100042)
+    add(session, "Ann", fide_id=4100050, allow_same_name=True)
+    add(session, "Carl Elard")
+    gone.merged_into_id = middle.id
+    middle.merged_into_id = keep.id  # merged twice: 4100026 -> Berg, Bo -> Öberg, Åsa
+    session.flush()
+    refs = ["4100026", " 4100034 ", "O\u0308BERG,  \u00c5SA", "4100042", "Ann", "Berg, Bo"]
+    whole, named = PlayerIndex(session), PlayerIndex(session, refs)
+    assert [named.resolve(ref) for ref in refs[:4]] == [keep.id, keep.id, keep.id, ann.id]
+    assert [whole.resolve(ref) for ref in refs[:4]] == [keep.id, keep.id, keep.id, ann.id]
+    for ref, error in (("Ann", "ambiguous name 'Ann'"), ("Berg, Bo", "unknown player")):
+        errors = []  # ambiguous, and a merged-away name: the same errors
+        for index in (named, whole):
+            with pytest.raises(ValueError, match=error) as caught:
+                index.resolve(ref)
+            errors.append(str(caught.value))
+        assert errors[0] == errors[1]
+    carl = key_of_stored("Carl Elard")  # registered, not named by the file: not read
+    assert carl in whole.by_name
+    assert carl not in named.by_name
+    # a name not in the file's index still gets "did you mean" from the whole register
+    with pytest.raises(ValueError, match="did you mean 'Carl Elard'"):
+        PlayerIndex(session, ["Carl Elardd"]).resolve("Carl Elardd")
 
 
 def test_suggestions(session: Session) -> None:

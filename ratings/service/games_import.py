@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ratings import limits, rules
 from ratings.errors import DuplicateImportError, InputFileError, InputFileErrors
@@ -38,21 +39,50 @@ class PlayerIndex:
     SUGGEST_AT_MOST = 20
     """Distinct unknown names that get "did you mean" (a file of typos stays fast)."""
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: Session, refs: Iterable[str] | None = None) -> None:
+        """Index the players ``refs`` (a file's white and black references) can name, or
+        the whole register when None. A file names a few thousand players; the register
+        may hold FIDE's 600,000 (bench/RESULTS.md, issue 16): reading only those named
+        keeps an import proportional to its file."""
+        self.session = session
         self.by_name: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self.by_fide: dict[int, int] = {}
+        self._names: list[str] | None = None
         merged: dict[int, int] = {}
-        rows = session.execute(
-            sa.select(Player.id, Player.name, Player.name_key, Player.fide_id,
-                      Player.merged_into_id)
-        )  # fmt: skip
+        select = sa.select(
+            Player.id, Player.name, Player.name_key, Player.fide_id, Player.merged_into_id
+        )
+        if refs is None:
+            rows = list(session.execute(select))
+        else:
+            texts = {ref.strip() for ref in refs}
+            wanted: tuple[tuple[InstrumentedAttribute[Any], list[Any]], ...] = (
+                (Player.fide_id, sorted(int(t) for t in texts if _is_fide_id(t))),
+                (Player.name_key, sorted({key_of_stored(t) for t in texts})),
+            )
+            rows = []
+            for column, values in wanted:
+                for at in range(0, len(values), _IN_CHUNK):
+                    chunk = values[at : at + _IN_CHUNK]
+                    rows += session.execute(select.where(column.in_(chunk)))
         for pid, name, key, fide_id, merged_into in rows:
             if fide_id is not None:
                 self.by_fide[fide_id] = pid
             if merged_into is not None:
                 merged[pid] = merged_into
-            else:
+            elif pid not in {found for found, _ in self.by_name[key]}:
                 self.by_name[key].append((pid, name))
+        if refs is not None:
+            # a merged-away record found by its FIDE id leads to the player it was merged
+            # into, which may itself have been merged since
+            ahead = [pid for pid in merged.values() if pid not in merged]
+            while ahead:
+                found = session.execute(
+                    sa.select(Player.id, Player.merged_into_id).where(Player.id.in_(ahead))
+                )
+                more = {pid: into for pid, into in found if into is not None}
+                merged.update(more)
+                ahead = [pid for pid in more.values() if pid not in merged]
         for fide_id, pid in self.by_fide.items():
             while pid in merged:
                 pid = merged[pid]
@@ -61,7 +91,13 @@ class PlayerIndex:
 
     def _hint(self, text: str) -> str:
         if text not in self._suggested and len(self._suggested) < self.SUGGEST_AT_MOST:
-            names = [name for found in self.by_name.values() for _, name in found]
+            if self._names is None:  # the whole register, once: only for unknown names
+                self._names = list(
+                    self.session.scalars(
+                        sa.select(Player.name).where(Player.merged_into_id.is_(None))
+                    )
+                )
+            names = self._names
             near = " or ".join(map(repr, closest(text, names)))
             self._suggested[text] = f"; did you mean {near}?" if near else ""
         return self._suggested.get(text, "")
@@ -72,7 +108,7 @@ class PlayerIndex:
         Only ASCII digits are a FIDE id: ``'١٢'`` is a name, never FIDE id 12.
         """
         text = ref.strip()
-        digits = limits.is_ascii_digits(text) and len(text) <= limits.MAX_FIDE_ID_DIGITS
+        digits = _is_fide_id(text)
         if digits and int(text) in self.by_fide:
             return self.by_fide[int(text)]
         found = self.by_name.get(key_of_stored(text), [])
@@ -84,6 +120,15 @@ class PlayerIndex:
             raise ValueError(f"unknown player: {ref!r}{self._hint(text)}")
         candidates = ", ".join(f"{pid} ({name})" for pid, name in found)
         raise ValueError(f"ambiguous name {ref!r}: players {candidates}; use FIDE ids")
+
+
+_IN_CHUNK = 500
+"""Values per ``IN (...)`` list when the index reads the players a file names."""
+
+
+def _is_fide_id(text: str) -> bool:
+    """Whether a stripped reference reads as a FIDE id: ASCII digits, not too many."""
+    return limits.is_ascii_digits(text) and len(text) <= limits.MAX_FIDE_ID_DIGITS
 
 
 def import_games(
@@ -109,7 +154,7 @@ def import_games(
     :raises DuplicateImportError: for the same bytes imported before, or stored games.
     """
     check_not_imported(session, data_hash, file_name)
-    index = PlayerIndex(session)
+    index = PlayerIndex(session, (ref for row in rows for ref in (row.white, row.black)))
     errors: list[InputFileError] = []
     resolved: list[tuple[GameRow, int, int]] = []
     for row in rows:
