@@ -26,6 +26,7 @@ About 750 lines: a third are the records' attribute docstrings, and the period i
 from __future__ import annotations
 
 import dataclasses
+import functools
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -36,6 +37,8 @@ from typing import Final, Literal, NamedTuple
 from ratings.rules.base import (
     INITIAL_MIN_GAMES,
     INITIAL_POOL_MONTHS,
+    JUNIOR_MARK,
+    K10_MARK,
     K_PRODUCT_LIMIT,
     NEW_PLAYER_GAMES,
     RATING_FLOOR,
@@ -152,14 +155,19 @@ class Standing:
     player inactive (the ``i`` flag)."""
 
     def __post_init__(self) -> None:
-        if self.rating is not None:
-            _check_rating(self.rating)
+        rating = self.rating
+        if rating is not None:
+            _check_rating(rating)
+            # flags_after only when a flag is missing: a rate builds a standing for every
+            # registered player (600,000 on the world's register, bench/RESULTS.md)
+            if (rating >= K10_MARK and not self.k10) or (
+                rating >= JUNIOR_MARK and not self.reached_2300
+            ):
+                flags = flags_after(self.k10, self.reached_2300, rating)
+                object.__setattr__(self, "k10", flags.k10)  # frozen: bypass __setattr__
+                object.__setattr__(self, "reached_2300", flags.reached_2300)
         if self.total_games is not None:
             _check_count(self.total_games, "total games")
-        flags = flags_after(self.k10, self.reached_2300, self.rating)
-        if flags != (self.k10, self.reached_2300):  # frozen: bypass __setattr__
-            object.__setattr__(self, "k10", flags.k10)
-            object.__setattr__(self, "reached_2300", flags.reached_2300)
 
     @classmethod
     def from_entry(
@@ -320,10 +328,13 @@ def first_events_needed(
     return found
 
 
+@functools.lru_cache(maxsize=64)
 def pool_window_start(period: Period) -> date:
     """First day of the oldest period whose pooled games still count in ``period``: the pool
     holds the period and those before it within 26 months (art. 7.1.4), e.g. the current
-    month and the 25 before it with monthly periods."""
+    month and the 25 before it with monthly periods. Remembered: a rate asks it for every
+    unrated player with a pool (23,600 of them on the world's register, bench/RESULTS.md),
+    each answer 25 steps back."""
     first = period
     for _ in range(max(INITIAL_POOL_MONTHS // period.months, 1) - 1):
         first = first.previous()

@@ -166,17 +166,19 @@ class _Rater:
                 f"WHERE period_id = {int(previous)} AND time_control = {self.tc_sql}",
             ):
                 values = list(row)
-                values[last] = day_of(values[last])
+                day = dates.get(values[last])  # inline day_of: one row per registered player
+                values[last] = day if day is not None else day_of(values[last])
                 before[row[0]] = _new_tuple(rules.ListEntry, values)
         standings: dict[int, rules.Standing] = {}
         entry = ", ".join(column.key for column in ENTRY_COLUMNS[tc])
+        entry_k10s: dict[tuple[bool, int | None], bool] = {}  # a few thousand distinct
         for pid, rating, games, k10, fide_k, birth_year, fide_k_list in fetch_all(
             self.session,
             f"SELECT id, {entry}, birth_year, fide_k_list "
             "FROM players WHERE merged_into_id IS NULL ORDER BY id",
         ):
             self.entry_list[pid] = rating
-            k_day = day_of(fide_k_list)
+            k_day = None if fide_k_list is None else day_of(fide_k_list)
             listed = before.get(pid)
             if listed is None:
                 standings[pid] = rules.Standing.from_entry(
@@ -184,7 +186,10 @@ class _Rater:
                 )
             else:
                 # a hand-set K=10 flag (player edit) holds from any list on
-                entry_k10 = rules.flags_after(bool(k10), False, rating).k10
+                entry_k10 = entry_k10s.get((bool(k10), rating))
+                if entry_k10 is None:
+                    entry_k10 = rules.flags_after(bool(k10), False, rating).k10
+                    entry_k10s[bool(k10), rating] = entry_k10
                 standings[pid] = rules.Standing(
                     listed.rating_after, listed.total_games, birth_year,
                     bool(listed.k10) or entry_k10, bool(listed.reached_2300), (), fide_k,
