@@ -20,9 +20,11 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
+from sqlalchemy.orm import Session
 
 from ratings.cli import cli
 from ratings.db import database_url
+from ratings.service.rate import first_event
 from tests.conftest import PG_URL, new_database
 from tests.safety_helpers import bench_generate
 from tests.test_audit import cookbook_examples
@@ -209,3 +211,41 @@ def test_cookbook_queries_that_pick_rows_use_indexes(database: str, explain: Any
         assert not explain(sql) & LARGE, sql
         checked += 1
     assert checked >= 4  # a player's lists, a period's gains, a card, the corrections
+
+
+def test_a_players_first_event_is_found_through_the_player_indexes(
+    database: str, explain: Any
+) -> None:
+    """``rate`` and ``card`` look up a player's first event (art. 8.2) through the white and
+    black indexes, and never walk the events in date order: PostgreSQL did that for an
+    ``ORDER BY start_date LIMIT 1``, 18 ms a player at 1,000,000 games (bench/RESULTS.md)."""
+    url = database if "://" in database else database_url(database)
+    engine = sa.create_engine(url)
+    sent: list[Statement] = []
+
+    def grab(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
+        sent.append((statement, parameters))
+
+    with Session(engine) as session:
+        player_id = session.execute(
+            sa.text("SELECT min(white_id) FROM games WHERE rateable")
+        ).scalar_one()
+        sa.event.listen(engine, "before_cursor_execute", grab)
+        try:
+            first = first_event(session, player_id)
+        finally:
+            sa.event.remove(engine, "before_cursor_execute", grab)
+        earliest = session.execute(
+            sa.text(
+                "SELECT e.id FROM games g JOIN events e ON e.id = g.event_id "
+                "WHERE (g.white_id = :p OR g.black_id = :p) AND g.rateable "
+                "AND e.time_control = 'standard' ORDER BY e.start_date, e.id LIMIT 1"
+            ),
+            {"p": player_id},
+        ).scalar_one()
+    engine.dispose()
+    assert first == earliest
+    (statement, parameters), *more = [s for s in sent if "events" in s[0]]
+    assert not more
+    assert "LIMIT" not in statement.upper()
+    assert not explain(statement, parameters) & LARGE, statement
