@@ -6,6 +6,7 @@ import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 from sqlalchemy.orm import Session
@@ -18,9 +19,12 @@ from ratings.cli.types import AsciiIntRange
 from ratings.db import SessionFactory, make_engine, sqlite_path
 from ratings.errors import InvalidInputError, LimitError
 from ratings.service import publish as data
-from ratings.site import chart
-from ratings.site.build import PublishReport, publish_site, site_periods
-from ratings.site.output import SiteFolder
+
+if TYPE_CHECKING:
+    from ratings.site.build import PublishReport
+
+# ratings.site (Jinja2, vl-convert) is imported by the two commands that use it: every other
+# command starts without it (issue 16, item 4: a fresh 'ratings history' answers in under 1 s)
 
 DB_OPTION = click.option(
     "--db",
@@ -74,6 +78,9 @@ def run_publish(
     read-only transaction on PostgreSQL), so publishing never writes it and never holds the
     write lock that ``ratings rate`` needs.
     """
+    from ratings.site.build import publish_site, site_periods
+    from ratings.site.output import SiteFolder
+
     database = sqlite_path(app.url)
     progress: list[Progress] = []
 
@@ -212,6 +219,8 @@ def plot(
             title = limits.check_text(title, limits.MAX_NAME_LENGTH)
         except LimitError as exc:
             raise InvalidInputError(f"--title: {exc}") from None
+    from ratings.site import chart
+
     first, last = _period_range(period)
     with read_only_session(app) as session:
         found = data.rating_series(session, players, first=first, last=last, time_control=list_type)
