@@ -1,7 +1,8 @@
 """Alembic environment for SQLite (batch mode, transactional DDL, FKs checked after) and
 PostgreSQL. Accepts a Connection or an Engine in ``config.attributes["connection"]``
-(ratings.migrate passes a Connection, pytest-alembic an Engine). Importing ``ratings.views``
-registers the view operations and makes autogenerate (``alembic check``) compare the views."""
+(ratings.migrate passes a Connection, pytest-alembic an Engine). Importing
+``ratings.view_ops`` registers the view operations and makes autogenerate (``alembic check``)
+compare the views."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from sqlalchemy import Connection
 
 from ratings import (
     models,  # noqa: F401  (registers every table on Base.metadata)
-    views,  # noqa: F401  (op.create_view & co, and the views' comparison)
+    view_ops,  # noqa: F401  (op.create_view & co, and the views' comparison)
 )
 from ratings.db import Base, database_url, make_engine
 

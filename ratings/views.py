@@ -1,12 +1,13 @@
 """The product's SQL views as replaceable objects (Alembic cookbook, "Replaceable Objects").
 
 A view is a named object with its SQL text kept here, one constant per version; migrations
-create, drop and replace it through the operations this module registers on Alembic's ``op``
-(``op.create_view``, ``op.drop_view``, ``op.replace_view(new, replaces=old)``), so that a
-revision that renames a column replaces the views in the same transaction. :data:`VIEWS` are
-the versions at head: ``ratings/migrations/env.py`` compares them with the database, so that
-``alembic check`` (``ratings db check``) reports a view that is missing, extra or has other
-columns, as it does for tables.
+create, drop and replace it through the operations :mod:`ratings.view_ops` registers on
+Alembic's ``op`` (``op.create_view``, ``op.drop_view``, ``op.replace_view(new,
+replaces=old)``), so that a revision that renames a column replaces the views in the same
+transaction. :data:`VIEWS` are the versions at head: ``ratings/migrations/env.py`` compares
+them with the database, so that ``alembic check`` (``ratings db check``) reports a view that
+is missing, extra or has other columns, as it does for tables. This module imports no Alembic
+(every command reads :func:`view_names`; only migrations need the operations).
 
 Versions are append-only: a released version is never edited (a migration refers to the
 versions it creates and replaces), a change is a new constant and a new revision. This module
@@ -20,12 +21,6 @@ tables for exact results).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
-
-from alembic.autogenerate import comparators, renderers
-from alembic.autogenerate.api import AutogenContext
-from alembic.operations import MigrateOperation, Operations
-from alembic.operations.ops import UpgradeOps
 
 __all__ = [
     "CURRENT_RATINGS_0001",
@@ -39,8 +34,6 @@ __all__ = [
     "RATING_LISTS_0004",
     "RATING_LISTS_0006",
     "VIEWS",
-    "CreateViewOp",
-    "DropViewOp",
     "View",
     "view_names",
 ]
@@ -427,125 +420,3 @@ VIEWS: tuple[View, ...] = (CURRENT_RATINGS_0006, RATING_LISTS_0006, RATING_CALCU
 def view_names() -> tuple[str, ...]:
     """The names of the views at head."""
     return tuple(v.name for v in VIEWS)
-
-
-# --- operations (the cookbook's ReversibleOp, with the objects passed directly) -------------
-
-
-class _ViewOp(MigrateOperation):
-    """An operation on one view."""
-
-    def __init__(self, view: View) -> None:
-        self.view = view
-
-    @classmethod
-    def invoke_for_target(cls, operations: Operations, view: View) -> Any:
-        """``op.create_view(view)`` / ``op.drop_view(view)``."""
-        return operations.invoke(cls(view))
-
-    @classmethod
-    def replace(cls, operations: Operations, view: View, *, replaces: View) -> Any:
-        """``op.replace_view(new, replaces=old)``: drop the old version, create the new."""
-        operations.invoke(DropViewOp(replaces))
-        return operations.invoke(CreateViewOp(view))
-
-
-@Operations.register_operation("create_view", "invoke_for_target")
-@Operations.register_operation("replace_view", "replace")
-class CreateViewOp(_ViewOp):
-    """Create a view (its reverse drops it)."""
-
-    def reverse(self) -> MigrateOperation:
-        return DropViewOp(self.view)
-
-    def to_diff_tuple(self) -> tuple[Any, ...]:
-        return ("create_view", self.view.name)
-
-
-@Operations.register_operation("drop_view", "invoke_for_target")
-class DropViewOp(_ViewOp):
-    """Drop a view (its reverse creates it)."""
-
-    def reverse(self) -> MigrateOperation:
-        return CreateViewOp(self.view)
-
-    def to_diff_tuple(self) -> tuple[Any, ...]:
-        return ("drop_view", self.view.name)
-
-
-@Operations.implementation_for(CreateViewOp)
-def _create_view(operations: Operations, operation: CreateViewOp) -> None:
-    operations.execute(operation.view.create_sql())
-
-
-@Operations.implementation_for(DropViewOp)
-def _drop_view(operations: Operations, operation: DropViewOp) -> None:
-    operations.execute(f"DROP VIEW {operation.view.name}")
-
-
-# --- autogenerate: compare the views at head with the database ------------------------------
-
-
-def _normalized(sql: str) -> str:
-    return " ".join(sql.split()).rstrip(";").strip().lower()
-
-
-@comparators.dispatch_for("schema")
-def _compare_views(autogen_context: AutogenContext, upgrade_ops: UpgradeOps, schemas: Any) -> None:
-    """Missing, extra and changed views become create/drop operations, so that ``alembic
-    check`` fails on them. Changed: other columns (both backends), or other SQL text (SQLite,
-    which keeps the text it was given; PostgreSQL rewrites it)."""
-    inspector = autogen_context.inspector
-    connection = autogen_context.connection
-    if inspector is None or connection is None:
-        return
-    existing = set(inspector.get_view_names())
-    for view in VIEWS:
-        if view.name not in existing:
-            upgrade_ops.ops.append(CreateViewOp(view))
-            continue
-        columns = tuple(c["name"] for c in inspector.get_columns(view.name))
-        changed = columns != view.columns
-        if connection.dialect.name == "sqlite":
-            stored = connection.exec_driver_sql(
-                "SELECT sql FROM sqlite_master WHERE type = 'view' AND name = ?", (view.name,)
-            ).scalar()
-            changed = changed or _normalized(str(stored)) != _normalized(view.create_sql())
-        if changed:
-            upgrade_ops.ops.append(DropViewOp(_known(view.name, columns)))
-            upgrade_ops.ops.append(CreateViewOp(view))
-    for name in sorted(existing - set(view_names())):
-        columns = tuple(c["name"] for c in inspector.get_columns(name))
-        upgrade_ops.ops.append(DropViewOp(_known(name, columns)))
-
-
-def _versions() -> list[View]:
-    """Every version of every view defined here."""
-    return [v for v in globals().values() if isinstance(v, View)]
-
-
-def _known(name: str, columns: tuple[str, ...]) -> View:
-    """The version of view ``name`` with these columns, if one is defined here (for the
-    rendered ``op.drop_view``), else a stand-in with no SQL."""
-    for view in reversed(_versions()):
-        if view.name == name and view.columns == columns:
-            return view
-    return View(name, "", columns)
-
-
-@renderers.dispatch_for(CreateViewOp)
-def _render_create_view(autogen_context: AutogenContext, op: CreateViewOp) -> str:
-    return f"op.create_view(views.{_constant(op.view)})  # add `from ratings import views`"
-
-
-@renderers.dispatch_for(DropViewOp)
-def _render_drop_view(autogen_context: AutogenContext, op: DropViewOp) -> str:
-    return f"op.drop_view(views.{_constant(op.view)})  # the version the database holds"
-
-
-def _constant(view: View) -> str:
-    """The name of the constant that holds ``view`` here, or a placeholder to fill in."""
-    for name, value in globals().items():
-        if value is view:
-            return name
-    return view.name.upper() + "_UNKNOWN_VERSION"

@@ -80,6 +80,31 @@ def test_upgrade_down_to_base_and_up_again(tmp_path: Path) -> None:
     assert views == set(ratings_views.view_names())
 
 
+def test_head_revision_is_alembics_head() -> None:
+    """Commands check the schema version against migrate.HEAD_REVISION without importing
+    Alembic: it must be the head Alembic finds in migrations/versions."""
+    from alembic.script import ScriptDirectory
+
+    heads = ScriptDirectory.from_config(migrate.alembic_config()).get_heads()
+    assert heads == [migrate.HEAD_REVISION]
+    assert migrate.known_revisions()[0] == migrate.head_revision() == migrate.HEAD_REVISION
+
+
+def test_commands_start_without_alembic_and_the_site_builder() -> None:
+    """A fresh command imports neither Alembic nor the website's Jinja2 and vl-convert
+    (together about half a second of every command's start, bench/RESULTS.md)."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys, ratings.cli; "
+        "print(sorted(m for m in ('alembic', 'jinja2', 'vl_convert', 'ratings.site') "
+        "if m in sys.modules))"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
+
+
 def test_check_reports_no_drift(db_path: Path) -> None:
     migrate.check(database_url(str(db_path)))
 
