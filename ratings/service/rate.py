@@ -39,6 +39,7 @@ from ratings.service.common import (
     get_config,
     to_date,
     utcnow,
+    without_cycle_collection,
 )
 
 _WHITE_HALVES = {r.value: r.white_half_points for r in Result if r.is_played}
@@ -728,6 +729,7 @@ def periods_to_rate(
     return periods, (Period(stale.start_date, months) if stale is not None else None)
 
 
+@without_cycle_collection
 def rate(
     session: Session,
     *,
