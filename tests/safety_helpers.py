@@ -24,15 +24,22 @@ TIMESTAMPS = frozenset({"rated_at", "imported_at", "superseded_at", "recorded_at
 """Columns that hold the wall clock: two runs of the same command differ only there."""
 
 
-def bench_generate() -> ModuleType:
-    """bench/generate.py as a module (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_generate", ROOT / "bench" / "generate.py")
+def bench_module(file: str, name: str) -> ModuleType:
+    """The script bench/``file`` loaded as the module ``name`` (bench/ is not a package and
+    not in the wheel), registered in ``sys.modules`` (dataclasses look their module up while
+    the class is built)."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "bench" / file)
     assert spec is not None
     assert spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("bench_generate", module)
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+def bench_generate() -> ModuleType:
+    """bench/generate.py as a module."""
+    return bench_module("generate.py", "bench_generate")
 
 
 def generate(

@@ -7,8 +7,6 @@ the script works end to end.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 import zipfile
 from pathlib import Path
 from types import ModuleType
@@ -16,20 +14,13 @@ from types import ModuleType
 import pytest
 
 from ratings.io.fide_list import RatingType, open_fide_list
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.safety_helpers import bench_module
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
     """bench/fide_list.py loaded as a module."""
-    spec = importlib.util.spec_from_file_location("bench_fide_list", BENCH / "fide_list.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("fide_list.py", "bench_fide_list")
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,10 @@ bench/RESULTS.md)."""
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
+
+from tests.safety_helpers import bench_module
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
@@ -14,11 +15,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 def test_every_case_runs_and_is_reported(tmp_path: Path) -> None:
     sys.path.insert(0, str(BENCH))  # the script imports bench/fide_list.py as fide_list
     try:
-        spec = importlib.util.spec_from_file_location("bench_import", BENCH / "fide_list_import.py")
-        assert spec is not None
-        assert spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = bench_module("fide_list_import.py", "bench_import")
     finally:
         sys.path.remove(str(BENCH))
     measured = module.run(tmp_path, 600, 3, 60, 1)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections import Counter
 from datetime import date
 from pathlib import Path
@@ -14,19 +12,12 @@ import pytest
 
 from ratings.io.csv import GameRow, PlayerRow, read_games_csv, read_players_csv
 from ratings.results import Result
-
-SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "generate.py"
+from tests.safety_helpers import bench_module
 
 
 def load_generator() -> ModuleType:
     """Import bench/generate.py by path: bench/ is not a package and not in the wheel."""
-    spec = importlib.util.spec_from_file_location("bench_generate", SCRIPT)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("generate.py", "bench_generate")
 
 
 gen = load_generator()

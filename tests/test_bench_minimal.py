@@ -3,10 +3,11 @@ against the minimal floor, which writes a list row only for the players who play
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from pathlib import Path
+
+from tests.safety_helpers import bench_module
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
@@ -14,11 +15,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 def test_minimal_floor_smoke(tmp_path: Path) -> None:
     sys.path.insert(0, str(BENCH))
     try:
-        spec = importlib.util.spec_from_file_location("bench_minimal", BENCH / "minimal.py")
-        assert spec is not None
-        assert spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = bench_module("minimal.py", "bench_minimal")
         figures = module.measure(150, 900, 3, 2, 1, tmp_path, quiet=True)
         text = module.report(figures, ["--players", "150"])
     finally:

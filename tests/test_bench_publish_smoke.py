@@ -3,23 +3,16 @@ a million games) is run by hand."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.safety_helpers import bench_module
 
 
 @pytest.mark.slow
 def test_publish_benchmark_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    spec = importlib.util.spec_from_file_location("bench_publish", BENCH / "publish.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
+    module = bench_module("publish.py", "bench_publish")
     report = tmp_path / "report.md"
     code = module.main(
         [

@@ -4,17 +4,15 @@ SQLite, and no work database left behind. Skipped without a server (RATINGS_TEST
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 import sqlalchemy as sa
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.safety_helpers import bench_module
+
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
 
 pytestmark = [
@@ -39,13 +37,7 @@ SIZE: dict[str, Any] = {
 @pytest.fixture(scope="module")
 def bench_run() -> ModuleType:
     """bench/run.py loaded as a module."""
-    spec = importlib.util.spec_from_file_location("bench_run_pg", BENCH / "run.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("run.py", "bench_run_pg")
 
 
 def _bench_databases() -> list[str]:

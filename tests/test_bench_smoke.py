@@ -6,13 +6,13 @@ this checks only that the script works end to end, at about 1,000 games.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
+
+from tests.safety_helpers import bench_module
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
@@ -20,13 +20,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 @pytest.fixture(scope="module")
 def bench_run() -> ModuleType:
     """bench/run.py loaded as a module."""
-    spec = importlib.util.spec_from_file_location("bench_run", BENCH / "run.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("run.py", "bench_run")
 
 
 @pytest.fixture(scope="module")

@@ -3,10 +3,11 @@ list and on three, rated, and the report's rows counted from the databases."""
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from pathlib import Path
+
+from tests.safety_helpers import bench_module
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
@@ -14,11 +15,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 def test_three_lists_smoke(tmp_path: Path) -> None:
     sys.path.insert(0, str(BENCH))
     try:
-        spec = importlib.util.spec_from_file_location("bench_three_lists", BENCH / "three_lists.py")
-        assert spec is not None
-        assert spec.loader is not None
-        module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        module = bench_module("three_lists.py", "bench_three_lists")
         text = module.run(120, 900, 3, 5, 1, tmp_path, quiet=True)
     finally:
         sys.path.remove(str(BENCH))

@@ -6,7 +6,6 @@ set."""
 from __future__ import annotations
 
 import datetime as dt
-import importlib.util
 import re
 import sys
 from collections.abc import Iterator
@@ -19,7 +18,7 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from tests.conftest import PG_URL
-from tests.safety_helpers import bench_generate
+from tests.safety_helpers import bench_generate, bench_module
 from tests.test_audit import cookbook_examples
 
 BENCH = Path(__file__).resolve().parents[1] / "bench"
@@ -27,13 +26,7 @@ BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 def _load(name: str, file: str) -> ModuleType:
     """A bench script loaded as a module (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location(name, BENCH / file)
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up while the class is built
-    spec.loader.exec_module(module)
-    return module
+    return bench_module(file, name)
 
 
 @pytest.fixture(scope="module")
