@@ -198,6 +198,18 @@ ENTRY_COLUMNS = {
 """Each list's entry rating, entry games, K=10 flag and FIDE K columns of ``players`` (every
 FIDE K is dated by ``fide_k_list``)."""
 
+PLAYER_COLUMNS = (
+    Player.id,
+    Player.name,
+    Player.fide_id,
+    Player.federation,
+    Player.sex,
+    Player.title,
+    Player.birth_year,
+)
+"""The columns of ``players`` a rating list (``ratings list``) and the website show for each
+player, in this order."""
+
 
 class Import(Base):
     """One imported file, identified by the hash of its bytes (re-imports are refused)."""

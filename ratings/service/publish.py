@@ -30,6 +30,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
     ENTRY_COLUMNS,
+    PLAYER_COLUMNS,
     Bye,
     Event,
     Game,
@@ -164,18 +165,9 @@ def register(
     end on or before ``through``, when given) are kept.
     """
     entry_rating, entry_games, k10, _ = ENTRY_COLUMNS[time_control]
-    query = sa.select(
-        Player.id,
-        Player.name,
-        Player.fide_id,
-        Player.federation,
-        Player.sex,
-        Player.title,
-        Player.birth_year,
-        k10,
-        entry_rating,
-        entry_games,
-    ).where(Player.merged_into_id.is_(None))
+    query = sa.select(*PLAYER_COLUMNS, k10, entry_rating, entry_games).where(
+        Player.merged_into_id.is_(None)
+    )
     if time_control != "standard":
         on_list = sa.select(RatingHistory.player_id).where(
             RatingHistory.time_control == time_control,

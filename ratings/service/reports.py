@@ -14,6 +14,7 @@ from ratings import rules
 from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
     ENTRY_COLUMNS,
+    PLAYER_COLUMNS,
     Event,
     Game,
     Player,
@@ -30,7 +31,7 @@ from ratings.service.rate import first_event, first_game_period, rate
 class ListRow:
     """One line of a rating list."""
 
-    # rating_list makes a row of its selected columns in this order (_PLAYER_COLUMNS first)
+    # rating_list makes a row of its selected columns in this order (PLAYER_COLUMNS first)
     player_id: int
     name: str
     fide_id: int | None
@@ -69,17 +70,6 @@ class RatingList:
     rerate_pending: str | None = None
     """The oldest period a correction marked, if any: this list may still change."""
 
-
-_PLAYER_COLUMNS = (
-    Player.id,
-    Player.name,
-    Player.fide_id,
-    Player.federation,
-    Player.sex,
-    Player.title,
-    Player.birth_year,
-)
-"""The columns of ``players`` a list row shows, in :class:`ListRow`'s field order."""
 
 _Values = tuple[Any, ...]  # a selected row spread into ListRow's fields (mypy miscounts Row)
 
@@ -138,7 +128,7 @@ def rating_list(
     # 34 of 57 s under cProfile; selected in ListRow's field order, each row is its arguments
     query = (
         sa.select(
-            *_PLAYER_COLUMNS,
+            *PLAYER_COLUMNS,
             RatingHistory.rating_after,
             RatingHistory.change,
             RatingHistory.period_games,
@@ -170,7 +160,7 @@ def _register_list(
     config = get_config(session)
     first = first_game_period(session, config)
     rating_column, games_column, k10_column, _ = ENTRY_COLUMNS[time_control]
-    query = sa.select(*_PLAYER_COLUMNS, rating_column, games_column, k10_column).where(
+    query = sa.select(*PLAYER_COLUMNS, rating_column, games_column, k10_column).where(
         Player.merged_into_id.is_(None)
     )
     if not include_unrated:
