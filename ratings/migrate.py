@@ -1,6 +1,6 @@
 """Alembic, wrapped for the CLI and the tests: upgrade, downgrade, current, check, backup.
 
-About 630 lines, kept whole: migrations, backups and restores are one story (a restore checks
+About 650 lines, kept whole: migrations, backups and restores are one story (a restore checks
 the backup's schema revision against these migrations before it replaces a database).
 
 The Alembic ``Config`` is built in code so that an installed wheel (which carries the

@@ -1,6 +1,6 @@
 """Rating periods, strictly in order: the heart of the product (SPEC 1, 3).
 
-About 830 lines, kept whole: one use case, the loads and stores around one engine call per
+About 890 lines, kept whole: one use case, the loads and stores around one engine call per
 period, sharing the state carried from period to period (the players' standings).
 
 This module loads and stores; all rating arithmetic is :func:`ratings.rules.rate_period`.
