@@ -26,6 +26,19 @@ BACKEND = os.environ.get("RATINGS_TEST_BACKEND", "sqlite")
 ``sqlite`` (a file per test) or ``postgres`` (a fresh database per test on RATINGS_TEST_PG_URL;
 .ci/run runs those test files a second time that way)."""
 
+BOTH_BACKENDS = [
+    "sqlite",
+    pytest.param(
+        "postgres",
+        marks=[
+            pytest.mark.postgres,
+            pytest.mark.skipif(not PG_URL, reason="needs RATINGS_TEST_PG_URL"),
+        ],
+    ),
+]
+"""``params`` for a fixture that builds its database on each backend: SQLite always,
+PostgreSQL when RATINGS_TEST_PG_URL is set."""
+
 if BACKEND not in ("sqlite", "postgres"):
     raise pytest.UsageError(f"RATINGS_TEST_BACKEND must be sqlite or postgres: {BACKEND!r}")
 if BACKEND == "postgres" and not PG_URL:

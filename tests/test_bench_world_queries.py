@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 from ratings.cli import cli
-from tests.conftest import PG_URL
+from tests.conftest import BOTH_BACKENDS, PG_URL
 from tests.safety_helpers import bench_generate, bench_module
 from tests.test_audit import cookbook_examples
 
@@ -35,19 +35,7 @@ def bench() -> ModuleType:
     return _load("bench_world_queries", "world_queries.py")
 
 
-@pytest.fixture(
-    scope="module",
-    params=[
-        "sqlite",
-        pytest.param(
-            "postgres",
-            marks=[
-                pytest.mark.postgres,
-                pytest.mark.skipif(not PG_URL, reason="needs RATINGS_TEST_PG_URL"),
-            ],
-        ),
-    ],
-)
+@pytest.fixture(scope="module", params=BOTH_BACKENDS)
 def database(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[str]:

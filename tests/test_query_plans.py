@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 from ratings.cli import cli
 from ratings.db import database_url
 from ratings.service.rate import first_event
-from tests.conftest import PG_URL, new_database
+from tests.conftest import BOTH_BACKENDS, new_database
 from tests.safety_helpers import bench_generate
 from tests.test_audit import cookbook_examples
 
@@ -50,19 +50,7 @@ def _invoke(db: str, *args: str) -> str:
     return result.stdout
 
 
-@pytest.fixture(
-    scope="module",
-    params=[
-        "sqlite",
-        pytest.param(
-            "postgres",
-            marks=[
-                pytest.mark.postgres,
-                pytest.mark.skipif(not PG_URL, reason="needs RATINGS_TEST_PG_URL"),
-            ],
-        ),
-    ],
-)
+@pytest.fixture(scope="module", params=BOTH_BACKENDS)
 def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
     """A rated pool on all three lists: 150 players, 1,500 games, 5 months."""
     out = tmp_path_factory.mktemp("plans")
