@@ -3,6 +3,7 @@ the real CLI, table dumps to compare states, and the CLI as a real process."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import importlib.util
@@ -11,6 +12,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -35,6 +37,18 @@ def bench_module(file: str, name: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+@contextlib.contextmanager
+def bench_on_path() -> Iterator[None]:
+    """bench/ on ``sys.path`` for a while: for the scripts that import their siblings
+    (``import run as bench_run``, ``from generate import generate``)."""
+    folder = str(ROOT / "bench")
+    sys.path.insert(0, folder)
+    try:
+        yield
+    finally:
+        sys.path.remove(folder)
 
 
 def bench_generate() -> ModuleType:

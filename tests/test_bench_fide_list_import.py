@@ -4,20 +4,14 @@ bench/RESULTS.md)."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
-from tests.safety_helpers import bench_module
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.safety_helpers import bench_module, bench_on_path
 
 
 def test_every_case_runs_and_is_reported(tmp_path: Path) -> None:
-    sys.path.insert(0, str(BENCH))  # the script imports bench/fide_list.py as fide_list
-    try:
+    with bench_on_path():  # the script imports bench/fide_list.py as fide_list
         module = bench_module("fide_list_import.py", "bench_import")
-    finally:
-        sys.path.remove(str(BENCH))
     measured = module.run(tmp_path, 600, 3, 60, 1)
     players = {label: runs[0]["players"] for label, runs in measured["results"].items()}
     assert players["refresh 60 registered, txt"] == 60

@@ -4,22 +4,16 @@ against the minimal floor, which writes a list row only for the players who play
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-from tests.safety_helpers import bench_module
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.safety_helpers import bench_module, bench_on_path
 
 
 def test_minimal_floor_smoke(tmp_path: Path) -> None:
-    sys.path.insert(0, str(BENCH))
-    try:
+    with bench_on_path():
         module = bench_module("minimal.py", "bench_minimal")
         figures = module.measure(150, 900, 3, 2, 1, tmp_path, quiet=True)
         text = module.report(figures, ["--players", "150"])
-    finally:
-        sys.path.remove(str(BENCH))
     (ours_import,) = figures["runs"]["ours"]["import"]
     (floor_import,) = figures["runs"]["minimal"]["import"]
     assert ours_import["games"] == floor_import["games"] == 900

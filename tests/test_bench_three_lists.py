@@ -4,21 +4,15 @@ list and on three, rated, and the report's rows counted from the databases."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-from tests.safety_helpers import bench_module
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.safety_helpers import bench_module, bench_on_path
 
 
 def test_three_lists_smoke(tmp_path: Path) -> None:
-    sys.path.insert(0, str(BENCH))
-    try:
+    with bench_on_path():
         module = bench_module("three_lists.py", "bench_three_lists")
         text = module.run(120, 900, 3, 5, 1, tmp_path, quiet=True)
-    finally:
-        sys.path.remove(str(BENCH))
     found = re.findall(r"^\| list rows \((\w+)\) \| ([\d,]+) \| ([\d,]+) \|$", text, re.M)
     rows = {tc: (int(a.replace(",", "")), int(b.replace(",", ""))) for tc, a, b in found}
     assert set(rows) == {"standard", "rapid", "blitz"}

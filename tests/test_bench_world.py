@@ -4,22 +4,16 @@ then one more month imported and rated on copies, with the rows counted."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
-from tests.safety_helpers import bench_module
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+from tests.safety_helpers import bench_module, bench_on_path
 
 
 def test_world_smoke(tmp_path: Path) -> None:
-    sys.path.insert(0, str(BENCH))
-    try:
+    with bench_on_path():
         module = bench_module("world.py", "bench_world")
         figures = module.measure(300, 2, 800, 3, 2, tmp_path, quiet=True)
         text = module.report(figures, ["--players", "300"])
-    finally:
-        sys.path.remove(str(BENCH))
     assert figures["history_rows"]["games"] == 1600
     assert figures["history_rate"]["periods"] == 2  # the history's periods, no more
     assert figures["month_rows"]["games"] == 2400

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-import sys
 from collections.abc import Iterator
-from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -18,21 +16,14 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from tests.conftest import BOTH_BACKENDS, PG_URL
-from tests.safety_helpers import bench_generate, bench_module
+from tests.safety_helpers import bench_generate, bench_module, bench_on_path
 from tests.test_audit import cookbook_examples
-
-BENCH = Path(__file__).resolve().parents[1] / "bench"
-
-
-def _load(name: str, file: str) -> ModuleType:
-    """A bench script loaded as a module (bench/ is not a package)."""
-    return bench_module(file, name)
 
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
     """bench/world_queries.py loaded as a module."""
-    return _load("bench_world_queries", "world_queries.py")
+    return bench_module("world_queries.py", "bench_world_queries")
 
 
 @pytest.fixture(scope="module", params=BOTH_BACKENDS)
@@ -58,12 +49,9 @@ def database(
         yield db
         return
     assert PG_URL is not None
-    sys.path.insert(0, str(BENCH))
-    try:
-        world = _load("bench_world_for_queries", "world.py")
+    with bench_on_path():
+        world = bench_module("world.py", "bench_world_for_queries")
         figures = world.measure(150, 2, 400, 5, 1, work, True, PG_URL, keep_databases=True)
-    finally:
-        sys.path.remove(str(BENCH))
     assert figures["month_rows"]["players"] == 150
     world_db, month_db = figures["kept"]
     assert world_db.endswith("_world")
