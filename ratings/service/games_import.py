@@ -65,12 +65,13 @@ class PlayerIndex:
                 for at in range(0, len(values), _IN_CHUNK):
                     chunk = values[at : at + _IN_CHUNK]
                     rows += session.execute(select.where(column.in_(chunk)))
-        for pid, name, key, fide_id, merged_into in rows:
+        # a player named in the file by FIDE id and by name is read twice: once here
+        for pid, name, key, fide_id, merged_into in dict.fromkeys(rows):
             if fide_id is not None:
                 self.by_fide[fide_id] = pid
             if merged_into is not None:
                 merged[pid] = merged_into
-            elif pid not in {found for found, _ in self.by_name[key]}:
+            else:
                 self.by_name[key].append((pid, name))
         if refs is not None:
             # a merged-away record found by its FIDE id leads to the player it was merged
