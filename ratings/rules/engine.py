@@ -38,6 +38,7 @@ from ratings.rules.base import (
     INITIAL_MIN_GAMES,
     INITIAL_POOL_MONTHS,
     JUNIOR_MARK,
+    JUNIOR_MAX_AGE,
     K10_MARK,
     K_PRODUCT_LIMIT,
     NEW_PLAYER_GAMES,
@@ -339,6 +340,82 @@ def pool_window_start(period: Period) -> date:
     for _ in range(max(INITIAL_POOL_MONTHS // period.months, 1) - 1):
         first = first.previous()
     return first.start
+
+
+@dataclass(frozen=True, slots=True)
+class CarryBounds:
+    """What, besides a game, can change a player's list row in a period (:func:`carry_bounds`).
+
+    A player with no game that counts in a period gets a row that is a plain carry of the
+    previous one (rating before and after = the previous rating after, nothing counted, every
+    other value equal) unless :func:`changes_without_games` says otherwise. A rate uses this
+    to leave the quiet majority of a large register unread: at FIDE's size, 45,000 of 600,000
+    players play in a month (bench/RESULTS.md)."""
+
+    active_from: date
+    """A rated player not yet inactive whose last active period started before this day
+    turns inactive on the new list (the ``i`` flag)."""
+    junior_births: tuple[int, int] | None
+    """Birth years (inclusive) whose junior K (art. 8.3.3) may end between the list in force
+    and the new list: set only when the two lists are dated in different years."""
+    fide_k_from: date
+    """A K FIDE published on a list dated on or after this day may start or stop applying
+    between the two lists (:func:`ratings.rules.standing_k`)."""
+    units_per_point: int
+    """The system's unit: a row in another unit is never a plain carry."""
+
+
+def carry_bounds(config: SystemConfig, period: Period) -> CarryBounds:
+    """The bounds of :class:`CarryBounds` for ``period``: the next K of a quiet player is
+    art. 8.3.3's K on the new list (dated ``period.list_date``) where the previous row's was on
+    the list in force (dated ``period.start``), so only the year and FIDE's published K can
+    move it; inactivity counts 12 months back from the new list."""
+    before, after = period.start.year, period.list_date.year
+    births = None
+    if before != after:
+        # junior while list year - birth year <= 18: the K of those born in
+        # [before - 18, after - 19] ends; one year of margin on each side
+        births = (before - JUNIOR_MAX_AGE - 1, after - JUNIOR_MAX_AGE)
+    return CarryBounds(
+        active_from=_add_months(period.start, period.months - 12),
+        junior_births=births,
+        fide_k_from=period.previous().start,  # one list of margin
+        units_per_point=config.units_per_point,
+    )
+
+
+def changes_without_games(
+    bounds: CarryBounds,
+    previous: ListEntry,
+    birth_year: int | None,
+    entry_k10: bool,
+    fide_k_list: date | None,
+) -> bool:
+    """Whether the row of a player with no game this period may differ from a plain carry of
+    ``previous`` (the player's row on the list in force). False is a promise, which
+    :func:`rate_period` keeps (tests/test_engine.py checks it): the new row is the carry.
+
+    ``entry_k10`` is the register's K=10 flag for the list (set by hand, or an entry rating of
+    2400 or more); ``birth_year`` and ``fide_k_list`` are the register's. Each condition has a
+    plain-SQL twin in ``ratings.service.rate`` that picks the players a rate loads."""
+    rated = previous.rating_after is not None
+    if previous.list_status not in (LISTED, UNRATED) or previous.last_active is None:
+        return True  # first rated or below the floor: the status changes; first listed now
+    if previous.units_per_point != bounds.units_per_point:
+        return True
+    if rated and not previous.inactive and previous.last_active < bounds.active_from:
+        return True  # turns inactive
+    if entry_k10 and not previous.k10:
+        return True
+    if fide_k_list is not None and fide_k_list >= bounds.fide_k_from:
+        return True
+    births = bounds.junior_births
+    return (
+        rated
+        and births is not None
+        and birth_year is not None
+        and births[0] <= birth_year <= births[1]
+    )
 
 
 _new_tuple = tuple.__new__
