@@ -70,19 +70,20 @@ def test_carried_rows_are_the_engines_rows(
     federation: tuple[bytes, bytes],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    split = rate_module._split_carried
+    """Copying the carried rows, and reading only the players whose rows can change (the
+    default), store exactly the rows of a rate that reads every player every period and
+    inserts every row one by one."""
+    copy = rate_module._copy_carried
     carried: list[int] = []
 
-    def counting(
-        rows: list[ListEntry], previous: tuple[int, dict[int, ListEntry]] | None
-    ) -> tuple[object, int]:
-        explicit, count = split(rows, previous)
-        carried.append(count)
-        return explicit, count
+    def counting(*args: object, **kwargs: object) -> None:
+        carried.append(int(args[4]))  # type: ignore[call-overload]
+        copy(*args, **kwargs)
 
-    monkeypatch.setattr(rate_module, "_split_carried", counting)
+    monkeypatch.setattr(rate_module, "_copy_carried", counting)
     fast = _rated(session, federation)
     assert sum(carried) > len(fast) // 2  # most rows were copied in SQL
+    monkeypatch.setattr(rate_module, "SKIP_QUIET_PLAYERS", False)
     monkeypatch.setattr(rate_module, "_split_carried", lambda rows, previous: (rows, 0))
     slow = _rated(open_session, federation)
     assert {row[1] for row in slow} == {"standard", "rapid", "blitz"}

@@ -86,6 +86,39 @@ class RateReport:
     (``today`` given, no ``through``): ``rate --through`` rates them on purpose."""
 
 
+SKIP_QUIET_PLAYERS = True
+"""Read only the players whose list rows can change in a period once a previous list is
+stored (:meth:`_Rater._players_for`); False reads every registered player every period (the
+tests compare the two)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PartialState:
+    """What :meth:`_Rater._players_for` answers."""
+
+    standings: dict[int, rules.Standing]
+    """The standings of the players whose rows can change, by id."""
+    previous_rows: int
+    """Rows on the previous list of players still registered."""
+    gone: frozenset[int]
+    """Players on the previous list merged away since (no row now)."""
+
+
+def _listed_standing(
+    listed: rules.ListEntry,
+    birth_year: int | None,
+    entry_k10: bool,
+    fide_k: int | None,
+    fide_k_list: dt.date | None,
+) -> rules.Standing:
+    """A player's standing from the row on the previous list and the register; a hand-set
+    K=10 flag (player edit, or an entry rating of 2400) holds from any list on."""
+    return rules.Standing(
+        listed.rating_after, listed.total_games, birth_year, bool(listed.k10) or entry_k10,
+        bool(listed.reached_2300), (), fide_k, fide_k_list, listed.last_active,
+    )  # fmt: skip
+
+
 _OTHER_LISTS = (rules.TimeControl.RAPID, rules.TimeControl.BLITZ)
 """The lists rated after the standard one in every period."""
 
@@ -115,7 +148,14 @@ class _Rater:
         """Whether the list is published: standard always; rapid and blitz from the first
         period with games or rated players on, every period after it."""
         self.standings: dict[int, rules.Standing] = {}
-        self.entry_list: dict[int, int | None] = {}
+        """Players' standings on the list in force, by id: every registered player's after
+        :meth:`load_state` read them all; with :attr:`partial`, those read so far (a quiet
+        player's standing does not change, :func:`ratings.rules.changes_without_games`)."""
+        self.partial = False
+        """Whether :attr:`standings` and the previous rows (:attr:`previous`) hold only some of
+        the players: each period then reads those whose rows can change (:meth:`_players_for`),
+        and the list rows of the others are copied in SQL."""
+        self._entry_list: dict[int, int | None] | None = None
         self.list_cache: OrderedDict[dt.date, dict[int, int | None]] = OrderedDict()
         self.first_events: dict[int, int | None] = {}
         self.dates: dict[object, dt.date] = {}
@@ -129,6 +169,12 @@ class _Rater:
         """The id and list rows of the period this rater wrote last in this run (None before
         the first, or after a period it did not write): the rows a player without games
         carries over are copied from it in SQL (:func:`_split_carried`)."""
+        self.previous_count: int | None = None
+        """How many rows the previous list holds (None: not counted yet)."""
+        self.merged: frozenset[int] | None = None
+        """Players merged into another record (read once per run, with :attr:`live`)."""
+        self.live = 0
+        """Registered players not merged away."""
         self.long_events: frozenset[int] = frozenset()
         """Events longer than 90 days that may have games in the periods rated (a league:
         rated game by game, in the period each was played)."""
@@ -148,8 +194,15 @@ class _Rater:
         if tc != "standard" and self._dormant(previous):
             self.dormant = True
             return
+        if previous is not None and SKIP_QUIET_PLAYERS and self._has_rows(previous):
+            # the previous list is stored: read players period by period, as they are needed
+            self.partial = True
+            self.active = True
+            self.previous = (previous, {})
+            return
         before: dict[int, rules.ListEntry] = {}
         dates = self.dates
+        entry_list = self._entry_list = {}
 
         def day_of(value: object) -> dt.date | None:
             if value is None:
@@ -178,7 +231,7 @@ class _Rater:
             f"SELECT id, {entry}, birth_year, fide_k_list "
             "FROM players WHERE merged_into_id IS NULL ORDER BY id",
         ):
-            self.entry_list[pid] = rating
+            entry_list[pid] = rating
             k_day = None if fide_k_list is None else day_of(fide_k_list)
             listed = before.get(pid)
             if listed is None:
@@ -186,18 +239,13 @@ class _Rater:
                     rating, games, birth_year, bool(k10), fide_k, k_day
                 )
             else:
-                # a hand-set K=10 flag (player edit) holds from any list on
                 entry_k10 = entry_k10s.get((bool(k10), rating))
                 if entry_k10 is None:
                     entry_k10 = rules.flags_after(bool(k10), False, rating).k10
                     entry_k10s[bool(k10), rating] = entry_k10
-                standings[pid] = rules.Standing(
-                    listed.rating_after, listed.total_games, birth_year,
-                    bool(listed.k10) or entry_k10, bool(listed.reached_2300), (), fide_k,
-                    k_day, listed.last_active,
-                )  # fmt: skip
+                standings[pid] = _listed_standing(listed, birth_year, entry_k10, fide_k, k_day)
         self.standings = standings
-        if not self.active and any(r is not None for r in self.entry_list.values()):
+        if not self.active and any(r is not None for r in entry_list.values()):
             self.active = True  # rated players: their list is published every period
         listed_before = bool(before)
         if listed_before:
@@ -207,6 +255,140 @@ class _Rater:
         # a rapid or blitz list never published before ``start`` has no pooled games
         if self.config.uses_initial_ratings and (listed_before or self.time_control == "standard"):
             self._load_pools(start)
+
+    def _has_rows(self, period_id: int) -> bool:
+        """Whether this list has rows in the period ``period_id``."""
+        found = (
+            self.session.connection()
+            .exec_driver_sql(
+                f"SELECT 1 FROM rating_history WHERE period_id = {int(period_id)} "
+                f"AND time_control = {self.tc_sql} LIMIT 1"
+            )
+            .first()
+        )
+        return found is not None
+
+    def _players_for(self, period: Period, games: Sequence[rules.GameResult]) -> PartialState:
+        """With :attr:`partial`: the standings of the players whose list row can change in
+        ``period`` (those with games, and those :func:`ratings.rules.changes_without_games`
+        names, picked in SQL), by id; read from the previous list and the register when not
+        held yet, with their previous rows. The rows of everyone else are carried (copied in
+        SQL by :func:`_copy_carried`)."""
+        assert self.previous is not None
+        previous_id, before = self.previous
+        conn = self.session.connection()
+        if self.previous_count is None:
+            self.previous_count = conn.exec_driver_sql(
+                f"SELECT count(*) FROM rating_history WHERE period_id = {int(previous_id)} "
+                f"AND time_control = {self.tc_sql}"
+            ).scalar_one()
+        if self.merged is None:
+            self.merged = frozenset(
+                row[0]
+                for row in conn.exec_driver_sql(
+                    "SELECT id FROM players WHERE merged_into_id IS NOT NULL"
+                )
+            )
+            self.live = conn.exec_driver_sql(
+                "SELECT count(*) FROM players WHERE merged_into_id IS NULL"
+            ).scalar_one()
+        gone: frozenset[int] = frozenset()
+        if self.merged:
+            # merged away after the previous list: no row now (as a rate of every player)
+            marks = ", ".join(str(int(pid)) for pid in sorted(self.merged))
+            gone = frozenset(
+                row[0]
+                for row in conn.exec_driver_sql(
+                    f"SELECT player_id FROM rating_history WHERE period_id = {int(previous_id)} "
+                    f"AND time_control = {self.tc_sql} AND player_id IN ({marks})"
+                )
+            )
+        wanted = {g.white_id for g in games} | {g.black_id for g in games}
+        wanted |= self._changing(period, previous_id)
+        if self.live > self.previous_count - len(gone):
+            wanted |= self._unlisted(previous_id)  # registered since the previous list
+        self._read_players(sorted(pid for pid in wanted if pid not in before), period)
+        standings = self.standings
+        chosen = {pid: standings[pid] for pid in sorted(wanted) if pid in standings}
+        return PartialState(chosen, self.previous_count - len(gone), gone)
+
+    def _changing(self, period: Period, previous_id: int) -> set[int]:
+        """The players without games whose row may differ from a carry of the previous one:
+        :func:`ratings.rules.changes_without_games` in SQL, over the previous list."""
+        bounds = rules.carry_bounds(self.config, period)
+        rating, _games, k10, _fide_k = (c.key for c in ENTRY_COLUMNS[self.time_control])
+        ph = self.ph
+        params: list[object] = [
+            self._date_param(bounds.active_from),
+            self._date_param(bounds.fide_k_from),
+        ]
+        junior = ""
+        if bounds.junior_births is not None:
+            junior = f" OR (h.rating_after IS NOT NULL AND p.birth_year BETWEEN {ph} AND {ph})"
+            params += bounds.junior_births
+        sql = (
+            "SELECT h.player_id FROM rating_history h JOIN players p ON p.id = h.player_id "
+            f"WHERE h.period_id = {int(previous_id)} AND h.time_control = {self.tc_sql} "
+            "AND p.merged_into_id IS NULL AND ("
+            f"h.list_status NOT IN ('{rules.LISTED}', '{rules.UNRATED}') "
+            "OR h.last_active IS NULL "
+            f"OR h.units_per_point <> {int(bounds.units_per_point)} "
+            f"OR (h.rating_after IS NOT NULL AND NOT h.inactive AND h.last_active < {ph}) "
+            f"OR (NOT h.k10 AND (p.{k10} OR p.{rating} >= {rules.K10_MARK})) "
+            f"OR p.fide_k_list >= {ph}{junior})"
+        )
+        return {row[0] for row in fetch_all(self.session, sql, params)}
+
+    def _unlisted(self, previous_id: int) -> set[int]:
+        """Registered players without a row on the previous list."""
+        sql = (
+            "SELECT p.id FROM players p WHERE p.merged_into_id IS NULL AND NOT EXISTS ("
+            "SELECT 1 FROM rating_history h WHERE h.player_id = p.id "
+            f"AND h.period_id = {int(previous_id)} AND h.time_control = {self.tc_sql})"
+        )
+        return {row[0] for row in fetch_all(self.session, sql)}
+
+    def _read_players(self, pids: Sequence[int], period: Period) -> None:
+        """Read these players' rows on the previous list into :attr:`previous`, and their
+        standings into :attr:`standings` when not held yet (with the pools of unrated ones);
+        merged-away players are not read."""
+        assert self.previous is not None
+        previous_id, before = self.previous
+        entry = ", ".join(f"p.{column.key}" for column in ENTRY_COLUMNS[self.time_control])
+        history = ", ".join(f"h.{column}" for column in _HISTORY_COLUMNS)
+        last = _HISTORY_COLUMNS.index("last_active")
+        standings = self.standings
+        unrated: list[int] = []
+        for i in range(0, len(pids), 500):
+            marks = ", ".join(str(int(pid)) for pid in pids[i : i + 500])
+            for row in fetch_all(
+                self.session,
+                f"SELECT p.id, {entry}, p.birth_year, p.fide_k_list, {history} FROM players p "
+                "LEFT JOIN rating_history h ON h.player_id = p.id "
+                f"AND h.period_id = {int(previous_id)} AND h.time_control = {self.tc_sql} "
+                f"WHERE p.merged_into_id IS NULL AND p.id IN ({marks})",
+            ):
+                pid, rating, games, k10, fide_k, birth_year, fide_k_list = row[:7]
+                k_day = None if fide_k_list is None else to_date(fide_k_list)
+                listed = None
+                if row[7] is not None:
+                    values = list(row[7:])
+                    values[last] = None if values[last] is None else to_date(values[last])
+                    listed = before[pid] = _new_tuple(rules.ListEntry, values)
+                if pid in standings:
+                    continue
+                if listed is None:
+                    standing = rules.Standing.from_entry(
+                        rating, games, birth_year, bool(k10), fide_k, k_day
+                    )
+                else:
+                    entry_k10 = rules.flags_after(bool(k10), False, rating).k10
+                    standing = _listed_standing(listed, birth_year, entry_k10, fide_k, k_day)
+                standings[pid] = standing
+                if standing.rating is None:
+                    unrated.append(pid)
+        if unrated and self.config.uses_initial_ratings:
+            self._load_pools(period, unrated)
 
     def _dormant(self, previous: int | None) -> bool:
         """Whether this (rapid or blitz) list has no event, no player with an entry rating
@@ -224,27 +406,33 @@ class _Rater:
             ).first()
         return found is None
 
-    def _load_pools(self, start: Period) -> None:
-        """The unrated players' pools, from the breakdown rows that count towards a first
-        rating (art. 7.1.4): the 26-month window, after the last list that rated each."""
-        if all(s.rating is not None for s in self.standings.values()):
+    def _load_pools(self, start: Period, pids: Sequence[int] | None = None) -> None:
+        """The unrated players' pools (of ``pids``, or of everyone), from the breakdown rows
+        that count towards a first rating (art. 7.1.4): the 26-month window, after the last
+        list that rated each."""
+        if pids is None and all(s.rating is not None for s in self.standings.values()):
             return
         cutoff = rules.pool_window_start(start)
         window = (self._date_param(cutoff), self._date_param(start.start))
-        rows = (
-            self.session.connection()
-            .exec_driver_sql(
-                "SELECT b.player_id, rp.start_date, g.event_id, b.opponent_rating, "
-                "b.score_half_points FROM rating_breakdown b "
-                "JOIN rating_periods rp ON rp.id = b.period_id JOIN games g ON g.id = b.game_id "
-                "JOIN events e ON e.id = g.event_id "
-                f"WHERE b.counts_for = 'first_rating' AND e.time_control = {self.tc_sql} "
-                f"AND rp.start_date >= {self.ph} "
-                f"AND rp.start_date < {self.ph} ORDER BY rp.start_date, b.game_id",
-                window,
-            )
-            .all()
+        sql = (
+            "SELECT b.player_id, rp.start_date, g.event_id, b.opponent_rating, "
+            "b.score_half_points FROM rating_breakdown b "
+            "JOIN rating_periods rp ON rp.id = b.period_id JOIN games g ON g.id = b.game_id "
+            "JOIN events e ON e.id = g.event_id "
+            f"WHERE b.counts_for = 'first_rating' AND e.time_control = {self.tc_sql} "
+            f"AND rp.start_date >= {self.ph} AND rp.start_date < {self.ph}"
         )
+        conn = self.session.connection()
+        order = " ORDER BY rp.start_date, b.game_id"  # each player's pool in this order
+        if pids is None:
+            rows = conn.exec_driver_sql(sql + order, window).all()
+        else:
+            rows = []
+            for i in range(0, len(pids), 500):
+                marks = ", ".join(str(int(pid)) for pid in pids[i : i + 500])
+                rows += conn.exec_driver_sql(
+                    f"{sql} AND b.player_id IN ({marks}){order}", window
+                ).all()
         pooled: dict[int, list[rules.PoolGame]] = {}
         for pid, day, event_id, opponent_rating, halves in rows:
             state = self.standings.get(pid)
@@ -298,6 +486,20 @@ class _Rater:
         return self.session.scalar(
             sa.select(RatingPeriod.id).where(RatingPeriod.start_date == start)
         )
+
+    @property
+    def entry_list(self) -> dict[int, int | None]:
+        """Every registered player's entry rating on this list (the list before the first
+        rated period, SPEC 1.5): read by :meth:`load_state`, or when first asked."""
+        if self._entry_list is None:
+            rating = next(c.key for c in ENTRY_COLUMNS[self.time_control])
+            self._entry_list = dict(
+                fetch_all(
+                    self.session,
+                    f"SELECT id, {rating} FROM players WHERE merged_into_id IS NULL ORDER BY id",
+                )
+            )
+        return self._entry_list
 
     def list_at(self, list_date: dt.date) -> dict[int, int | None]:
         """Ratings on the list dated ``list_date``: the one published by the period before,
@@ -414,10 +616,15 @@ class _Rater:
         standard = self.standard
         if standard is not None:
             seeds = {day: standard.list_at(day) for day in needed | {period.start}}
+        partial = None
+        standings = self.standings
+        if self.partial:
+            partial = self._players_for(period, games)
+            standings = partial.standings
         outcome = rules.rate_period(
             self.config,
             period,
-            self.standings,
+            standings,
             games,
             lists=lists,
             first_events=_FirstEvents(self.first_event),
@@ -425,7 +632,15 @@ class _Rater:
             seeds=seeds,
         )
         _insert(self.session, "rating_breakdown", period_id, _BREAKDOWN_COLUMNS, outcome.breakdown)
-        explicit, carried = _split_carried(outcome.list_rows, self.previous)
+        gone: frozenset[int] = frozenset()
+        if partial is None:
+            explicit, carried = _split_carried(outcome.list_rows, self.previous)
+        else:
+            assert self.previous is not None
+            explicit, carried = _split_partial(
+                outcome.list_rows, self.previous[1], partial.previous_rows
+            )
+            gone = partial.gone
         _insert(
             self.session,
             "rating_history",
@@ -436,9 +651,17 @@ class _Rater:
         )
         if carried:
             assert self.previous is not None  # _split_carried carries only from one
-            _copy_carried(self.session, self.previous[0], period_id, self.tc_sql, carried)
+            _copy_carried(
+                self.session, self.previous[0], period_id, self.tc_sql, carried, leave=gone
+            )
         self.previous = (period_id, {row.player_id: row for row in outcome.list_rows})
-        self.standings = outcome.standings
+        self.previous_count = len(explicit) + carried
+        if partial is None:
+            self.standings = outcome.standings
+            # from the next period on, read only the players whose rows can change
+            self.partial = SKIP_QUIET_PLAYERS
+        else:
+            self.standings.update(outcome.standings)
         return outcome.games_counted
 
 
@@ -564,6 +787,32 @@ def _split_carried(
     return explicit, len(rows) - len(explicit)
 
 
+def _split_partial(
+    rows: Sequence[rules.ListEntry], before: Mapping[int, rules.ListEntry], listed: int
+) -> tuple[list[rules.ListEntry], int]:
+    """:func:`_split_carried` for the rows of some players only (:meth:`_Rater._players_for`):
+    the rows to insert, and how many rows to copy from the previous list, of the ``listed``
+    players on it still registered: every one but those inserted."""
+    explicit: list[rules.ListEntry] = []
+    replaced = 0
+    for row in rows:
+        old = before.get(row.player_id)
+        if old is None:
+            explicit.append(row)  # not on the previous list
+            continue
+        if not (
+            row[5] == 0  # period_games
+            and row[1] == row[2] == old[2]
+            and row[3:5] == (0, None)
+            and row[6] == old[6]
+            and row[7:9] == (0, 0)
+            and row[9:] == old[9:]
+        ):
+            explicit.append(row)
+            replaced += 1
+    return explicit, listed - replaced
+
+
 _CARRY_SELECT = {
     "rating_before": "rating_after",
     "change": "0",
@@ -577,10 +826,16 @@ are); the same rule as the test in :func:`_split_carried`."""
 
 
 def _copy_carried(
-    session: Session, previous_id: int, period_id: int, tc_sql: str, expected: int
+    session: Session,
+    previous_id: int,
+    period_id: int,
+    tc_sql: str,
+    expected: int,
+    *,
+    leave: frozenset[int] = frozenset(),
 ) -> None:
     """Copy the carried rows of the previous period into ``period_id``: every player of the
-    previous list who has no row yet in this one."""
+    previous list who has no row yet in this one (but those in ``leave``: merged away)."""
     columns = ", ".join(_HISTORY_COLUMNS)
     select = ", ".join(_CARRY_SELECT.get(c, f"p.{c}") for c in _HISTORY_COLUMNS)
     conn = session.connection()
@@ -590,6 +845,9 @@ def _copy_carried(
     # (bench/RESULTS.md). Without nested loops it hashes one side: linear whatever the
     # statistics say. RESET puts back the session's own setting (after an error the
     # transaction is rolled back, and a SET LOCAL with it).
+    left = ""
+    if leave:
+        left = f" AND p.player_id NOT IN ({', '.join(str(int(pid)) for pid in sorted(leave))})"
     postgres = conn.dialect.name == "postgresql"
     if postgres:
         conn.exec_driver_sql("SET LOCAL enable_nestloop = off")
@@ -599,7 +857,7 @@ def _copy_carried(
         f"WHERE p.period_id = {int(previous_id)} AND p.time_control = {tc_sql} "
         "AND NOT EXISTS (SELECT 1 FROM rating_history c "
         f"WHERE c.period_id = {int(period_id)} AND c.time_control = {tc_sql} "
-        "AND c.player_id = p.player_id)"
+        "AND c.player_id = p.player_id)" + left
     )
     if postgres:
         conn.exec_driver_sql("RESET enable_nestloop")
