@@ -7,10 +7,11 @@ without games keep their last row. Plain stdlib ``sqlite3`` on a database built 
 migrations, placeholder values, no checks, no rating arithmetic, one ``BEGIN IMMEDIATE``
 transaction per step, as ``bench/floor.py``.
 
-``run_step(step, db, arg)`` (``import`` and ``rate`` only) is called by ``bench/run.py``'s
-worker (kind ``minimal``): ``import`` is ``bench/floor.py``'s (storing events and games is
-already minimal); ``rate`` rates every period from the first game's, keeping each player's
-rating in memory.
+``run_step(step, db, arg)`` is called by ``bench/run.py``'s worker (kind ``minimal``):
+``import`` is ``bench/floor.py``'s (storing events and games is already minimal); ``rate``
+rates every period from the first game's, keeping each player's rating in memory; ``next``
+rates the periods after the last rated one (``bench/world.py``'s month), reading each active
+player's newest list row, one indexed lookup each.
 """
 
 from __future__ import annotations
@@ -33,6 +34,9 @@ def run_step(step: str, db: Path, arg: str) -> dict[str, Any]:
             info = floor.import_games(conn, Path(arg))
         elif step == "rate":
             info = _rate(conn)
+        elif step == "next":
+            last = conn.execute("SELECT max(start_date) FROM rating_periods").fetchone()[0]
+            info = _rate(conn, floor._next_month(date.fromisoformat(last)))
         else:
             raise ValueError(f"the minimal floor has no step {step!r}")
         conn.execute("COMMIT")
@@ -41,17 +45,22 @@ def run_step(step: str, db: Path, arg: str) -> dict[str, Any]:
     return info
 
 
-def _rate(conn: sqlite3.Connection) -> dict[str, Any]:
+def _rate(conn: sqlite3.Connection, start: date | None = None) -> dict[str, Any]:
+    """Rate from the first game's period, or from ``start`` (after a rated history)."""
     first_end, last_end = conn.execute(
         "SELECT min(e.end_date), max(e.end_date) FROM events e "
         "WHERE EXISTS (SELECT 1 FROM games g WHERE g.event_id = e.id AND g.rateable)"
+        + ("" if start is None else " AND e.end_date >= ?"),
+        () if start is None else (start.isoformat(),),
     ).fetchone()
-    rating: dict[int, int | None] = dict(
-        conn.execute("SELECT id, entry_rating FROM players WHERE merged_into_id IS NULL")
-    )
+    rating: dict[int, int | None] = {}
+    if start is None:
+        rating = dict(
+            conn.execute("SELECT id, entry_rating FROM players WHERE merged_into_id IS NULL")
+        )
     now = datetime.now(UTC).replace(tzinfo=None).isoformat(sep=" ")
     periods = games = history_rows = breakdown_rows = 0
-    first = floor._month_start(first_end)
+    first = floor._month_start(first_end) if start is None else start
     for start in floor._months(first, floor._month_start(last_end)):
         following = floor._next_month(start)
         period_end = (following - timedelta(days=1)).isoformat()
@@ -72,6 +81,13 @@ def _rate(conn: sqlite3.Connection) -> dict[str, Any]:
             breakdown.append((period_id, game_id, black, white, *floor.BREAKDOWN_PLACEHOLDER))
             active.add(white)
             active.add(black)
+        for pid in active - rating.keys():  # after a history: the newest row of each
+            found = conn.execute(
+                "SELECT rating_after FROM rating_history WHERE player_id = ? "
+                "AND time_control = 'standard' ORDER BY period_id DESC LIMIT 1",
+                (pid,),
+            ).fetchone()
+            rating[pid] = None if found is None else found[0]
         conn.executemany(
             f"INSERT INTO rating_breakdown ({', '.join(floor.BREAKDOWN_COLUMNS)}) "
             f"VALUES ({', '.join('?' * len(floor.BREAKDOWN_COLUMNS))})",

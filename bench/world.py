@@ -17,6 +17,11 @@ routine at world size without ten years of games. The report gives the times, th
 of each step's process, the database size and its row counts. ``settings.closing_days`` is 0
 (as in ``bench/before_after.py``): the month is rated as one new period.
 
+With ``--floors`` the floor (``bench/floor.py``; ``bench/floor_pg.py`` on PostgreSQL) also
+imports and rates the history on its own copy of the register, and each month is also
+imported and rated by the floor and by the minimal floor (``bench/floor_minimal.py``, SQLite
+only) on fresh copies of our rated history; the report adds their times and the ratios.
+
 With ``--db-url postgresql+psycopg://USER@HOST:PORT/DBNAME`` the databases are made on that
 PostgreSQL server instead, as ``bench/run.py --db-url`` makes them (``ratings_bench_<pid>_<n>_
 world`` for the rated history, ``..._month`` for the copy a month is added to, copied with
@@ -69,9 +74,13 @@ def _counts(dbs: bench_run.Databases, name: str) -> dict[str, int]:
 
 def measure(players: int, periods: int, month_games: int, seed: int, repeats: int, work: Path,
             quiet: bool = False, db_url: str | None = None,
-            keep_databases: bool = False) -> dict[str, Any]:  # fmt: skip
+            keep_databases: bool = False, floors: bool = False) -> dict[str, Any]:  # fmt: skip
     """Build the history and time the monthly routine; returns every figure. With ``db_url``
-    on that PostgreSQL server (its databases dropped at the end unless ``keep_databases``)."""
+    on that PostgreSQL server (its databases dropped at the end unless ``keep_databases``).
+    With ``floors``, the floor (``bench/floor.py``, or ``bench/floor_pg.py``) also imports and
+    rates the history on a copy of the register, and imports and rates each month on a copy
+    of our rated history, as does the minimal floor (``bench/floor_minimal.py``, SQLite
+    only)."""
     from generate import generate  # bench/generate.py
 
     say = bench_run._say
@@ -88,12 +97,21 @@ def measure(players: int, periods: int, month_games: int, seed: int, repeats: in
     try:
         say(quiet, "importing the players ...")
         db = _registered(dbs, history.players_csv)
+        if floors:
+            dbs.copy("world", "floor")  # the register only: the floor's own history
         say(quiet, "importing the history ...")
         figures: dict[str, Any] = {
             "history_import": bench_run._spawn("ours", "import", db, str(history.games_csv))
         }
         say(quiet, "rating the history ...")
         figures["history_rate"] = bench_run._spawn("ours", "rate", db, "")
+        if floors:
+            say(quiet, "the floor: importing and rating the history ...")
+            floor_db = dbs.target("floor")
+            figures["floor_history_import"] = bench_run._spawn(
+                "floor", "import", floor_db, str(history.games_csv)
+            )
+            figures["floor_history_rate"] = bench_run._spawn("floor", "rate", floor_db, "")
         figures["history_rows"] = _counts(dbs, "world")
         figures["history_db_mb"] = dbs.size_mb("world")
         runs: list[dict[str, Any]] = []
@@ -103,8 +121,19 @@ def measure(players: int, periods: int, month_games: int, seed: int, repeats: in
             copy = dbs.target("month")
             imported = bench_run._spawn("ours", "import", copy, str(month.games_csv))
             rated = bench_run._spawn("ours", "rate", copy, "")
-            runs.append({"import": imported, "rate": rated})
+            run: dict[str, Any] = {"import": imported, "rate": rated}
+            for kind in ("floor", "minimal") if floors else ():
+                if kind == "minimal" and db_url is not None:
+                    continue  # the minimal floor is SQLite's only
+                dbs.copy("world", "month")
+                run[f"{kind}_import"] = bench_run._spawn(kind, "import", copy, str(month.games_csv))
+                run[f"{kind}_rate"] = bench_run._spawn(kind, "next", copy, "")
+            runs.append(run)
         figures["month_runs"] = runs
+        if floors:
+            dbs.copy("world", "month")  # the counts and size below are ours
+            bench_run._spawn("ours", "import", dbs.target("month"), str(month.games_csv))
+            bench_run._spawn("ours", "rate", dbs.target("month"), "")
         figures["month_rows"] = _counts(dbs, "month")
         figures["month_db_mb"] = dbs.size_mb("month")
         figures["server"] = None if db_url is None else bench_run.PgDatabases(db_url).server()
@@ -149,6 +178,7 @@ def report(figures: dict[str, Any], argv: Sequence[str]) -> str:
             f"{', '.join(f'{t:.1f}' for t in rates)}) | {statistics.median(rates):.1f} | "
             f"{max(r['rate']['rss_mb'] for r in runs):.0f} |",
             f"| one more month: import + rate (median) | {statistics.median(totals):.1f} | |",
+            *_floors(figures),
             "",
             f"After the month: {rows['players']:,} players, {rows['games']:,} games, "
             f"{rows['rating_history']:,} list rows, {rows['rating_breakdown']:,} breakdown "
@@ -157,6 +187,39 @@ def report(figures: dict[str, Any], argv: Sequence[str]) -> str:
             *_kept(figures["kept"]),
         ]
     )
+
+
+def _floors(figures: dict[str, Any]) -> list[str]:
+    """The report's table of the floors' times against ours, if they were run: medians, and
+    the median of the ratios of each run's pair."""
+    if "floor_history_rate" not in figures:
+        return []
+    runs = figures["month_runs"]
+    lines = [
+        "",
+        "| step | ours (s) | floor (s) | ours / floor |",
+        "|---|---:|---:|---:|",
+    ]
+    for step in ("import", "rate"):
+        ours, theirs = figures[f"history_{step}"], figures[f"floor_history_{step}"]
+        lines.append(
+            f"| {step} the history | {ours['seconds']:.1f} | {theirs['seconds']:.1f} | "
+            f"{ours['seconds'] / theirs['seconds']:.2f}x |"
+        )
+    for kind in ("floor", "minimal"):
+        if f"{kind}_rate" not in runs[0]:
+            continue
+        for step in ("import", "rate"):
+            ours = [r[step]["seconds"] for r in runs]
+            theirs = [r[f"{kind}_{step}"]["seconds"] for r in runs]
+            ratios = [o / t for o, t in zip(ours, theirs, strict=True)]
+            name = "the floor" if kind == "floor" else "the minimal floor"
+            lines.append(
+                f"| one more month: {step}, against {name} | "
+                f"{statistics.median(ours):.2f} | {statistics.median(theirs):.2f} | "
+                f"{statistics.median(ratios):.2f}x |"
+            )
+    return lines
 
 
 def _kept(urls: Sequence[str]) -> list[str]:
@@ -196,6 +259,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="build on this PostgreSQL server (postgresql+psycopg://USER@HOST:PORT/DBNAME; "
         "databases are created beside DBNAME); default: SQLite files in the work folder",
     )
+    parser.add_argument(
+        "--floors",
+        action="store_true",
+        help="also time the floor (history and months) and the minimal floor (months, SQLite)",
+    )
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     ns = parser.parse_args(args)
     work = ns.keep if ns.keep is not None else Path(tempfile.mkdtemp(prefix="world-"))
@@ -203,7 +271,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         figures = measure(
             ns.players, ns.periods, ns.month_games, ns.seed, ns.repeats, work, ns.quiet,
-            ns.db_url, keep_databases=ns.keep is not None,
+            ns.db_url, keep_databases=ns.keep is not None, floors=ns.floors,
         )  # fmt: skip
         print(report(figures, args))
     finally:
