@@ -777,14 +777,7 @@ def _split_carried(
         old = before.get(row.player_id)
         if old is not None:
             on_both += 1
-            if (
-                row[5] == 0  # period_games
-                and row[1] == row[2] == old[2]  # rating before and after = old rating after
-                and row[3:5] == (0, None)  # change, k_used
-                and row[6] == old[6]  # total_games
-                and row[7:9] == (0, 0)  # score, PD
-                and row[9:] == old[9:]  # unit, flags, next K, status, inactive, last active
-            ):
+            if _carries(row, old):
                 continue
         explicit.append(row)
     if on_both != len(before):
@@ -805,17 +798,22 @@ def _split_partial(
         if old is None:
             explicit.append(row)  # not on the previous list
             continue
-        if not (
-            row[5] == 0  # period_games
-            and row[1] == row[2] == old[2]
-            and row[3:5] == (0, None)
-            and row[6] == old[6]
-            and row[7:9] == (0, 0)
-            and row[9:] == old[9:]
-        ):
+        if not _carries(row, old):
             explicit.append(row)
             replaced += 1
     return explicit, listed - replaced
+
+
+def _carries(row: rules.ListEntry, old: rules.ListEntry) -> bool:
+    """Whether ``row`` is ``old`` carried over (:data:`_CARRY_SELECT`, by position)."""
+    return (
+        row[5] == 0  # period_games
+        and row[1] == row[2] == old[2]  # rating before and after = old rating after
+        and row[3:5] == (0, None)  # change, k_used
+        and row[6] == old[6]  # total_games
+        and row[7:9] == (0, 0)  # score, PD
+        and row[9:] == old[9:]  # unit, flags, next K, status, inactive, last active
+    )
 
 
 _CARRY_SELECT = {
