@@ -17,6 +17,8 @@ from ratings.rules import GameResult, ListEntry, Period, Standing
 
 FIDE = rules.system_config("fide")
 CLUB = rules.system_config("club")
+QUARTERLY = rules.system_config("fide", period_months=3)
+HALF_YEARLY = rules.system_config("club", period_months=6)
 OPPONENT = 999_999
 Scenario = tuple[rules.SystemConfig, Period, Standing, bool, int, int, bool]
 """System, period, the player's standing a period before, whether the player plays then, the
@@ -37,20 +39,25 @@ def _carry(row: ListEntry) -> ListEntry:
 
 @st.composite
 def scenarios(draw: st.DrawFn) -> Scenario:
-    config = draw(st.sampled_from((FIDE, CLUB)))
+    config = draw(st.sampled_from((FIDE, CLUB, QUARTERLY, HALF_YEARLY)))
+    months = config.period_months
     year = draw(st.integers(2010, 2030))
-    month = draw(st.one_of(st.just(12), st.integers(1, 12)))  # December: the new year's list
-    period = Period(dt.date(year, month, 1))
+    # the last period of a year (its list is the new year's), or any
+    month = draw(st.one_of(st.just(13 - months), st.sampled_from(range(1, 13, months))))
+    period = Period(dt.date(year, month, 1), months)
     rating = draw(st.one_of(st.none(), st.integers(1400, 2700)))
     games = draw(st.one_of(st.none(), st.integers(0, 60))) if rating is not None else 0
     # juniors turning 19 on the new year's list, and anyone
     birth = draw(
         st.one_of(st.none(), st.integers(year - 20, year - 16), st.integers(year - 40, year - 8))
     )
-    # None (never listed) or the first day of a month 1 to 14 months back: inactivity comes
+    # None (never listed) or the start of a period 1 to 14 periods back: inactivity comes
     # 12 months after it
     last_active = draw(
-        st.one_of(st.none(), st.integers(1, 14).map(lambda back: _months(period.start, -back)))
+        st.one_of(
+            st.none(),
+            st.integers(1, 14).map(lambda back: _months(period.start, -back * months)),
+        )
     )
     fide_k_list = draw(
         st.one_of(
