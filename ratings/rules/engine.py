@@ -10,6 +10,8 @@ answers every new rating, but as functions of plain data:
   (for the zero-score rule of art. 8.2);
 * :func:`pool_window_start`: the first period whose pooled games still count towards a first
   rating (art. 7.1.4, 26 months);
+* :func:`carry_bounds` and :func:`changes_without_games`: which players without a game may
+  get a list row that is not the previous one carried (the others need not be passed);
 * :func:`rate_game`: one game as a period of its own (``ratings calc change``);
 * :func:`rate_period`: the period itself. It returns the list rows (one per player), the
   breakdown rows (one per game and player that counts) and every player's :class:`Standing`
@@ -20,7 +22,7 @@ hundredths for table 8.1.2, :data:`CURVE_UNITS` for the curve); each player's ch
 K x sum(dR) rounded once, half away from zero (art. 8.3.4). ``ratings.service.rate`` loads
 these records from the database and stores the rows; nothing here touches a database.
 
-About 750 lines: a third are the records' attribute docstrings, and the period is one function.
+About 830 lines: a third are the records' attribute docstrings, and the period is one function.
 """
 
 from __future__ import annotations
@@ -393,7 +395,7 @@ def changes_without_games(
 ) -> bool:
     """Whether the row of a player with no game this period may differ from a plain carry of
     ``previous`` (the player's row on the list in force). False is a promise, which
-    :func:`rate_period` keeps (tests/test_engine.py checks it): the new row is the carry.
+    :func:`rate_period` keeps (tests/test_quiet_players.py checks it): the new row is the carry.
 
     ``entry_k10`` is the register's K=10 flag for the list (set by hand, or an entry rating of
     2400 or more); ``birth_year`` and ``fide_k_list`` are the register's. Each condition has a
@@ -440,7 +442,11 @@ def rate_period(
     :param config: the database's rating system.
     :param period: the period; its games are those of events that end in it (SPEC 1.5).
     :param standings: every registered player's state on the list in force at the period
-        start, by player id; the list rows come out in this order.
+        start, by player id; the list rows come out in this order. A caller holding the
+        previous list may pass only the players with games and those
+        :func:`changes_without_games` names: everyone else's row is the previous one carried.
+        A game whose player is missing counts for nobody (as with a player merged away), so
+        every player of the games must be passed.
     :param games: the period's rateable games.
     :param lists: the lists in force when earlier events started, by list date
         (:func:`lists_needed`), as player id -> rating (None or absent: unrated).
