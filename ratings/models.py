@@ -395,6 +395,19 @@ class RatingHistory(Base):
         return f"RatingHistory(period_id={self.period_id!r}, player_id={self.player_id!r})"
 
 
+LIST_COLUMNS = (
+    RatingHistory.rating_after,
+    RatingHistory.change,
+    RatingHistory.period_games,
+    RatingHistory.total_games,
+    RatingHistory.next_k,
+    RatingHistory.k10,
+    RatingHistory.list_status,
+)
+"""The columns of a list row that a rating list (``ratings list``) and the website show, in
+this order (after :data:`PLAYER_COLUMNS`)."""
+
+
 class RatingBreakdown(Base):
     """Per game and player: what went into the rating change (FIDE's calculation page).
 

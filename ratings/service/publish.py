@@ -30,6 +30,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
     ENTRY_COLUMNS,
+    LIST_COLUMNS,
     PLAYER_COLUMNS,
     Bye,
     Event,
@@ -252,17 +253,7 @@ def list_entries(
     for chunk in _chunks(sorted(period_ids), 8):
         rows = _fetch(
             session,
-            sa.select(
-                RatingHistory.period_id,
-                RatingHistory.player_id,
-                RatingHistory.rating_after,
-                RatingHistory.change,
-                RatingHistory.period_games,
-                RatingHistory.total_games,
-                RatingHistory.next_k,
-                RatingHistory.k10,
-                RatingHistory.list_status,
-            )
+            sa.select(RatingHistory.period_id, RatingHistory.player_id, *LIST_COLUMNS)
             .where(
                 RatingHistory.period_id.in_(chunk),
                 RatingHistory.time_control == time_control,

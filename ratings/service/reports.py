@@ -14,6 +14,7 @@ from ratings import rules
 from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
     ENTRY_COLUMNS,
+    LIST_COLUMNS,
     PLAYER_COLUMNS,
     Event,
     Game,
@@ -129,13 +130,7 @@ def rating_list(
     query = (
         sa.select(
             *PLAYER_COLUMNS,
-            RatingHistory.rating_after,
-            RatingHistory.change,
-            RatingHistory.period_games,
-            RatingHistory.total_games,
-            RatingHistory.next_k,
-            RatingHistory.k10,
-            RatingHistory.list_status,
+            *LIST_COLUMNS,
             RatingHistory.inactive,
         )
         .join(RatingHistory, RatingHistory.player_id == Player.id)
