@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from ratings.cli import cli
 from ratings.db import database_url
-from ratings.service.rate import first_event
+from ratings.service.rate import first_event, first_events
 from tests.conftest import BOTH_BACKENDS, new_database
 from tests.safety_helpers import bench_generate
 from tests.test_audit import cookbook_examples
@@ -237,3 +237,40 @@ def test_a_players_first_event_is_found_through_the_player_indexes(
     assert not more
     assert "LIMIT" not in statement.upper()
     assert not explain(statement, parameters) & LARGE, statement
+
+
+@pytest.mark.parametrize("time_control", ["standard", "rapid"])
+def test_first_events_are_looked_up_500_players_a_query(database: str, time_control: str) -> None:
+    """``rate`` looks up the first events of a period's unrated players together, 500 a
+    query (one query a player cost 102 s of a 727 s rate on the world's register on
+    PostgreSQL): the same answers as one player at a time, None for a player without a
+    rateable game on that list or not registered at all."""
+    url = database if "://" in database else database_url(database)
+    engine = sa.create_engine(url)
+    ids = range(1, 1201)  # 150 players, and ids nobody has: three chunks
+    with Session(engine) as session:
+        expected = {
+            pid: session.execute(
+                sa.text(
+                    "SELECT e.id FROM games g JOIN events e ON e.id = g.event_id "
+                    "WHERE (g.white_id = :p OR g.black_id = :p) AND g.rateable "
+                    "AND e.time_control = :tc ORDER BY e.start_date, e.id LIMIT 1"
+                ),
+                {"p": pid, "tc": time_control},
+            ).scalar()
+            for pid in ids
+        }
+        sent: list[str] = []
+
+        def grab(_conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+            sent.append(statement)
+
+        sa.event.listen(engine, "before_cursor_execute", grab)
+        try:
+            found = first_events(session, reversed(ids), time_control)
+        finally:
+            sa.event.remove(engine, "before_cursor_execute", grab)
+    engine.dispose()
+    assert found == expected
+    assert sum(v is not None for v in found.values()) > 100
+    assert len([s for s in sent if "events" in s]) == 3

@@ -356,30 +356,41 @@ class _Rater:
     def _read_players(self, pids: Sequence[int], period: Period) -> None:
         """Read these players' rows on the previous list into :attr:`previous`, and their
         standings into :attr:`standings` when not held yet (with the pools of unrated ones);
-        merged-away players are not read."""
+        merged-away players are not read.
+
+        The register and the previous list are read apart, each table by its own key, and
+        on PostgreSQL all the players at once: a join, 500 players a query, let the planner
+        take a period's list for a few rows when its statistics did not cover that period
+        yet (they never do inside a long rate, and autovacuum does not analyze a table for
+        a month's tenth) and hash all 600,000 rows of it for each 500 players: 408 s of a
+        727 s rate of the world's history (bench/RESULTS.md). Alone, the list's query reads
+        at worst that period once."""
         assert self.previous is not None
         previous_id, before = self.previous
-        entry = ", ".join(f"p.{column.key}" for column in ENTRY_COLUMNS[self.time_control])
-        history = ", ".join(f"h.{column}" for column in _HISTORY_COLUMNS)
+        entry = ", ".join(column.key for column in ENTRY_COLUMNS[self.time_control])
         last = _HISTORY_COLUMNS.index("last_active")
         standings = self.standings
         unrated: list[int] = []
-        for i in range(0, len(pids), 500):
-            marks = ", ".join(str(int(pid)) for pid in pids[i : i + 500])
+        for marks in self._id_lists(pids):
+            listed_rows: dict[int, rules.ListEntry] = {}
             for row in fetch_all(
                 self.session,
-                f"SELECT p.id, {entry}, p.birth_year, p.fide_k_list, {history} FROM players p "
-                "LEFT JOIN rating_history h ON h.player_id = p.id "
-                f"AND h.period_id = {int(previous_id)} AND h.time_control = {self.tc_sql} "
-                f"WHERE p.merged_into_id IS NULL AND p.id IN ({marks})",
+                f"SELECT {', '.join(_HISTORY_COLUMNS)} FROM rating_history "
+                f"WHERE period_id = {int(previous_id)} AND time_control = {self.tc_sql} "
+                f"AND player_id IN ({marks})",
             ):
-                pid, rating, games, k10, fide_k, birth_year, fide_k_list = row[:7]
+                values = list(row)
+                values[last] = None if values[last] is None else to_date(values[last])
+                listed_rows[row[0]] = _new_tuple(rules.ListEntry, values)
+            for pid, rating, games, k10, fide_k, birth_year, fide_k_list in fetch_all(
+                self.session,
+                f"SELECT id, {entry}, birth_year, fide_k_list FROM players "
+                f"WHERE merged_into_id IS NULL AND id IN ({marks})",
+            ):
                 k_day = None if fide_k_list is None else to_date(fide_k_list)
-                listed = None
-                if row[7] is not None:
-                    values = list(row[7:])
-                    values[last] = None if values[last] is None else to_date(values[last])
-                    listed = before[pid] = _new_tuple(rules.ListEntry, values)
+                listed = listed_rows.get(pid)
+                if listed is not None:
+                    before[pid] = listed
                 if pid in standings:
                     continue
                 if listed is None:
@@ -394,6 +405,13 @@ class _Rater:
                     unrated.append(pid)
         if unrated and self.config.uses_initial_ratings:
             self._load_pools(period, unrated)
+
+    def _id_lists(self, pids: Sequence[int]) -> Iterator[str]:
+        """``pids`` as SQL lists of integers: 500 a list on SQLite (whose planner takes each
+        through the index), all in one on PostgreSQL (:meth:`_read_players`)."""
+        size = 500 if self.sqlite else max(len(pids), 1)
+        for i in range(0, len(pids), size):
+            yield ", ".join(str(int(pid)) for pid in pids[i : i + size])
 
     def _dormant(self, previous: int | None) -> bool:
         """Whether this (rapid or blitz) list has no event, no player with an entry rating
@@ -530,13 +548,14 @@ class _Rater:
             self.list_cache.popitem(last=False)
         return ratings
 
-    def first_event(self, player_id: int) -> int | None:
-        """The first event the player ever played a rateable game in (by start date)."""
-        if player_id in self.first_events:
-            return self.first_events[player_id]
-        found = first_event(self.session, player_id, self.time_control)
-        self.first_events[player_id] = found
-        return found
+    def first_events_of(self, player_ids: Iterable[int]) -> dict[int, int | None]:
+        """The first events ever of these players (:func:`first_events`), each looked up once
+        in a run (games do not change during a rate)."""
+        known = self.first_events
+        missing = [pid for pid in player_ids if pid not in known]
+        if missing:
+            known.update(first_events(self.session, missing, self.time_control))
+        return known
 
     def find_long_events(self, first: Period) -> None:
         """The events longer than 90 days that may have games in ``first`` or later (those
@@ -632,7 +651,9 @@ class _Rater:
             standings,
             games,
             lists=lists,
-            first_events=_FirstEvents(self.first_event),
+            first_events=self.first_events_of(
+                rules.first_events_needed(self.config, standings, games)
+            ),
             list_type=self.time_control,
             seeds=seeds,
         )
@@ -672,49 +693,43 @@ class _Rater:
 
 def first_event(session: Session, player_id: int, time_control: str = "standard") -> int | None:
     """The first event of ``time_control`` a player ever played a rateable game in (by start
-    date, then id): the one whose zero score art. 8.2 disregards, on that list.
+    date, then id): the one whose zero score art. 8.2 disregards, on that list."""
+    return first_events(session, [player_id], time_control)[player_id]
 
-    The player's events are read through the white and black indexes and the earliest is
+
+def first_events(
+    session: Session, player_ids: Iterable[int], time_control: str = "standard"
+) -> dict[int, int | None]:
+    """:func:`first_event` of each of ``player_ids`` (None: no rateable game on that list),
+    500 players a query.
+
+    The players' events are read through the white and black indexes and the earliest is
     picked here: with ``ORDER BY start_date LIMIT 1`` PostgreSQL walked every event by start
     date into the games of each, 18 ms a player on the 1,000,000-game benchmark (131 s of a
-    317 s rate, bench/RESULTS.md)."""
+    317 s rate, bench/RESULTS.md). One query a player still cost 2.4 ms each, 102 s of a
+    727 s rate on the world's register on PostgreSQL, where about 3,000 unrated players a
+    month reach five games."""
     conn = session.connection()
     ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    rows = conn.exec_driver_sql(
-        "SELECT e.start_date, e.id FROM events e WHERE e.id IN ("
-        f"SELECT g.event_id FROM games g WHERE g.white_id = {ph} AND g.rateable UNION "
-        f"SELECT g.event_id FROM games g WHERE g.black_id = {ph} AND g.rateable) "
-        f"AND e.time_control = {ph}",
-        (player_id, player_id, time_control),
-    ).all()
-    if not rows:
-        return None
-    first: int = min((to_date(day), event_id) for day, event_id in rows)[1]
-    return first
-
-
-class _FirstEvents(Mapping[int, "int | None"]):
-    """Players' first events, read when the engine asks for one. It asks only for unrated
-    players whose pool reaches 5 games (a first rating may be published, art. 8.2): one
-    indexed query each, remembered for the run (looking up every unrated player who plays
-    made the re-rate of the 100,000-game benchmark run about 1,200 more queries)."""
-
-    def __init__(self, lookup: Callable[[int], int | None]) -> None:
-        self.lookup = lookup
-        self.asked: dict[int, int | None] = {}
-
-    def __getitem__(self, player_id: int) -> int | None:
-        found = self.asked[player_id] = self.lookup(player_id)
-        return found
-
-    def __contains__(self, player_id: object) -> bool:
-        return isinstance(player_id, int)  # any registered player can be looked up
-
-    def __iter__(self) -> Iterator[int]:
-        return iter(self.asked)
-
-    def __len__(self) -> int:
-        return len(self.asked)
+    ids = sorted(set(player_ids))
+    found: dict[int, tuple[dt.date, int] | None] = dict.fromkeys(ids)
+    for i in range(0, len(ids), 500):
+        marks = ", ".join(str(int(pid)) for pid in ids[i : i + 500])
+        rows = conn.exec_driver_sql(
+            "SELECT s.player_id, e.start_date, e.id FROM ("
+            "SELECT g.white_id AS player_id, g.event_id FROM games g "
+            f"WHERE g.white_id IN ({marks}) AND g.rateable UNION "
+            "SELECT g.black_id, g.event_id FROM games g "
+            f"WHERE g.black_id IN ({marks}) AND g.rateable"
+            f") s JOIN events e ON e.id = s.event_id WHERE e.time_control = {ph}",
+            (rules.time_control(time_control).value,),
+        ).all()
+        for pid, day, event_id in rows:
+            key = (to_date(day), event_id)
+            best = found[pid]
+            if best is None or key < best:
+                found[pid] = key
+    return {pid: None if key is None else key[1] for pid, key in found.items()}
 
 
 _BREAKDOWN_COLUMNS = rules.BreakdownLine._fields
@@ -871,6 +886,47 @@ def _copy_carried(
         )
 
 
+_PLANNED_TABLES = ("players", "events", "games", "rating_history", "rating_breakdown")
+"""The tables a rate reads that an import or a rate can grow many times over."""
+
+
+def stale_statistics(reltuples: float, has_rows: bool, changed: int) -> bool:
+    """Whether PostgreSQL's statistics of a table are too old to plan with: none gathered
+    yet (``reltuples`` -1) on a table with rows, or more rows inserted, updated or deleted
+    since (``changed``) than half the rows they counted."""
+    if reltuples < 0:
+        return has_rows
+    return changed > reltuples / 2
+
+
+def refresh_statistics(session: Session) -> list[str]:
+    """PostgreSQL: ANALYZE the tables of :data:`_PLANNED_TABLES` whose statistics are stale
+    (:func:`stale_statistics`), in the session's transaction (which sees its own rows);
+    returns their names. Autovacuum analyzes only some time after a commit: a rate that
+    follows a large import planned its reads of ``games`` with no statistics at all.
+    (Inside a rate, planning the reads of the lists it writes does not depend on them:
+    :meth:`_Rater._read_players`.) Nothing is done on SQLite, whose planner works from the
+    indexes it has."""
+    conn = session.connection()
+    if conn.dialect.name != "postgresql":
+        return []
+    names = ", ".join(f"'{name}'" for name in _PLANNED_TABLES)
+    stale = [
+        name
+        for name, reltuples, has_rows, changed in conn.exec_driver_sql(
+            "SELECT t.name, c.reltuples, pg_relation_size(c.oid) > 0, "
+            "pg_stat_get_mod_since_analyze(c.oid) + pg_stat_get_xact_tuples_inserted(c.oid) "
+            "+ pg_stat_get_xact_tuples_updated(c.oid) + pg_stat_get_xact_tuples_deleted(c.oid) "
+            f"FROM unnest(ARRAY[{names}]) AS t(name) JOIN pg_class c "
+            "ON c.oid = to_regclass(t.name)"
+        )
+        if stale_statistics(reltuples, has_rows, changed)
+    ]
+    for name in stale:
+        conn.exec_driver_sql(f"ANALYZE {name}")  # a name of _PLANNED_TABLES
+    return stale
+
+
 # --- the use case --------------------------------------------------------------------------
 
 
@@ -1023,6 +1079,7 @@ def rate(
         return RateReport(held_back=held_back)
     if through is not None and through.months != config.period_months:
         raise PeriodError(f"{through.label} is not a {config.period_months}-month period")
+    refresh_statistics(session)  # after a large import
     existing = {
         p.start_date: p
         for p in session.scalars(
