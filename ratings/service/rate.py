@@ -1,6 +1,6 @@
 """Rating periods, strictly in order: the heart of the product (SPEC 1, 3).
 
-About 1,150 lines, kept whole: one use case, the loads and stores around one engine call per
+About 1,200 lines, kept whole: one use case, the loads and stores around one engine call per
 period, sharing the state carried from period to period (the players' standings).
 
 This module loads and stores; all rating arithmetic is :func:`ratings.rules.rate_period`.
@@ -359,12 +359,12 @@ class _Rater:
         merged-away players are not read.
 
         The register and the previous list are read apart, each table by its own key, and
-        on PostgreSQL all the players at once: a join, 500 players a query, let the planner
-        take a period's list for a few rows when its statistics did not cover that period
-        yet (they never do inside a long rate, and autovacuum does not analyze a table for
-        a month's tenth) and hash all 600,000 rows of it for each 500 players: 408 s of a
-        727 s rate of the world's history (bench/RESULTS.md). Alone, the list's query reads
-        at worst that period once."""
+        on PostgreSQL all the players at once. As a join, 500 players a query, the planner
+        took a period's list for a few rows when its statistics did not cover that period
+        (they never do inside a long rate; and after a month's rate autovacuum waits for a
+        tenth of the table to change) and hashed all 600,000 rows of it for each 500
+        players: 408 s of a 727 s rate of the world's history (bench/RESULTS.md). Alone,
+        the list's query reads at worst that period once."""
         assert self.previous is not None
         previous_id, before = self.previous
         entry = ", ".join(column.key for column in ENTRY_COLUMNS[self.time_control])
