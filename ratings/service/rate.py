@@ -371,7 +371,8 @@ class _Rater:
         last = _HISTORY_COLUMNS.index("last_active")
         standings = self.standings
         unrated: list[int] = []
-        for marks in self._id_lists(pids):
+        # SQLite takes each id of a list through the index: ID_LIST_SIZE a query
+        for marks in _id_lists(pids, None if self.sqlite else max(len(pids), 1)):
             listed_rows: dict[int, rules.ListEntry] = {}
             for row in fetch_all(
                 self.session,
@@ -405,13 +406,6 @@ class _Rater:
                     unrated.append(pid)
         if unrated and self.config.uses_initial_ratings:
             self._load_pools(period, unrated)
-
-    def _id_lists(self, pids: Sequence[int]) -> Iterator[str]:
-        """``pids`` as SQL lists of integers: 500 a list on SQLite (whose planner takes each
-        through the index), all in one on PostgreSQL (:meth:`_read_players`)."""
-        size = 500 if self.sqlite else max(len(pids), 1)
-        for i in range(0, len(pids), size):
-            yield ", ".join(str(int(pid)) for pid in pids[i : i + size])
 
     def _dormant(self, previous: int | None) -> bool:
         """Whether this (rapid or blitz) list has no event, no player with an entry rating
@@ -451,8 +445,7 @@ class _Rater:
             rows = conn.exec_driver_sql(sql + order, window).all()
         else:
             rows = []
-            for i in range(0, len(pids), 500):
-                marks = ", ".join(str(int(pid)) for pid in pids[i : i + 500])
+            for marks in _id_lists(pids):
                 rows += conn.exec_driver_sql(
                     f"{sql} AND b.player_id IN ({marks}){order}", window
                 ).all()
@@ -691,6 +684,18 @@ class _Rater:
         return outcome.games_counted
 
 
+ID_LIST_SIZE = 500
+"""Player ids listed in one query's ``IN (...)`` (:func:`_id_lists`)."""
+
+
+def _id_lists(ids: Sequence[int], size: int | None = None) -> Iterator[str]:
+    """``ids`` as SQL lists of integers, ``size`` a list (default :data:`ID_LIST_SIZE`).
+    :meth:`_Rater._read_players` lists them all at once on PostgreSQL."""
+    step = ID_LIST_SIZE if size is None else size
+    for i in range(0, len(ids), step):
+        yield ", ".join(str(int(pid)) for pid in ids[i : i + step])
+
+
 def first_event(session: Session, player_id: int, time_control: str = "standard") -> int | None:
     """The first event of ``time_control`` a player ever played a rateable game in (by start
     date, then id): the one whose zero score art. 8.2 disregards, on that list."""
@@ -713,8 +718,7 @@ def first_events(
     ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     ids = sorted(set(player_ids))
     found: dict[int, tuple[dt.date, int] | None] = dict.fromkeys(ids)
-    for i in range(0, len(ids), 500):
-        marks = ", ".join(str(int(pid)) for pid in ids[i : i + 500])
+    for marks in _id_lists(ids):
         rows = conn.exec_driver_sql(
             "SELECT s.player_id, e.start_date, e.id FROM ("
             "SELECT g.white_id AS player_id, g.event_id FROM games g "
@@ -899,17 +903,17 @@ def stale_statistics(reltuples: float, has_rows: bool, changed: int) -> bool:
     return changed > reltuples / 2
 
 
-def refresh_statistics(session: Session) -> list[str]:
+def refresh_statistics(session: Session) -> None:
     """PostgreSQL: ANALYZE the tables of :data:`_PLANNED_TABLES` whose statistics are stale
-    (:func:`stale_statistics`), in the session's transaction (which sees its own rows);
-    returns their names. Autovacuum analyzes only some time after a commit: a rate that
+    (:func:`stale_statistics`), in the session's transaction (which sees its own rows).
+    Autovacuum analyzes only some time after a commit: a rate that
     follows a large import planned its reads of ``games`` with no statistics at all.
     (Inside a rate, planning the reads of the lists it writes does not depend on them:
     :meth:`_Rater._read_players`.) Nothing is done on SQLite, whose planner works from the
     indexes it has."""
     conn = session.connection()
     if conn.dialect.name != "postgresql":
-        return []
+        return
     names = ", ".join(f"'{name}'" for name in _PLANNED_TABLES)
     stale = [
         name
@@ -924,7 +928,6 @@ def refresh_statistics(session: Session) -> list[str]:
     ]
     for name in stale:
         conn.exec_driver_sql(f"ANALYZE {name}")  # a name of _PLANNED_TABLES
-    return stale
 
 
 # --- the use case --------------------------------------------------------------------------
