@@ -31,6 +31,14 @@ def cookbook_query(title: str) -> str:
 
 
 RECOMPUTE = cookbook_query("Every published change, recomputed from the breakdown")
+RECOMPUTE_PERIOD = cookbook_query("The same check for one period")
+"""The recipe for one period, with the README's period '2025-03' (see ``for_period``)."""
+
+
+def for_period(label: str) -> str:
+    """The one-period recipe for the period ``label``."""
+    assert RECOMPUTE_PERIOD.count("'2025-03'") == 2
+    return RECOMPUTE_PERIOD.replace("'2025-03'", "'" + label + "'")
 
 
 def database(tmp_path: Path) -> str:
@@ -72,8 +80,19 @@ NO_ROWS = (
 )
 
 
+NO_ROWS_PERIOD = (
+    0,
+    "list  name  k_used  published  recomputed\n----  ----  ------  ---------  ----------\n",
+    "(0 rows)\n",
+)
+
+
 def test_every_published_change_is_recomputed_in_sql_on_the_demo(demo: str) -> None:
     assert run(demo, "sql", RECOMPUTE) == NO_ROWS
+    labels = [label for (label,) in table_rows(demo, "SELECT label FROM rating_periods")]
+    assert len(labels) == 12
+    for label in labels:
+        assert run(demo, "sql", for_period(label)) == NO_ROWS_PERIOD, label
 
 
 def test_the_minus_2_50_case_is_exact(demo: str) -> None:
@@ -118,6 +137,10 @@ def test_a_changed_value_is_reported(demo: str) -> None:
     code, out, err = run(demo, "sql", RECOMPUTE)
     assert (code, err) == (0, "(1 row)\n")
     assert out.splitlines()[2].split()[:4] == ["2025-03", "standard", "Elard,", "Carl"]
+    code, out, err = run(demo, "sql", for_period("2025-03"))
+    assert (code, err) == (0, "(1 row)\n")
+    assert out.splitlines()[2].split()[:3] == ["standard", "Elard,", "Carl"]
+    assert run(demo, "sql", for_period("2025-02")) == NO_ROWS_PERIOD
 
 
 @pytest.mark.parametrize(
@@ -143,9 +166,9 @@ def test_every_published_change_is_recomputed_in_sql_on_a_random_pool(
 
 
 def cookbook_examples() -> list[tuple[str, list[str], list[str]]]:
-    """Each query of the README's "Seven queries" with its options and the output shown (the
+    """Each query of the README's "Eight queries" with its options and the output shown (the
     lines before a closing ``...``)."""
-    text = README.read_text(encoding="utf-8").split("### Seven queries", 1)[1]
+    text = README.read_text(encoding="utf-8").split("### Eight queries", 1)[1]
     found = re.findall(r'```sh\nratings sql "(.*?)"(.*?)\n```\n```\n(.*?)```', text, re.DOTALL)
     examples = []
     for query, options, output in found:
@@ -160,7 +183,7 @@ def test_the_readme_cookbook_shows_what_the_demo_gives(demo: str) -> None:
     """Every cookbook query runs (on PostgreSQL too, as the reader role: the views' grants)
     and prints what the README shows, from the demonstration database after its correction."""
     examples = cookbook_examples()
-    assert len(examples) == 8  # seven queries, and the JSON form of one
+    assert len(examples) == 9  # eight queries, and the JSON form of one
     for query, options, shown in examples:
         code, out, err = run(demo, "sql", query, *options)
         assert code == 0, err
@@ -202,3 +225,53 @@ def test_every_published_change_is_recomputed_on_three_lists(tmp_path: Path) -> 
     )
     assert both[0][0] > 0  # players with games on two lists in one period
     assert run(db, "sql", RECOMPUTE) == NO_ROWS
+
+
+def test_one_periods_check_reports_what_the_whole_check_reports_for_it(tmp_path: Path) -> None:
+    """The one-period recipe gives, for each period, the rows of the whole-history recipe for
+    that period: on three lists, with wrong changes, a wrong K, and a change on a list entry
+    without games (a carried row)."""
+    from tests.safety_helpers import bench_generate
+
+    files = bench_generate().generate(
+        120, 1500, 6, 11, tmp_path / "data", dt.date(2025, 1, 1), mixed_lists=True
+    )
+    db = database(tmp_path)
+    for args in (
+        ["init"],
+        ["import", "players", str(files.players_csv)],
+        ["import", "games", str(files.games_csv)],
+        ["rate"],
+    ):
+        assert run(db, *args)[0] == 0
+    labels = [label for (label,) in table_rows(db, "SELECT label FROM rating_periods")]
+    assert len(labels) == 6
+    for label in labels:
+        assert run(db, "sql", for_period(label)) == NO_ROWS_PERIOD, label
+    tamper = [  # each picks one list row of its own period (2025-03, -04, -05: each has games
+        # on the list it picks)
+        "UPDATE rating_history SET change = change - 2 WHERE id = (SELECT min(id) FROM "
+        "rating_history WHERE k_used IS NOT NULL AND time_control = 'standard' AND period_id = {})",
+        "UPDATE rating_history SET k_used = k_used + 10 WHERE id = (SELECT max(id) FROM "
+        "rating_history WHERE k_used IS NOT NULL AND time_control = 'rapid' AND period_id = {})",
+        "UPDATE rating_history SET change = 3 WHERE id = (SELECT min(id) FROM "
+        "rating_history WHERE period_games = 0 AND period_id = {})",
+    ]
+    periods = table_rows(db, "SELECT id FROM rating_periods ORDER BY start_date")
+    app = App(db)
+    with app.session() as session:
+        for statement, (period_id,) in zip(tamper, periods[2:5], strict=True):
+            done = session.connection().exec_driver_sql(statement.format(int(period_id)))  # type: ignore[call-overload]
+            assert done.rowcount == 1, statement
+    app.close()
+    code, out, err = run(db, "sql", RECOMPUTE)
+    assert (code, err) == (0, "(3 rows)\n")
+    whole = out.splitlines()[2:]
+    for label in labels:
+        code, out, err = run(db, "sql", for_period(label))
+        assert code == 0, err
+        # the whole check's lines less their period column (first) are this period's lines
+        mine = [line.split(None, 1)[1] for line in whole if line.startswith(label + " ")]
+        got = [line.split() for line in out.splitlines()[2:]]
+        assert got == [line.split() for line in mine], label
+        assert err == ("(1 row)\n" if mine else "(0 rows)\n"), label
