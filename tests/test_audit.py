@@ -37,7 +37,7 @@ RECOMPUTE_PERIOD = cookbook_query("The same check for one period")
 
 def for_period(label: str) -> str:
     """The one-period recipe for the period ``label``."""
-    assert RECOMPUTE_PERIOD.count("'2025-03'") == 2
+    assert RECOMPUTE_PERIOD.count("'2025-03'") == 3
     return RECOMPUTE_PERIOD.replace("'2025-03'", "'" + label + "'")
 
 
