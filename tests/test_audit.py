@@ -229,8 +229,8 @@ def test_every_published_change_is_recomputed_on_three_lists(tmp_path: Path) -> 
 
 def test_one_periods_check_reports_what_the_whole_check_reports_for_it(tmp_path: Path) -> None:
     """The one-period recipe gives, for each period, the rows of the whole-history recipe for
-    that period: on three lists, with wrong changes, a wrong K, and a change on a list entry
-    without games (a carried row)."""
+    that period: on three lists, with a wrong change, a wrong K, and a change and a K on list
+    entries without games (carried rows)."""
     from tests.safety_helpers import bench_generate
 
     files = bench_generate().generate(
@@ -248,24 +248,26 @@ def test_one_periods_check_reports_what_the_whole_check_reports_for_it(tmp_path:
     assert len(labels) == 6
     for label in labels:
         assert run(db, "sql", for_period(label)) == NO_ROWS_PERIOD, label
-    tamper = [  # each picks one list row of its own period (2025-03, -04, -05: each has games
-        # on the list it picks)
+    tamper = [  # each picks one list row of its own period (2025-03 .. -06: the first two
+        # have games on the list they pick)
         "UPDATE rating_history SET change = change - 2 WHERE id = (SELECT min(id) FROM "
         "rating_history WHERE k_used IS NOT NULL AND time_control = 'standard' AND period_id = {})",
         "UPDATE rating_history SET k_used = k_used + 10 WHERE id = (SELECT max(id) FROM "
         "rating_history WHERE k_used IS NOT NULL AND time_control = 'rapid' AND period_id = {})",
         "UPDATE rating_history SET change = 3 WHERE id = (SELECT min(id) FROM "
         "rating_history WHERE period_games = 0 AND period_id = {})",
+        "UPDATE rating_history SET k_used = 20 WHERE id = (SELECT max(id) FROM "
+        "rating_history WHERE period_games = 0 AND period_id = {})",
     ]
     periods = table_rows(db, "SELECT id FROM rating_periods ORDER BY start_date")
     app = App(db)
     with app.session() as session:
-        for statement, (period_id,) in zip(tamper, periods[2:5], strict=True):
+        for statement, (period_id,) in zip(tamper, periods[2:6], strict=True):
             done = session.connection().exec_driver_sql(statement.format(int(period_id)))  # type: ignore[call-overload]
             assert done.rowcount == 1, statement
     app.close()
     code, out, err = run(db, "sql", RECOMPUTE)
-    assert (code, err) == (0, "(3 rows)\n")
+    assert (code, err) == (0, "(4 rows)\n")
     whole = out.splitlines()[2:]
     for label in labels:
         code, out, err = run(db, "sql", for_period(label))
