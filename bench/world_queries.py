@@ -25,6 +25,9 @@ Each command is timed two ways, ``--repeats`` times each (medians, min and max r
   memory), after one untimed call that does the lazy imports (its time is reported as the
   first call); module imports excluded.
 
+Beside ``list``, its floor: the plain driver (sqlite3, psycopg) reading the same rows in this
+process, nothing sorted or printed (a fresh process would add the start-up, the first row).
+
 The database is only read. The report (Markdown) goes to stdout.
 """
 
@@ -47,6 +50,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # tests.test_audit (the cookbook parser), and ratings itself
     sys.path.append(str(ROOT))
+if str(ROOT / "bench") not in sys.path:  # floor_pg (its URL for psycopg), loaded as a module too
+    sys.path.append(str(ROOT / "bench"))
 
 BUDGET = 1.0
 """Issue 16, item 4: every reading command answers in under 1 s."""
@@ -92,6 +97,38 @@ class Picked:
     idle: Player
     period: str
     counts: dict[str, int]
+
+
+LIST_FLOOR = "list's rows, plain driver (its floor)"
+"""The report's label of the floor of ``list``."""
+LIST_ROWS = """SELECT p.id, p.name, p.fide_id, p.federation, p.sex, p.title, p.birth_year,
+       h.rating_after, h.change, h.period_games, h.total_games, h.next_k, h.k10,
+       h.list_status, h.inactive
+FROM players p
+JOIN rating_history h ON h.player_id = p.id
+WHERE h.period_id = (SELECT id FROM rating_periods ORDER BY start_date DESC LIMIT 1)
+  AND h.time_control = 'standard' AND h.rating_after IS NOT NULL"""
+"""The rows ``ratings list`` shows (the newest standard list), as it selects them."""
+
+
+def _list_floor(db: str) -> tuple[float, int]:
+    """The floor of ``list``: the plain driver (sqlite3, psycopg) reading the list's rows, in
+    this process, with nothing sorted or printed; its time and its rows."""
+    if "://" in db:
+        import psycopg
+        from floor_pg import conninfo
+
+        began = time.perf_counter()
+        with psycopg.connect(conninfo(db)) as conn:
+            rows = conn.execute(LIST_ROWS).fetchall()
+        return time.perf_counter() - began, len(rows)
+    began = time.perf_counter()
+    conn = sqlite3.connect(db)
+    try:
+        rows = conn.execute(LIST_ROWS).fetchall()
+    finally:
+        conn.close()
+    return time.perf_counter() - began, len(rows)
 
 
 def _engine(db: str) -> Any:
@@ -251,6 +288,11 @@ def measure(db: str, repeats: int, *, fresh: bool = True, only: Iterable[str] = 
             for _ in range(repeats):
                 timing.fresh.append(_fresh_process(db, command.args, env))
         timings.append(timing)
+        if command.args == ("list",):
+            floor = Timing(Command(LIST_FLOOR, ()))
+            floor.first, floor.lines = _list_floor(db)
+            floor.inside = [_list_floor(db)[0] for _ in range(repeats)]
+            timings.append(floor)
     return picked, timings
 
 

@@ -71,9 +71,10 @@ def test_every_command_and_cookbook_query_is_timed(bench: ModuleType, database: 
     assert picked.idle.active_periods == 0
     assert picked.active.ref == picked.active.name  # names are unique: given as typed
     labels = [t.command.label for t in timings]
-    assert labels[:8] == [
+    assert labels[:9] == [
         "start-up only: `--version`",
         "list",
+        "list's rows, plain driver (its floor)",
         "history (most active)",
         "history (never active)",
         "card (most active)",
@@ -82,7 +83,7 @@ def test_every_command_and_cookbook_query_is_timed(bench: ModuleType, database: 
         "player show (never active)",
     ]
     sql = [t for t in timings if t.command.label.startswith("sql ")]
-    assert len(sql) == len(cookbook_examples()) == 8
+    assert len(sql) == len(cookbook_examples()) == 9
     for t in sql:  # the cookbook's player and period replaced by the picked ones
         query = t.command.args[1]
         assert "Elard, Carl" not in query
@@ -95,11 +96,14 @@ def test_every_command_and_cookbook_query_is_timed(bench: ModuleType, database: 
         assert t.fresh == []
         assert t.first > 0
         assert t.lines > 0
-    listed = timings[1]
+    listed, floor = timings[1:3]
     assert listed.lines > 50  # the whole list, one line a player
+    assert floor.lines == listed.lines - 2  # the same rows, without the title and the header
     text = bench.report(database, picked, timings, ["pool.db"], 1.0)
     assert "| command | as the user sees it: `python -m ratings` | in process (CliRunner) " in text
     assert re.search(r"^\| list \| - \| \d+\.\d\d \(\d+\.\d\d-\d+\.\d\d\) \| ", text, re.M)
+    floor_row = r"^\| list's rows, plain driver \(its floor\) \| - \| \d+\.\d\d \("
+    assert re.search(floor_row, text, re.M)
 
 
 def test_the_command_line_times_a_fresh_process(
