@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
+from click.testing import CliRunner
 from pytest_alembic.tests import (
     test_model_definitions_match_ddl,
     test_single_head_revision,
@@ -23,6 +24,7 @@ from pytest_alembic.tests import (
 from ratings import migrate, service
 from ratings import models as service_models
 from ratings import views as ratings_views
+from ratings.cli import cli
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.errors import DatabaseError
 from ratings.service import common as service_common
@@ -704,3 +706,60 @@ def test_0006_makes_every_list_standard_and_back(tmp_path: Path, name: str, back
         assert after[table] == before[table]
     assert len(after["rating_history"]) == len(before["rating_history"])
     assert _sequence(url, "players") == sequence
+
+
+# --- 0007: current_ratings through the period's index --------------------------------------
+
+
+def _cli(db: str, *args: str) -> None:
+    result = CliRunner().invoke(cli, ["--db", db, *args])
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_0007_current_ratings_gives_0006s_rows_and_back(tmp_path: Path, backend: str) -> None:
+    """0007 rewrites ``current_ratings`` only: on three lists, with players known to a list
+    only by their entry rating, a player registered after the newest period, a woman flagged
+    inactive and a merged record, its rows are 0006's, before any rating and after; downgrade
+    gives 0006's view back, and the upgrade again 0007's."""
+    from tests.safety_helpers import bench_generate
+
+    url = _database(tmp_path, backend)
+    db = str(tmp_path / "r.db") if backend == "sqlite" else url
+    files = bench_generate().generate(
+        80, 900, 4, 5, tmp_path / "data", dt.date(2025, 1, 1), mixed_lists=True
+    )
+    _cli(db, "init")
+    _cli(db, "import", "players", str(files.players_csv))
+    _cli(db, "player", "add", "Entry, Only", "--rapid-rating", "1710", "--blitz-rating", "1650")
+    _cli(db, "player", "add", "Entry, Blitz", "--sex", "f", "--blitz-rating", "1580")
+    every = "SELECT * FROM current_ratings ORDER BY time_control, player_id"
+
+    def both_views() -> list[tuple[object, ...]]:
+        """The rows at head, then at 0006 (downgraded), then at head again: all the same."""
+        rows = _rows(url, every)
+        migrate.downgrade(url, "0006")
+        assert _rows(url, every) == rows
+        migrate.upgrade(url)
+        assert _rows(url, every) == rows
+        return rows
+
+    register = both_views()  # no period rated: the register's entry values
+    assert {r[-1] for r in register} == {"standard", "rapid", "blitz"}
+    assert all(r[12] is None for r in register)  # no period
+    _cli(db, "import", "games", str(files.games_csv))
+    _cli(db, "rate")
+    _cli(db, "player", "add", "Late, Comer", "--rating", "1500")  # after the newest period
+    _cli(db, "player", "add", "Late, Twin", "--rating", "1510")
+    _cli(db, "player", "merge", "--yes", "--force", "Late, Comer", "Late, Twin")
+    rated = both_views()
+    lists = {r[-1] for r in rated}
+    assert lists == {"standard", "rapid", "blitz"}
+    ((newest,),) = _rows(url, "SELECT label FROM rating_periods ORDER BY start_date DESC LIMIT 1")
+    assert {r[12] for r in rated if r[-1] == "standard"} == {newest}
+    by_name = {(r[1], r[-1]): r for r in rated}
+    assert by_name["Entry, Only", "rapid"][7] == 1710  # an entry rating, no list row
+    assert by_name["Entry, Only", "blitz"][7] == 1650
+    assert by_name["Late, Comer", "standard"][7:9] == (1500, None)  # registered after it
+    assert "Late, Twin" not in {r[1] for r in rated}  # the merged record is left out
+    assert any(r[11] in ("w", "wi") for r in rated)
