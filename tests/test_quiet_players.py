@@ -210,3 +210,24 @@ def test_each_condition_is_needed() -> None:
 def test_junior_years_are_asked_only_across_a_new_year() -> None:
     assert rules.carry_bounds(FIDE, Period(dt.date(2025, 5, 1))).junior_births is None
     assert rules.carry_bounds(FIDE, Period(dt.date(2024, 12, 1))).junior_births == (2005, 2007)
+
+
+def test_a_row_in_another_unit_is_never_carried() -> None:
+    """The condition on the unit: a list row written in hundredths (FIDE's table) is not a
+    plain carry once the system counts in the curve's units (a settings change between two
+    periods): the new row is in the new unit, and changes_without_games says so."""
+    curve = rules.system_config("fide", expected="curve")
+    january = Period(dt.date(2025, 1, 1))
+    december = dt.date(2024, 12, 1)
+    standing = Standing(1800, 50, birth_year=1990, last_active=december)
+    previous = rules.rate_period(FIDE, january.previous(), {1: standing}, []).list_rows[0]
+    again = Standing(
+        previous.rating_after, previous.total_games, 1990, False, False, (), None, None,
+        previous.last_active,
+    )  # fmt: skip
+    for config, changes in ((FIDE, False), (curve, True)):
+        after = rules.rate_period(config, january, {1: again}, []).list_rows[0]
+        assert (after != _carry(previous)) is changes
+        assert after.units_per_point == config.units_per_point
+        bounds = rules.carry_bounds(config, january)
+        assert rules.changes_without_games(bounds, previous, 1990, False, None) is changes
