@@ -7,6 +7,7 @@ the pure rule it mirrors (``rules.changes_without_games``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import importlib
 import shutil
@@ -131,8 +132,8 @@ def test_the_sql_picks_what_the_rule_names(
 ) -> None:
     """``_Rater._changing`` (SQL) answers the players ``rules.changes_without_games`` names,
     on a list edited to hold every case: FIDE's K dated around the lists, hand-set K=10 flags,
-    entry ratings of 2400, juniors across the new year, inactivity, statuses and a merged
-    player."""
+    entry ratings of 2400, juniors across the new year, inactivity, statuses, a merged player
+    and a change of the system's unit."""
     with fresh() as session:
         _monthly(session, federation, lambda month: None)
         last = Period(START)
@@ -167,6 +168,16 @@ def test_the_sql_picks_what_the_rule_names(
                 expected = _named_by_the_rule(session, bounds, previous_id, tc)
                 assert found == expected, (period.label, tc)
                 assert 0 < len(found) < len(ids)
+        # the system now counts in the curve's units: every row (in hundredths) changes
+        curve = dataclasses.replace(config, expected=rules.ExpectedMethod.CURVE)
+        assert curve.units_per_point != config.units_per_point
+        period = last.next()
+        bounds = rules.carry_bounds(curve, period)
+        for tc in ("standard", "rapid"):
+            found = rate_module._Rater(session, curve, tc)._changing(period, previous_id)
+            expected = _named_by_the_rule(session, bounds, previous_id, tc)
+            assert found == expected, tc
+            assert len(found) == len(ids) - 1  # every player but the merged one
 
 
 def _named_by_the_rule(
