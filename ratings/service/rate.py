@@ -482,13 +482,12 @@ class _Rater:
         if not periods:
             return found
         marks = ", ".join([ph] * len(periods))
-        for i in range(0, len(pids), 500):
-            chunk = pids[i : i + 500]
+        for listed in _id_lists(pids):
             for pid, period_id in conn.exec_driver_sql(
                 f"SELECT player_id, period_id FROM rating_history WHERE period_id IN ({marks}) "
-                f"AND player_id IN ({', '.join([ph] * len(chunk))}) AND rating_after IS NOT NULL "
+                f"AND player_id IN ({listed}) AND rating_after IS NOT NULL "
                 f"AND time_control = {self.tc_sql}",
-                (*periods, *chunk),
+                tuple(periods),
             ):
                 day = periods[period_id]
                 if found.get(pid, day) <= day:
