@@ -227,6 +227,36 @@ def test_rating_floor(club: Club) -> None:
     assert [p["name"] for p in listed] == ["High"]
 
 
+def test_below_the_floor_a_new_pool_starts(club: Club) -> None:
+    """A player who fell below the floor starts a new pool: the games that gave him his first
+    rating do not count again. Rookie's second first rating, from March's games, is Twin's,
+    who played the same games in March and none before."""
+    for n in range(1, 6):
+        club.player(f"Mid {n}", "--rating", "1500", "--games", "100")
+    club.player("Strong", "--rating", "1800", "--games", "100")
+    club.player("Rookie")
+    club.player("Twin")
+    for n in range(1, 6):  # January: a first rating from five draws
+        club.game("Rookie", f"Mid {n}", "1/2-1/2", f"2025-01-{10 + n}", "--event", "Jan")
+    for day in range(10, 20):  # February: ten losses, below the floor
+        club.game(f"Mid {day % 5 + 1}", "Rookie", "1-0", f"2025-02-{day}", "--event", "Feb")
+    for who in ("Rookie", "Twin"):  # March: the same five games each
+        for day in range(10, 15):
+            club.game(who, "Strong", "1/2-1/2", f"2025-03-{day}", "--event", f"Mar {who}")
+    club.ok("rate")
+    assert club.entry("Rookie", "2025-01")["state"] == "first_rating"
+    assert (
+        club.entry("Rookie", "2025-02")["rating"],
+        club.entry("Rookie", "2025-02")["state"],
+    ) == (
+        None,
+        "below_floor",
+    )
+    rookie, twin = club.entry("Rookie", "2025-03"), club.entry("Twin", "2025-03")
+    assert rookie["state"] == twin["state"] == "first_rating"
+    assert rookie["rating"] == twin["rating"] is not None
+
+
 def test_elo_system_seed_example(tmp_path: Path) -> None:
     club = Club(tmp_path / "elo.db", "--system", "elo")
     club.player("White", "--rating", "1600")
