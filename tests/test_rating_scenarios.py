@@ -227,10 +227,13 @@ def test_rating_floor(club: Club) -> None:
     assert [p["name"] for p in listed] == ["High"]
 
 
-def test_below_the_floor_a_new_pool_starts(club: Club) -> None:
+@pytest.mark.parametrize("apart", [False, True], ids=["one rate", "March rated apart"])
+def test_below_the_floor_a_new_pool_starts(club: Club, apart: bool) -> None:
     """A player who fell below the floor starts a new pool: the games that gave him his first
     rating do not count again. Rookie's second first rating, from March's games, is Twin's,
-    who played the same games in March and none before."""
+    who played the same games in March and none before. Rated in one run the pools are held
+    in memory; March rated apart reads them from the database (and the dates of the lists
+    that rated each player)."""
     for n in range(1, 6):
         club.player(f"Mid {n}", "--rating", "1500", "--games", "100")
     club.player("Strong", "--rating", "1800", "--games", "100")
@@ -240,6 +243,8 @@ def test_below_the_floor_a_new_pool_starts(club: Club) -> None:
         club.game("Rookie", f"Mid {n}", "1/2-1/2", f"2025-01-{10 + n}", "--event", "Jan")
     for day in range(10, 20):  # February: ten losses, below the floor
         club.game(f"Mid {day % 5 + 1}", "Rookie", "1-0", f"2025-02-{day}", "--event", "Feb")
+    if apart:
+        club.ok("rate")
     for who in ("Rookie", "Twin"):  # March: the same five games each
         for day in range(10, 15):
             club.game(who, "Strong", "1/2-1/2", f"2025-03-{day}", "--event", f"Mar {who}")
