@@ -109,3 +109,24 @@ def test_the_report_names_the_backend(runs: Any, bench_run: ModuleType) -> None:
 def test_the_work_databases_are_dropped(runs: Any) -> None:
     _, _, before, after = runs
     assert after == before
+
+
+def test_settle_analyzes_like_autovacuum(bench_run: ModuleType) -> None:
+    """Steps 3 and 4 start from a settled database: analyzed, as autovacuum leaves a live
+    one (a TEMPLATE copy never is). Before, the table had no statistics at all."""
+    import psycopg
+
+    dbs = bench_run.PgDatabases(PG_URL)
+    try:
+        url = dbs.create("settle")
+        conninfo = sa.engine.make_url(url).set(drivername="postgresql")
+        with psycopg.connect(conninfo.render_as_string(hide_password=False)) as conn:
+            conn.execute("CREATE TABLE t (x integer)")
+            conn.execute("INSERT INTO t SELECT generate_series(1, 5000)")
+        reltuples = "SELECT reltuples FROM pg_class WHERE relname = 't'"
+        assert dbs.query("settle", reltuples) == [(-1.0,)]
+        dbs.settle("settle")
+        assert dbs.query("settle", reltuples) == [(5000.0,)]
+    finally:
+        dbs.close()
+    assert not [name for name in _bench_databases() if name.startswith(dbs.prefix)]
