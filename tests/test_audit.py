@@ -263,7 +263,7 @@ def test_one_periods_check_reports_what_the_whole_check_reports_for_it(tmp_path:
     app = App(db)
     with app.session() as session:
         for statement, (period_id,) in zip(tamper, periods[2:6], strict=True):
-            done = session.connection().exec_driver_sql(statement.format(int(period_id)))  # type: ignore[call-overload]
+            done = session.connection().exec_driver_sql(statement.format(int(period_id)))
             assert done.rowcount == 1, statement
     app.close()
     code, out, err = run(db, "sql", RECOMPUTE)
