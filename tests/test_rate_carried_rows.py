@@ -114,13 +114,60 @@ def test_postgres_plan_setting_is_put_back(
     with SessionFactory(bind=engine) as pg:
         service.create_settings(pg, system_config("fide"))
         on_postgres = _rated(pg, federation)
-        assert pg.connection().exec_driver_sql("SHOW enable_nestloop").scalar() == "on"
+        shown = pg.connection().exec_driver_sql
+        assert shown("SHOW enable_nestloop").scalar() == "on"
+        assert shown("SHOW enable_seqscan").scalar() == "on"
     engine.dispose()
 
     def plain(rows: list[tuple[object, ...]]) -> list[tuple[object, ...]]:
         return [tuple(str(v) if isinstance(v, dt.date) else v for v in row) for row in rows]
 
     assert plain(on_postgres) == plain(on_sqlite)
+
+
+@pytest.mark.postgres
+@pytest.mark.skipif(not PG_URL, reason="needs RATINGS_TEST_PG_URL")
+def test_postgres_key_checks_read_the_periods_by_index(federation: tuple[bytes, bytes]) -> None:
+    """Every list and breakdown row written fires a foreign-key check of its period. Once
+    ``rating_periods`` has statistics (autovacuum gives them), PostgreSQL plans that check
+    as a scan of every period: a quarter of a re-rate of 1M games (bench/RESULTS.md). The
+    rate writes with sequential scans off, so the check reads the primary key. Seen in
+    ``auto_explain``'s plans of the nested statements, sent to the client as notices."""
+    import psycopg
+
+    url = new_database()
+    migrate.upgrade(url)
+    engine = make_engine(url)
+    players, games = federation
+    with SessionFactory(bind=engine) as pg:
+        service.create_settings(pg, system_config("fide"))
+        service.import_players(pg, read_players_csv(players, "p.csv"), "p.csv", "a" * 64)
+        service.import_games(pg, read_games_csv(games, "g.csv"), "g.csv", "b" * 64)
+        service.rate(pg)
+        pg.commit()
+        conn = pg.connection()
+        conn.exec_driver_sql("ANALYZE rating_periods")
+        try:
+            conn.exec_driver_sql("LOAD 'auto_explain'")
+        except sa.exc.DBAPIError:
+            pytest.skip("the server has no auto_explain module")
+        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
+            conn.exec_driver_sql(f"SET auto_explain.{setting}")
+        plans: list[str] = []
+        raw = conn.connection.dbapi_connection
+        assert isinstance(raw, psycopg.Connection)
+        raw.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
+        first = pg.scalars(sa.select(Game).order_by(Game.played_on, Game.id)).all()
+        turned = next(g for g in first if g.played_on >= dt.date(2024, 2, 1) and g.result.is_played)
+        service.edit_game(pg, turned.id, rated=False)
+        assert service.rate(pg).rerated
+        conn.exec_driver_sql("SET auto_explain.log_min_duration = -1")
+        checks = [plan for plan in plans if '"rating_periods" x' in plan]
+        assert len(checks) > 1000  # one a row written: the list and breakdown rows
+        assert not [plan for plan in checks if "Seq Scan" in plan]
+        assert all("Index Scan using pk_rating_periods" in plan for plan in checks)
+        assert conn.exec_driver_sql("SHOW enable_seqscan").scalar() == "on"
+    engine.dispose()
 
 
 def test_rate_pauses_the_cycle_collector_and_restores_it() -> None:

@@ -24,6 +24,7 @@ import itertools
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -649,7 +650,6 @@ class _Rater:
             list_type=self.time_control,
             seeds=seeds,
         )
-        _insert(self.session, "rating_breakdown", period_id, _BREAKDOWN_COLUMNS, outcome.breakdown)
         gone: frozenset[int] = frozenset()
         if partial is None:
             explicit, carried = _split_carried(outcome.list_rows, self.previous)
@@ -659,19 +659,23 @@ class _Rater:
                 outcome.list_rows, self.previous[1], partial.previous_rows
             )
             gone = partial.gone
-        _insert(
-            self.session,
-            "rating_history",
-            period_id,
-            _HISTORY_COLUMNS,
-            explicit,
-            time_control=self.time_control,
-        )
-        if carried:
-            assert self.previous is not None  # _split_carried carries only from one
-            _copy_carried(
-                self.session, self.previous[0], period_id, self.tc_sql, carried, leave=gone
+        with _keys_checked_by_index(self.session):
+            _insert(
+                self.session, "rating_breakdown", period_id, _BREAKDOWN_COLUMNS, outcome.breakdown
             )
+            _insert(
+                self.session,
+                "rating_history",
+                period_id,
+                _HISTORY_COLUMNS,
+                explicit,
+                time_control=self.time_control,
+            )
+            if carried:
+                assert self.previous is not None  # _split_carried carries only from one
+                _copy_carried(
+                    self.session, self.previous[0], period_id, self.tc_sql, carried, leave=gone
+                )
         self.previous = (period_id, {row.player_id: row for row in outcome.list_rows})
         self.previous_count = len(explicit) + carried
         if partial is None:
@@ -774,6 +778,25 @@ def _insert(
     chunks = map(tuple, rows)
     while batch := list(itertools.islice(chunks, BULK_CHUNK)):
         conn.exec_driver_sql(sql, batch)
+
+
+@contextmanager
+def _keys_checked_by_index(session: Session) -> Iterator[None]:
+    """PostgreSQL: a period's bulk writes with sequential scans off, for the foreign-key
+    checks they fire, one a row written. Once ``rating_periods`` (a few pages) has
+    statistics, as autovacuum soon gives it, the planner checks ``period_id`` by scanning
+    the whole table, every period's row compared for every list and breakdown row (4.3
+    million in a re-rate of 1M games): a quarter of the re-rate (bench/RESULTS.md). Only
+    the writes run so: the rate's reads plan better with the session's setting. RESET puts
+    back the session's own setting (after an error the transaction is rolled back, and a
+    SET LOCAL with it)."""
+    conn = session.connection()
+    if conn.dialect.name != "postgresql":
+        yield
+        return
+    conn.exec_driver_sql("SET LOCAL enable_seqscan = off")
+    yield
+    conn.exec_driver_sql("RESET enable_seqscan")
 
 
 def _split_carried(
