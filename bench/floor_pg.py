@@ -198,6 +198,9 @@ def rate_from(conn: psycopg.Connection[Any], start: date) -> dict[str, Any]:
                         (date.fromisoformat(f"{event_start}-01"),),
                     ).fetchall()
                 )
+        # as ours: the foreign-key check of each row written reads rating_periods by its key
+        # (once the table is analyzed, PostgreSQL plans it as a scan of every period)
+        conn.execute("SET LOCAL enable_seqscan = off")
         with cur.copy(copy_breakdown) as copy:
             for game_id, white, black, _result, _event, _start in rows:
                 copy.write_row((period_id, game_id, white, black, *BREAKDOWN_PLACEHOLDER))
@@ -205,6 +208,7 @@ def rate_from(conn: psycopg.Connection[Any], start: date) -> dict[str, Any]:
         with cur.copy(copy_history) as copy:
             for pid, rating in state.items():
                 copy.write_row((period_id, pid, rating, rating, *HISTORY_PLACEHOLDER))
+        conn.execute("RESET enable_seqscan")
         periods += 1
         games += len(rows)
         history_rows += len(state)

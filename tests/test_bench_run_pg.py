@@ -130,3 +130,47 @@ def test_settle_analyzes_like_autovacuum(bench_run: ModuleType) -> None:
     finally:
         dbs.close()
     assert not [name for name in _bench_databases() if name.startswith(dbs.prefix)]
+
+
+def test_the_floors_key_checks_read_the_periods_by_index(
+    bench_run: ModuleType, tmp_path: Any
+) -> None:
+    """The floor writes as ours does (tests/test_rate_carried_rows.py): with
+    ``rating_periods`` analyzed, the foreign-key check of every row written reads
+    ``pk_rating_periods``. Before, the floor paid a scan of the periods for each row once
+    autovacuum had analyzed them (bench/RESULTS.md), so it was no floor. Seen in
+    ``auto_explain``'s plans of the nested statements, sent to this connection as notices."""
+    import datetime as dt
+
+    import floor_pg  # bench/ is on the path once bench/run.py is loaded
+    import psycopg
+
+    files = bench_module("generate.py", "bench_generate_pg").generate(
+        40, 300, 3, 1, tmp_path, dt.date(2015, 1, 1)
+    )
+    dbs = bench_run.PgDatabases(PG_URL)
+    try:
+        url = dbs.create("keys")
+        bench_run.register_players(url, files.players_csv, closing_days=0)
+        bench_run._spawn("floor", "import", url, str(files.games_csv))
+        bench_run._spawn("floor", "rate", url, "")
+        dbs.settle("keys")
+        plans: list[str] = []
+        with psycopg.connect(floor_pg.conninfo(url)) as conn:
+            try:
+                conn.execute("LOAD 'auto_explain'")
+            except psycopg.Error:
+                pytest.skip("the server has no auto_explain module")
+            for setting in (
+                "log_min_duration = 0", "log_nested_statements = on", "log_level = notice"
+            ):  # fmt: skip
+                conn.execute(f"SET auto_explain.{setting}")
+            conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
+            info = floor_pg.rate_from(conn, dt.date(2015, 2, 1))  # a re-rate of two periods
+            conn.rollback()
+        checks = [plan for plan in plans if '"rating_periods" x' in plan]
+        assert info["periods"] == 2
+        assert len(checks) == info["history_rows"] + info["breakdown_rows"]
+        assert all("Index Scan using pk_rating_periods" in plan for plan in checks)
+    finally:
+        dbs.close()
