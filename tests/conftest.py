@@ -10,6 +10,7 @@ import sqlite3
 from collections.abc import Iterator
 from decimal import Decimal
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -192,3 +193,21 @@ def _as_sqlite(value: object) -> object:
     if isinstance(value, Decimal):
         return float(value)
     return value
+
+
+def nested_plans(conn: Any) -> list[str]:
+    """PostgreSQL: from now on, the plan of every statement run on the psycopg connection
+    ``conn``, nested ones too (a foreign-key trigger's), as ``auto_explain`` sends them to
+    the client as notices; skips the test if the server has no ``auto_explain``. The list
+    fills as statements run."""
+    import psycopg
+
+    try:
+        conn.execute("LOAD 'auto_explain'")
+    except psycopg.Error:
+        pytest.skip("the server has no auto_explain module")
+    for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
+        conn.execute(f"SET auto_explain.{setting}")
+    plans: list[str] = []
+    conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
+    return plans

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 
+from tests.conftest import nested_plans
 from tests.safety_helpers import bench_module
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
@@ -155,17 +156,8 @@ def test_the_floors_key_checks_read_the_periods_by_index(
         bench_run._spawn("floor", "import", url, str(files.games_csv))
         bench_run._spawn("floor", "rate", url, "")
         dbs.settle("keys")
-        plans: list[str] = []
         with psycopg.connect(floor_pg.conninfo(url)) as conn:
-            try:
-                conn.execute("LOAD 'auto_explain'")
-            except psycopg.Error:
-                pytest.skip("the server has no auto_explain module")
-            for setting in (
-                "log_min_duration = 0", "log_nested_statements = on", "log_level = notice"
-            ):  # fmt: skip
-                conn.execute(f"SET auto_explain.{setting}")
-            conn.add_notice_handler(lambda notice: plans.append(notice.message_primary or ""))
+            plans = nested_plans(conn)
             info = floor_pg.rate_from(conn, dt.date(2015, 2, 1))  # a re-rate of two periods
             conn.rollback()
         checks = [plan for plan in plans if '"rating_periods" x' in plan]

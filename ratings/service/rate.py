@@ -24,7 +24,7 @@ import itertools
 import sqlite3
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -781,22 +781,27 @@ def _insert(
 
 
 @contextmanager
-def _keys_checked_by_index(session: Session) -> Iterator[None]:
+def _planner_setting_off(session: Session, setting: str) -> Iterator[None]:
+    """PostgreSQL: the statements inside with the planner's ``setting`` (``enable_...``)
+    off, then RESET, which puts back the session's own setting (after an error the
+    transaction is rolled back, and a SET LOCAL with it). Nothing on SQLite."""
+    conn = session.connection()
+    if conn.dialect.name != "postgresql":
+        yield
+        return
+    conn.exec_driver_sql(f"SET LOCAL {setting} = off")
+    yield
+    conn.exec_driver_sql(f"RESET {setting}")
+
+
+def _keys_checked_by_index(session: Session) -> AbstractContextManager[None]:
     """PostgreSQL: a period's bulk writes with sequential scans off, for the foreign-key
     checks they fire, one a row written. Once ``rating_periods`` (a few pages) has
     statistics, as autovacuum soon gives it, the planner checks ``period_id`` by scanning
     the whole table, every period's row compared for every list and breakdown row (4.3
     million in a re-rate of 1M games): a quarter of the re-rate (bench/RESULTS.md). Only
-    the writes run so: the rate's reads plan better with the session's setting. RESET puts
-    back the session's own setting (after an error the transaction is rolled back, and a
-    SET LOCAL with it)."""
-    conn = session.connection()
-    if conn.dialect.name != "postgresql":
-        yield
-        return
-    conn.exec_driver_sql("SET LOCAL enable_seqscan = off")
-    yield
-    conn.exec_driver_sql("RESET enable_seqscan")
+    the writes run so: the rate's reads plan better with the session's setting."""
+    return _planner_setting_off(session, "enable_seqscan")
 
 
 def _split_carried(
@@ -887,24 +892,19 @@ def _copy_carried(
     # rows are never in them): it expected one row a side and took a nested loop that read
     # the whole new period for every old row, 17-25 s a period at 20,000 players
     # (bench/RESULTS.md). Without nested loops it hashes one side: linear whatever the
-    # statistics say. RESET puts back the session's own setting (after an error the
-    # transaction is rolled back, and a SET LOCAL with it).
+    # statistics say.
     left = ""
     if leave:
         left = f" AND p.player_id NOT IN ({', '.join(str(int(pid)) for pid in sorted(leave))})"
-    postgres = conn.dialect.name == "postgresql"
-    if postgres:
-        conn.exec_driver_sql("SET LOCAL enable_nestloop = off")
-    done = conn.exec_driver_sql(
-        f"INSERT INTO rating_history (period_id, time_control, {columns}) "
-        f"SELECT {int(period_id)}, p.time_control, {select} FROM rating_history p "
-        f"WHERE p.period_id = {int(previous_id)} AND p.time_control = {tc_sql} "
-        "AND NOT EXISTS (SELECT 1 FROM rating_history c "
-        f"WHERE c.period_id = {int(period_id)} AND c.time_control = {tc_sql} "
-        "AND c.player_id = p.player_id)" + left
-    )
-    if postgres:
-        conn.exec_driver_sql("RESET enable_nestloop")
+    with _planner_setting_off(session, "enable_nestloop"):
+        done = conn.exec_driver_sql(
+            f"INSERT INTO rating_history (period_id, time_control, {columns}) "
+            f"SELECT {int(period_id)}, p.time_control, {select} FROM rating_history p "
+            f"WHERE p.period_id = {int(previous_id)} AND p.time_control = {tc_sql} "
+            "AND NOT EXISTS (SELECT 1 FROM rating_history c "
+            f"WHERE c.period_id = {int(period_id)} AND c.time_control = {tc_sql} "
+            "AND c.player_id = p.player_id)" + left
+        )
     if done.rowcount != expected:  # the previous rows in the database are not the engine's
         raise RuntimeError(
             f"rating_history: {done.rowcount} rows carried over into period {period_id}, "
