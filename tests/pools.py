@@ -1,18 +1,20 @@
 """Random pools of players and games (seeded), for the reference and for real databases.
 
 :func:`random_pool` draws the data; :func:`load_pool` stores it through the service
-functions, one unit of work, as an administrator's commands would.
+functions, one unit of work, as an administrator's commands would (the games as one file).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import random
 from fractions import Fraction
 
 from sqlalchemy.orm import Session
 
 from ratings import service
+from ratings.io.csv import GameRow
 from ratings.results import Result
 from tests.rating_reference import Game, Player, add_months
 
@@ -89,14 +91,25 @@ def _result(rng: random.Random, strength: dict[int, int], white: int, black: int
 
 def load_pool(session: Session, players: list[Player], games: list[Game]) -> None:
     """Store a pool through the service: players by name ``P<pid>``, games in their events
-    (``E<event>``; an event takes its dates from its games)."""
+    (``E<event>``; an event takes its dates from its games), all games as one games file
+    would bring them (the bulk path: ``import games``). Each game has a round of its own, so
+    that no two rows of the file are the same game."""
     for p in players:
         birth = service.Birth(None, p.birth_year)
         service.add_player(
             session, f"P{p.pid}", birth=birth, rating=p.rating, games=p.games, k10=p.k10
         )
-    for g in games:
-        result = _RESULTS.get(g.white_score, Result.DRAW)
-        service.add_game(
-            session, f"P{g.white}", f"P{g.black}", result, g.played_on, event_name=f"E{g.event}"
+    rows = [
+        GameRow(
+            line=line,
+            date=g.played_on,
+            white=f"P{g.white}",
+            black=f"P{g.black}",
+            result=_RESULTS.get(g.white_score, Result.DRAW),
+            event=f"E{g.event}",
+            round=str(g.gid),
         )
+        for line, g in enumerate(games, start=2)
+    ]
+    digest = hashlib.sha256(repr(rows).encode()).hexdigest()
+    service.import_games(session, rows, "pool.csv", digest)

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 from ratings import service
 from ratings.cli import App, cli
 from tests import rating_reference as ref
-from tests.conftest import BACKEND, new_database, table_rows
+from tests.conftest import BACKEND, init_database, table_rows
 from tests.pools import load_pool, random_pool
 
 
@@ -22,10 +22,10 @@ class Club:
     """A database driven through the CLI, as an administrator would."""
 
     def __init__(self, path: Path, *init_args: str) -> None:
-        # a SQLite file at `path`, or with RATINGS_TEST_BACKEND=postgres a fresh database
-        self.db = str(path) if BACKEND == "sqlite" else new_database()
+        # a SQLite file at `path`, or with RATINGS_TEST_BACKEND=postgres a fresh database,
+        # as `ratings init` leaves it (a copy of one made once a session: init_database)
+        self.db = init_database(path, *init_args)
         self.runner = CliRunner()
-        self.ok("init", *init_args)
 
     def rows(self, sql: str) -> list[tuple[object, ...]]:
         """Rows of a query, read outside the CLI (dates as ISO text, booleans as 0/1)."""
