@@ -10,6 +10,7 @@ draws it with Vega, Vega-Lite and Vega-Embed, bundled into one script
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import metadata
@@ -102,6 +103,7 @@ def render_chart(spec: dict[str, Any], fmt: str) -> bytes:
     raise ValueError(f"unknown chart format {fmt!r} (expected png or svg)")
 
 
+@functools.cache  # made once a process: a second publish in one process (tests) reuses it
 def vega_bundle() -> str:
     """Vega, Vega-Lite and Vega-Embed as one classic script that defines ``vegaEmbed``."""
     return str(vl_convert.javascript_bundle("window.vegaEmbed = vegaEmbed;"))
