@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import html.parser
 import re
 import shutil
+import tempfile
 from pathlib import Path
 
 from click.testing import CliRunner, Result
@@ -29,10 +31,20 @@ def ok(*args: str) -> str:
     return result.stdout
 
 
+_DEMO: list[Path] = []
+
+
 def demo(folder: Path) -> Path:
-    """A fresh demo database in ``folder``."""
+    """A demo database in ``folder``: built by ``ratings demo`` the first time in this
+    process, a copy of that one afterwards (a database holds no path of its own)."""
     db = folder / "demo.db"
+    if _DEMO:
+        return copy_demo(_DEMO[0], folder)
     ok("demo", "--db", str(db))
+    keep = Path(tempfile.mkdtemp(prefix="ratings-demo-"))
+    atexit.register(shutil.rmtree, keep, ignore_errors=True)
+    _DEMO.append(keep / "demo.db")
+    shutil.copyfile(db, _DEMO[0])
     return db
 
 
