@@ -19,6 +19,7 @@ from types import ModuleType
 from click.testing import CliRunner
 
 from ratings.cli import cli
+from tests.conftest import init_database
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -79,7 +80,7 @@ def invoke(db: Path | str, *args: str) -> tuple[int, str]:
 
 def build(db: Path, players_csv: Path | None = None, games_csv: Path | None = None) -> None:
     """``ratings init`` and, if given, the two imports."""
-    assert invoke(db, "init")[0] == 0
+    init_database(db)  # what `ratings init` makes, copied (tests.conftest)
     if players_csv is not None:
         code, out = invoke(db, "import", "players", str(players_csv))
         assert code == 0, out

@@ -29,6 +29,7 @@ from safety_helpers import command, count, dump, generate, invoke
 import ratings.db
 from ratings import service
 from ratings.cli import cli
+from tests.conftest import init_database
 
 PIPE_SIZE = 4096
 """The smallest pipe Linux gives (one page): output longer than this cannot all be written
@@ -55,9 +56,8 @@ def run(db: Path, *args: str) -> Result:
 @pytest.fixture
 def club(tmp_path: Path) -> Path:
     """Four players, two games in January 2025 (not yet rated), a duplicate record of Ann."""
-    db = tmp_path / "club.db"
+    db = Path(init_database(tmp_path / "club.db"))
     for args in (
-        ["init"],
         ["player", "add", "Ann", "--rating", "1900", "--games", "40"],
         ["player", "add", "Bob", "--rating", "1800", "--games", "40"],
         ["player", "add", "Cat", "--rating", "1700", "--games", "40"],
