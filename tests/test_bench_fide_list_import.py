@@ -6,7 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from tests.safety_helpers import bench_module, bench_on_path
+
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: .ci/run runs it, not the test loop
 
 
 def test_every_case_runs_and_is_reported(tmp_path: Path) -> None:

@@ -14,6 +14,8 @@ import pytest
 
 from tests.safety_helpers import bench_module
 
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: .ci/run runs it, not the test loop
+
 BENCH = Path(__file__).resolve().parents[1] / "bench"
 
 

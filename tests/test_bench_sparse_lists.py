@@ -8,10 +8,13 @@ import re
 import sqlite3
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
 from tests.safety_helpers import bench_generate, bench_module
+
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: .ci/run runs it, not the test loop
 
 
 def test_sparse_lists_smoke(tmp_path: Path) -> None:

@@ -11,6 +11,8 @@ import pytest
 from tests.conftest import PG_URL
 from tests.safety_helpers import bench_module, bench_on_path
 
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: .ci/run runs it, not the test loop
+
 
 def test_world_smoke(tmp_path: Path) -> None:
     with bench_on_path():

@@ -19,6 +19,8 @@ from tests.conftest import BOTH_BACKENDS, PG_URL
 from tests.safety_helpers import bench_generate, bench_module, bench_on_path
 from tests.test_audit import cookbook_examples
 
+pytestmark = pytest.mark.slow  # a benchmark's smoke run: .ci/run runs it, not the test loop
+
 
 @pytest.fixture(scope="module")
 def bench() -> ModuleType:
