@@ -1,8 +1,27 @@
-# Mirrors .ci/run. `make` alone runs the tests.
-.PHONY: test lint fmt check ci
+# The targets a contributor runs; .ci/run runs the same ones (see CONTRIBUTING.md).
+# `make` alone is the test loop.
+.PHONY: test test-slow test-postgres lint fmt check ci
 
+# the end-to-end scenarios and imports, run a second time with every database on PostgreSQL
+POSTGRES_PASS = tests/test_rating_scenarios.py tests/test_corrections.py \
+	tests/test_import_csv_cli.py tests/test_cli_register.py tests/test_import_trf.py \
+	tests/test_import_pgn.py tests/test_export.py tests/test_audit.py \
+	tests/test_register_identity.py tests/test_unrate.py tests/test_import_undo.py \
+	tests/test_log.py tests/test_event_corrections.py tests/test_rating_period_corrections.py \
+	tests/test_late_rated_events.py
+
+# the test loop (the README's command): every test but the slow ones, on every core
 test:
 	python -m pytest -q
+
+# the slow ones (crash trials, wheel build, browser, benchmark smoke runs), one at a time
+test-slow:
+	python -m pytest -q -m slow -n 0
+
+# needs RATINGS_TEST_PG_URL (.ci/postgres.sh starts a throwaway server)
+test-postgres:
+	@test -n "$$RATINGS_TEST_PG_URL" || { echo "RATINGS_TEST_PG_URL is not set" >&2; exit 1; }
+	RATINGS_TEST_BACKEND=postgres python -m pytest -q $(POSTGRES_PASS)
 
 lint:
 	ruff check .
@@ -13,10 +32,11 @@ fmt:
 	ruff format .
 	ruff check --fix .
 
+# a scratch database upgraded to head, then alembic check
 check:
-	rm -f /tmp/ratings-check.db
-	RATINGS_DB=/tmp/ratings-check.db alembic upgrade head
-	RATINGS_DB=/tmp/ratings-check.db alembic check
+	@scratch=$$(mktemp -d) && trap 'rm -rf "$$scratch"' EXIT && \
+	RATINGS_DB="$$scratch/check.db" alembic upgrade head && \
+	RATINGS_DB="$$scratch/check.db" alembic check
 
 ci:
 	bash .ci/run

@@ -159,6 +159,7 @@ def _limit_memory(limit: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
 
 
+@pytest.mark.slow  # a real process timed against a lock or its memory
 def test_out_of_memory_is_an_error_not_a_traceback(db: Path, tmp_path: Path) -> None:
     """Under a memory limit a huge value ends in `Error: ...` (it was a MemoryError traceback)."""
     baseline = _ratings(
@@ -218,6 +219,7 @@ ENDLESS_ON_A_TABLE = (
 )
 
 
+@pytest.mark.slow  # a real process timed against a lock or its memory
 def test_a_long_query_does_not_keep_writers_out(db: Path) -> None:
     """A query that holds its read lock ends at the time limit, before a writer's busy
     timeout (here 10 s; 30 s in ratings) runs out. Before, the writer failed with
@@ -237,6 +239,7 @@ def test_a_long_query_does_not_keep_writers_out(db: Path) -> None:
     assert (proc.returncode, out, err.decode()) == (1, b"", timed_out(2))
 
 
+@pytest.mark.slow  # a real process timed against a lock or its memory
 def test_a_reader_that_stops_reading_does_not_keep_writers_out(db: Path) -> None:
     """`ratings sql ... | less`: the pager reads one screen and waits, the output blocks with
     the read lock held. At the time limit (plus ALARM_GRACE) the write is interrupted and the
@@ -310,6 +313,7 @@ def test_a_million_rows_stay_under_100_mb(db: Path, fmt: str, tmp_path: Path) ->
     assert err_lines == (["(1000000 rows)"] if fmt == "table" else [])
 
 
+@pytest.mark.slow  # a real process timed against a lock or its memory
 def test_the_peak_rss_launcher_measures_the_command_alone(db: Path) -> None:
     """The launcher's figure is the command's, not pytest's: `SELECT 1` stays small even
     when this process has grown."""
