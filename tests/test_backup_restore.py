@@ -432,6 +432,7 @@ cli(sys.argv[1:])
 """
 
 
+@pytest.mark.slow  # a real process killed mid-copy
 @pytest.mark.parametrize("damaged", [False, True])
 def test_restore_killed_while_copying_the_old_bytes(
     db: Path, tmp_path: Path, damaged: bool

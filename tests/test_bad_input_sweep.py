@@ -554,6 +554,7 @@ def test_calculators(
         ("--period-months", nasty(["1", "3", "5", "12"])),
     )
 )
+@pytest.mark.slow  # 30 real inits of random options
 def test_init(template: Path, extra: list[str]) -> None:
     db = template.with_name("new.db")
     db.unlink(missing_ok=True)

@@ -202,6 +202,7 @@ def spawn(db: Path, stdout: int, *args: str) -> subprocess.Popen[bytes]:
     )
 
 
+@pytest.mark.slow  # a real process writing into a closed pipe
 def test_rate_into_a_pipe_closed_after_the_first_line(
     corrected: tuple[Path, Path], tmp_path: Path
 ) -> None:
@@ -233,6 +234,7 @@ COMMANDS = {
 }
 
 
+@pytest.mark.slow  # a real process writing into a closed pipe
 @pytest.mark.parametrize("args", COMMANDS.values(), ids=COMMANDS.keys())
 def test_a_write_into_a_pipe_closed_before_it_starts_is_kept(
     corrected: tuple[Path, Path], tmp_path: Path, args: list[str]
@@ -252,6 +254,7 @@ def test_a_write_into_a_pipe_closed_before_it_starts_is_kept(
     assert dump(db) == dump(expected)
 
 
+@pytest.mark.slow  # a real process writing into a closed pipe
 @pytest.mark.parametrize("args", [["player", "list"], ["list", "--all"]], ids=" ".join)
 def test_a_read_into_a_closed_pipe_exits_0(
     corrected: tuple[Path, Path], tmp_path: Path, args: list[str]
@@ -280,6 +283,7 @@ cli(["boom"])
 """
 
 
+@pytest.mark.slow  # a real process writing into a closed pipe
 def test_a_closed_pipe_elsewhere_than_stdout_is_still_a_failure(tmp_path: Path) -> None:
     """Only standard output's reader going away is success: stdout here is a file."""
     out = tmp_path / "out.txt"
