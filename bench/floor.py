@@ -230,7 +230,8 @@ def rate_from(conn: sqlite3.Connection, start: date) -> dict[str, Any]:
             "WHERE e.end_date >= ? AND e.end_date <= ? AND g.rateable ORDER BY g.id",
             (first.isoformat(), period_end),
         ).fetchall()
-        # events that started in an earlier period use that period's list (SPEC 1.5)
+        # events that started in an earlier period use that period's list
+        # (docs/RULES.md#which-ratings-a-game-uses)
         for event_start in {row[5][:7] for row in rows}:
             if event_start != f"{first:%Y-%m}" and event_start not in lists:
                 lists[event_start] = dict(

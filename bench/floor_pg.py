@@ -188,7 +188,8 @@ def rate_from(conn: psycopg.Connection[Any], start: date) -> dict[str, Any]:
             "WHERE e.end_date >= %s AND e.end_date <= %s AND g.rateable ORDER BY g.id",
             (first, period_end),
         ).fetchall()
-        # events that started in an earlier period use that period's list (SPEC 1.5)
+        # events that started in an earlier period use that period's list
+        # (docs/RULES.md#which-ratings-a-game-uses)
         for event_start in {f"{row[5]:%Y-%m}" for row in rows}:
             if event_start != f"{first:%Y-%m}" and event_start not in lists:
                 lists[event_start] = dict(

@@ -1,4 +1,4 @@
-"""Generate a synthetic federation: a players CSV and a games CSV (SPEC.md section 4).
+"""Generate a synthetic federation: a players CSV and a games CSV (README.md#csv-formats).
 
 Usable as a script::
 
@@ -100,7 +100,8 @@ class GeneratedFiles:
     periods: tuple[str, ...]
     """Labels (``YYYY-MM``) of the monthly periods the games were generated for, in order."""
     games_by_period: dict[str, int]
-    """Games per rating period (``YYYY-MM``): the month of the event's last game (SPEC.md 1.5)."""
+    """Games per rating period (``YYYY-MM``): the month of the event's last game
+    (docs/RULES.md#which-period-rates-an-event-art-713)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,7 +332,8 @@ def _event(
 
 
 def _result(rng: random.Random, white: float, black: float) -> Result:
-    """A result drawn so that White's expected score follows the Elo curve (SPEC.md 1.1)."""
+    """A result drawn so that White's expected score follows the Elo curve
+    (docs/RULES.md#the-logistic-curve)."""
     draw_roll = rng.random()
     if draw_roll < FORFEIT_RATE:
         return (

@@ -1,8 +1,9 @@
 """Engine, declarative base and session factory.
 
 SQLite is the embedded default. Its connections always run with ``PRAGMA foreign_keys=ON``
-(except the migration engine, see STYLE.md pitfall 1) and a busy timeout, and the sqlite3
-driver's own BEGIN handling is replaced so that DDL is transactional too.
+(except the migration engine, see docs/DESIGN.md#foreign-keys-off-while-migrating) and a busy
+timeout, and the sqlite3 driver's own BEGIN handling is replaced so that DDL is transactional
+too.
 """
 
 from __future__ import annotations
@@ -168,7 +169,7 @@ def _install_postgresql_events(engine: Engine, *, read_only: bool) -> None:
 def _install_sqlite_events(engine: Engine, *, enforce_foreign_keys: bool, immediate: bool) -> None:
     @event.listens_for(engine, "connect")
     def _on_connect(dbapi_conn: Any, _record: Any) -> None:
-        # take BEGIN away from the sqlite3 driver ... (STYLE.md pitfall 2)
+        # take BEGIN away from the sqlite3 driver ... (docs/DESIGN.md#transactional-ddl-on-sqlite)
         dbapi_conn.isolation_level = None
         dbapi_conn.execute(f"PRAGMA foreign_keys = {'ON' if enforce_foreign_keys else 'OFF'}")
         dbapi_conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")

@@ -56,7 +56,7 @@ def create_database(db: str, config: SystemConfig | None = None) -> None:
 def open_session(db: str) -> Iterator[Session]:
     """One unit of work on an existing database, as every CLI command has: the schema is
     checked first; the work is committed when the block ends and rolled back if it raises.
-    Service functions never commit (STYLE 2.5): this block does.
+    Service functions never commit (docs/DESIGN.md#transactions): this block does.
 
     :param db: a SQLite file path or a database URL.
     :raises SchemaOutOfDateError: the database is not at this version's schema.

@@ -116,8 +116,9 @@ def check_revision(rev: str) -> None:
 def run_migrations(conn: Connection, rev: str = "head", *, up: bool = True) -> None:
     """Migrate on ``conn``, inside the caller's transaction (which the caller commits).
 
-    ``conn`` must come from an engine made with ``enforce_foreign_keys=False`` (STYLE.md
-    pitfall 1) and be in a transaction begun with ``engine.begin()`` (pitfall 3).
+    ``conn`` must come from an engine made with ``enforce_foreign_keys=False``
+    (docs/DESIGN.md#foreign-keys-off-while-migrating) and be in a transaction begun with
+    ``engine.begin()`` (docs/DESIGN.md#alembic-inside-the-callers-transaction).
     """
     from alembic import command
     from alembic.util import CommandError
@@ -141,7 +142,8 @@ def _migrate(url: str, rev: str, *, up: bool) -> None:
     engine = make_engine(url, enforce_foreign_keys=False)
     try:
         # engine.begin(): Alembic then runs inside our transaction and we commit it
-        # (a plain connect() would lose the migration, STYLE.md pitfall 3)
+        # (a plain connect() would lose the migration,
+        # docs/DESIGN.md#alembic-inside-the-callers-transaction)
         with engine.begin() as conn:
             run_migrations(conn, rev, up=up)
     finally:

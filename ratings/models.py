@@ -82,7 +82,8 @@ def _name_key_default(context: ExecutionContext) -> str:
 
 
 class Player(Base):
-    """A registered player. ``entry_rating`` counts as a published rating (SPEC 1.4).
+    """A registered player. ``entry_rating`` counts as a published rating
+    (docs/RULES.md#k-factor-art-833).
 
     ``name_key`` is the name's matching key (:func:`ratings.names.name_key`: NFC, case-folded,
     blanks collapsed): every lookup by name compares keys. It is not unique: two people of
@@ -236,7 +237,7 @@ class Import(Base):
 
 class Event(Base):
     """A tournament or match. Its games use the list in force at ``start_date`` and are rated
-    in the period that holds ``end_date`` (SPEC 1.5)."""
+    in the period that holds ``end_date`` (docs/RULES.md#which-period-rates-an-event-art-713)."""
 
     __tablename__ = "events"
     __table_args__ = (
@@ -285,7 +286,7 @@ class Game(Base):
     result: Mapped[Result]
     rateable: Mapped[bool] = mapped_column(server_default=sa.true())
     """Played out and not excluded: the game goes to rating (whether it changes anyone's
-    rating depends on the players' lists, SPEC 1.6)."""
+    rating depends on the players' lists, docs/RULES.md#what-is-rated)."""
 
     def __repr__(self) -> str:
         return f"Game(id={self.id!r}, result={self.result.value!r})"

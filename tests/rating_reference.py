@@ -1,11 +1,11 @@
-"""A slow, obviously correct reference for rating whole histories, written from SPEC.md and
+"""A slow, obviously correct reference for rating whole histories, written from docs/RULES.md and
 the FIDE Rating Regulations, independent of ``ratings.rules`` (the differential tests compare
 the engine and the service with it).
 
 Everything is plain loops over plain data with exact arithmetic: :class:`~fractions.Fraction`
 for the table method, 60-digit :class:`~decimal.Decimal` for the curve (no intermediate
 rounding anywhere: each period's change is K x sum(S - E), rounded once, half away from zero,
-art. 8.3.4). The FIDE tables are transcribed again here from SPEC 1.9 and 1.10.
+art. 8.3.4). The FIDE tables are transcribed again here from the regulations (docs/RULES.md).
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from decimal import Decimal, localcontext
 from fractions import Fraction
 
-# SPEC 1.9, table 8.1.2: (upper bound of D, PD of the higher rated player in hundredths)
+# table 8.1.2 (docs/RULES.md#table-812-d-to-pd): (upper bound of D, PD of the higher rated
+# player in hundredths)
 TABLE_8_1_2 = [
     (3, 50), (10, 51), (17, 52), (25, 53), (32, 54), (39, 55), (46, 56), (53, 57), (61, 58),
     (68, 59), (76, 60), (83, 61), (91, 62), (98, 63), (106, 64), (113, 65), (121, 66),
@@ -27,7 +28,7 @@ TABLE_8_1_2 = [
     (735, 99),
 ]  # fmt: skip
 
-# SPEC 1.10, table 8.1.1: dp for p = 0 .. 100 percent
+# table 8.1.1 (docs/RULES.md#table-811-p-to-dp): dp for p = 0 .. 100 percent
 _SPEC_1_10 = """
 -800 -677 -589 -538 -501 -470 -444 -422 -401 -383 -366 -351 -336 -322 -309 -296 -284 -273 -262
 -251 -240 -230 -220 -211 -202 -193 -184 -175 -166 -158 -149 -141 -133 -125 -117 -110 -102 -95 -87
@@ -81,7 +82,7 @@ class Entry:
 
 @dataclass(frozen=True)
 class System:
-    """fide, club or elo with their settings (SPEC 2)."""
+    """fide, club or elo with their settings (docs/RULES.md#rating-systems)."""
 
     name: str
     k: int | None = None

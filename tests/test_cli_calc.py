@@ -115,7 +115,8 @@ def test_change_loss_and_zero() -> None:
 @pytest.mark.parametrize(
     ("day", "difference", "table_expected", "table_change", "curve_expected", "curve_change"),
     [
-        # SPEC 1.11: 2700 beats 2200 at K 10: +0.8 before Oct 2025, +0.4 from then on
+        # docs/RULES.md#single-game-worked-examples: 2700 beats 2200 at K 10: +0.8 before Oct 2025,
+        # +0.4 from then on
         pytest.param(BEFORE, 400, 0.92, 0.8, 0.909090909, 0.90909091, id="8.3.1-2025-09-30"),
         pytest.param(AFTER, 500, 0.96, 0.4, 0.946759785, 0.53240215, id="8.3.1-2025-10-01"),
     ],

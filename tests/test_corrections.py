@@ -1,5 +1,6 @@
 """Corrections re-rate from the first touched period, report what changed, keep the old
-values, and end exactly where a rebuild from the corrected data ends (SPEC 3)."""
+values, and end exactly where a rebuild from the corrected data ends
+(docs/DESIGN.md#re-rates-and-superseded-values)."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The period engine (``ratings.rules.engine``), tested directly: golden periods worked by hand
-from the regulations and SPEC's examples, and a Hypothesis differential property against the
-slow reference of ``tests/rating_reference.py``."""
+from the regulations and the examples of docs/RULES.md, and a Hypothesis differential property
+against the slow reference of ``tests/rating_reference.py``."""
 
 from __future__ import annotations
 
@@ -47,10 +47,10 @@ def lines(outcome: rules.PeriodOutcome, pid: int) -> list[BreakdownLine]:
 
 
 def test_several_events_under_different_lists() -> None:
-    """One player-period, two events (SPEC 1.5): the January event uses the list of 1 January
-    for both players, the February one the list of 1 February; the base of the new rating is
-    the February list. Worked from table 8.1.2: 2000 v 1900, D 100, PD .64, a win +.36;
-    2010 v 2150, D -140, PD .31, a draw +.19; 2010 v 2010, PD .50, a loss -.50. K 20 (art.
+    """One player-period, two events (docs/RULES.md#which-ratings-a-game-uses): the January event
+    uses the list of 1 January for both players, the February one the list of 1 February; the base
+    of the new rating is the February list. Worked from table 8.1.2: 2000 v 1900, D 100, PD .64, a
+    win +.36; 2010 v 2150, D -140, PD .31, a draw +.19; 2010 v 2010, PD .50, a loss -.50. K 20 (art.
     8.3.3, 100 games, no junior): 20 x .05 = +1."""
     standings = {
         1: Standing(2010, 100, 1980),
@@ -82,8 +82,8 @@ def test_several_events_under_different_lists() -> None:
 
 
 def test_a_2650_player_is_not_capped_from_october_2025() -> None:
-    """SPEC 1.2: a 2813 beats a 2400: the 2813 sees D 413 -> .93, the 2400 D capped at 400 ->
-    .08; not zero-sum. K 10 for both (2400+, art. 8.3.3)."""
+    """docs/RULES.md#the-400-point-rule-art-831: a 2813 beats a 2400: the 2813 sees D 413 -> .93,
+    the 2400 D capped at 400 -> .08; not zero-sum. K 10 for both (2400+, art. 8.3.3)."""
     oct_ = Period(dt.date(2025, 10, 1))
     standings = {1: Standing(2813, 500), 2: Standing(2400, 500)}
     out = rate_period(FIDE, oct_, standings, [GameResult(1, 1, oct_.start, 1, 2, 2)])
@@ -117,8 +117,8 @@ def test_minus_2_50_rounds_to_minus_3() -> None:
 
 
 def test_first_rating_spec_example() -> None:
-    """SPEC 1.7: 1902 1/2, 1877 1/2, 1884 1, 2012 0, 1832 1 -> Ra 1872.43, p .57, dp 50 ->
-    1922; the rated opponents do not move (a game against an unrated player)."""
+    """docs/RULES.md#first-rating-art-82: 1902 1/2, 1877 1/2, 1884 1, 2012 0, 1832 1 -> Ra 1872.43,
+    p .57, dp 50 -> 1922; the rated opponents do not move (a game against an unrated player)."""
     opponents = [1902, 1877, 1884, 2012, 1832]
     standings = {1: Standing(None, 0)} | {i + 2: Standing(r, 100) for i, r in enumerate(opponents)}
     halves = [1, 1, 2, 0, 2]
@@ -301,7 +301,8 @@ def test_next_k_from_a_standing() -> None:
 
 
 def test_average_rating_rounds_half_up() -> None:
-    """SPEC 1.8: Ra is the average opponent rating rounded to a whole number, 0.5 up."""
+    """docs/RULES.md#performance-ratings: Ra is the average opponent rating rounded to a whole
+    number, 0.5 up."""
     assert rules.average_rating([1500, 1700]) == 1600
     assert rules.average_rating([1500, 1501]) == 1501
     assert rules.average_rating([1500, 1700, 1500]) == 1567

@@ -23,8 +23,8 @@ def club(tmp_path: Path) -> Club:
 
 
 def test_explain_first_rating_is_spec_1_7s_example() -> None:
-    """SPEC 1.7: 1902 1/2, 1877 1/2, 1884 1, 2012 0, 1832 1 -> Ra 1872.43, p .57, dp 50, 1922;
-    a zero-score first event before them is disregarded."""
+    """docs/RULES.md#first-rating-art-82: 1902 1/2, 1877 1/2, 1884 1, 2012 0, 1832 1 -> Ra 1872.43,
+    p .57, dp 50, 1922; a zero-score first event before them is disregarded."""
     pool = [(1902, D("0.5")), (1877, D("0.5")), (1884, D(1)), (2012, D(0)), (1832, D(1))]
     work = rules.explain_first_rating([[(1950, D(0)), (1990, D(0))], pool])
     assert work.dropped == ((1950, D(0)), (1990, D(0)))
@@ -56,7 +56,8 @@ def test_card_of_a_first_rating_shows_the_whole_calculation(club: Club) -> None:
     # February: two games pooled, no rating yet (4 games in the pool, 2 counted)
     club.game("New", "A", "1/2-1/2", "2025-02-05", "--event", "Feb Cup")
     club.game("New", "B", "1/2-1/2", "2025-02-06", "--event", "Feb Cup")
-    # March: three more; the pool then counts the 5 games of SPEC 1.7's example
+    # March: three more; the pool then counts the 5 games of the example of
+    # docs/RULES.md#first-rating-art-82
     club.game("New", "C", "1-0", "2025-03-05", "--event", "Mar Cup")
     club.game("New", "D", "0-1", "2025-03-06", "--event", "Mar Cup")
     club.game("New", "E", "1-0", "2025-03-07", "--event", "Mar Cup")

@@ -1,4 +1,4 @@
-"""End-to-end rating scenarios through the CLI, over several periods (SPEC 1, 3)."""
+"""End-to-end rating scenarios through the CLI, over several periods (docs/RULES.md)."""
 
 from __future__ import annotations
 
@@ -180,7 +180,8 @@ def test_games_against_unrated_opponents_do_not_count(club: Club) -> None:
 
 
 def test_initial_rating_spec_example(club: Club) -> None:
-    # SPEC 1.7: 1902 1/2, 1877 1/2, 1884 1, 2012 0, 1832 1 -> Ra 1872.43, p .57, dp 50 -> 1922
+    # docs/RULES.md#first-rating-art-82: 1902 1/2, 1877 1/2, 1884 1, 2012 0, 1832 1 -> Ra 1872.43,
+    # p .57, dp 50 -> 1922
     club.player("Debutant")
     for name, rating in (("P1", 1902), ("P2", 1877), ("P3", 1884), ("P4", 2012), ("P5", 1832)):
         club.player(name, "--rating", str(rating), "--games", "100")
@@ -352,7 +353,7 @@ def test_performance_methods_and_event_scope(club: Club) -> None:
     club.game("C", "Ann", "1-0", "2025-01-11", "--event", "Spring Open")
     club.game("Ann", "B", "1/2-1/2", "2025-01-20")
     club.ok("rate")
-    # SPEC 1.8: win v 1500 + loss v 1700 -> 1600
+    # docs/RULES.md#performance-ratings: win v 1500 + loss v 1700 -> 1600
     assert club.ok("performance", "Ann", "--event", "Spring Open") == (
         "Ann, event Spring Open: 1/2, average opponent 1600, performance (fide) 1600\n"
     )

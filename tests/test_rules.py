@@ -91,8 +91,9 @@ def one_player(
 ) -> tuple[list[rules.BreakdownLine], rules.ListEntry]:
     """The engine on one player's period: game i is the only game of event i, which started on
     the first day of the i-th month after ``day``'s (so that each game has its own list in
-    force, SPEC 1.5), and every event ends in the month after the last start. ``own`` and
-    ``opp`` are the ratings on that list. Tests pass the first day of an edition as ``day``,
+    force, docs/RULES.md#which-ratings-a-game-uses), and every event ends in the month after the
+    last start. ``own`` and ``opp`` are the ratings on that list. Tests pass the first day of an
+    edition as ``day``,
     so every game is rated under that edition (art. 8.3.1)."""
     config = system_config(system, k=k, expected=method)
     standings = {1: Standing(2000, 100)}
@@ -205,7 +206,7 @@ def test_table_expected_has_two_decimals() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# SPEC 1.11 worked examples (single game, FIDE table)
+# Worked examples, single game, FIDE table (docs/RULES.md#single-game-worked-examples)
 # --------------------------------------------------------------------------------------------
 
 
@@ -245,7 +246,8 @@ def test_worked_examples(
 
 
 def test_2813_v_2400_is_not_zero_sum_from_2025() -> None:
-    """SPEC 1.2: the 2813 sees D=413 -> .93, the 2400 sees D capped at 400 -> .08."""
+    """docs/RULES.md#the-400-point-rule-art-831: the 2813 sees D=413 -> .93, the 2400 sees D capped
+    at 400 -> .08."""
     high = expected(2813, 2400, EDITION_2025)
     low = expected(2400, 2813, EDITION_2025)
     assert (high.difference, high.expected) == (413, D("0.93"))
@@ -275,7 +277,7 @@ def test_exemption_is_by_own_rating_for_the_lower_player() -> None:
 
 
 def test_curve_seed_example() -> None:
-    """SPEC 1.11: 1600 beats 1400, K 32, curve -> E .76, +8 and -8 (zero-sum)."""
+    """docs/RULES.md#rating-systems: 1600 beats 1400, K 32, curve -> E .76, +8 and -8 (zero-sum)."""
     win, win_entry = one_game(1600, 1400, "1", 32, method="curve")
     loss, loss_entry = one_game(1400, 1600, "0", 32, method=ExpectedMethod.CURVE)
     assert win.pd is not None
@@ -370,7 +372,7 @@ def test_rules_never_uses_builtin_round() -> None:
 
 
 def test_rules_imports_only_the_standard_library() -> None:
-    """The layer rule: ``rules`` works in a REPL with no database (STYLE 2.1)."""
+    """The layer rule: ``rules`` works in a REPL with no database (docs/DESIGN.md#layers)."""
     for name, source in _rules_sources().items():
         for node in ast.walk(ast.parse(source)):
             if isinstance(node, ast.Import):
@@ -562,7 +564,7 @@ def test_dp_table() -> None:
 
 
 # --------------------------------------------------------------------------------------------
-# Systems (SPEC 2)
+# Systems (docs/RULES.md#rating-systems)
 # --------------------------------------------------------------------------------------------
 
 
@@ -620,7 +622,7 @@ def test_system_config_rejects(
 
 
 # --------------------------------------------------------------------------------------------
-# Periods (SPEC 3)
+# Periods (docs/RULES.md#rating-periods)
 # --------------------------------------------------------------------------------------------
 
 

@@ -103,7 +103,8 @@ def test_every_connection_has_foreign_keys_and_a_busy_timeout(db_path: Path) -> 
     assert BUSY_TIMEOUT_MS >= 5000
     assert pragmas(url) == (1, BUSY_TIMEOUT_MS)
     assert pragmas(url, read_only=True) == (1, BUSY_TIMEOUT_MS)
-    # the migration engine only: batch migrations need enforcement off (STYLE.md pitfall 1)
+    # the migration engine only: batch migrations need enforcement off
+    # (docs/DESIGN.md#foreign-keys-off-while-migrating)
     assert pragmas(url, enforce_foreign_keys=False) == (0, BUSY_TIMEOUT_MS)
     app = App(str(db_path))
     try:

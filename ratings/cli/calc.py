@@ -100,8 +100,9 @@ _SHOWN_PLACES = Decimal("0.0001")
 
 
 def _shown(value: Decimal | None) -> Decimal:
-    """A value for the table: the curve's 10^-9 units shown to four places, as SPEC 1.1 quotes
-    the curve (JSON keeps every digit); the table's hundredths as they are."""
+    """A value for the table: the curve's 10^-9 units shown to four places, as
+    docs/RULES.md#the-logistic-curve quotes the curve (JSON keeps every digit); the table's
+    hundredths as they are."""
     exact = _exact(value)
     exponent = exact.as_tuple().exponent
     if isinstance(exponent, int) and exponent < -4:

@@ -1,4 +1,4 @@
-"""Players and games CSV files (SPEC.md section 4), parsed into plain frozen dataclasses.
+"""Players and games CSV files (README.md#csv-formats), parsed into plain frozen dataclasses.
 
 About 700 lines, kept whole: the players and games files share the delimiter detection, the
 column maps, the cell checks and the writers.
@@ -107,7 +107,8 @@ class PlayerRow:
     games: int | None
     """Rated games completed before entry; ``None`` when blank or absent: unknown."""
     k10: bool
-    """The permanent K=10 flag (rating ever >= 2400, SPEC.md 1.4); blank means false."""
+    """The permanent K=10 flag (rating ever >= 2400, docs/RULES.md#k-factor-art-833); blank means
+    false."""
     sex: str | None
     """``"m"`` or ``"f"``."""
     federation: str | None
@@ -162,7 +163,7 @@ class GameRow:
 
 
 def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
-    """Parse a players file (SPEC.md section 4).
+    """Parse a players file (README.md#csv-formats).
 
     :param data: the file's bytes (UTF-8, an optional BOM).
     :param filename: used in error messages.
@@ -228,7 +229,7 @@ def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
 
 
 def read_games_csv(data: bytes, filename: str) -> list[GameRow]:
-    """Parse a games file (SPEC.md section 4).
+    """Parse a games file (README.md#csv-formats).
 
     :param data: the file's bytes (UTF-8, an optional BOM).
     :param filename: used in error messages.

@@ -52,9 +52,9 @@ Decisions a reader of the code should know:
   warning. Files that score games otherwise (an ``XXS`` record with other values) and
   players with no declared points are not checked.
 * A game whose colours are missing on both lines gets White = the lower start number.
-  Such a game is never rated, whatever its result (SPEC 5: only colour ``w``/``b`` with
-  ``1``/``=``/``0`` is rated). A colour given on one line only is taken from that line,
-  and that game is not rated either (both lines must say ``w``/``b``).
+  Such a game is never rated, whatever its result (docs/RULES.md#what-is-rated: only colour
+  ``w``/``b`` with ``1``/``=``/``0`` is rated). A colour given on one line only is taken from that
+  line, and that game is not rated either (both lines must say ``w``/``b``).
 * A pairing with an opponent but no result (a round not played yet) is an error: importing
   a half-finished event and later the finished file would store its games twice.
 * Line numbers are provenance, not content: they are left out of ``==``, so a tournament

@@ -18,7 +18,7 @@ The modules, each importable on its own:
 * :mod:`ratings.rules.base`: errors, constants, exact rounding, enums;
 * :mod:`ratings.rules.expected`: rule editions (8.3.1), table 8.1.2 and the curve;
 * :mod:`ratings.rules.players`: K (8.3.3), flags, first ratings (8.2), performance;
-* :mod:`ratings.rules.system`: rating systems (SPEC 2) and periods (SPEC 3);
+* :mod:`ratings.rules.system`: rating systems and periods (docs/RULES.md);
 * :mod:`ratings.rules.engine`: one rating period, records in, list and breakdown rows out;
 * :mod:`ratings.rules.time_control`: standard, rapid and blitz (FIDE's three lists), and PGN's
   ``TimeControl`` tag.

@@ -212,7 +212,7 @@ class CapRule(enum.Enum):
 
 
 class System(enum.Enum):
-    """The rating system a database uses (SPEC section 2)."""
+    """The rating system a database uses (docs/RULES.md#rating-systems)."""
 
     FIDE = "fide"
     """FIDE regulations throughout, with initial ratings (art. 8.2) and the 1400 floor."""

@@ -1,11 +1,11 @@
 """The period engine: one rating period, from plain records to list rows and breakdown rows
-(SPEC 1.3 - 1.7 and 3; art. 7.1.4, 8.2, 8.3.1, 8.3.3, 8.3.4).
+(art. 7.1.4, 8.2, 8.3.1, 8.3.3, 8.3.4; docs/RULES.md and docs/DESIGN.md#the-period-engine).
 
 A small verb set, in the shape of a tournament object that takes players and results and
 answers every new rating, but as functions of plain data:
 
 * :func:`lists_needed`: the dates of the lists in force when the period's events started
-  (SPEC 1.5), which the caller must pass to :func:`rate_period`;
+  (docs/RULES.md#which-ratings-a-game-uses), which the caller must pass to :func:`rate_period`;
 * :func:`first_events_needed`: the players whose first event ever the caller must look up
   (for the zero-score rule of art. 8.2);
 * :func:`pool_window_start`: the first period whose pooled games still count towards a first
@@ -95,12 +95,13 @@ class MissingInputError(RulesError):
 
 
 class GameResult(NamedTuple):
-    """One rateable game of the period: played out, not a forfeit (SPEC 1.6)."""
+    """One rateable game of the period: played out, not a forfeit (docs/RULES.md#what-is-rated)."""
 
     game_id: int
     """The game's id (it keys the breakdown rows)."""
     event_id: int
-    """Its event (a game without one is an event of its own, SPEC 1.5)."""
+    """Its event (a game without one is an event of its own,
+    docs/RULES.md#which-ratings-a-game-uses)."""
     event_start: date
     """The event's start date: it picks the list in force and the rule edition (art. 8.3.1)."""
     white_id: int
@@ -182,11 +183,11 @@ class Standing:
         fide_k: int | None = None,
         fide_k_list: date | None = None,
     ) -> Standing:
-        """A newly registered player: the entry rating counts as a published rating (SPEC
-        1.4), ``games`` are the rated games completed before registration (None: unknown).
-        An unknown count matters only for a rated player: an unrated one has completed no
-        rated game that counts (art. 7.1.4: their first rating comes from the games pooled
-        here), so their count starts at 0."""
+        """A newly registered player: the entry rating counts as a published rating
+        (docs/RULES.md#k-factor-art-833), ``games`` are the rated games completed before
+        registration (None: unknown). An unknown count matters only for a rated player: an unrated
+        one has completed no rated game that counts (art. 7.1.4: their first rating comes from the
+        games pooled here), so their count starts at 0."""
         if games is None and rating is None:
             games = 0
         return cls(rating, games, birth_year, k10, fide_k=fide_k, fide_k_list=fide_k_list)
@@ -249,7 +250,8 @@ class BreakdownLine(NamedTuple):
     own_rating: int | None
     """Own rating used (None for a game pooled towards a first rating)."""
     opponent_rating: int
-    """Opponent's rating used: the list in force when the event started (SPEC 1.5)."""
+    """Opponent's rating used: the list in force when the event started
+    (docs/RULES.md#which-ratings-a-game-uses)."""
     difference: int | None
     """D used, own minus opponent, after the 400-point rule for this player (art. 8.3.1)."""
     score_half_points: int
@@ -304,7 +306,7 @@ class PeriodOutcome:
 
 def list_date_for(event_start: date, months: int) -> date:
     """The date of the list in force when an event started: the first day of the period
-    holding its start (SPEC 1.5)."""
+    holding its start (docs/RULES.md#which-ratings-a-game-uses)."""
     return Period.containing(event_start, months).start
 
 
@@ -437,10 +439,11 @@ def rate_period(
     list_type: TimeControl | str = TimeControl.STANDARD,
     seeds: Mapping[date, Mapping[int, int | None]] | None = None,
 ) -> PeriodOutcome:
-    """Rate one period (SPEC 1, 3).
+    """Rate one period (docs/RULES.md#rating-periods).
 
     :param config: the database's rating system.
-    :param period: the period; its games are those of events that end in it (SPEC 1.5).
+    :param period: the period; its games are those of events that end in it
+        (docs/RULES.md#which-period-rates-an-event-art-713).
     :param standings: every registered player's state on the list in force at the period
         start, by player id; the list rows come out in this order. A caller holding the
         previous list may pass only the players with games and those
@@ -464,11 +467,12 @@ def rate_period(
         earliest event of the period) plus the change, a first rating on this list.
 
     Every game uses the ratings on the list in force when its event started, for both players
-    (SPEC 1.5); a player unrated on that list but rated at the period start plays at the
-    latter (and, under club and elo, an unrated one at the start rating). Games against an
-    opponent unrated on that list count for nobody (fide, SPEC 1.6) or are pooled towards an
-    unrated player's first rating (art. 7.1.4). K comes from the standing (art. 8.3.3, or
-    the system's fixed K) and the 700 rule; the change is K x sum(dR), rounded once (8.3.4).
+    (docs/RULES.md#which-ratings-a-game-uses); a player unrated on that list but rated at the period
+    start plays at the latter (and, under club and elo, an unrated one at the start rating). Games
+    against an opponent unrated on that list count for nobody (fide, docs/RULES.md#what-is-rated) or
+    are pooled towards an unrated player's first rating (art. 7.1.4). K comes from the standing
+    (art. 8.3.3, or the system's fixed K) and the 700 rule; the change is K x sum(dR), rounded once
+    (8.3.4).
 
     :raises MissingInputError: a needed list, seed list or first event was not given.
     :raises InvalidPeriodError: the period's length is not the system's.
@@ -578,7 +582,7 @@ def rate_period(
                 if own_now is None:
                     own_now = start_rating
             if opp_used is None:
-                continue  # against an opponent unrated on the event's list (SPEC 1.6)
+                continue  # opponent unrated on the event's list (docs/RULES.md#what-is-rated)
             if own_now is None:
                 if pools:
                     pooled.setdefault(pid, []).append((game_id, event_id, opp, opp_used, halves))

@@ -109,8 +109,8 @@ RULE_SETS: tuple[RuleSet, ...] = (
 )
 """The editions, sorted by :attr:`RuleSet.effective_from` (art. 8.3.1).
 
-The 2022 - Feb 2024 "once per event" variant of the cap is not modelled: as SPEC 1.2 allows,
-every game from July 2009 to September 2025 is capped.
+The 2022 - Feb 2024 "once per event" variant of the cap is not modelled: every game from July
+2009 to September 2025 is capped (docs/RULES.md#where-this-project-and-the-regulations-differ).
 """
 
 RAPID_BLITZ_RULE_SETS: tuple[RuleSet, ...] = (
@@ -136,7 +136,8 @@ more shall not be rated if at least one of the players is rated above 2600 on th
 list." Tables, K (7.3.3) and rounding (7.3.4) are those of standard chess.
 
 Older rapid and blitz rules (before the 2024 edition) are not modelled: every game from the
-first edition on is capped at 400, as for standard chess (SPEC 1.2)."""
+first edition on is capped at 400, as for standard chess
+(docs/RULES.md#the-400-point-rule-art-831)."""
 
 UNCAPPED = RuleSet(effective_from=date.min, name="no 400-point rule", cap=CapRule.NONE)
 """The rule set of the ``elo`` system: true differences for everyone. Not part of RULE_SETS."""

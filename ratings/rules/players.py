@@ -352,7 +352,7 @@ def _performance_inputs(opponent_ratings: Sequence[int], score: Decimal | int) -
 
 def average_rating(opponent_ratings: Sequence[int]) -> int:
     """Ra of a performance: the average opponent rating rounded to a whole number, 0.5 up
-    (SPEC 1.8)."""
+    (docs/RULES.md#performance-ratings)."""
     ratings = [_check_rating(r, "opponent rating") for r in opponent_ratings]
     if not ratings:
         raise InvalidScoreError(f"an average needs at least one opponent: {ratings!r}")
@@ -381,7 +381,8 @@ def performance_own(own_rating: int, opponent_ratings: Sequence[int], score: Dec
 def performance_400(opponent_ratings: Sequence[int], score: Decimal | int) -> int:
     """The "algorithm of 400": Ra + 400 x (W - L) / n, rounded once, half away from zero.
 
-    Not a FIDE article: a linear stand-in for table 8.1.1 used by tournament software (SPEC 1.8).
+    Not a FIDE article: a linear stand-in for table 8.1.1 used by tournament software
+    (docs/RULES.md#performance-ratings).
     Ra is the exact average here; W - L = 2 x score - n.
     """
     total, halves = _performance_inputs(opponent_ratings, score)

@@ -1,4 +1,5 @@
-"""Rating systems (SPEC 2) and rating periods (SPEC 3)."""
+"""Rating systems (docs/RULES.md#rating-systems) and rating periods
+(docs/RULES.md#rating-periods)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ from ratings.rules.players import PlayerState, k_factor
 from ratings.rules.time_control import TimeControl
 
 # --------------------------------------------------------------------------------------------
-# Rating systems (SPEC section 2)
+# Rating systems (docs/RULES.md#rating-systems)
 # --------------------------------------------------------------------------------------------
 
 _SYSTEM_K = {System.FIDE: None, System.CLUB: None, System.ELO: 32}
@@ -41,7 +42,8 @@ START_RATING_MAX = 3000
 
 @dataclass(frozen=True, slots=True)
 class SystemConfig:
-    """A database's rating system and its settings (SPEC 2; art. 8.2, 8.3.1, 8.3.3).
+    """A database's rating system and its settings (docs/RULES.md#rating-systems; art. 8.2, 8.3.1,
+    8.3.3).
 
     Build it with :func:`system_config`, which fills the defaults.
     """
@@ -156,7 +158,8 @@ def system_config(
     period_months: int | None = None,
     closing_days: int | None = None,
 ) -> SystemConfig:
-    """A :class:`SystemConfig` with SPEC 2's defaults filled in for what is not overridden.
+    """A :class:`SystemConfig` with the defaults of docs/RULES.md#rating-systems filled in for what
+    is not overridden.
 
     fide: FIDE K rules (art. 8.3.3), initial ratings (art. 8.2), table, lists closing 3 days
     before their date (art. 7.1.3); club: start rating 1200, table; elo: K 32, start rating
@@ -179,7 +182,7 @@ def system_config(
 
 
 # --------------------------------------------------------------------------------------------
-# Rating periods (SPEC 3)
+# Rating periods (docs/RULES.md#rating-periods)
 # --------------------------------------------------------------------------------------------
 
 _LABEL = re.compile(r"([0-9]{4})-([0-9]{2})")  # ASCII digits: \d matches any digit
@@ -196,7 +199,8 @@ def _add_months(day: date, months: int) -> date:
 
 @dataclass(frozen=True, slots=True, order=True)
 class Period:
-    """A rating period: a run of ``months`` calendar months starting on ``start`` (SPEC 3).
+    """A rating period: a run of ``months`` calendar months starting on ``start``
+    (docs/RULES.md#rating-periods).
 
     Periods are aligned so that January always starts one. The period publishes the list dated
     the first day after it (:attr:`list_date`); the list in force at its start is dated
@@ -319,7 +323,7 @@ def earliest_rating_period(end: date, months: int = 1) -> Period:
     events "may be rated on the list even if they end on the last day before the list
     date"). An event submitted late is rated on a later list (FIDE rated events played
     21-30 August on the October list); an earlier one is never possible. The list in force
-    for its games stays the one at the event's start (SPEC 1.5)."""
+    for its games stays the one at the event's start (docs/RULES.md#which-ratings-a-game-uses)."""
     return Period.containing(end, months)
 
 

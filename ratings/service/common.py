@@ -174,7 +174,8 @@ def clean_text(value: str | None, limit: int, field: str) -> str | None:
 
 
 def game_label(white: str, black: str, day: dt.date) -> str:
-    """The name of the event of its own that a game without one gets (SPEC 1.5):
+    """The name of the event of its own that a game without one gets
+    (docs/RULES.md#which-ratings-a-game-uses):
     ``White - Black, YYYY-MM-DD``, with long names shortened (``...``) so that it fits
     :data:`ratings.limits.MAX_EVENT_LENGTH`. A label we build, not text the user gave: the
     names themselves are stored in full with the players."""

@@ -67,7 +67,8 @@ class CrossRow:
     score_half_points: int
     """Points from every game and bye, in half points."""
     performance: int | None
-    """FIDE performance over the rated games (SPEC 1.8); None without one."""
+    """FIDE performance over the rated games (docs/RULES.md#performance-ratings); None without
+    one."""
     change: Decimal | None
     """K x sum of dR over the event's rated games, unrounded; None when they changed no
     rating (unrated player, or no rated game)."""

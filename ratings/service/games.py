@@ -111,8 +111,9 @@ def add_game(
     allow_move: bool = True,
     time_control: str | None = None,
 ) -> Game:
-    """Record one game. Without an event it is an event of its own (SPEC 1.5); with the name
-    of a stored event it joins it (the event's dates grow to include the game).
+    """Record one game. Without an event it is an event of its own
+    (docs/RULES.md#which-ratings-a-game-uses); with the name of a stored event it joins it (the
+    event's dates grow to include the game).
 
     :param time_control: the list of the event it creates: standard (None: the default),
         rapid or blitz; for a stored event, it must be the event's.

@@ -1,4 +1,5 @@
-"""Importing a games CSV (SPEC 4): every row or none, players resolved by FIDE id or name."""
+"""Importing a games CSV (README.md#csv-formats): every row or none, players resolved by FIDE id or
+name."""
 
 from __future__ import annotations
 
@@ -142,7 +143,7 @@ def import_games(
     allow_duplicates: bool = False,
     time_control: str | None = None,
 ) -> ImportReport:
-    """Store every game of a games CSV, or none (SPEC 4).
+    """Store every game of a games CSV, or none (README.md#csv-formats).
 
     An event's list is its rows' ``time_control`` column (one for all its rows), else
     ``time_control`` (the command's ``--time-control``), else standard.

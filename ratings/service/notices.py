@@ -74,8 +74,8 @@ def event_span_warnings(
     90 days (a league) is rated game by game, in the period each was played, against the
     list in force then (the regulations' article on the duration of tournaments); a shorter
     one is rated as a whole in the period of its end date, against the list in force at its
-    start (SPEC 1.5, art. 7.1.3). An event within one period that ends after the closing
-    date of its list is no warning: that is the rule (it goes to the next list).
+    start (docs/RULES.md#which-period-rates-an-event-art-713). An event within one period that ends
+    after the closing date of its list is no warning: that is the rule (it goes to the next list).
 
     An event may carry a fourth value, the rating period it was given (``--period``): it is
     rated whole in that period, whatever its length."""

@@ -1,5 +1,5 @@
-"""Importing a PGN file, one event per ``Event`` tag (SPEC 5); the matching rules are
-:mod:`ratings.service.tournaments`."""
+"""Importing a PGN file, one event per ``Event`` tag (README.md#trf-and-pgn-files); the matching
+rules are :mod:`ratings.service.tournaments`."""
 
 from __future__ import annotations
 
@@ -52,7 +52,7 @@ def import_pgn(
     today: dt.date | None = None,
     time_control: str | None = None,
 ) -> TournamentReport:
-    """Import the games of a PGN file from their tags, or nothing (SPEC 5).
+    """Import the games of a PGN file from their tags, or nothing (README.md#trf-and-pgn-files).
 
     Each event's list is ``time_control`` when given (standard, rapid or blitz); else the
     one its games' ``TimeControl`` tags name (R&B art. 1.1) when they all name one and read

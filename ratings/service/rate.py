@@ -1,4 +1,4 @@
-"""Rating periods, strictly in order: the heart of the product (SPEC 1, 3).
+"""Rating periods, strictly in order: the heart of the product (docs/DESIGN.md#the-period-engine).
 
 About 1,200 lines, kept whole: one use case, the loads and stores around one engine call per
 period, sharing the state carried from period to period (the players' standings).
@@ -506,7 +506,8 @@ class _Rater:
     @property
     def entry_list(self) -> dict[int, int | None]:
         """Every registered player's entry rating on this list (the list before the first
-        rated period, SPEC 1.5): read by :meth:`load_state`, or when first asked."""
+        rated period, docs/RULES.md#which-ratings-a-game-uses): read by :meth:`load_state`, or when
+        first asked."""
         if self._entry_list is None:
             rating = next(c.key for c in ENTRY_COLUMNS[self.time_control])
             self._entry_list = dict(
@@ -519,7 +520,8 @@ class _Rater:
 
     def list_at(self, list_date: dt.date) -> dict[int, int | None]:
         """Ratings on the list dated ``list_date``: the one published by the period before,
-        or the register's entry ratings before the first rated period (SPEC 1.5)."""
+        or the register's entry ratings before the first rated period
+        (docs/RULES.md#which-ratings-a-game-uses)."""
         cached = self.list_cache.get(list_date)
         if cached is not None:
             return cached
@@ -556,10 +558,10 @@ class _Rater:
         self.long_events = long_events(self.session, first.start - self.shift)
 
     def games_of(self, period: Period) -> list[rules.GameResult]:
-        """The period's rateable games (SPEC 1.5, art. 7.1.3): those of events whose end date
-        goes to this period's list (after the closing date), those of events given this
-        rating period, and the games played in it (after the closing date) of events longer
-        than 90 days, each against the list in force when it was played."""
+        """The period's rateable games (docs/RULES.md#which-period-rates-an-event-art-713): those of
+        events whose end date goes to this period's list (after the closing date), those of events
+        given this rating period, and the games played in it (after the closing date) of events
+        longer than 90 days, each against the list in force when it was played."""
         ph = self.ph
         lo = self._date_param(period.start - self.shift)
         hi = self._date_param(period.end - self.shift)
@@ -1006,13 +1008,15 @@ def _game_periods(session: Session, config: SystemConfig, newest: bool) -> list[
 
 
 def latest_game_period(session: Session, config: SystemConfig) -> Period | None:
-    """The newest period that rates a stored rated game (SPEC 1.5, art. 7.1.3)."""
+    """The newest period that rates a stored rated game
+    (docs/RULES.md#which-period-rates-an-event-art-713)."""
     found = _game_periods(session, config, newest=True)
     return max(found) if found else None
 
 
 def first_game_period(session: Session, config: SystemConfig) -> Period | None:
-    """The oldest period that rates a stored rated game (SPEC 1.5, art. 7.1.3)."""
+    """The oldest period that rates a stored rated game
+    (docs/RULES.md#which-period-rates-an-event-art-713)."""
     found = _game_periods(session, config, newest=False)
     return min(found) if found else None
 
@@ -1081,7 +1085,8 @@ def rate(
     planned: Callable[[int], None] | None = None,
 ) -> RateReport:
     """Rate every period not yet rated, and re-rate from the oldest corrected one, strictly
-    in order (SPEC 3). Superseded published values go to ``superseded_ratings``.
+    in order (docs/DESIGN.md#re-rates-and-superseded-values). Superseded published values go to
+    ``superseded_ratings``.
 
     ``through`` is the last period to rate (default: the period of the newest game); with
     ``today`` it may not lie beyond the current period unless games do, and without it the

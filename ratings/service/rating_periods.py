@@ -7,8 +7,9 @@ April list. ``events.rating_period`` holds the first day of that period; NULL is
 (the period of the end date after the closing date, art. 7.1.3, or for an event longer than
 90 days each game's own period). The rule for a given period is
 :func:`ratings.rules.earliest_rating_period`: never earlier than the period holding the end
-date. The games still use the lists in force when the event started (SPEC 1.5), and the
-period rates them whole (a league given a period is rated in it, not game by game).
+date. The games still use the lists in force when the event started
+(docs/RULES.md#which-ratings-a-game-uses), and the period rates them whole (a league given a period
+is rated in it, not game by game).
 
 ``import trf|pgn|games --period`` and ``game add --period`` give it to the events they create
 (:func:`give_rating_period`), ``event edit --period`` changes it (:func:`change_rating_period`,

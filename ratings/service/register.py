@@ -253,8 +253,8 @@ def add_player(
     blitz_games: int | None = None,
 ) -> Player:
     """Register a player. ``rating`` is the published rating the player brings, ``games``
-    the rated games completed before; both count as published data (SPEC 1.4). The
-    ``rapid_`` and ``blitz_`` ones are the same on those lists (issue 15).
+    the rated games completed before; both count as published data (docs/RULES.md#k-factor-art-833).
+    The ``rapid_`` and ``blitz_`` ones are the same on those lists (issue 15).
 
     :raises InvalidNameError: for a name no player may have (:func:`clean_name`).
     :raises SameNameError: when a live player has a name with the same key, unless the new
@@ -492,7 +492,7 @@ def import_players(
     update: bool = False,
     allow_same_name: bool = False,
 ) -> ImportReport:
-    """Register the players of a players CSV, all of them or none (SPEC 4).
+    """Register the players of a players CSV, all of them or none (README.md#csv-formats).
 
     Without ``update`` every row must be a new player: a row whose FIDE id or name (key) is
     registered is an error. With ``update`` (a monthly register refresh) a row finds its

@@ -496,7 +496,7 @@ def performance(
 ) -> Performance:
     """Performance rating of a player over a rated period's games on the list
     ``time_control`` or an event's rated games (on the event's list), with the opponents'
-    ratings the games were rated with (SPEC 1.8)."""
+    ratings the games were rated with (docs/RULES.md#performance-ratings)."""
     time_control = list_name(time_control)
     if method not in ("fide", "own", "400"):
         raise InvalidInputError(f"unknown performance method: {method!r} (use fide, own or 400)")

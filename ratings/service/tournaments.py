@@ -4,16 +4,15 @@ The imports themselves are :mod:`ratings.service.trf_import` and
 :mod:`ratings.service.pgn_import`; a stored event written back as TRF16 is
 :mod:`ratings.service.trf_export`.
 
-Both imports share the player matching rules (SPEC 5): a FIDE id in the file finds the
-registered player holding it (or the player a merged-away holder was merged into), and a name
-beside it that contradicts it (another player's name, or no word in common with the name the
-id is registered under) is an error naming both players; otherwise the name, compared by its
-key (:mod:`ratings.names`: any case, Unicode form or spacing), finds the one live player of
-that name whose FIDE id is not a different one; otherwise the player is created from the
-file. A name that matches several players is an error listing them. A file whose event (name,
-dates and players) is already stored is refused unless ``allow_duplicates``. Only a player
-created here takes data from the file: a matched player's register entry (entry rating
-included) is never changed.
+Both imports share the player matching rules (README.md#names-namesakes-and-merges): a FIDE id in
+the file finds the registered player holding it (or the player a merged-away holder was merged
+into), and a name beside it that contradicts it (another player's name, or no word in common with
+the name the id is registered under) is an error naming both players; otherwise the name, compared
+by its key (:mod:`ratings.names`: any case, Unicode form or spacing), finds the one live player of
+that name whose FIDE id is not a different one; otherwise the player is created from the file. A
+name that matches several players is an error listing them. A file whose event (name, dates and
+players) is already stored is refused unless ``allow_duplicates``. Only a player created here takes
+data from the file: a matched player's register entry (entry rating included) is never changed.
 
 Decisions a reader of the code should know:
 

@@ -1,5 +1,5 @@
-"""Importing a TRF16 or TRF-2026 file as one event (SPEC 5); the matching rules are
-:mod:`ratings.service.tournaments`."""
+"""Importing a TRF16 or TRF-2026 file as one event (README.md#trf-and-pgn-files); the matching rules
+are :mod:`ratings.service.tournaments`."""
 
 from __future__ import annotations
 
@@ -201,7 +201,7 @@ def import_trf(
     today: dt.date | None = None,
     time_control: str | None = None,
 ) -> TournamentReport:
-    """Import one TRF16 or TRF-2026 file as one event, or nothing (SPEC 5).
+    """Import one TRF16 or TRF-2026 file as one event, or nothing (README.md#trf-and-pgn-files).
 
     ``time_control`` is the event's list: standard (None: the default), rapid or blitz.
 
