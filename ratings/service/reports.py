@@ -85,7 +85,7 @@ def _sort_key(row: ListRow) -> tuple[int, int, str, int]:
     return (row.rating is None, -(row.rating or 0), row.name.lower(), row.player_id)
 
 
-def _find_period(
+def find_rated_period(
     session: Session, label: str | None, time_control: str = "standard"
 ) -> RatingPeriod | None:
     """The rated period ``label`` (default: the newest); for rapid and blitz, the newest
@@ -130,7 +130,7 @@ def rating_list(
     """The list ``time_control`` (standard, rapid or blitz) a period published (default:
     the newest that published it). Before any was, the register with its entry ratings."""
     time_control = list_name(time_control)
-    period = _find_period(session, period_label, time_control)
+    period = find_rated_period(session, period_label, time_control)
     if period is None:
         return _register_list(session, include_unrated, time_control)
     # columns, not (Player, RatingHistory) objects: at 600,000 players the ORM objects took
@@ -340,7 +340,7 @@ def card(
     the newest rated period that published it)."""
     time_control = list_name(time_control)
     player = get_player(session, player_ref)
-    period = _find_period(session, period_label, time_control)
+    period = find_rated_period(session, period_label, time_control)
     if period is None:
         if time_control == "standard":
             raise PeriodError("no period has been rated yet; run 'ratings rate'")
@@ -528,7 +528,7 @@ def performance(
         query = query.where(Game.event_id.in_(events))
         scope = f"event {event_name}"
     else:
-        period = _find_period(session, period_label, time_control)
+        period = find_rated_period(session, period_label, time_control)
         if period is None:
             raise PeriodError("no period has been rated yet; run 'ratings rate'")
         query = query.where(
