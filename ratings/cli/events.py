@@ -40,25 +40,42 @@ def _change(value: Decimal | None) -> str:
 @game.command("list")
 @click.option("--event", "event_ref", metavar="EVENT", help="One event (id or exact name).")
 @click.option("--player", "player_ref", metavar="PLAYER", help="One player's games.")
-@click.option("--period", metavar="YYYY-MM", help="The games played in one period.")
+@click.option(
+    "--period",
+    metavar="YYYY-MM",
+    help="The games the rating period rates (the period column: an event given a later "
+    "period, or ending after the closing date, is listed under the period that rates it).",
+)
+@click.option("--played-in", metavar="YYYY-MM", help="The games played in one period.")
 @FORMAT
 @pass_app
 def game_list(
-    app: App, event_ref: str | None, player_ref: str | None, period: str | None, fmt: str
+    app: App,
+    event_ref: str | None,
+    player_ref: str | None,
+    period: str | None,
+    played_in: str | None,
+    fmt: str,
 ) -> None:
-    """List stored games with their ids (by date)."""
+    """List stored games with their ids (by date), with the rating period that rates each."""
     with app.session() as session:
         games = browse.list_games(
-            session, event_ref=event_ref, player_ref=player_ref, period_label=period
+            session,
+            event_ref=event_ref,
+            player_ref=player_ref,
+            period_label=period,
+            played_in=played_in,
         )
     emit_rows(
-        ("id", "date", "event_id", "event", "round", "white", "black", "result", "rated"),
+        ("id", "date", "period", "event_id", "event", "round", "white", "black", "result",
+         "rated"),
         [
-            (g.id, g.played_on, g.event_id, g.event, g.round, g.white, g.black, g.result, g.rated)
+            (g.id, g.played_on, g.period, g.event_id, g.event, g.round, g.white, g.black,
+             g.result, g.rated)
             for g in games
         ],
         fmt,
-    )
+    )  # fmt: skip
 
 
 @click.group("event")
