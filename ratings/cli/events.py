@@ -11,11 +11,13 @@ from ratings.cli import App, pass_app
 from ratings.cli.imports import import_
 from ratings.cli.options import (
     ALLOW_FUTURE,
+    LATE_OK,
     LISTS,
     REASON,
     YES,
     ask,
     confirmed,
+    say_late,
     say_marked,
     say_moved,
     today_unless,
@@ -184,6 +186,7 @@ def event_show(app: App, event_ref: str) -> None:
     type=click.Choice(LISTS, case_sensitive=False),
     help="The list that rates the event's games: standard, rapid or blitz.",
 )
+@LATE_OK
 @ALLOW_FUTURE
 @YES
 @REASON
@@ -196,6 +199,7 @@ def event_edit(
     end_text: str | None,
     period: str | None,
     time_control: str | None,
+    late_ok: bool,
     allow_future: bool,
     yes: bool,
     reason: str | None,
@@ -224,6 +228,7 @@ def event_edit(
                 reason=reason,
                 period=period,
                 time_control=time_control,
+                late_ok=late_ok,
             )
             return done, corrections.newly_marked(session, before)
 
@@ -232,6 +237,7 @@ def event_edit(
         click.echo(f"Changed {', '.join(done.changed)} of event {done.event_id} ({done.name})")
     else:
         click.echo(f"Nothing changed for event {done.event_id} ({done.name})")
+    say_late(done.warnings)
     say_moved(move)
     say_marked(marked)
 

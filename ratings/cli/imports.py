@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratings import service
 from ratings.cli import App, pass_app
-from ratings.cli.options import ALLOW_FUTURE, TIME_CONTROL, today_unless
+from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
 from ratings.io.csv import read_games_csv, read_players_csv
@@ -165,6 +165,7 @@ def import_players(app: App, file: Path, update: bool, allow_same_name: bool) ->
     "saved again).",
 )
 @PERIOD
+@LATE_OK
 @TIME_CONTROL
 @pass_app
 def import_games(
@@ -173,11 +174,13 @@ def import_games(
     allow_future: bool,
     allow_duplicates: bool,
     period: str | None,
+    late_ok: bool,
     time_control: str | None,
 ) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round, and
     optionally time_control: standard, rapid or blitz, one per event)."""
     today = today_unless(allow_future)
+    late: list[str] = []
 
     def store(
         session: Session, rows: Sequence[Any], name: str, digest: str
@@ -192,7 +195,7 @@ def import_games(
             time_control=time_control,
         )
         if period is not None:
-            import_rating_period(session, digest, period)
+            late[:] = import_rating_period(session, digest, period, late_ok=late_ok)
         return report
 
     report = _import_csv(app, file, read_games_csv, store, "games stored")
@@ -201,6 +204,7 @@ def import_games(
         f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')} "
         f"from {file}"
     )
+    say_late(late)
     _summary(report)
     warn_unknown_games(app, content_hash=service.content_hash(read_bytes(file)))
 

@@ -11,10 +11,12 @@ from ratings import limits, service
 from ratings.cli import App, pass_app
 from ratings.cli.options import (
     ALLOW_FUTURE,
+    LATE_OK,
     REASON,
     TIME_CONTROL,
     YES,
     confirmed,
+    say_late,
     say_marked,
     say_moved,
     today_unless,
@@ -354,6 +356,7 @@ def game() -> None:
     help="Rate the game's event in this period (submitted for a later list than its date "
     "gives); a stored event must have that period already.",
 )
+@LATE_OK
 @TIME_CONTROL
 @ALLOW_FUTURE
 @YES
@@ -367,6 +370,7 @@ def game_add(
     event: str | None,
     round_: str | None,
     period: str | None,
+    late_ok: bool,
     time_control: str | None,
     allow_future: bool,
     yes: bool,
@@ -381,7 +385,7 @@ def game_add(
     outcome = parse_result(result)
     today = today_unless(allow_future)
 
-    def add(allow_move: bool) -> tuple[int, str | None]:
+    def add(allow_move: bool) -> tuple[int, str | None, list[str]]:
         with app.session() as session:
             before = corrections.waiting(session)
             g = service.add_game(
@@ -396,12 +400,14 @@ def game_add(
                 allow_move=allow_move,
                 time_control=time_control,
             )
+            late = []
             if period is not None:
-                game_rating_period(session, g.id, period)
-            return g.id, corrections.newly_marked(session, before)
+                late = game_rating_period(session, g.id, period, late_ok=late_ok)
+            return g.id, corrections.newly_marked(session, before), late
 
-    (game_id, marked), move = confirmed(add, yes)
+    (game_id, marked, late), move = confirmed(add, yes)
     click.echo(f"Added game {game_id}")  # only once the game is saved
+    say_late(late)
     say_moved(move)
     say_marked(marked)
 
