@@ -294,7 +294,10 @@ def _check_sqlite_file(path: Path, *, must_exist: bool) -> None:
         raise DatabaseError(f"folder does not exist: '{path.parent}'")
     if not check_regular_file(path):
         if must_exist:
-            raise DatabaseError(f"no database at '{path}'; create one with 'ratings init'")
+            raise DatabaseError(
+                f"no database at '{path}'; create one with 'ratings init', or name an "
+                "existing one with --db PATH (or RATINGS_DB)"
+            )
         return
     with path.open("rb") as f:
         head = f.read(16)
