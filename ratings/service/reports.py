@@ -568,6 +568,7 @@ def performance(
         )
         .where(RatingBreakdown.player_id == player.id)
     )
+    period: RatingPeriod | None = None
     if event_name is not None:
         events = list(session.scalars(sa.select(Event.id).where(Event.name == event_name)))
         if not events:
@@ -587,7 +588,7 @@ def performance(
     rows = session.execute(query).all()
     if not rows:
         hint = ""
-        if event_name is None:
+        if period is not None:
             hint = _nearest_with_games(session, player.id, period, time_control)
         raise PeriodError(f"{player.name} has no rated games in {scope}{hint}")
     opponents = [r[0] for r in rows]
