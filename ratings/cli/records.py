@@ -15,6 +15,7 @@ from ratings.cli.options import (
     REASON,
     TIME_CONTROL,
     YES,
+    ask,
     confirmed,
     say_late,
     say_marked,
@@ -294,7 +295,7 @@ def player_merge(
         question, ids = plan.describe(), (str(plan.keep.id), str(plan.remove.id))
     if not yes:
         click.echo(question, err=True)
-        click.confirm("Merge them?", abort=True, err=True)
+        ask("Merge them?")
     with app.session() as session:
         done = service.merge_players(session, *ids, force=force, reason=reason)
         report = (
@@ -325,7 +326,7 @@ def player_unmerge(app: App, merged: str, yes: bool, reason: str | None) -> None
         ref = str(found.id)
     if not yes:
         click.echo(question, err=True)
-        click.confirm("Unmerge?", abort=True, err=True)
+        ask("Unmerge?")
     with app.session() as session:
         done = service.unmerge_player(session, ref, reason=reason)
         report = (
@@ -347,7 +348,9 @@ def game() -> None:
 @click.argument("white")
 @click.argument("black")
 @click.argument("result")
-@click.option("--date", "date_text", required=True, help="YYYY-MM-DD")
+@click.option(
+    "--date", "date_text", metavar="YYYY-MM-DD", required=True, help="The day it was played."
+)
 @click.option("--event", help="Event name (a stored event of that name is extended).")
 @click.option("--round", "round_", help="Round.")
 @click.option(
@@ -415,7 +418,7 @@ def game_add(
 @game.command("edit")
 @click.argument("game_id_text", metavar="GAME_ID")
 @click.option("--result")
-@click.option("--date", "date_text", help="YYYY-MM-DD")
+@click.option("--date", "date_text", metavar="YYYY-MM-DD", help="The day it was played.")
 @click.option("--round", "round_")
 @click.option("--rated/--unrated", default=None, help="--unrated: played but not rated.")
 @ALLOW_FUTURE
