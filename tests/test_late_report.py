@@ -64,7 +64,7 @@ def test_game_add(club: Club) -> None:
                      "Later Cup", "--period", "2026-05", "--late-ok"]
     )  # fmt: skip
     assert result.exit_code == 0, result.output
-    assert result.stdout == "Added game 2\n"
+    assert result.stdout.startswith("Added game ")  # (an id PostgreSQL may have skipped)
     assert (
         result.stderr == WARNING.replace("2026-02-12", "2026-02-11").format(name="Later Cup") + "\n"
     )
