@@ -132,10 +132,36 @@ def make_engine(
             engine, enforce_foreign_keys=enforce_foreign_keys, immediate=not read_only
         )
         return engine
-    engine = sa.create_engine(url, echo=echo)
+    engine = _create_server_engine(parsed, echo=echo)
     if parsed.get_backend_name() == "postgresql":
         _install_postgresql_events(engine, read_only=read_only)
     return engine
+
+
+POSTGRES_EXTRA = "pip install 'ratings[postgres]'"
+"""How to install the PostgreSQL driver (the ``postgres`` extra: psycopg)."""
+
+
+def _create_server_engine(parsed: sa.engine.URL, *, echo: bool) -> Engine:
+    """The engine of a database URL, or a one-line error where its driver is missing or
+    the kind of database is unknown (SQLAlchemy imports the driver here)."""
+    scheme = f"{parsed.drivername}://"
+    try:
+        return sa.create_engine(parsed, echo=echo)
+    except sa.exc.NoSuchModuleError:
+        raise DatabaseError(
+            f"unknown kind of database URL {scheme!r}: give a SQLite file path or a "
+            "postgresql+psycopg://USER@HOST/DATABASE URL"
+        ) from None
+    except ImportError as exc:
+        if parsed.get_backend_name() == "postgresql" and parsed.get_driver_name() == "psycopg":
+            raise DatabaseError(
+                f"PostgreSQL needs the psycopg driver, which is not installed: {POSTGRES_EXTRA}"
+            ) from None
+        raise DatabaseError(
+            f"the database driver for {scheme!r} is not installed ({exc}); ratings uses a "
+            "SQLite file or PostgreSQL (postgresql+psycopg://...)"
+        ) from None
 
 
 PG_LOCK_KEY = 0x726174696E6773
@@ -269,7 +295,10 @@ def _check_sqlite_file(path: Path, *, must_exist: bool) -> None:
         raise DatabaseError(f"folder does not exist: '{path.parent}'")
     if not check_regular_file(path):
         if must_exist:
-            raise DatabaseError(f"no database at '{path}'; create one with 'ratings init'")
+            raise DatabaseError(
+                f"no database at '{path}'; create one with 'ratings init', or name an "
+                "existing one with --db PATH (or RATINGS_DB)"
+            )
         return
     with path.open("rb") as f:
         head = f.read(16)

@@ -141,7 +141,8 @@ def test_restore_asks_first(db: Path, tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.output == (
         f"Replace {db} with {saved} (schema {HEAD})? The current database is kept as "
-        f"{db}.before-restore [y/N]: n\nAborted!\n"
+        f"{db}.before-restore [y/N]: n\n"
+        "Error: not confirmed; nothing was changed (--yes confirms without asking)\n"
     )
     assert db.read_bytes() == before
     assert not Path(f"{db}.before-restore").exists()

@@ -37,12 +37,18 @@ def club(tmp_path: Path) -> Club:
 
 def test_game_list_shows_every_game_with_its_id(club: Club) -> None:
     assert club.ok("game", "list") == (
-        "id  date        event_id  event                  round  white  black  result   rated\n"
-        "--  ----------  --------  ---------------------  -----  -----  -----  -------  -----\n"
-        " 1  2025-01-05         1  Jan Open               1      Ann    Bob    1-0      yes\n"
-        " 2  2025-01-06         1  Jan Open               2      Cat    Ann    1/2-1/2  yes\n"
-        " 3  2025-01-07         1  Jan Open               3      Bob    Cat    0-1      yes\n"
-        " 4  2025-02-03         2  Bob - Ann, 2025-02-03         Bob    Ann    +/-      no\n"
+        "id  date        period   event_id  event                  round  white  black  result"
+        "   rated\n"
+        "--  ----------  -------  --------  ---------------------  -----  -----  -----  -------"
+        "  -----\n"
+        " 1  2025-01-05  2025-01         1  Jan Open               1      Ann    Bob    1-0    "
+        "  yes\n"
+        " 2  2025-01-06  2025-01         1  Jan Open               2      Cat    Ann    1/2-1/2"
+        "  yes\n"
+        " 3  2025-01-07  2025-01         1  Jan Open               3      Bob    Cat    0-1    "
+        "  yes\n"
+        " 4  2025-02-03  2025-02         2  Bob - Ann, 2025-02-03         Bob    Ann    +/-    "
+        "  no\n"
     )
 
 
@@ -58,8 +64,8 @@ def test_game_list_narrows_to_an_event_a_player_a_period(club: Club) -> None:
     assert club.run("game", "list", "--event", "Feb Open") == (1, "Error: no event 'Feb Open'\n")
     csv = club.ok("game", "list", "--event", "2", "--format", "csv")
     assert csv == (
-        "id,date,event_id,event,round,white,black,result,rated\n"
-        '4,2025-02-03,2,"Bob - Ann, 2025-02-03",,Bob,Ann,\'+/-,false\n'  # a formula-like cell
+        "id,date,period,event_id,event,round,white,black,result,rated\n"
+        '4,2025-02-03,2025-02,2,"Bob - Ann, 2025-02-03",,Bob,Ann,\'+/-,false\n'  # formula-like
     )
 
 

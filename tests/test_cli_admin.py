@@ -73,7 +73,8 @@ def test_commands_need_an_existing_database(runner: CliRunner, tmp_path: Path) -
     db = tmp_path / "missing.db"
     assert run(runner, db, "player", "list") == (
         1,
-        f"Error: no database at '{db}'; create one with 'ratings init'\n",
+        f"Error: no database at '{db}'; create one with 'ratings init', or name an existing "
+        "one with --db PATH (or RATINGS_DB)\n",
     )
     assert not db.exists()
 

@@ -200,8 +200,8 @@ def test_performance_json_shape() -> None:
     ("args", "message"),
     [
         (
-            ["change", "1500", "1900", "1-0", "--k", "40", "--date", BEFORE],
-            "unknown result (use 1, 0.5, 1/2, = or 0): '1-0'",
+            ["change", "1500", "1900", "+/-", "--k", "40", "--date", BEFORE],
+            "unknown result (use 1, 0.5, 1/2, = or 0, or 1-0, 1/2-1/2, 0-1): '+/-'",
         ),
         (
             ["change", "1500", "1900", "1", "--k", "0", "--date", BEFORE],

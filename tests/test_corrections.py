@@ -128,7 +128,8 @@ def test_a_game_before_the_rating_history_is_refused(tmp_path: Path, args: tuple
     assert club.run(*args) == (
         1,
         "Error: 2024-12-31 falls in period 2024-12, before the oldest rated period 2025-01; "
-        "the rating history it needs does not exist\n",
+        "the rating history it needs does not exist: withdraw the rated lists first "
+        "('ratings unrate --from 2025-01'), then 'ratings rate' rates again from 2024-12\n",
     )
     assert club.state() == before
 

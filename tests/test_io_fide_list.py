@@ -194,7 +194,7 @@ def test_a_single_list_whose_name_does_not_say(tmp_path: Path) -> None:
                                                                 0, 10, 1990, ""))  # fmt: skip
     assert problems(path) == [
         f"{path}:1: a single-type list, and neither its name nor the caller says whether it "
-        "is the standard, rapid or blitz list"
+        "is the standard, rapid or blitz list (--list standard|rapid|blitz)"
     ]
     players, _ = read(path, rating_type=RatingType.RAPID)
     assert (players[0].rapid, players[0].standard) == (FideRating(2823, 0, 10), None)

@@ -510,7 +510,8 @@ def test_merge_asks_and_refuses_two_people(tmp_path: Path, db: Path) -> None:
         "1990): 25 games and 0 byes move to player 1\n"
         "  Ann (id 1) sex: (none) -> f\n"
         "  Ann (id 1) federation: (none) -> NED\n"
-        "Merge them? [y/N]: Aborted!\n",
+        "Merge them? [y/N]: \n"
+        "Error: not confirmed; nothing was changed (--yes confirms without asking)\n",
     )
     assert state(db) == before
 

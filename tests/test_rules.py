@@ -689,8 +689,9 @@ def test_period_rejects_unaligned_start() -> None:
 
 @pytest.mark.parametrize(
     ("text", "want"),
-    [("1", "1"), ("0.5", "0.5"), ("1/2", "0.5"), ("=", "0.5"), ("½", "0.5"), ("0", "0")],
-)
+    [("1", "1"), ("0.5", "0.5"), ("1/2", "0.5"), ("=", "0.5"), ("½", "0.5"), ("0", "0"),
+     ("1-0", "1"), ("0-1", "0"), ("1/2-1/2", "0.5"), ("½-½", "0.5")],  # issue 28, item 15
+)  # fmt: skip
 def test_parse_score(text: str, want: str) -> None:
     assert parse_score(text) == D(want)
 
@@ -698,7 +699,7 @@ def test_parse_score(text: str, want: str) -> None:
 @pytest.mark.parametrize(
     ("call", "error", "message"),
     [
-        (lambda: parse_score("1-0"), InvalidResultError, "use 1, 0.5, 1/2, = or 0): '1-0'"),
+        (lambda: parse_score("+/-"), InvalidResultError, "1/2-1/2, 0-1): '+/-'"),
         (lambda: parse_score("2"), InvalidResultError, "'2'"),
         (lambda: expected(-5, 2000, EDITION_2009), InvalidRatingError,
          "rating must be a non-negative integer: -5"),

@@ -205,7 +205,8 @@ def test_a_missing_database_is_not_created(tmp_path: Path) -> None:
     result = sql(db, "SELECT 1")
     assert (result.exit_code, result.output) == (
         1,
-        f"Error: no database at '{db}'; create one with 'ratings init'\n",
+        f"Error: no database at '{db}'; create one with 'ratings init', or name an existing "
+        "one with --db PATH (or RATINGS_DB)\n",
     )
     assert not db.exists()
 

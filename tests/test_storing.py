@@ -57,7 +57,8 @@ def test_mark_touched_marks_the_oldest_rated_period_only(session: Session) -> No
     service.rate(session, through=Period.from_string("2025-02"))
     assert storing.history_error(session, dt.date(2024, 12, 31)) == (
         "2024-12-31 falls in period 2024-12, before the oldest rated period 2025-01; the "
-        "rating history it needs does not exist"
+        "rating history it needs does not exist: withdraw the rated lists first ('ratings "
+        "unrate --from 2025-01'), then 'ratings rate' rates again from 2024-12"
     )
     assert storing.history_error(session, JAN) is None
     assert storing.mark_touched(session, [dt.date(2025, 2, 3), JAN]) == "2025-01"

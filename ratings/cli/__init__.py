@@ -206,6 +206,9 @@ def _register() -> None:
 
     undo.register(cli)
     log.register(cli)
+    from ratings.cli import check  # `check`: the lists against their breakdown
+
+    check.register(cli)
     from ratings.cli import complete  # names from the database for PLAYER and EVENT
 
     complete.install(cli)

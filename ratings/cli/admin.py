@@ -9,6 +9,7 @@ import click
 
 from ratings import files, migrate, service
 from ratings.cli import App, pass_app
+from ratings.cli.options import YES, ask
 from ratings.cli.types import ASCII_INT
 from ratings.db import (
     SessionFactory,
@@ -150,7 +151,7 @@ def db_upgrade(app: App, revision: str, no_backup: bool) -> None:
 
 @db.command("downgrade")
 @click.argument("revision")
-@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@YES
 @pass_app
 def db_downgrade(app: App, revision: str, yes: bool) -> None:
     """Downgrade the schema to REVISION ('base' removes every table)."""
@@ -161,7 +162,7 @@ def db_downgrade(app: App, revision: str, yes: bool) -> None:
         )
     before = migrate.current_revision(engine)
     if not yes:
-        click.confirm(f"Downgrade {app.path} to {revision}? Data may be lost", abort=True)
+        ask(f"Downgrade {app.path} to {revision}? Data may be lost")
     migrate.downgrade(app.url, revision)
     after = migrate.current_revision(engine)
     click.echo(f"Downgraded {_revision_label(before)} -> {_revision_label(after)}")
@@ -210,7 +211,7 @@ def db_backup(app: App, dest: Path, force: bool) -> None:
 
 @db.command("restore")
 @click.argument("source", type=click.Path(path_type=Path, dir_okay=False))
-@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+@YES
 @pass_app
 def db_restore(app: App, source: Path, yes: bool) -> None:
     """Replace the database with the backup SOURCE, keeping the old one as *.before-restore.
@@ -253,10 +254,9 @@ def _restore(path: Path, source: Path, revision: str, *, yes: bool) -> migrate.R
             f"'{kept}' exists (the database an earlier restore replaced); move it away first"
         )
     if not yes and path.exists():
-        click.confirm(
+        ask(
             f"Replace {path} with {source} (schema {revision})? "
-            f"The current database is kept as {kept}",
-            abort=True,
+            f"The current database is kept as {kept}"
         )
     return migrate.restore(path, source)
 

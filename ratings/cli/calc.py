@@ -159,7 +159,8 @@ def expected_command(r1: int, r2: int, day: datetime | None, fmt: str) -> None:
 def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, fmt: str) -> None:
     """Rating change of a player rated R1 for one game against R2.
 
-    RESULT is R1's score: 1, 0.5 (also 1/2, = or ½) or 0. The change is K x (S - PD),
+    RESULT is R1's score: 1, 0.5 (also 1/2, = or ½) or 0, or the game's result with R1
+    first, as other commands take it: 1-0, 1/2-1/2, 0-1. The change is K x (S - PD),
     unrounded; NEW is R1 plus the change rounded half away from zero (art. 8.3.4).
     """
     with _rules_errors():

@@ -11,11 +11,13 @@ from ratings.cli import App, pass_app
 from ratings.cli.imports import import_
 from ratings.cli.options import (
     ALLOW_FUTURE,
+    LATE_OK,
     LISTS,
     REASON,
     YES,
     ask,
     confirmed,
+    say_late,
     say_marked,
     say_moved,
     today_unless,
@@ -40,25 +42,42 @@ def _change(value: Decimal | None) -> str:
 @game.command("list")
 @click.option("--event", "event_ref", metavar="EVENT", help="One event (id or exact name).")
 @click.option("--player", "player_ref", metavar="PLAYER", help="One player's games.")
-@click.option("--period", metavar="YYYY-MM", help="The games played in one period.")
+@click.option(
+    "--period",
+    metavar="YYYY-MM",
+    help="The games the rating period rates (the period column: an event given a later "
+    "period, or ending after the closing date, is listed under the period that rates it).",
+)
+@click.option("--played-in", metavar="YYYY-MM", help="The games played in one period.")
 @FORMAT
 @pass_app
 def game_list(
-    app: App, event_ref: str | None, player_ref: str | None, period: str | None, fmt: str
+    app: App,
+    event_ref: str | None,
+    player_ref: str | None,
+    period: str | None,
+    played_in: str | None,
+    fmt: str,
 ) -> None:
-    """List stored games with their ids (by date)."""
+    """List stored games with their ids (by date), with the rating period that rates each."""
     with app.session() as session:
         games = browse.list_games(
-            session, event_ref=event_ref, player_ref=player_ref, period_label=period
+            session,
+            event_ref=event_ref,
+            player_ref=player_ref,
+            period_label=period,
+            played_in=played_in,
         )
     emit_rows(
-        ("id", "date", "event_id", "event", "round", "white", "black", "result", "rated"),
+        ("id", "date", "period", "event_id", "event", "round", "white", "black", "result",
+         "rated"),
         [
-            (g.id, g.played_on, g.event_id, g.event, g.round, g.white, g.black, g.result, g.rated)
+            (g.id, g.played_on, g.period, g.event_id, g.event, g.round, g.white, g.black,
+             g.result, g.rated)
             for g in games
         ],
         fmt,
-    )
+    )  # fmt: skip
 
 
 @click.group("event")
@@ -167,6 +186,7 @@ def event_show(app: App, event_ref: str) -> None:
     type=click.Choice(LISTS, case_sensitive=False),
     help="The list that rates the event's games: standard, rapid or blitz.",
 )
+@LATE_OK
 @ALLOW_FUTURE
 @YES
 @REASON
@@ -179,6 +199,7 @@ def event_edit(
     end_text: str | None,
     period: str | None,
     time_control: str | None,
+    late_ok: bool,
     allow_future: bool,
     yes: bool,
     reason: str | None,
@@ -207,6 +228,7 @@ def event_edit(
                 reason=reason,
                 period=period,
                 time_control=time_control,
+                late_ok=late_ok,
             )
             return done, corrections.newly_marked(session, before)
 
@@ -215,6 +237,7 @@ def event_edit(
         click.echo(f"Changed {', '.join(done.changed)} of event {done.event_id} ({done.name})")
     else:
         click.echo(f"Nothing changed for event {done.event_id} ({done.name})")
+    say_late(done.warnings)
     say_moved(move)
     say_marked(marked)
 

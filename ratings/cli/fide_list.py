@@ -10,6 +10,7 @@ import click
 from ratings import rules, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import FILE, import_, warn_unknown_games
+from ratings.cli.options import LISTS
 from ratings.errors import InvalidInputError
 from ratings.service.fide_list import FideListReport, hash_file, import_fide_list
 
@@ -43,6 +44,13 @@ def _report(report: FideListReport, add: bool) -> None:
     )
     for warning in report.warnings:
         click.echo(f"Warning: {warning}", err=True)
+    if report.without_fide_id:
+        rows = "row" if report.without_fide_id == 1 else "rows"
+        click.echo(
+            f"Skipped {report.without_fide_id:,} {rows} without a FIDE id (no FIDE player: "
+            "nothing of FIDE's list to take)",
+            err=True,
+        )
     for n in report.not_added:
         click.echo(
             f"Warning: {report.file_name}:{n.line}: name: {n.name!r} (FIDE id {n.fide_id}) not "
@@ -83,9 +91,21 @@ def _report(report: FideListReport, add: bool) -> None:
     is_flag=True,
     help="Also register the list's players that are not registered.",
 )
+@click.option(
+    "--list",
+    "list_type",
+    type=click.Choice(LISTS, case_sensitive=False),
+    help="Which list a single-type TXT file is, when its name does not say it (FIDE's "
+    "standard, rapid and blitz files look alike, as does 'ratings list --format fide-txt').",
+)
 @pass_app
 def import_fide_list_command(
-    app: App, file: Path, month_text: str | None, federation: str | None, add: bool
+    app: App,
+    file: Path,
+    month_text: str | None,
+    federation: str | None,
+    add: bool,
+    list_type: str | None,
 ) -> None:
     """Refresh registered players from FIDE's rating list (TXT or XML, plain or zipped).
 
@@ -94,12 +114,20 @@ def import_fide_list_command(
     title and federation; a player no list here holds yet also gets the published rating
     as entry rating. Every change is printed and recorded in the corrections log. --add
     registers the list's other players (or, with --federation, those of one federation).
+    Rows without a FIDE id (the players 'ratings list --format fide-txt' writes without
+    one) are skipped and counted: they are no FIDE players.
     """
     list_date = _month(month_text)
     digest = hash_file(file)
     with app.session() as session:
         report = import_fide_list(
-            session, file, data_hash=digest, list_date=list_date, federation=federation, add=add
+            session,
+            file,
+            data_hash=digest,
+            list_date=list_date,
+            federation=federation,
+            add=add,
+            list_type=list_type,
         )
     _report(report, add)
     warn_unknown_games(app)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -12,14 +13,22 @@ from sqlalchemy.orm import Session
 
 from ratings import service
 from ratings.cli import App, pass_app
-from ratings.cli.options import ALLOW_FUTURE, TIME_CONTROL, today_unless
+from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
-from ratings.io.csv import read_games_csv, read_players_csv
+from ratings.io.csv import DATE_FORMATS, read_games_csv, read_players_csv
 from ratings.service.notices import count_unknown_games, event_span_warnings, imported_events
 from ratings.service.rating_periods import import_rating_period
 
 FILE = click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
+DATE_FORMAT = click.option(
+    "--date-format",
+    type=click.Choice(DATE_FORMATS),
+    default="YYYY-MM-DD",
+    show_default=True,
+    help="How the file writes its dates, as spreadsheets save them (03/12/2026 is "
+    "DD/MM/YYYY in most of Europe, MM/DD/YYYY in the USA).",
+)
 PERIOD = click.option(
     "--period",
     metavar="YYYY-MM",
@@ -94,12 +103,15 @@ def _import_csv(
     read: Callable[[bytes, str], Sequence[Any]],
     store: Callable[[Session, Sequence[Any], str, str], service.ImportReport],
     stored: str,
+    *,
+    dry_run: bool = False,
 ) -> service.ImportReport:
-    """Read a CSV file and store its rows in one transaction, with a progress bar."""
+    """Read a CSV file and store its rows in one transaction, with a progress bar
+    (``dry_run``: the same work, rolled back)."""
     data = read_bytes(file)
     digest = service.content_hash(data)
     with Progress(3, f"Importing {file.name}") as bar:
-        with app.session() as session:
+        with app.session(commit=not dry_run) as session:
             service.check_not_imported(session, digest, str(file))
             rows = read(data, str(file))
             bar.advance(item="file read")
@@ -122,8 +134,11 @@ def _import_csv(
     is_flag=True,
     help="Add players whose name is registered (told apart by FIDE id or birthdate).",
 )
+@DATE_FORMAT
 @pass_app
-def import_players(app: App, file: Path, update: bool, allow_same_name: bool) -> None:
+def import_players(
+    app: App, file: Path, update: bool, allow_same_name: bool, date_format: str
+) -> None:
     """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...).
 
     Without --update a row that is already registered is an error. With --update every
@@ -138,7 +153,8 @@ def import_players(app: App, file: Path, update: bool, allow_same_name: bool) ->
             session, rows, name, digest, update=update, allow_same_name=allow_same_name
         )
 
-    report = _import_csv(app, file, read_players_csv, store, "players stored")
+    read = functools.partial(read_players_csv, date_format=date_format)
+    report = _import_csv(app, file, read, store, "players stored")
     for change in report.changes:
         click.echo(
             f"Player {change.player_id} ({change.name}): {change.field} "
@@ -165,7 +181,12 @@ def import_players(app: App, file: Path, update: bool, allow_same_name: bool) ->
     "saved again).",
 )
 @PERIOD
+@LATE_OK
 @TIME_CONTROL
+@DATE_FORMAT
+@click.option(
+    "--dry-run", is_flag=True, help="Check the file and show what would be stored; write nothing."
+)
 @pass_app
 def import_games(
     app: App,
@@ -173,11 +194,15 @@ def import_games(
     allow_future: bool,
     allow_duplicates: bool,
     period: str | None,
+    late_ok: bool,
     time_control: str | None,
+    date_format: str,
+    dry_run: bool,
 ) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round, and
     optionally time_control: standard, rapid or blitz, one per event)."""
     today = today_unless(allow_future)
+    late: list[str] = []
 
     def store(
         session: Session, rows: Sequence[Any], name: str, digest: str
@@ -192,15 +217,28 @@ def import_games(
             time_control=time_control,
         )
         if period is not None:
-            import_rating_period(session, digest, period)
+            late[:] = import_rating_period(session, digest, period, late_ok=late_ok)
         return report
 
-    report = _import_csv(app, file, read_games_csv, store, "games stored")
-    click.echo(
-        f"Imported {_count(report.games, 'game')} ({report.rated_games} to rate, "
-        f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')} "
-        f"from {file}"
+    read = functools.partial(read_games_csv, date_format=date_format)
+    report = _import_csv(app, file, read, store, "games stored", dry_run=dry_run)
+    what = (
+        f"{_count(report.games, 'game')} ({report.rated_games} to rate, "
+        f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')}"
     )
+    if dry_run:
+        click.echo(f"Dry run of {file}: nothing was written")
+        click.echo(f"Would import {what}")
+        say_late(late)
+        if report.marked_period:
+            click.echo(
+                f"This would touch rated period {report.marked_period}: 'ratings rate' would "
+                "re-rate from there",
+                err=True,
+            )
+        return
+    click.echo(f"Imported {what} from {file}")
+    say_late(late)
     _summary(report)
     warn_unknown_games(app, content_hash=service.content_hash(read_bytes(file)))
 

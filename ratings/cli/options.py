@@ -18,6 +18,20 @@ ALLOW_FUTURE = click.option(
     help="Accept game dates after today (refused otherwise: most are typos).",
 )
 
+LATE_OK = click.option(
+    "--late-ok",
+    is_flag=True,
+    help="Rate an event given a --period beyond the 3rd list after its end (art. 9.1 does "
+    "not rate an event reported that late; refused otherwise).",
+)
+
+
+def say_late(warnings: list[str] | tuple[str, ...]) -> None:
+    """The warnings of events given a period beyond art. 9.1's, with ``--late-ok``."""
+    for warning in warnings:
+        click.echo(f"Warning: {warning}", err=True)
+
+
 YES = click.option("--yes", "-y", is_flag=True, help="Do it without asking for confirmation.")
 
 LISTS = tuple(t.value for t in rules.TIME_CONTROLS)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratings import files, limits, migrate
 from ratings.cli import App, pass_app
-from ratings.cli.options import LIST, on_list
+from ratings.cli.options import LIST, LISTS, on_list
 from ratings.cli.progress import Progress
 from ratings.cli.types import AsciiIntRange
 from ratings.db import SessionFactory, make_engine, sqlite_path
@@ -64,12 +64,14 @@ def run_publish(
     directory: Path,
     *,
     force: bool,
-    title: str = "Ratings",
+    title: str | None = None,
     jobs: int | None = None,
-    time_control: str = "standard",
+    time_control: str | None = None,
 ) -> PublishReport:
     """Publish ``app``'s database into ``directory`` as the command does: the site of the
-    list ``time_control`` (standard, rapid or blitz).
+    list ``time_control`` (standard, rapid or blitz) with the title ``title``; each of them
+    None: the one the folder's site was published with, else ``Ratings`` and standard
+    (:func:`ratings.site.settings.resolve`).
 
     A list with nothing to publish (no period rated, or none that published that list) is
     refused before the folder is opened: nothing is created or written.
@@ -80,6 +82,9 @@ def run_publish(
     """
     from ratings.site.build import publish_site, site_periods
     from ratings.site.output import SiteFolder
+    from ratings.site.settings import resolve
+
+    settings = resolve(directory, title=title, time_control=time_control)
 
     database = sqlite_path(app.url)
     progress: list[Progress] = []
@@ -91,16 +96,16 @@ def run_publish(
 
     try:
         with read_only_session(app) as session:
-            site_periods(session, time_control)  # nothing to publish: say so, write nothing
+            site_periods(session, settings.time_control)  # nothing to publish: write nothing
             with SiteFolder(directory, force=force, database=database) as out:
                 return publish_site(
                     session,
                     out,
-                    site_title=title,
+                    site_title=settings.title,
                     progress=advance,
                     jobs=default_jobs() if jobs is None else jobs,
                     url=app.url,
-                    time_control=time_control,
+                    time_control=settings.time_control,
                 )
     finally:
         for bar in progress:
@@ -111,9 +116,9 @@ def run_publish(
 @click.argument("directory", metavar="DIR", type=click.Path(path_type=Path))
 @click.option(
     "--title",
-    default="Ratings",
-    show_default=True,
-    help="The site's name, shown on every page (e.g. the club's).",
+    metavar="TEXT",
+    help="The site's name, shown on every page (e.g. the club's); default: the title the "
+    "folder's site was published with, else 'Ratings'.",
 )
 @click.option(
     "--force",
@@ -125,28 +130,35 @@ def run_publish(
     type=AsciiIntRange(1, 64),
     help="Worker processes for a large site (default: the machine's cores, at most 4).",
 )
-@LIST
+@click.option(
+    "--list",
+    "list_type",
+    type=click.Choice(LISTS, case_sensitive=False),
+    help="The rating list: standard, rapid or blitz; default: the list the folder's site "
+    "shows, else standard.",
+)
 @DB_OPTION
 @pass_app
 def publish(
     app: App,
     directory: Path,
-    title: str,
+    title: str | None,
     force: bool,
     jobs: int | None,
-    list_type: str,
+    list_type: str | None,
     db: str | None,
 ) -> None:
     """Write the rating lists, a page per player and per event, and CSV/TXT downloads as a
     static website in DIR (only the pages that changed are rewritten). --list chooses the
     list (standard, rapid or blitz): a folder holds the site of one list."""
     app = _app(app, db)
-    try:
-        title = limits.check_text(title.strip(), limits.MAX_NAME_LENGTH)
-    except LimitError as exc:
-        raise InvalidInputError(f"--title: {exc}") from None
-    if not title:
-        raise InvalidInputError("--title: must not be blank")
+    if title is not None:
+        try:
+            title = limits.check_text(title.strip(), limits.MAX_NAME_LENGTH)
+        except LimitError as exc:
+            raise InvalidInputError(f"--title: {exc}") from None
+        if not title:
+            raise InvalidInputError("--title: must not be blank")
     report = run_publish(
         app, directory, force=force, title=title, jobs=jobs, time_control=list_type
     )
@@ -160,7 +172,7 @@ def publish(
         f"{report.lists} list(s), {report.players} player page(s), {report.events} event "
         "page(s) rendered"
     )
-    which = on_list(list_type)
+    which = on_list(report.time_control)
     click.echo(
         f"Published {directory / 'index.html'}{which}: {rendered}; "
         f"{report.written} file(s) written, "

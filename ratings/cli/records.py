@@ -11,10 +11,13 @@ from ratings import limits, service
 from ratings.cli import App, pass_app
 from ratings.cli.options import (
     ALLOW_FUTURE,
+    LATE_OK,
     REASON,
     TIME_CONTROL,
     YES,
+    ask,
     confirmed,
+    say_late,
     say_marked,
     say_moved,
     today_unless,
@@ -292,7 +295,7 @@ def player_merge(
         question, ids = plan.describe(), (str(plan.keep.id), str(plan.remove.id))
     if not yes:
         click.echo(question, err=True)
-        click.confirm("Merge them?", abort=True, err=True)
+        ask("Merge them?")
     with app.session() as session:
         done = service.merge_players(session, *ids, force=force, reason=reason)
         report = (
@@ -323,7 +326,7 @@ def player_unmerge(app: App, merged: str, yes: bool, reason: str | None) -> None
         ref = str(found.id)
     if not yes:
         click.echo(question, err=True)
-        click.confirm("Unmerge?", abort=True, err=True)
+        ask("Unmerge?")
     with app.session() as session:
         done = service.unmerge_player(session, ref, reason=reason)
         report = (
@@ -345,7 +348,9 @@ def game() -> None:
 @click.argument("white")
 @click.argument("black")
 @click.argument("result")
-@click.option("--date", "date_text", required=True, help="YYYY-MM-DD")
+@click.option(
+    "--date", "date_text", metavar="YYYY-MM-DD", required=True, help="The day it was played."
+)
 @click.option("--event", help="Event name (a stored event of that name is extended).")
 @click.option("--round", "round_", help="Round.")
 @click.option(
@@ -354,6 +359,7 @@ def game() -> None:
     help="Rate the game's event in this period (submitted for a later list than its date "
     "gives); a stored event must have that period already.",
 )
+@LATE_OK
 @TIME_CONTROL
 @ALLOW_FUTURE
 @YES
@@ -367,6 +373,7 @@ def game_add(
     event: str | None,
     round_: str | None,
     period: str | None,
+    late_ok: bool,
     time_control: str | None,
     allow_future: bool,
     yes: bool,
@@ -381,7 +388,7 @@ def game_add(
     outcome = parse_result(result)
     today = today_unless(allow_future)
 
-    def add(allow_move: bool) -> tuple[int, str | None]:
+    def add(allow_move: bool) -> tuple[int, str | None, list[str]]:
         with app.session() as session:
             before = corrections.waiting(session)
             g = service.add_game(
@@ -396,12 +403,14 @@ def game_add(
                 allow_move=allow_move,
                 time_control=time_control,
             )
+            late = []
             if period is not None:
-                game_rating_period(session, g.id, period)
-            return g.id, corrections.newly_marked(session, before)
+                late = game_rating_period(session, g.id, period, late_ok=late_ok)
+            return g.id, corrections.newly_marked(session, before), late
 
-    (game_id, marked), move = confirmed(add, yes)
+    (game_id, marked, late), move = confirmed(add, yes)
     click.echo(f"Added game {game_id}")  # only once the game is saved
+    say_late(late)
     say_moved(move)
     say_marked(marked)
 
@@ -409,7 +418,7 @@ def game_add(
 @game.command("edit")
 @click.argument("game_id_text", metavar="GAME_ID")
 @click.option("--result")
-@click.option("--date", "date_text", help="YYYY-MM-DD")
+@click.option("--date", "date_text", metavar="YYYY-MM-DD", help="The day it was played.")
 @click.option("--round", "round_")
 @click.option("--rated/--unrated", default=None, help="--unrated: played but not rated.")
 @ALLOW_FUTURE

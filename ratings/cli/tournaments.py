@@ -11,7 +11,7 @@ from sqlalchemy.orm import Session
 from ratings import files, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import FILE, PERIOD, import_, read_bytes, warn_unknown_games
-from ratings.cli.options import ALLOW_FUTURE, TIME_CONTROL, today_unless
+from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
 from ratings.service.rating_periods import import_rating_period
@@ -78,11 +78,16 @@ def _give_period(
     report: service.TournamentReport,
     period: str | None,
     dry_run: bool,
-) -> None:
-    """``--period``: the import's events rated in that period (a dry run only checks it)."""
-    if period is not None:
-        ends = [(e.name, e.end_date) for e in report.events] if dry_run else []
-        import_rating_period(session, service.content_hash(data), period, dry_run=ends)
+    late_ok: bool,
+) -> list[str]:
+    """``--period``: the import's events rated in that period (a dry run only checks it);
+    the warnings of those ``--late-ok`` lets through (art. 9.1)."""
+    if period is None:
+        return []
+    ends = [(e.name, e.end_date) for e in report.events] if dry_run else []
+    return import_rating_period(
+        session, service.content_hash(data), period, dry_run=ends, late_ok=late_ok
+    )
 
 
 def _warnings(report: service.TournamentReport) -> None:
@@ -113,6 +118,7 @@ def _footer(report: service.TournamentReport) -> None:
 @ALLOW_DUPLICATES
 @ALLOW_FUTURE
 @PERIOD
+@LATE_OK
 @TIME_CONTROL
 @pass_app
 def import_trf(
@@ -123,6 +129,7 @@ def import_trf(
     allow_future: bool,
     allow_duplicates: bool,
     period: str | None,
+    late_ok: bool,
     time_control: str | None,
 ) -> None:
     """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
@@ -146,7 +153,7 @@ def import_trf(
             allow_duplicates=allow_duplicates,
             time_control=time_control,
         )
-        _give_period(session, data, report, period, dry_run)
+        late = _give_period(session, data, report, period, dry_run, late_ok)
     event = report.events[0]
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
@@ -155,12 +162,14 @@ def import_trf(
         _show_matches(report)
         click.echo(f"Games: {_games(report)}; byes: {report.byes}")
         _warnings(report)
+        say_late(late)
         return
     click.echo(
         f"Imported {_games(report)} and {_plural(report.byes, 'bye')} "
         f"in {_event(event)} from {file}"
     )
     click.echo(_players(report))
+    say_late(late)
     _footer(report)
     warn_unknown_games(app, content_hash=service.content_hash(data))
 
@@ -178,6 +187,7 @@ def import_trf(
 @ALLOW_DUPLICATES
 @ALLOW_FUTURE
 @PERIOD
+@LATE_OK
 @TIME_CONTROL
 @pass_app
 def import_pgn(
@@ -189,6 +199,7 @@ def import_pgn(
     allow_future: bool,
     allow_duplicates: bool,
     period: str | None,
+    late_ok: bool,
     time_control: str | None,
 ) -> None:
     """Store the games of a PGN file, read from their tags (one event per Event tag).
@@ -212,7 +223,7 @@ def import_pgn(
             allow_duplicates=allow_duplicates,
             time_control=time_control,
         )
-        _give_period(session, data, report, period, dry_run)
+        late = _give_period(session, data, report, period, dry_run, late_ok)
     events = _plural(len(report.events), "event")
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
@@ -224,6 +235,7 @@ def import_pgn(
     click.echo(_players(report))
     if dry_run:
         _show_matches(report)
+    say_late(late)
     _footer(report)
     if not dry_run:
         warn_unknown_games(app, content_hash=service.content_hash(data))

@@ -33,6 +33,7 @@ from ratings.results import Result
 from ratings.rules import InvalidTimeControlError, TimeControl, time_control
 
 __all__ = [
+    "DATE_FORMATS",
     "DELIMITERS",
     "GAME_COLUMNS",
     "GAME_LIST_COLUMNS",
@@ -81,6 +82,19 @@ _BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, 
 _SEXES = {"m": "m", "f": "f", "w": "f"}
 _DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _YEAR_RE = re.compile(r"[0-9]{4}")
+
+DATE_FORMATS = ("YYYY-MM-DD", "DD/MM/YYYY", "MM/DD/YYYY", "DD.MM.YYYY")
+"""How a file may write its dates (issue 28, item 15): ISO, the default, or as spreadsheets
+save them (``03/12/2026`` is 3 December in most of Europe and 12 March in the USA, so the
+caller says which); day and month may have one digit."""
+
+_DATE_LAYOUTS = {
+    "YYYY-MM-DD": (_DATE_RE, (0, 1, 2)),
+    "DD/MM/YYYY": (re.compile(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})"), (2, 1, 0)),
+    "MM/DD/YYYY": (re.compile(r"([0-9]{1,2})/([0-9]{1,2})/([0-9]{4})"), (2, 0, 1)),
+    "DD.MM.YYYY": (re.compile(r"([0-9]{1,2})\.([0-9]{1,2})\.([0-9]{4})"), (2, 1, 0)),
+}
+"""Each of :data:`DATE_FORMATS`: its pattern, and where year, month and day are in it."""
 _FEDERATION_RE = re.compile(r"[A-Za-z]{3}")
 
 T = TypeVar("T")
@@ -162,23 +176,28 @@ class GameRow:
 # Reading
 
 
-def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
+def read_players_csv(
+    data: bytes, filename: str, *, date_format: str = "YYYY-MM-DD"
+) -> list[PlayerRow]:
     """Parse a players file (README.md#csv-formats).
 
     :param data: the file's bytes (UTF-8, an optional BOM).
     :param filename: used in error messages.
+    :param date_format: how the file writes a full birthdate (:data:`DATE_FORMATS`); a
+        year alone is ``YYYY`` whatever it is.
     :raises InputFileErrors: listing every problem in the file; nothing is returned then.
     """
     errors: list[InputFileError] = []
     rows: list[PlayerRow] = []
     names: dict[str, list[tuple[int, int | None, tuple[date | None, int | None]]]] = {}
     fide_ids: dict[int, int] = {}
+    birthdate = _birthdate_in(date_format)
     records = _records(
         data, filename, PLAYER_COLUMNS, _PLAYER_REQUIRED, errors, optional=PLAYER_LIST_COLUMNS
     )
     for cells in records:
         name = cells.need("name", _name)
-        birth = cells.take("birthdate", _birthdate, _NO_BIRTH)
+        birth = cells.take("birthdate", birthdate, _NO_BIRTH)
         fide_id = cells.take("fide_id", _fide_id, None)
         rating = cells.take("rating", _rating, None)
         games = cells.take("games", _games, None)
@@ -228,17 +247,18 @@ def read_players_csv(data: bytes, filename: str) -> list[PlayerRow]:
     return rows
 
 
-def read_games_csv(data: bytes, filename: str) -> list[GameRow]:
+def read_games_csv(data: bytes, filename: str, *, date_format: str = "YYYY-MM-DD") -> list[GameRow]:
     """Parse a games file (README.md#csv-formats).
 
     :param data: the file's bytes (UTF-8, an optional BOM).
     :param filename: used in error messages.
+    :param date_format: how the file writes its dates (:data:`DATE_FORMATS`).
     :raises InputFileErrors: listing every problem in the file; nothing is returned then.
     """
     errors: list[InputFileError] = []
     rows: list[GameRow] = []
     # a games file repeats its dates, players, results, events and rounds: parse each once
-    game_date = _cached(_game_date)
+    game_date = _cached(_date_in(date_format))
     reference = _cached(_player_reference)
     result_of = _cached(_result)
     event_name = _cached(_text_up_to(limits.MAX_EVENT_LENGTH))
@@ -564,11 +584,13 @@ def _check_year(year: int, text: str) -> None:
         )
 
 
-def _full_date(text: str, expected: str) -> date:
-    match = _DATE_RE.fullmatch(text)
+def _full_date(text: str, expected: str, layout: str = "YYYY-MM-DD") -> date:
+    pattern, (y, m, d) = _DATE_LAYOUTS[layout]
+    match = pattern.fullmatch(text)
     if match is None:
         raise LimitError(f"not a date ({expected}): {_show(text)}")
-    year, month, day = (int(part) for part in match.groups())
+    parts = match.groups()
+    year, month, day = int(parts[y]), int(parts[m]), int(parts[d])
     try:
         value = date(year, month, day)
     except ValueError:
@@ -577,16 +599,30 @@ def _full_date(text: str, expected: str) -> date:
     return value
 
 
-def _game_date(text: str) -> date:
-    return _full_date(text, "YYYY-MM-DD")
+def _layout(date_format: str) -> str:
+    if date_format not in _DATE_LAYOUTS:
+        raise ValueError(f"unknown date format {date_format!r} (one of {DATE_FORMATS})")
+    return date_format
 
 
-def _birthdate(text: str) -> tuple[date | None, int | None]:
-    if _YEAR_RE.fullmatch(text):
-        _check_year(int(text), text)
-        return None, int(text)
-    value = _full_date(text, "YYYY-MM-DD or YYYY")
-    return value, value.year
+def _date_in(date_format: str) -> Callable[[str], date]:
+    """The parser of a game date written as ``date_format``."""
+    layout = _layout(date_format)
+    return lambda text: _full_date(text, layout, layout)
+
+
+def _birthdate_in(date_format: str) -> Callable[[str], tuple[date | None, int | None]]:
+    """The parser of a birthdate: a full date written as ``date_format``, or a year."""
+    layout = _layout(date_format)
+
+    def parse(text: str) -> tuple[date | None, int | None]:
+        if _YEAR_RE.fullmatch(text):
+            _check_year(int(text), text)
+            return None, int(text)
+        value = _full_date(text, f"{layout} or YYYY", layout)
+        return value, value.year
+
+    return parse
 
 
 def _boolean(text: str) -> bool:

@@ -81,7 +81,9 @@ How this reader follows them:
   consumer that stores records as they come must therefore work inside one transaction, as
   every command does. Values that are odd but harmless (a birth year outside
   :data:`ratings.limits.MIN_BIRTH_YEAR`..:data:`ratings.limits.MAX_BIRTH_YEAR`) become None
-  with a warning (:attr:`FideList.warnings`).
+  with a warning (:attr:`FideList.warnings`). A row with a blank FIDE id is no FIDE
+  player (the lists :mod:`ratings.io.fide_txt` writes hold the players not registered with
+  FIDE): it is skipped and counted (:attr:`FideList.without_fide_id`), never a record.
 
 The records (:class:`FideListPlayer`) hold the values as FIDE publishes them, typed, and
 nothing of the register: matching players, choosing what to update and mapping titles to
@@ -251,6 +253,7 @@ class _Problems:
         self.more = 0  # problems beyond MAX_PROBLEMS, counted only
         self.warnings: list[FileWarning] = []
         self.more_warnings = 0
+        self.without_id = 0  # rows without a FIDE id, skipped (our own lists hold them)
 
     def error(self, line: int | None, problem: str, field: str | None) -> None:
         if len(self.errors) < MAX_PROBLEMS:
@@ -392,6 +395,11 @@ class _Records:
         """:meth:`record` value by value: the first problem is noted (None returned); a
         birth year outside the register's years is read as unknown, with a warning."""
         numbers: list[int] = []
+        if not values.get("fide_id"):
+            # a player without a FIDE id: no FIDE player (our own list's unregistered ones,
+            # ratings.io.fide_txt): nothing of FIDE's to take, so skipped and counted
+            self.problems.without_id += 1
+            return None
         try:
             key = "fide_id"
             values[key] = str(limits.fide_id(values.get(key, "")))
@@ -510,7 +518,7 @@ def _layout(header: str, name: str, kind: RatingType | None, filename: str) -> _
         if single is None:
             raise InputFileError(
                 filename, 1, "a single-type list, and neither its name nor the caller says "
-                "whether it is the standard, rapid or blitz list"
+                "whether it is the standard, rapid or blitz list (--list standard|rapid|blitz)"
             )  # fmt: skip
         if headed is not None:
             # its games and K are the single list's own: the unprefixed keys
@@ -912,7 +920,7 @@ def _xml_kinds(
     if single is None:
         raise InputFileError(
             filename, None, "a single-type list, and neither its name nor the caller says "
-            "whether it is the standard, rapid or blitz list"
+            "whether it is the standard, rapid or blitz list (--list standard|rapid|blitz)"
         )  # fmt: skip
     return (single,), single
 
@@ -995,6 +1003,12 @@ class FideList:
     def warnings(self) -> list[FileWarning]:
         """Harmless oddities met so far (at most :data:`MAX_PROBLEMS`, then a count)."""
         return self._problems.warnings
+
+    @property
+    def without_fide_id(self) -> int:
+        """Rows without a FIDE id skipped so far: players FIDE does not list (a list that
+        :func:`ratings.io.fide_txt.format_fide_txt` wrote holds them), not records."""
+        return self._problems.without_id
 
     def __iter__(self) -> Iterator[FideListPlayer]:
         if self._started:

@@ -124,6 +124,7 @@ from ratings.rules.players import (
 )
 from ratings.rules.system import (
     FIDE_CLOSING_DAYS,
+    LATE_REPORT_LISTS,
     LONG_EVENT_DAYS,
     MAX_CLOSING_DAYS,
     START_RATING_MAX,
@@ -131,6 +132,8 @@ from ratings.rules.system import (
     SystemConfig,
     earliest_rating_period,
     is_long_event,
+    latest_rating_period,
+    lists_after_end,
     rating_period_for,
     system_config,
 )
@@ -161,6 +164,7 @@ __all__ = [
     "K10_MARK",
     "K_MAX",
     "K_PRODUCT_LIMIT",
+    "LATE_REPORT_LISTS",
     "LISTED",
     "LONG_EVENT_DAYS",
     "MAX_CLOSING_DAYS",
@@ -228,7 +232,9 @@ __all__ = [
     "initial_rating",
     "is_long_event",
     "k_factor",
+    "latest_rating_period",
     "list_date_for",
+    "lists_after_end",
     "lists_needed",
     "next_k",
     "parse_score",

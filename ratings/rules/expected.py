@@ -322,17 +322,26 @@ _SCORE_TEXT = {
     "1/2": _HALF,
     "=": _HALF,
     "½": _HALF,
+    # a game's result as every other command takes it, the first player's side first
+    "1-0": _ONE,
+    "0-1": _ZERO,
+    "1/2-1/2": _HALF,
+    "½-½": _HALF,
 }
 
 
 def parse_score(text: str) -> Decimal:
     """Parse one game's score S for dR = S - PD (art. 8.3.4).
 
-    Accepts ``1``, ``0.5`` (also ``1/2``, ``=``, ``½``) and ``0``.
+    Accepts ``1``, ``0.5`` (also ``1/2``, ``=``, ``½``) and ``0``, and a game's result
+    seen from the player whose score it is (``1-0``, ``1/2-1/2`` or ``½-½``, ``0-1``). A
+    forfeit (``+/-``) is no score: forfeits are not rated (docs/RULES.md#what-is-rated).
 
     :raises InvalidResultError: anything else.
     """
-    key = text.strip() if isinstance(text, str) else None
+    key = text.strip().replace(" ", "") if isinstance(text, str) else None
     if key is None or key not in _SCORE_TEXT:
-        raise InvalidResultError(f"unknown result (use 1, 0.5, 1/2, = or 0): {text!r}")
+        raise InvalidResultError(
+            f"unknown result (use 1, 0.5, 1/2, = or 0, or 1-0, 1/2-1/2, 0-1): {text!r}"
+        )
     return _SCORE_TEXT[key]

@@ -327,6 +327,29 @@ def earliest_rating_period(end: date, months: int = 1) -> Period:
     return Period.containing(end, months)
 
 
+LATE_REPORT_LISTS = 3
+"""An event not reported by this list after it ends is not rated (art. 9.1): the first list
+after its end is the one the period holding its end date publishes."""
+
+
+def lists_after_end(end: date, period: Period) -> int:
+    """Which list after an event's end ``period`` publishes: 1 for the period holding the
+    end date (its list is the first dated after the end), 2 for the next, ...; 0 or less for
+    a period before it."""
+    first = earliest_rating_period(end, period.months).start
+    months = (period.start.year - first.year) * 12 + period.start.month - first.month
+    return months // period.months + 1
+
+
+def latest_rating_period(end: date, months: int = 1) -> Period:
+    """The latest period whose list may rate an event that ends on ``end``: the one that
+    publishes the third list after its end (art. 9.1, :data:`LATE_REPORT_LISTS`)."""
+    period = earliest_rating_period(end, months)
+    for _ in range(LATE_REPORT_LISTS - 1):
+        period = period.next()
+    return period
+
+
 MAX_CLOSING_DAYS = 27
 """Most closing days accepted: less than the shortest month, so a list never closes before
 its period starts."""

@@ -12,13 +12,16 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, aliased
 
+from ratings import rules
 from ratings.errors import InvalidInputError
 from ratings.models import Bye, Event, Game, Import, Player, RatingPeriod
+from ratings.rules import Period, SystemConfig
 from ratings.service.common import get_config, get_player, parse_period
 from ratings.service.crosstable import Crosstable, crosstable
 from ratings.service.event_lookup import get_event
 from ratings.service.moves import rated_in
 from ratings.service.publish import event_data
+from ratings.service.rate import closing_shift, long_events
 
 __all__ = [
     "EventInfo",
@@ -27,6 +30,7 @@ __all__ = [
     "ImportInfo",
     "event_info",
     "event_table",
+    "game_period",
     "list_events",
     "list_games",
     "list_imports",
@@ -50,6 +54,43 @@ class GameInfo:
     """``1-0``, ``0-1``, ``1/2-1/2``, or a forfeit (``+/-``, ``-/+``, ``-/-``)."""
     rated: bool
     """Whether the game goes to rating (played out and not excluded)."""
+    period: str
+    """The rating period that rates it (``YYYY-MM``): the period its event was given, else
+    the period of its event's end date after the closing date, or for an event longer than
+    90 days the period of its own date (:func:`game_period`)."""
+
+
+def game_period(
+    config: SystemConfig,
+    event: tuple[dt.date, dt.date, dt.date | None],
+    played_on: dt.date,
+) -> Period:
+    """The period that rates a game (what ``rate`` reads; art. 7.1.3, docs/RULES.md): the
+    period its event (start, end, rating period) was given; else, for an event longer than
+    90 days, the period of the game's own date, and for any other the period of the event's
+    end date (after the closing date)."""
+    start, end, given = event
+    if given is not None:
+        return Period(given, config.period_months)
+    if rules.is_long_event(start, end):
+        return config.rating_period(played_on)
+    return config.rating_period(end)
+
+
+def _rated_in(session: Session, config: SystemConfig, period: Period) -> sa.ColumnElement[bool]:
+    """The games that ``period`` rates (:func:`game_period`, as SQL)."""
+    shift = closing_shift(config)
+    lo, hi = period.start - shift, period.end - shift
+    long = sorted(long_events(session, lo))
+    not_given = Event.rating_period.is_(None)
+    by_end = sa.and_(not_given, Event.end_date >= lo, Event.end_date <= hi)
+    if not long:
+        return sa.or_(Event.rating_period == period.start, by_end)
+    return sa.or_(
+        Event.rating_period == period.start,
+        sa.and_(by_end, Event.id.not_in(long)),
+        sa.and_(not_given, Event.id.in_(long), Game.played_on >= lo, Game.played_on <= hi),
+    )
 
 
 def list_games(
@@ -58,16 +99,28 @@ def list_games(
     event_ref: str | None = None,
     player_ref: str | None = None,
     period_label: str | None = None,
+    played_in: str | None = None,
 ) -> list[GameInfo]:
     """Stored games by date and id, narrowed to one event (id or exact name), one player's
-    games (a PLAYER argument) and the games played within one period (``YYYY-MM``).
+    games (a PLAYER argument), the games one rating period rates (``period_label``,
+    ``YYYY-MM``: :func:`game_period`) and the games played within one period
+    (``played_in``).
 
     :raises InvalidInputError: for an event that is not stored (or a name several share).
     :raises PlayerNotFoundError: for an unknown player.
     """
+    config = get_config(session)
     white, black = aliased(Player), aliased(Player)
     query = (
-        sa.select(Game, Event.name, white.name, black.name)
+        sa.select(
+            Game,
+            Event.name,
+            white.name,
+            black.name,
+            Event.start_date,
+            Event.end_date,
+            Event.rating_period,
+        )
         .join(Event, Event.id == Game.event_id)
         .join(white, white.id == Game.white_id)
         .join(black, black.id == Game.black_id)
@@ -78,9 +131,11 @@ def list_games(
     if player_ref is not None:
         pid = get_player(session, player_ref).id
         query = query.where(sa.or_(Game.white_id == pid, Game.black_id == pid))
-    if period_label is not None:
-        period = parse_period(session, period_label)
+    if played_in is not None:
+        period = parse_period(session, played_in)
         query = query.where(Game.played_on >= period.start, Game.played_on <= period.end)
+    if period_label is not None:
+        query = query.where(_rated_in(session, config, parse_period(session, period_label)))
     return [
         GameInfo(
             g.id,
@@ -94,8 +149,9 @@ def list_games(
             black_name,
             g.result.value,
             g.rateable,
+            game_period(config, (start, end, given), g.played_on).label,
         )
-        for g, event, white_name, black_name in session.execute(query)
+        for g, event, white_name, black_name, start, end, given in session.execute(query)
     ]
 
 

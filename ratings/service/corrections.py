@@ -98,6 +98,8 @@ class EventEdit:
     """The fields changed: name, start_date, end_date, rating_period, time_control."""
     move: EventMove | None
     """The dates' or the time control's move, when they changed."""
+    warnings: tuple[str, ...] = ()
+    """A rating period beyond the last list art. 9.1 allows, let through by ``late_ok``."""
 
 
 def mark_event(session: Session, spans: Sequence[Span], first_game: dt.date | None) -> None:
@@ -126,6 +128,7 @@ def edit_event(
     reason: str | None = None,
     period: str | None = None,
     time_control: str | None = None,
+    late_ok: bool = False,
 ) -> EventEdit:
     """Correct an event's name, dates, period or time control (issue 11, item 8). New dates
     must hold every game of the event; they decide the list its games use (start) and the
@@ -134,7 +137,8 @@ def edit_event(
     ``period`` (``YYYY-MM``; ``""``: back to the default) is the period whose list rates the
     event when it was submitted for a later list (issue 12, item 3;
     :func:`ratings.service.rating_periods.change_rating_period`): not before the period of
-    its end date; the rated periods from the earlier of the old and the new one are marked.
+    its end date, and under fide not beyond the third list after its end (art. 9.1) unless
+    ``late_ok``; the rated periods from the earlier of the old and the new one are marked.
 
     ``time_control`` (standard, rapid or blitz) is the list that rates its games (issue 15):
     a change moves them from one list to the other, so it marks the rated periods of the
@@ -204,20 +208,33 @@ def edit_event(
         ]
         mark_event(session, [old, new], span[0] if span else None)
     old_period = event.rating_period
-    if period is not None and change_rating_period(session, event, new_period):
+    if period is not None and change_rating_period(session, event, new_period, late_ok=late_ok):
         changes.append(
             audit.Change(
                 event_id=event.id, field="rating_period", old=old_period, new=event.rating_period
             )
         )
+    warning = None
     if event.rating_period is not None:  # new dates must not end after its period
         config = get_config(session)
         given = Period(event.rating_period, config.period_months)
-        check_rating_period(config, event.name, event.end_date, given)
+        # a period given before (with --late-ok) stands while the end date does not move
+        as_given = event.rating_period == old_period and new[1] == old[1]
+        warning = check_rating_period(
+            config, event.name, event.end_date, given, late_ok=late_ok or as_given
+        )
+        if as_given and not late_ok:
+            warning = None
     session.flush()
     if changes:
         audit.record(session, audit.Action.EVENT_EDIT, *changes, reason=reason)
-    return EventEdit(event.id, event.name, tuple(c.field or "" for c in changes), move)
+    return EventEdit(
+        event.id,
+        event.name,
+        tuple(c.field or "" for c in changes),
+        move,
+        () if warning is None else (warning,),
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,8 +60,9 @@ class CrossRow:
     rank: int
     player_id: int
     rating: int | None
-    """The rating the player's rated games used (the list in force at the event's start);
-    None when unrated or without a rated game."""
+    """The rating the player's rated games used (the list in force at the event's start),
+    also when they were all against unrated opponents; None when unrated or without a
+    rated game."""
     cells: tuple[tuple[CrossCell, ...], ...]
     """Per round (the table's ``rounds``): the results, usually one; none when absent."""
     score_half_points: int
@@ -112,6 +113,18 @@ def _bye(code: str) -> CrossCell:
     return CrossCell(None, None, None, code, False)
 
 
+def _ratings_against_unrated(ev: EventData, used: dict[int, int]) -> None:
+    """Add to ``used`` the rating of each rated player whose rated games were all against
+    unrated opponents: he has no breakdown row (they change no rating of his, docs/RULES.md),
+    but each opponent's first-rating row holds the rating the game used for him."""
+    sides = {g.id: (g.white_id, g.black_id) for g in ev.games}
+    for r in ev.ratings:
+        if r.own_rating is not None or r.game_id not in sides:
+            continue
+        white, black = sides[r.game_id]
+        used.setdefault(black if r.player_id == white else white, r.opponent_rating)
+
+
 def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
     """The crosstable of one event.
 
@@ -137,6 +150,7 @@ def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
         scores[r.player_id] = scores.get(r.player_id, Decimal(0)) + r.score
         if r.k is not None and r.dr is not None:
             change[r.player_id] = change.get(r.player_id, Decimal(0)) + r.k * r.dr
+    _ratings_against_unrated(ev, used)
 
     order = sorted(
         halves,

@@ -68,6 +68,7 @@ from ratings.service.common import (
     bulk_insert,
     date_param,
     fetch_all,
+    list_name,
     mark_all_for_rerate,
     to_date,
 )
@@ -157,6 +158,9 @@ class FideListReport:
     """The reader's warnings (odd values it set aside)."""
     marked_period: str | None = None
     """The oldest rated period marked for a re-rate."""
+    without_fide_id: int = 0
+    """Rows without a FIDE id, skipped: players FIDE does not list (our own TXT lists hold
+    them; :mod:`ratings.io.fide_list`)."""
 
 
 def hash_file(path: Path) -> str:
@@ -477,6 +481,7 @@ def import_fide_list(
     list_date: dt.date | None = None,
     federation: str | None = None,
     add: bool = False,
+    list_type: str | None = None,
 ) -> FideListReport:
     """Refresh registered players from a FIDE rating list, and with ``add`` register the
     others (see the module docstring for what is taken).
@@ -489,6 +494,9 @@ def import_fide_list(
         does, the two must agree.
     :param federation: only this federation's players (a three-letter code).
     :param add: register the list's players that are not registered.
+    :param list_type: standard, rapid or blitz: the list a single-type TXT or XML file is,
+        when its name does not say it (FIDE's single lists look alike; a rapid or blitz
+        list alone is refused, as it holds no standard ratings).
     :raises InputFileError: for a file that cannot be read or is not a standard or combined
         list, a missing or contradicting list date, a list older than one already
         imported, a list without players (of that federation).
@@ -499,21 +507,23 @@ def import_fide_list(
     if list_date is not None and list_date.day != 1:
         raise InvalidInputError(f"a FIDE list is dated the first of a month: {list_date}")
     codes = None if federation is None else [limits.federation(federation.strip())]
+    kind = None if list_type is None else RatingType(list_name(list_type))
     register = _Register(session, add)
     listed = _listed(session)
     reading = _Reading(session, register, listed, list_date, add)
     try:
         with (
-            open_fide_list(path, federations=codes) as fide,
+            open_fide_list(path, federations=codes, rating_type=kind) as fide,
             _page_cache(session, add),
             session.begin_nested(),  # a refused insert leaves the session usable (PostgreSQL)
         ):
             bulk_insert(session, "players", _NEW_COLUMNS, reading.rows(fide))
             warnings = tuple(fide.warnings)
+            without_fide_id = fide.without_fide_id
     except sa.exc.IntegrityError as exc:
         # players.fide_id is unique: the file holds a FIDE id twice; name every such line
         again = _Reading(session, register, listed, list_date, add, track_ids=True)
-        with open_fide_list(path, federations=codes) as fide:
+        with open_fide_list(path, federations=codes, rating_type=kind) as fide:
             for _row in again.rows(fide):
                 pass
         if again.errors:
@@ -541,6 +551,7 @@ def import_fide_list(
         tuple(reading.not_added),
         warnings,
         marked,
+        without_fide_id,
     )
 
 

@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from ratings import limits, rules
 from ratings.errors import InvalidInputError, NothingChangedError, PeriodError
-from ratings.models import Event, Game, RatingBreakdown
+from ratings.models import Correction, Event, Game, RatingBreakdown
 from ratings.results import Result
 from ratings.rules import is_long_event
 from ratings.service import audit
@@ -167,8 +167,36 @@ def get_game(session: Session, game_id: int) -> Game:
     """A stored game by id."""
     game = session.get(Game, game_id) if 0 < game_id < 2**63 else None  # SQLite's INTEGER
     if game is None:
-        raise InvalidInputError(f"no game with id {game_id}")
+        raise InvalidInputError(_removed(session, game_id) or f"no game with id {game_id}")
     return game
+
+
+_REMOVED_BY = {
+    "game_void": "voided",
+    "event_void": "removed with its event ('event void'; ",
+    "import_undo": "removed with its import ('import undo'; ",
+}
+"""How a correction that removes games says it (``corrections.action``)."""
+
+
+def _removed(session: Session, game_id: int) -> str | None:
+    """Why there is no game ``game_id`` when a correction removed it (ids are never reused):
+    which one, and when, as ``ratings log`` shows it; None for an id never used."""
+    found = session.execute(
+        sa.select(Correction.batch, Correction.action, Correction.recorded_at)
+        .where(Correction.game_id == game_id, Correction.action.in_(list(_REMOVED_BY)))
+        .order_by(Correction.id.desc())
+        .limit(1)
+    ).first()
+    if found is None:
+        return None
+    batch, action, when = found
+    how = _REMOVED_BY[action]
+    opened = "" if how.endswith("; ") else " ("
+    return (
+        f"game {game_id} was {how}{opened}batch {batch} in 'ratings log', "
+        f"{when:%Y-%m-%d %H:%M} UTC); there is nothing left to correct"
+    )
 
 
 def edit_game(

@@ -11,6 +11,10 @@ date. The games still use the lists in force when the event started
 (docs/RULES.md#which-ratings-a-game-uses), and the period rates them whole (a league given a period
 is rated in it, not game by game).
 
+Under fide the period may be at most the one publishing the third list after the end (art.
+9.1: an event not reported by then is not rated, :func:`ratings.rules.latest_rating_period`);
+a later one needs ``late_ok`` (``--late-ok``) and gives a warning.
+
 ``import trf|pgn|games --period`` and ``game add --period`` give it to the events they create
 (:func:`give_rating_period`), ``event edit --period`` changes it (:func:`change_rating_period`,
 a correction that re-rates from the earlier of the old and the new period).
@@ -32,6 +36,7 @@ from ratings.service.common import get_config, mark_for_rerate
 from ratings.service.storing import history_error
 
 __all__ = [
+    "LateReportError",
     "change_rating_period",
     "check_rating_period",
     "game_rating_period",
@@ -53,10 +58,25 @@ def parse_rating_period(session: Session, label: str, option: str = "--period") 
         raise InvalidInputError(f"{option}: {exc}") from None
 
 
-def check_rating_period(config: SystemConfig, name: str, end: dt.date, period: Period) -> None:
-    """Refuse a rating period earlier than the one holding the event's end date.
+class LateReportError(PeriodError):
+    """A rating period beyond the last list art. 9.1 allows for an event (``--late-ok``)."""
+
+
+def _ordinal(n: int) -> str:
+    """``1st``, ``2nd``, ``3rd``, ``4th``, ``11th``, ``22nd``."""
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def check_rating_period(
+    config: SystemConfig, name: str, end: dt.date, period: Period, *, late_ok: bool = False
+) -> str | None:
+    """Refuse a rating period earlier than the one holding the event's end date, and under
+    ``fide`` one beyond the third list after its end (art. 9.1: an event not reported by
+    then is not rated) unless ``late_ok``; that one returns its warning (else None).
 
     :raises PeriodError: naming the event and the earliest period it may have.
+    :raises LateReportError: naming the latest, and ``--late-ok``.
     """
     earliest = rules.earliest_rating_period(end, config.period_months)
     if period < earliest:
@@ -64,6 +84,25 @@ def check_rating_period(config: SystemConfig, name: str, end: dt.date, period: P
             f"event {name!r} ends on {end.isoformat()}: it cannot be rated in {period.label}, "
             f"before its end (the earliest is {earliest.label})"
         )
+    # the reporting deadline is FIDE's: a club's own systems rate what their officer enters
+    if config.system is not rules.System.FIDE:
+        return None
+    latest = rules.latest_rating_period(end, config.period_months)
+    if period <= latest:
+        return None
+    nth = _ordinal(rules.lists_after_end(end, period))
+    last = _ordinal(rules.LATE_REPORT_LISTS)
+    if not late_ok:
+        raise LateReportError(
+            f"event {name!r} ends on {end.isoformat()}: period {period.label} publishes the "
+            f"{nth} list after its end, and an event not reported by the {last} (period "
+            f"{latest.label}) is not rated (art. 9.1); --late-ok rates it all the same"
+        )
+    return (
+        f"event {name!r} ends on {end.isoformat()} and is rated in {period.label}, on the {nth} "
+        f"list after its end: art. 9.1 rates an event reported by the {last} (period "
+        f"{latest.label}) at the latest"
+    )
 
 
 def rated_from(session: Session, config: SystemConfig, event: Event) -> Period:
@@ -80,62 +119,79 @@ def rated_from(session: Session, config: SystemConfig, event: Event) -> Period:
     return config.rating_period(event.end_date)
 
 
-def give_rating_period(session: Session, event_ids: Sequence[int], period: Period) -> None:
-    """Rate the events just stored (an import's, or a new game's own event) in ``period``.
+def give_rating_period(
+    session: Session, event_ids: Sequence[int], period: Period, *, late_ok: bool = False
+) -> list[str]:
+    """Rate the events just stored (an import's, or a new game's own event) in ``period``;
+    returns the warnings of the events that ``late_ok`` let through (art. 9.1).
 
     Nothing else needs marking: the import marked the rated period of each end date, which
     is never later than ``period``.
 
-    :raises PeriodError: for a period before an event's end (nothing is kept: roll back).
+    :raises PeriodError: for a period before an event's end, or (:class:`LateReportError`)
+        beyond the third list after it without ``late_ok`` (nothing is kept: roll back).
     """
     config = get_config(session)
     events = session.scalars(sa.select(Event).where(Event.id.in_(list(event_ids)))).all()
+    warnings = []
     for event in sorted(events, key=lambda e: e.id):
-        check_rating_period(config, event.name, event.end_date, period)
+        warning = check_rating_period(config, event.name, event.end_date, period, late_ok=late_ok)
+        if warning is not None:
+            warnings.append(warning)
         event.rating_period = period.start
     session.flush()
+    return warnings
 
 
 def import_rating_period(
-    session: Session, data_hash: str, label: str, *, dry_run: Sequence[tuple[str, dt.date]] = ()
-) -> Period:
+    session: Session,
+    data_hash: str,
+    label: str,
+    *,
+    dry_run: Sequence[tuple[str, dt.date]] = (),
+    late_ok: bool = False,
+) -> list[str]:
     """``import trf|pgn|games --period``: rate the events the import of ``data_hash`` created
     in the period ``label`` (or, for a dry run, check it against the ``(name, end)`` of the
-    events it would create). Returns the period.
+    events it would create). Returns the warnings of the events ``late_ok`` let through.
 
     :raises InvalidInputError: for a label that is not a period of this database.
-    :raises PeriodError: for a period before an event's end (roll the import back).
+    :raises PeriodError: for a period before an event's end, or beyond the third list after
+        it without ``late_ok`` (roll the import back).
     """
     period = parse_rating_period(session, label)
     if dry_run:
         config = get_config(session)
-        for name, end in dry_run:
-            check_rating_period(config, name, end, period)
-        return period
+        found = [
+            check_rating_period(config, name, end, period, late_ok=late_ok) for name, end in dry_run
+        ]
+        return [warning for warning in found if warning is not None]
     ids = session.scalars(
         sa.select(Event.id)
         .join(Import, Import.id == Event.import_id)
         .where(Import.content_hash == data_hash)
     ).all()
-    give_rating_period(session, ids, period)
-    return period
+    return give_rating_period(session, ids, period, late_ok=late_ok)
 
 
-def game_rating_period(session: Session, game_id: int, label: str) -> Period:
+def game_rating_period(
+    session: Session, game_id: int, label: str, *, late_ok: bool = False
+) -> list[str]:
     """``game add --period``: the new game's event is rated in the period ``label``. A new
     event of its own gets it; a stored event must have it already (change a stored event's
-    period with ``event edit --period``: it moves all its games).
+    period with ``event edit --period``: it moves all its games). Returns the warning, if
+    ``late_ok`` let a late one through.
 
     :raises InvalidInputError: for a label that is not a period of this database.
-    :raises PeriodError: for a period before the event's end, or a stored event rated in
-        another period (roll back).
+    :raises PeriodError: for a period before the event's end, beyond the third list after
+        it without ``late_ok``, or a stored event rated in another period (roll back).
     """
     period = parse_rating_period(session, label)
     event = session.get_one(Event, session.get_one(Game, game_id).event_id)
     games = session.scalar(sa.select(sa.func.count()).where(Game.event_id == event.id))
     if games == 1:
-        give_rating_period(session, [event.id], period)
-    elif event.rating_period != period.start:
+        return give_rating_period(session, [event.id], period, late_ok=late_ok)
+    if event.rating_period != period.start:
         where = (
             "the period of its end date"
             if event.rating_period is None
@@ -145,25 +201,28 @@ def game_rating_period(session: Session, game_id: int, label: str) -> Period:
             f"event {event.id} ({event.name}) has other games, rated in {where}; give the "
             f"event the period with 'ratings event edit {event.id} --period {period.label}'"
         )
-    else:
-        check_rating_period(get_config(session), event.name, event.end_date, period)
-    return period
+    warning = check_rating_period(
+        get_config(session), event.name, event.end_date, period, late_ok=late_ok
+    )
+    return [] if warning is None else [warning]
 
 
-def change_rating_period(session: Session, event: Event, period: Period | None) -> bool:
+def change_rating_period(
+    session: Session, event: Event, period: Period | None, *, late_ok: bool = False
+) -> bool:
     """Give a stored event another rating period (None: back to the default); a correction:
     the rated periods from the earlier of the old and the new one are marked for a re-rate.
     Returns whether it changed. (The caller records it in the corrections log.)
 
-    :raises PeriodError: for a period before the event's end, or one before the oldest rated
-        period's history.
+    :raises PeriodError: for a period before the event's end, beyond the third list after it
+        without ``late_ok`` (art. 9.1), or one before the oldest rated period's history.
     """
     config = get_config(session)
     new = None if period is None else period.start
     if new == event.rating_period:
         return False
     if period is not None:
-        check_rating_period(config, event.name, event.end_date, period)
+        check_rating_period(config, event.name, event.end_date, period, late_ok=late_ok)
     before = rated_from(session, config, event)
     event.rating_period = new
     earlier = min(before, rated_from(session, config, event))

@@ -85,7 +85,7 @@ def _sort_key(row: ListRow) -> tuple[int, int, str, int]:
     return (row.rating is None, -(row.rating or 0), row.name.lower(), row.player_id)
 
 
-def _find_period(
+def find_rated_period(
     session: Session, label: str | None, time_control: str = "standard"
 ) -> RatingPeriod | None:
     """The rated period ``label`` (default: the newest); for rapid and blitz, the newest
@@ -98,12 +98,59 @@ def _find_period(
     period = parse_period(session, label)
     found = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == period.start))
     if found is None:
-        raise PeriodError(f"period {period.label} has not been rated; run 'ratings rate'")
+        raise PeriodError(f"period {period.label} has not been rated; {_rated_span(session)}")
     if time_control != "standard" and not session.scalar(
         sa.select(sa.literal(True)).where(_publishes(time_control), RatingPeriod.id == found.id)
     ):
         raise PeriodError(f"period {period.label} published no {time_control} list")
     return found
+
+
+def _rated_span(session: Session) -> str:
+    """Which periods are rated, for a message about one that is not: ``the rated periods
+    are 2025-01 .. 2025-12``, or the hint to rate when none is."""
+    first, last = session.execute(
+        sa.select(sa.func.min(RatingPeriod.start_date), sa.func.max(RatingPeriod.start_date))
+    ).one()
+    if first is None:
+        return "run 'ratings rate'"
+    months = get_config(session).period_months
+    first_label, last_label = Period(first, months).label, Period(last, months).label
+    if first_label == last_label:
+        return f"the rated period is {first_label}"
+    return f"the rated periods are {first_label} .. {last_label}"
+
+
+def _nearest_with_games(
+    session: Session, player_id: int, period: RatingPeriod, time_control: str
+) -> str:
+    """The periods nearest ``period`` in which the player has rated games on the list, for
+    a message: ``; the nearest periods with some are 2025-01 and 2025-03``."""
+    with_games = (
+        sa.select(RatingPeriod.start_date, RatingPeriod.label)
+        .join(RatingBreakdown, RatingBreakdown.period_id == RatingPeriod.id)
+        .join(Game, Game.id == RatingBreakdown.game_id)
+        .join(Event, Event.id == Game.event_id)
+        .where(RatingBreakdown.player_id == player_id, Event.time_control == time_control)
+        .distinct()
+    )
+    before = session.execute(
+        with_games.where(RatingPeriod.start_date < period.start_date)
+        .order_by(RatingPeriod.start_date.desc())
+        .limit(1)
+    ).first()
+    after = session.execute(
+        with_games.where(RatingPeriod.start_date > period.start_date)
+        .order_by(RatingPeriod.start_date)
+        .limit(1)
+    ).first()
+    if before is not None and after is not None:
+        return f"; the nearest periods with some are {before.label} and {after.label}"
+    if before is not None or after is not None:
+        nearest = before if before is not None else after
+        assert nearest is not None
+        return f"; the nearest period with some is {nearest.label}"
+    return ", nor in any other rated period"
 
 
 def _publishes(time_control: str) -> sa.ColumnElement[bool]:
@@ -130,7 +177,7 @@ def rating_list(
     """The list ``time_control`` (standard, rapid or blitz) a period published (default:
     the newest that published it). Before any was, the register with its entry ratings."""
     time_control = list_name(time_control)
-    period = _find_period(session, period_label, time_control)
+    period = find_rated_period(session, period_label, time_control)
     if period is None:
         return _register_list(session, include_unrated, time_control)
     # columns, not (Player, RatingHistory) objects: at 600,000 players the ORM objects took
@@ -340,7 +387,7 @@ def card(
     the newest rated period that published it)."""
     time_control = list_name(time_control)
     player = get_player(session, player_ref)
-    period = _find_period(session, period_label, time_control)
+    period = find_rated_period(session, period_label, time_control)
     if period is None:
         if time_control == "standard":
             raise PeriodError("no period has been rated yet; run 'ratings rate'")
@@ -521,6 +568,7 @@ def performance(
         )
         .where(RatingBreakdown.player_id == player.id)
     )
+    period: RatingPeriod | None = None
     if event_name is not None:
         events = list(session.scalars(sa.select(Event.id).where(Event.name == event_name)))
         if not events:
@@ -528,7 +576,7 @@ def performance(
         query = query.where(Game.event_id.in_(events))
         scope = f"event {event_name}"
     else:
-        period = _find_period(session, period_label, time_control)
+        period = find_rated_period(session, period_label, time_control)
         if period is None:
             raise PeriodError("no period has been rated yet; run 'ratings rate'")
         query = query.where(
@@ -539,7 +587,10 @@ def performance(
             scope += f" ({time_control})"
     rows = session.execute(query).all()
     if not rows:
-        raise PeriodError(f"{player.name} has no rated games in {scope}")
+        hint = ""
+        if period is not None:
+            hint = _nearest_with_games(session, player.id, period, time_control)
+        raise PeriodError(f"{player.name} has no rated games in {scope}{hint}")
     opponents = [r[0] for r in rows]
     score = Decimal(sum(r[1] for r in rows)) / 2
     if method == "fide":

@@ -79,7 +79,9 @@ def history_error(session: Session, day: dt.date) -> str | None:
         oldest_label = f"{oldest:%Y-%m}"
         return (
             f"{day.isoformat()} falls in period {period.label}, before the oldest rated period "
-            f"{oldest_label}; the rating history it needs does not exist"
+            f"{oldest_label}; the rating history it needs does not exist: withdraw the rated "
+            f"lists first ('ratings unrate --from {oldest_label}'), then 'ratings rate' rates "
+            f"again from {period.label}"
         )
     return None
 

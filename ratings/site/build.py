@@ -65,6 +65,7 @@ from ratings.service.crosstable import CrossCell, crosstable
 from ratings.site import chart
 from ratings.site.output import SiteFolder
 from ratings.site.rows import card_line, crosstable_row, history_gap, history_row, list_row
+from ratings.site.settings import SiteSettings, manifest_settings
 
 __all__ = ["PublishReport", "publish_site"]
 
@@ -106,6 +107,8 @@ class PublishReport:
     lists: int
     pending: str | None
     """The oldest period corrections marked for re-rating, if any (published as it is)."""
+    time_control: str = "standard"
+    """The list the site shows."""
 
 
 # --- formatting -----------------------------------------------------------------------------
@@ -454,6 +457,7 @@ def publish_site(
         {
             "complete": True,
             "list": time_control,
+            "settings": manifest_settings(SiteSettings(site_title, time_control)),
             "build": build,
             "assets": chart.bundle_version(),
             "periods": [[p.label, _period_key(p)] for p in periods],
@@ -473,6 +477,7 @@ def publish_site(
         events=counts["events"],
         lists=counts["lists"],
         pending=pending,
+        time_control=time_control,
     )
 
 

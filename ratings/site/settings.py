@@ -1,0 +1,99 @@
+"""A site's settings, kept in its folder (issue 28, item 11): the title and the list a
+publish used, so that the next ``publish DIR`` without ``--title`` or ``--list`` publishes
+the same site (and rewrites only what changed).
+
+They live in the manifest (:data:`ratings.site.output.MANIFEST`): the list under ``list``
+(which also keeps another list out of the folder, :func:`ratings.site.build.check_site_list`)
+and the title under ``settings``. A value that is not one a publish could have written
+(another type, a blank or over-long title) is not used: the default is.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ratings import limits, rules
+from ratings.errors import LimitError
+
+__all__ = ["DEFAULT_LIST", "DEFAULT_TITLE", "SiteSettings", "manifest_settings", "resolve"]
+
+DEFAULT_TITLE = "Ratings"
+DEFAULT_LIST = "standard"
+
+_MANIFEST_LIMIT = 256 * 2**20
+"""The most of a manifest read (as the folder's own reader does)."""
+
+
+@dataclass(frozen=True, slots=True)
+class SiteSettings:
+    """What a site is published with."""
+
+    title: str
+    time_control: str
+    """The list the site shows: standard, rapid or blitz."""
+
+
+def manifest_settings(settings: SiteSettings) -> dict[str, Any]:
+    """The manifest's ``settings`` entry for ``settings`` (the list has its own key)."""
+    return {"title": settings.title}
+
+
+def resolve(directory: Path, *, title: str | None, time_control: str | None) -> SiteSettings:
+    """The settings of a publish into ``directory``: each option given, else the value the
+    folder's previous publish stored, else the default (``Ratings``, the standard list).
+
+    Reads the manifest only (nothing is created or written); a folder without one, or one
+    that cannot be read, gives the defaults (opening the folder reports its problems).
+    """
+    stored = _read(directory / ".ratings-site.json")
+    if title is None:
+        title = _title(stored.get("settings")) or DEFAULT_TITLE
+    if time_control is None:
+        time_control = _list(stored) or DEFAULT_LIST
+    return SiteSettings(title, time_control)
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except OSError:
+        return {}
+    with os.fdopen(fd, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            return {}
+        raw = f.read(_MANIFEST_LIMIT)
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return {}
+    if not isinstance(data, dict) or data.get("generator") != "ratings":
+        return {}
+    return data
+
+
+def _title(settings: object) -> str | None:
+    if not isinstance(settings, dict):
+        return None
+    value = settings.get("title")
+    if not isinstance(value, str):
+        return None
+    try:
+        checked = limits.check_text(value.strip(), limits.MAX_NAME_LENGTH)
+    except LimitError:
+        return None
+    return checked or None
+
+
+def _list(stored: dict[str, Any]) -> str | None:
+    value = stored.get("list")
+    if stored.get("complete") is not True or not isinstance(value, str):
+        return None
+    try:
+        return rules.time_control(value).value
+    except rules.InvalidTimeControlError:
+        return None

@@ -1,0 +1,347 @@
+"""``ratings check``: the README cookbook's check of a period's lists against the breakdown,
+as a command (issue 28, item 4). Every change must be K x sum(dR) of the player's games on
+that list, rounded once (art. 8.3.4), with one K; a player without games on a list keeps his
+rating: no change and no K (the carried rows)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from ratings.cli import App, cli
+from ratings.service.check import check_lists
+from tests.conftest import (
+    BOTH_BACKENDS,
+    PgDatabase,
+    copy_database,
+    new_database,
+    table_rows,
+)
+from tests.safety_helpers import bench_generate
+from tests.test_audit import RECOMPUTE
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+CLUB = [
+    ["init"],
+    ["player", "add", "Able, Ann", "--rating", "1800", "--games", "40"],
+    ["player", "add", "Baker, Bob", "--rating", "1700", "--games", "10"],
+    ["player", "add", "Cole, Cid", "--rating", "1900", "--games", "50"],
+    ["player", "add", "Dunn, Dee", "--rating", "2000", "--games", "60"],
+    ["player", "add", "Eve, New"],
+    ["game", "add", "Able, Ann", "Baker, Bob", "1-0", "--date", "2025-01-10"],
+    ["game", "add", "Cole, Cid", "Able, Ann", "1/2-1/2", "--date", "2025-01-12"],
+    ["game", "add", "Baker, Bob", "Cole, Cid", "0-1", "--date", "2025-02-05"],
+    ["game", "add", "Able, Ann", "Eve, New", "1-0", "--date", "2025-02-06"],
+    ["game", "add", "Able, Ann", "Baker, Bob", "0-1", "--date", "2025-02-07"],
+    ["game", "add", "Cole, Cid", "Baker, Bob", "1-0", "--date", "2025-02-08",
+     "--time-control", "rapid"],
+    ["rate"],
+]  # fmt: skip
+"""Five players, two periods: in 2025-02 Dunn is quiet (a carried row) on the standard
+list, Eve (unrated) plays Able, whose game against her counts for nobody's change, and Cole
+and Baker play one rapid game (the first rapid list)."""
+
+OK = "every change, K and carry agrees with the breakdown\n"
+
+
+def run(db: object, *args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, ["--db", str(db), *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture(scope="module", params=BOTH_BACKENDS)
+def club_template(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Path | PgDatabase:
+    if request.param == "sqlite":
+        db: Path | PgDatabase = tmp_path_factory.mktemp("check") / "club.db"
+    else:
+        db = PgDatabase(new_database())
+    for args in CLUB:
+        code, out, err = run(db, *args)
+        assert code == 0, out + err
+    return db
+
+
+@pytest.fixture
+def club(club_template: Path | PgDatabase, tmp_path: Path) -> Path | PgDatabase:
+    """A copy of the club, for a test that tampers with it."""
+    return copy_database(club_template, tmp_path / "club.db")
+
+
+def tamper(db: Path | PgDatabase, statement: str) -> None:
+    """Change list rows as a hand edit in SQL would (one row or more)."""
+    app = App(str(db))
+    with app.session() as session:
+        done = session.connection().exec_driver_sql(statement)
+        assert done.rowcount >= 1, statement
+    app.close()
+
+
+def player_row(name: str, period: str, list_type: str = "standard") -> str:
+    """SQL selecting the id of one player's list row."""
+    return (
+        "(SELECT h.id FROM rating_history h JOIN players p ON p.id = h.player_id "
+        "JOIN rating_periods rp ON rp.id = h.period_id "
+        f"WHERE p.name = '{name}' AND rp.label = '{period}' AND h.time_control = '{list_type}')"
+    )
+
+
+def test_the_newest_period_by_default(club_template: Path | PgDatabase) -> None:
+    assert run(club_template, "check") == (
+        0,
+        "Checked 5 players, 4 games of period 2025-02 (every list): " + OK,
+        "",
+    )
+
+
+def test_counts_are_the_list_rows_and_the_rated_games(club_template: Path | PgDatabase) -> None:
+    """The counts, read independently: the players on the period's lists, and the games
+    that count for someone's rating (Able - Eve counts only for Eve's first rating)."""
+    ((players, games),) = table_rows(
+        club_template,
+        "SELECT (SELECT count(DISTINCT player_id) FROM rating_history h JOIN rating_periods rp "
+        "ON rp.id = h.period_id WHERE rp.label = '2025-02'), (SELECT count(DISTINCT game_id) "
+        "FROM rating_breakdown b JOIN rating_periods rp ON rp.id = b.period_id "
+        "WHERE rp.label = '2025-02')",
+    )
+    assert (players, games) == (5, 4)
+
+
+@pytest.mark.parametrize(
+    ("args", "line"),
+    [
+        (["--period", "2025-01"], "Checked 5 players, 2 games of period 2025-01 (every list): "),
+        (["--period", "2025-02", "--list", "standard"], "Checked 5 players, 3 games of period "
+         "2025-02 (standard list): "),
+        (["--list", "rapid"], "Checked 5 players, 1 game of period 2025-02 (rapid list): "),
+        (["--all"], "Checked 5 players, 6 games of 2 periods 2025-01 .. 2025-02 (every list): "),
+        (["--all", "--list", "rapid"], "Checked 5 players, 1 game of 1 period 2025-02 (rapid "
+         "list): "),
+    ],
+)  # fmt: skip
+def test_a_period_a_list_and_the_whole_history(
+    club_template: Path | PgDatabase, args: list[str], line: str
+) -> None:
+    assert run(club_template, "check", *args) == (0, line + OK, "")
+
+
+def head(name_width: int, *rows: str) -> str:
+    """The disagreement table: its header (the name column ``name_width`` wide), ``rows``."""
+    return "".join(
+        f"{line}\n"
+        for line in (
+            f"period   list      player_id  {'name':<{name_width}}  published_change  "
+            "published_k  games  recomputed_change  recomputed_k",
+            f"-------  --------  ---------  {'-' * name_width}  ----------------  "
+            "-----------  -----  -----------------  ------------",
+            *rows,
+        )
+    )
+
+
+def test_a_change_that_disagrees_is_listed(club: Path | PgDatabase) -> None:
+    tamper(
+        club,
+        f"UPDATE rating_history SET change = 6 WHERE id = {player_row('Cole, Cid', '2025-02')}",
+    )
+    assert run(club, "check") == (
+        1,
+        head(9, "2025-02  standard          3  Cole, Cid                 6           20      1"
+             "                  5            20"),
+        "Error: 1 of 10 list rows of period 2025-02 (every list) disagrees with the breakdown "
+        "(checked 5 players, 4 games)\n",
+    )  # fmt: skip
+    assert run(club, "check", "--list", "rapid")[0] == 0
+    assert run(club, "check", "--period", "2025-01")[0] == 0
+    assert run(club, "check", "--all")[0] == 1
+
+
+def test_a_k_that_disagrees_is_listed(club: Path | PgDatabase) -> None:
+    row = player_row("Baker, Bob", "2025-02", "rapid")
+    tamper(club, f"UPDATE rating_history SET k_used = 50 WHERE id = {row}")
+    assert run(club, "check", "--all") == (
+        1,
+        "period   list   player_id  name        published_change  published_k  games"
+        "  recomputed_change  recomputed_k\n"
+        "-------  -----  ---------  ----------  ----------------  -----------  -----"
+        "  -----------------  ------------\n"
+        "2025-02  rapid          2  Baker, Bob                -9           50      1"
+        "                 -9            40\n",
+        "Error: 1 of 15 list rows of 2 periods 2025-01 .. 2025-02 (every list) disagrees with "
+        "the breakdown (checked 5 players, 6 games)\n",
+    )  # fmt: skip
+
+
+def test_two_k_in_one_period_are_listed(club: Path | PgDatabase) -> None:
+    """K is one number a period (art. 8.3.3): breakdown rows with two K disagree."""
+    tamper(club, "UPDATE rating_breakdown SET k_used = 30 WHERE id = (SELECT min(b.id) FROM "
+                 "rating_breakdown b JOIN rating_periods rp ON rp.id = b.period_id "
+                 "WHERE rp.label = '2025-01' AND b.player_id = 1)")  # fmt: skip
+    assert run(club, "check", "--period", "2025-01", "--list", "standard") == (
+        1,
+        head(9) + "2025-01  standard          1  Able, Ann                10           20      2"
+        "                 10  20..30\n",
+        "Error: 1 of 5 list rows of period 2025-01 (standard list) disagrees with the breakdown "
+        "(checked 5 players, 2 games)\n",
+    )
+
+
+def test_a_carried_row_with_a_change_or_a_k_is_listed(club: Path | PgDatabase) -> None:
+    """Dunn played nothing in 2025-02 and Eve nothing in 2025-01: a change or a K on their
+    rows has no games behind it."""
+    tamper(
+        club,
+        f"UPDATE rating_history SET change = 4, rating_after = rating_after + 4 "
+        f"WHERE id = {player_row('Dunn, Dee', '2025-02')}",
+    )
+    tamper(
+        club,
+        f"UPDATE rating_history SET k_used = 20 WHERE id = {player_row('Eve, New', '2025-01')}",
+    )
+    assert run(club, "check", "--all") == (
+        1,
+        head(9, "2025-01  standard          5  Eve, New                  0           20      0",
+                "2025-02  standard          4  Dunn, Dee                 4                   0"),
+        "Error: 2 of 15 list rows of 2 periods 2025-01 .. 2025-02 (every list) disagree with "
+        "the breakdown (checked 5 players, 6 games)\n",
+    )  # fmt: skip
+
+
+def test_a_player_whose_list_row_is_missing_is_listed(club: Path | PgDatabase) -> None:
+    """Games that counted for a player's change, and no row of his on that list."""
+    tamper(club, f"DELETE FROM rating_history WHERE id = {player_row('Able, Ann', '2025-01')}")
+    assert run(club, "check", "--period", "2025-01") == (
+        1,
+        head(9, "2025-01  standard          1  Able, Ann                                     2"
+                "                 10            20"),
+        "Error: 1 of 4 list rows of period 2025-01 (every list) disagrees with the breakdown "
+        "(checked 4 players, 2 games)\n",
+    )  # fmt: skip
+
+
+def test_nothing_rated_and_a_period_not_rated(tmp_path: Path) -> None:
+    db = tmp_path / "empty.db"
+    assert run(db, "init")[0] == 0
+    assert run(db, "check") == (
+        1,
+        "",
+        "Error: nothing to check: no period has been rated yet; run 'ratings rate'\n",
+    )
+    assert run(db, "check", "--all") == (
+        1,
+        "",
+        "Error: nothing to check: no period has been rated yet; run 'ratings rate'\n",
+    )
+
+
+def test_period_and_all_go_alone(club_template: Path | PgDatabase) -> None:
+    code, _, err = run(club_template, "check", "--all", "--period", "2025-01")
+    assert code == 2
+    assert err.splitlines()[-1] == "Error: --all checks every period; give --period or --all"
+    code, _, err = run(club_template, "check", "--period", "2024-12")
+    assert code == 1
+    assert err.startswith("Error: period 2024-12 has not been rated")
+    assert run(club_template, "check", "--period", "2025-01", "--list", "blitz") == (
+        1,
+        "",
+        "Error: period 2025-01 published no blitz list\n",
+    )
+
+
+def test_help_says_the_newest_period_is_the_default(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["check", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "default: the newest rated period" in text
+    assert "--all" in text
+
+
+@pytest.fixture(scope="module")
+def three_lists(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Six months of a generated federation on three lists (as tests/test_audit.py)."""
+    out = tmp_path_factory.mktemp("three")
+    files = bench_generate().generate(
+        120, 1500, 6, 11, out / "data", dt.date(2025, 1, 1), mixed_lists=True
+    )
+    db = out / "fed.db"
+    for args in (
+        ["init"],
+        ["import", "players", str(files.players_csv)],
+        ["import", "games", str(files.games_csv)],
+        ["rate"],
+    ):
+        code, stdout, err = run(db, *args)
+        assert code == 0, stdout + err
+    return db
+
+
+def test_a_generated_history_agrees_and_its_games_are_the_rated_ones(three_lists: Path) -> None:
+    code, out, err = run(three_lists, "check", "--all")
+    assert (code, err) == (0, "")
+    ((games,),) = table_rows(three_lists, "SELECT count(DISTINCT game_id) FROM rating_breakdown")
+    ((players,),) = table_rows(three_lists, "SELECT count(DISTINCT player_id) FROM rating_history")
+    assert out == f"Checked {players} players, {games} games of 6 periods 2025-01 .. 2025-06 " \
+        f"(every list): {OK}"  # fmt: skip
+    rated = run(three_lists, "rate", "--dry-run")  # nothing left: the counts come from rate
+    assert rated[1] == "Dry run: nothing was written\nNothing to rate\n"
+
+
+def test_it_finds_what_the_cookbook_query_finds(three_lists: Path, tmp_path: Path) -> None:
+    """On three lists, a wrong change, a wrong K and a change and a K on rows without games:
+    the command lists the rows the README's whole-history query returns, in its order."""
+    db = copy_database(three_lists, tmp_path / "fed.db")
+    assert isinstance(db, Path)
+    periods = table_rows(db, "SELECT id FROM rating_periods ORDER BY start_date")
+    for statement, (period_id,) in zip(
+        [
+            "UPDATE rating_history SET change = change - 2 WHERE id = (SELECT min(id) FROM "
+            "rating_history WHERE k_used IS NOT NULL AND time_control = 'standard' AND "
+            "period_id = {})",
+            "UPDATE rating_history SET k_used = k_used + 10 WHERE id = (SELECT max(id) FROM "
+            "rating_history WHERE k_used IS NOT NULL AND time_control = 'rapid' AND "
+            "period_id = {})",
+            "UPDATE rating_history SET change = 3 WHERE id = (SELECT min(id) FROM "
+            "rating_history WHERE period_games = 0 AND period_id = {})",
+            "UPDATE rating_history SET k_used = 20 WHERE id = (SELECT max(id) FROM "
+            "rating_history WHERE period_games = 0 AND period_id = {})",
+        ],
+        periods[2:6],
+        strict=True,
+    ):
+        tamper(db, statement.format(int(period_id)))
+    code, out, err = run(db, "sql", RECOMPUTE, "--format", "json")
+    assert code == 0, err
+    expected = [
+        (r["period"], r["list"], r["name"], r["k_used"], r["published"], r["recomputed"])
+        for r in json.loads(out)
+    ]
+    assert len(expected) == 4
+    app = App(str(db))
+    with app.session(commit=False) as session:
+        report = check_lists(session, every_period=True)
+    app.close()
+    got = [
+        (d.period, d.time_control, d.name, d.published_k, d.published_change, d.recomputed_change)
+        for d in report.disagreements
+    ]
+    assert got == expected
+    assert run(db, "check", "--all")[0] == 1
+    for label in ("2025-01", "2025-02"):
+        assert run(db, "check", "--period", label)[0] == 0
+
+
+def test_the_monthly_routine_checks_after_rate() -> None:
+    """The README's monthly routine runs the check right after `ratings rate`, and no longer
+    sends the reader to the cookbook for it."""
+    routine = README.read_text(encoding="utf-8").split("## The monthly routine", 1)[1]
+    routine = routine.split("\n## ", 1)[0]
+    commands = [line.split("#")[0].split() for line in routine.splitlines()]
+    names = [c[1] for c in commands if len(c) > 1 and c[0] == "ratings"]
+    assert names[names.index("rate") + 1] == "check"
+    assert "one-period check" not in routine

@@ -1,0 +1,53 @@
+"""The rating used, for a rated player whose games in an event were all against unrated
+opponents (issue 28, item 6).
+
+Seen: such a player has no breakdown row of his own (the games change no rating of his, SPEC
+1.6), so ``event show`` and the event page showed a blank rating: he looked unrated. The
+rating his games used is the one his opponents' first-rating rows hold for him."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from tests.publish_helpers import Page
+from tests.test_rating_scenarios import Club
+
+
+@pytest.fixture
+def club(tmp_path: Path) -> Club:
+    club = Club(tmp_path / "club.db")
+    club.player("Rated, Ann", "--rating", "1850", "--games", "40")
+    club.player("Rated, Bob", "--rating", "1700", "--games", "40")
+    club.player("New, Cat")
+    club.player("New, Dan")
+    for white, black, result, day in (
+        ("Rated, Ann", "New, Cat", "1-0", "2025-01-05"),
+        ("New, Dan", "Rated, Ann", "1/2-1/2", "2025-01-06"),
+        ("Rated, Bob", "New, Cat", "0-1", "2025-01-07"),
+        ("New, Dan", "Rated, Bob", "1-0", "2025-01-08"),
+        ("New, Cat", "New, Dan", "1-0", "2025-01-09"),
+    ):
+        club.game(white, black, result, day, "--event", "Open", "--round", day[-1])
+    club.ok("rate")
+    return club
+
+
+def test_event_show_gives_the_rating_used(club: Club) -> None:
+    assert club.ok("event", "show", "Open").splitlines()[3:] == [
+        "#  name        rating    5    6    7    8    9  score  perf  change",
+        "1  New, Cat            2b0       4b1       3w1      2  1775",
+        "2  Rated, Ann    1850  1w1  3b½                    1½",  # ranked by it, above Dan
+        "3  New, Dan                 2w½       4w1  1b0     1½  1968",
+        "4  Rated, Bob    1700            1w0  3b0           0",
+    ]
+
+
+def test_the_event_page_gives_the_rating_used(club: Club, tmp_path: Path) -> None:
+    club.ok("publish", str(tmp_path / "site"))
+    (page,) = (tmp_path / "site" / "events").glob("*.html")
+    text = " ".join(" ".join(Page(page.read_text("utf-8")).text).split())
+    assert re.search(r"Rated, Ann 1850 ", text), text
+    assert re.search(r"Rated, Bob 1700 ", text), text
