@@ -5,7 +5,9 @@ Usage::
     python bench/startup.py [--repeats 21] [--db ratings-demo.db]
 
 Each case runs as a fresh process (``sys.executable``, this checkout's ``ratings`` first on
-the path), one after the other, the cases interleaved so that every case sees the same
+the path) with its modules' bytecode cached, as an installed package has it
+(``PYTHONDONTWRITEBYTECODE`` is dropped for them, so the unmeasured first round writes
+``__pycache__``), one after the other, the cases interleaved so that every case sees the same
 machine load; the report gives each case's median wall time over ``--repeats`` runs and its
 ratio to the floor's median in the same run:
 
@@ -46,6 +48,8 @@ def cases(db: str) -> dict[str, list[str]]:
 def run_once(argv: Sequence[str]) -> float:
     """Wall time of one run, in seconds; a failing command stops the benchmark."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    # as an installed package runs: its modules compiled once (the warm-up round writes them)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     done = subprocess.run(argv, env=env, capture_output=True, check=False)
     elapsed = time.perf_counter() - start

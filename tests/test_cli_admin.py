@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from ratings import migrate
-from ratings.cli import cli
+from ratings.cli import cli, load_all
 
 HEAD = migrate.head_revision()
 
@@ -137,6 +137,9 @@ def _commands(group: click.Group, prefix: str = "") -> list[tuple[str, click.Com
         if isinstance(command, click.Group):
             found.extend(_commands(command, prefix + name + " "))
     return found
+
+
+load_all()  # every command's module, so that the walk below sees them all
 
 
 @pytest.mark.parametrize(("name", "command"), _commands(cli))

@@ -14,7 +14,7 @@ import pytest
 from click.shell_completion import split_arg_string
 from click.testing import CliRunner
 
-from ratings.cli import cli
+from ratings.cli import cli, load_all
 from ratings.cli.complete import _kind
 from tests.test_rating_scenarios import Club
 
@@ -101,6 +101,7 @@ def test_every_player_and_event_parameter_completes() -> None:
             found += [(f"{path} {name}", p) for p in command.params]
         return found
 
+    load_all()
     completed = [(where, p.name) for where, p in params(cli, "ratings") if p._custom_shell_complete]
     assert ("ratings player show", "player_ref") in completed
     assert ("ratings event show", "event_ref") in completed

@@ -11,19 +11,21 @@ import errno
 import os
 import select
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 import click
-from sqlalchemy import exc as sa_exc
-from sqlalchemy.engine import Engine
-from sqlalchemy.orm import Session
 
-from ratings import __version__, migrate
-from ratings.db import SessionFactory, database_url, make_engine, sqlite_path
+from ratings import __version__
 from ratings.errors import InputFileErrors, RatingsError
-from ratings.rules import RulesError
+from ratings.rules.base import RulesError  # not ratings.rules: the engine waits till needed
+
+if TYPE_CHECKING:
+    # imported where a command needs them, so that `ratings --help` and `--version` start
+    # without SQLAlchemy (bench/startup.py)
+    from sqlalchemy.engine import Engine
+    from sqlalchemy.orm import Session
 
 
 class CommandError(click.ClickException):
@@ -106,9 +108,13 @@ class RatingsGroup(click.Group):
         except UnicodeEncodeError as exc:
             # undecodable bytes in an argument: the shell hands them over as surrogates
             raise CommandError(f"not valid UTF-8 text: {exc.object!r}") from exc
-        except sa_exc.OperationalError as exc:
-            # e.g. "database is locked" after the busy timeout, or a server that went away
-            raise CommandError(f"database error: {exc.orig}") from exc
+        except Exception as exc:
+            # e.g. "database is locked" after the busy timeout, or a server that went away;
+            # SQLAlchemy is loaded by then (a command that never opened a database raises none)
+            sa_exc = sys.modules.get("sqlalchemy.exc")
+            if sa_exc is not None and isinstance(exc, sa_exc.OperationalError):
+                raise CommandError(f"database error: {exc.orig}") from exc
+            raise
 
 
 class App:
@@ -116,18 +122,32 @@ class App:
 
     def __init__(self, db: str) -> None:
         self.db = db
-        self.url = database_url(db)
+        self._url: str | None = None
         self._engine: Engine | None = None
+
+    @property
+    def url(self) -> str:
+        """The database's SQLAlchemy URL (worked out on first use: a command that opens no
+        database, ``calc``, never loads SQLAlchemy)."""
+        if self._url is None:
+            from ratings.db import database_url
+
+            self._url = database_url(self.db)
+        return self._url
 
     @property
     def path(self) -> str:
         """The SQLite file, or the URL for other backends (for messages)."""
+        from ratings.db import sqlite_path
+
         path = sqlite_path(self.url)
         return str(path) if path is not None else self.url
 
     def engine(self) -> Engine:
         """The engine for ordinary commands; refuses a missing SQLite file."""
         if self._engine is None:
+            from ratings.db import make_engine
+
             self._engine = make_engine(self.url, create=False)
         return self._engine
 
@@ -140,6 +160,9 @@ class App:
         succeeded (it can still fail, e.g. "database is locked" while a reader holds the
         file), nothing is saved, and a closed pipe raised in here rolls the work back.
         """
+        from ratings import migrate
+        from ratings.db import SessionFactory
+
         engine = self.engine()
         migrate.ensure_current(engine)
         session = SessionFactory(bind=engine)
@@ -168,7 +191,39 @@ class App:
 pass_app = click.make_pass_decorator(App)
 
 
-@click.group(cls=RatingsGroup, context_settings={"help_option_names": ["-h", "--help"]})
+class LazyRoot(RatingsGroup):
+    """The top-level group: each command's module is imported when the command is looked up,
+    so ``ratings --help`` (which shows the summaries of :data:`COMMANDS`) and ``--version``
+    import no command, and a command imports what it uses."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(COMMANDS)
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        if any(name.endswith("_COMPLETE") for name in os.environ):
+            # shell completion picks its bash and fish classes before any command is loaded
+            from ratings.cli import complete
+
+            complete.install(self)
+        return super().main(*args, **kwargs)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name in COMMANDS and cmd_name not in _LOADED:
+            _load(cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # click's own layout (Group.format_commands), from the summaries in COMMANDS
+        limit = formatter.width - 6 - max(map(len, COMMANDS))
+        rows = [
+            (name, click.Command(name, help=summary).get_short_help_str(limit))
+            for name, (_modules, summary) in sorted(COMMANDS.items())
+        ]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyRoot, context_settings={"help_option_names": ["-h", "--help"]})
 @click.option(
     "--db",
     envvar="RATINGS_DB",
@@ -185,33 +240,137 @@ def cli(ctx: click.Context, db: str) -> None:
     ctx.call_on_close(ctx.obj.close)
 
 
-def _register() -> None:
-    # imported here so that each module can use `cli`, `pass_app`, `App` from this one
-    from ratings.cli import admin, calc, demo, imports, lists, records, sql
+COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
+    # name: (the modules under ratings.cli that make it, in order; its summary in --help)
+    "calc": (
+        ("calc",),
+        "Rating calculators: FIDE table 8.1.2 and the Elo curve side by side (no database).",
+    ),
+    "card": (
+        ("lists",),
+        "Show the per-game calculation of a player's period (like FIDE's calculation page).",
+    ),
+    "check": (
+        ("check",),
+        (
+            "Check a period's lists against their per-game breakdown (default: the newest rated "
+            "period; --all: every period)."
+        ),
+    ),
+    "db": (
+        ("admin",),
+        "Schema migrations, backups and restores.",
+    ),
+    "demo": (
+        ("demo",),
+        (
+            "Build a demonstration club database (40 players, a year of events), rate it and "
+            "print the final list."
+        ),
+    ),
+    "event": (
+        ("records", "imports", "events"),
+        "List, show, edit and void events (tournaments, matches).",
+    ),
+    "export": (
+        ("tournaments",),
+        "Write stored data as files other programs read.",
+    ),
+    "game": (
+        ("records", "imports", "events"),
+        "Record, correct and void single games.",
+    ),
+    "history": (
+        ("lists",),
+        "Show a player's rating on every rated period's list (standard, rapid or blitz).",
+    ),
+    "import": (
+        ("imports", "tournaments", "fide_list", "records", "events", "undo"),
+        "Bulk input from CSV, TRF and PGN files (a whole file goes in, or nothing).",
+    ),
+    "init": (
+        ("admin",),
+        "Create a new database at the newest schema.",
+    ),
+    "list": (
+        ("lists",),
+        "Show the rating list (standard, rapid or blitz) published by a period.",
+    ),
+    "log": (
+        ("log",),
+        (
+            "Show the corrections log, oldest first: when (UTC), which correction, what, the old "
+            "and the new value, and the reason given."
+        ),
+    ),
+    "performance": (
+        ("lists",),
+        (
+            "Show a player's performance rating over a period's games on one list, or over an "
+            "event's rated games (on the event's list)."
+        ),
+    ),
+    "player": (
+        ("records",),
+        "Register, edit, list and merge players.",
+    ),
+    "plot": (
+        ("publish",),
+        (
+            "Draw the rating history of one or more players on one chart (PNG or SVG), on the "
+            "list --list (standard, rapid or blitz)."
+        ),
+    ),
+    "preview": (
+        ("lists",),
+        "Show the list the next period would publish; nothing is written.",
+    ),
+    "publish": (
+        ("publish",),
+        (
+            "Write the rating lists, a page per player and per event, and CSV/TXT downloads as a "
+            "static website in DIR (only the pages that changed are rewritten)."
+        ),
+    ),
+    "rate": (
+        ("lists",),
+        "Rate every period not yet rated (re-rating from the first corrected one), in order.",
+    ),
+    "sql": (
+        ("sql",),
+        "Run one read-only SQL statement (SELECT, PRAGMA table_info ...) and print the rows.",
+    ),
+    "unrate": (
+        ("undo",),
+        "Withdraw rated periods from YYYY-MM on, newest first (asks first).",
+    ),
+}
+"""Every top-level command: the modules that define it (and those that add subcommands to its
+group), and the summary ``ratings --help`` shows. ``tests/test_startup.py`` checks both
+against the commands themselves."""
 
-    cli.add_command(calc.calc)
-    for module in (admin, records, imports, lists, demo, sql):
-        module.register(cli)
-    from ratings.cli import fide_list, tournaments  # their commands join the `import` group
 
-    tournaments.register(cli)
-    fide_list.register(cli)
-    from ratings.cli import publish  # `publish` and `plot`
+def _load(name: str) -> None:
+    """Import the modules of command ``name`` and add their commands to :data:`cli`."""
+    import importlib
 
-    publish.register(cli)
-    from ratings.cli import events  # `event`; `game list` and `import list` join their groups
-
-    events.register(cli)
-    from ratings.cli import log, undo  # `unrate`, `log`; `import undo` joins `import`
-
-    undo.register(cli)
-    log.register(cli)
-    from ratings.cli import check  # `check`: the lists against their breakdown
-
-    check.register(cli)
+    for module_name in COMMANDS[name][0]:
+        module = importlib.import_module(f"ratings.cli.{module_name}")
+        register: Callable[[click.Group], None] = module.register
+        register(cli)
     from ratings.cli import complete  # names from the database for PLAYER and EVENT
 
     complete.install(cli)
+    _LOADED.add(name)
 
 
-_register()
+_LOADED: set[str] = set()
+"""The commands :func:`_load` has loaded whole (a module of one may have added another's group
+half made: ``events`` needs the ``import`` group, not the commands that join it elsewhere)."""
+
+
+def load_all() -> None:
+    """Every command of :data:`COMMANDS` in :data:`cli` (for the tests and the docs checks)."""
+    for name in COMMANDS:
+        if name not in _LOADED:
+            _load(name)

@@ -236,3 +236,8 @@ def performance_command(
         return
     rows = [[name, str(v)] for name, v in values.items()]
     click.echo(_table(["method", "performance"], rows))
+
+
+def register(group: click.Group) -> None:
+    """Add ``calc`` to the top-level group."""
+    group.add_command(calc)

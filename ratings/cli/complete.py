@@ -19,20 +19,20 @@ import os
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-import sqlalchemy as sa
 from click.shell_completion import (
     BashComplete,
     CompletionItem,
     FishComplete,
     add_completion_class,
 )
-from sqlalchemy.engine import Connection
 
-from ratings.db import database_url, make_engine, sqlite_path
 from ratings.names import key_of_stored
+
+if TYPE_CHECKING:
+    from sqlalchemy.engine import Connection
 
 __all__ = ["complete_event", "complete_player", "install"]
 
@@ -46,6 +46,8 @@ _UNSAFE = re.compile(r"([^\w@%+=:,./-])")
 @contextmanager
 def _database(ctx: click.Context) -> Iterator[Connection | None]:
     """A connection to the database ``--db`` names, or None when there is none to read."""
+    from ratings.db import database_url, make_engine, sqlite_path  # when completing only
+
     db = ctx.find_root().params.get("db") or os.environ.get("RATINGS_DB") or "ratings.db"
     url = database_url(str(db))
     path = sqlite_path(url)
@@ -66,6 +68,8 @@ def _names(ctx: click.Context, incomplete: str, kind: str) -> list[str]:
     text = incomplete.strip()
     if (text.isascii() and text.isdigit()) or text.lower().startswith("fide:"):
         return []  # an id: nothing to complete
+    import sqlalchemy as sa
+
     key = key_of_stored(incomplete)
     try:
         with _database(ctx) as conn:
