@@ -24,9 +24,10 @@ import takes:
   FIDE leaves blank is kept; a full birth date whose year FIDE contradicts is cleared).
 
 Every change is returned (the CLI prints it) and written to the corrections log
-(``player_edit``, with the import's id), as ``import players --update`` does. A change of
-birth year or of the K=10 flag of a player on a list here (a rapid or blitz flag: on that
-list), or a K for a period already rated, marks the rated periods for a re-rate.
+(``player_edit``, with the import's id), as ``import players --update`` does. A change that
+alters the inputs of a rated period marks the oldest such period for a re-rate, and only
+then (:func:`_mark`): a birth year that makes a junior on some list here, a K=10 flag that
+changes the flag a listed player enters a list with, FIDE's K for a rated period.
 
 ``add=True`` also registers the list's players that are not registered (entry rating, K,
 birth year, sex, title, federation; an unknown count of prior games), except one whose name
@@ -57,7 +58,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits
+from ratings import limits, rules
 from ratings.errors import InputFileError, InputFileErrors, InvalidInputError, InvalidNameError
 from ratings.io.fide_list import FideList, FideListPlayer, RatingType, open_fide_list
 from ratings.io.notes import FileWarning
@@ -68,7 +69,6 @@ from ratings.service.common import (
     bulk_insert,
     date_param,
     fetch_all,
-    mark_all_for_rerate,
     to_date,
 )
 from ratings.service.storing import check_not_imported, record_import
@@ -88,13 +88,14 @@ FIELDS = (
     "title", "federation",
 )  # fmt: skip
 """The register's columns the import may change, in the order changes are reported."""
-_RERATE_FIELDS = {
-    "k10": "standard", "rapid_k10": "rapid", "blitz_k10": "blitz", "birth_year": "standard",
-    "birth_date": "standard",
-}  # fmt: skip
-"""Changes that alter K on lists already published (art. 8.3.3), with the list that must hold
-the player for them to matter (every player on a rapid or blitz list here is on the standard
-one): a re-rate from the start."""
+_K10_INDEXES = {"standard": (0, 3), "rapid": (9, 11), "blitz": (12, 14)}
+"""``_Register.values``: each list's entry rating and K=10 flag. Together they make the K=10
+flag a player enters the list with (:func:`ratings.rules.flags_after`), which alone decides
+K 10 on the list the player is first listed on (art. 8.3.3); later lists carry the flag of
+the list before, or'ed with it."""
+_BIRTH_YEAR = 4
+"""``_Register.values``: the birth year (the junior K of art. 8.3.3 counts by year; the full
+birth date is not an input of the rating)."""
 _OTHER_LISTS = (("rapid", 9), ("blitz", 12))
 """The rapid and blitz lists: each one's FIDE record field and the index of its entry rating
 in ``_Register.values`` (its FIDE K and K=10 flag follow)."""
@@ -527,7 +528,7 @@ def import_fide_list(
         raise InputFileError(file_name, None, f"no player on the list{where}; nothing was imported")
     import_id = record_import(session, "fide_list", file_name, data_hash, reading.read)
     changes, k_changed = _store(session, register, reading.updates, import_id)
-    marked = _mark(session, changes, listed, day, k_changed)
+    marked = _mark(session, register, reading.updates, listed, day, k_changed)
     return FideListReport(
         file_name,
         day,
@@ -608,33 +609,111 @@ def _reported(values: Sequence[object]) -> tuple[object, ...]:
 
 def _mark(
     session: Session,
-    changes: Sequence[FideListChange],
+    register: _Register,
+    updates: dict[int, list[object]],
     listed: dict[str, set[int]],
     list_date: dt.date,
     k_changed: bool,
 ) -> str | None:
-    """Mark the rated periods the changes touch; returns the oldest marked, if any.
+    """Mark the oldest rated period whose inputs the changes alter; returns its label, if any
+    (issue 28, item 16: only the periods whose inputs changed, never a re-rate that can change
+    nothing).
 
-    A new birth year or K=10 flag of a player on a list here changes K on every list
-    (art. 8.3.3): from the oldest rated period (a rapid or blitz K=10 flag: of a player on
-    that list here). FIDE's K counts from the period its list
-    starts (:func:`ratings.rules.standing_k`): from the first rated period on or after the
-    list's date. An entry rating changes only for players on no list yet: nothing to mark.
+    * A new K=10 flag of the register, for a player on a list here, matters only when it
+      changes the flag the player enters that list with (an entry rating of 2400 or more
+      makes it true anyway, art. 8.3.3): then from the first period that listed the player.
+    * A new birth year, for a player on a list here, matters only in the periods whose list
+      years make a junior (art. 8.3.3: K 40 until the end of the year of the 18th birthday)
+      of one year and not of the other: from the first of those that lists the player.
+    * FIDE's K counts from the period its list starts (:func:`ratings.rules.standing_k`):
+      from the first rated period on or after the list's date.
+
+    An entry rating changes only for players on no list yet, a full birth date, sex, title
+    and federation are no input of a rating: nothing to mark.
     """
-    if any(
-        c.field in _RERATE_FIELDS and c.player_id in listed[_RERATE_FIELDS[c.field]]
-        for c in changes
-    ):
-        period = mark_all_for_rerate(session)
-        return None if period is None else period.label
+    day = _k10_and_birth_year_from(session, register, updates, listed)
+    days = [] if day is None else [day]
     if k_changed:
-        period = session.scalar(
-            sa.select(RatingPeriod)
+        day = session.scalar(
+            sa.select(RatingPeriod.start_date)
             .where(RatingPeriod.start_date >= list_date)
             .order_by(RatingPeriod.start_date)
             .limit(1)
         )
-        if period is not None:
-            period.status = "needs_rerate"
-            return period.label
-    return None
+        if day is not None:
+            days.append(day)
+    if not days:
+        return None
+    period = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == min(days)))
+    assert period is not None
+    period.status = "needs_rerate"
+    return period.label
+
+
+def _k10_and_birth_year_from(
+    session: Session,
+    register: _Register,
+    updates: dict[int, list[object]],
+    listed: dict[str, set[int]],
+) -> dt.date | None:
+    """The first day of the oldest rated period whose K the new K=10 flags and birth years
+    alter (see :func:`_mark`), or None. One query per 500 players concerned."""
+    k10: set[tuple[int, str]] = set()
+    born: dict[int, tuple[object, object]] = {}
+    for pid, new in updates.items():
+        old = register.values[pid]
+        for tc, (entry, flag) in _K10_INDEXES.items():
+            if pid in listed[tc] and old[flag] != new[flag]:
+                before = rules.flags_after(bool(old[flag]), False, _rating(old[entry])).k10
+                after = rules.flags_after(bool(new[flag]), False, _rating(new[entry])).k10
+                if before != after:
+                    k10.add((pid, tc))
+        if pid in listed["standard"] and old[_BIRTH_YEAR] != new[_BIRTH_YEAR]:
+            born[pid] = (old[_BIRTH_YEAR], new[_BIRTH_YEAR])
+    pids = sorted({pid for pid, _tc in k10} | set(born))
+    if not pids:
+        return None
+    first: dict[tuple[int, str], dt.date] = {}
+    for at in range(0, len(pids), _IDS_A_QUERY):
+        marks = ", ".join(str(int(pid)) for pid in pids[at : at + _IDS_A_QUERY])
+        for pid, tc, day in fetch_all(
+            session,
+            "SELECT h.player_id, h.time_control, min(rp.start_date) FROM rating_history h "
+            "JOIN rating_periods rp ON rp.id = h.period_id "
+            f"WHERE h.player_id IN ({marks}) GROUP BY h.player_id, h.time_control",
+        ):
+            first[pid, tc] = to_date(day)
+    found = [first[key] for key in k10 if key in first]
+    if born:
+        periods = [
+            (to_date(start), to_date(end))
+            for start, end in fetch_all(
+                session, "SELECT start_date, list_date FROM rating_periods ORDER BY start_date"
+            )
+        ]
+        for pid, (old_year, new_year) in born.items():
+            listed_from = min((d for (p, _tc), d in first.items() if p == pid), default=None)
+            if listed_from is None:
+                continue
+            for start, list_day in periods:
+                if start >= listed_from and any(
+                    _junior(old_year, year) != _junior(new_year, year)
+                    for year in (start.year, list_day.year)
+                ):
+                    found.append(start)
+                    break
+    return min(found, default=None)
+
+
+_IDS_A_QUERY = 500
+"""Player ids listed in one ``IN (...)`` of :func:`_k10_and_birth_year_from`."""
+
+
+def _rating(value: object) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+def _junior(birth_year: object, list_year: int) -> bool:
+    """Whether a player born in ``birth_year`` has the junior K on a list of ``list_year``
+    (art. 8.3.3, before the 2300 rule: the rating decides that the same way for both years)."""
+    return isinstance(birth_year, int) and list_year - birth_year <= rules.JUNIOR_MAX_AGE
