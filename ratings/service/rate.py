@@ -321,7 +321,7 @@ class _Rater:
     def _changing(self, period: Period, previous_id: int) -> set[int]:
         """The players without games whose row may differ from a carry of the previous one:
         :func:`ratings.rules.changes_without_games` in SQL, over the previous list."""
-        bounds = rules.carry_bounds(self.config, period)
+        bounds = rules.carry_bounds(self.config, period, self.time_control)
         rating, _games, k10, _fide_k = (c.key for c in ENTRY_COLUMNS[self.time_control])
         ph = self.ph
         params: list[object] = [
@@ -329,8 +329,10 @@ class _Rater:
             self._date_param(bounds.fide_k_from),
         ]
         junior = ""
+        if bounds.every_rated:  # an edition or FIDE's one-time adjustment of the new list
+            junior = " OR h.rating_after IS NOT NULL"
         if bounds.junior_births is not None:
-            junior = f" OR (h.rating_after IS NOT NULL AND p.birth_year BETWEEN {ph} AND {ph})"
+            junior += f" OR (h.rating_after IS NOT NULL AND p.birth_year BETWEEN {ph} AND {ph})"
             params += bounds.junior_births
         sql = (
             "SELECT h.player_id FROM rating_history h JOIN players p ON p.id = h.player_id "
