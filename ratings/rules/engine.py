@@ -156,6 +156,13 @@ class Standing:
     """First day of the last period in which a game of the player counted, or of the first
     period that listed the player (None: not listed yet); 12 months without a game make the
     player inactive (the ``i`` flag)."""
+    inactive: bool = False
+    """The ``i`` flag on the list in force: it holds, without a game, on the next list."""
+    fide_inactive: date | None = None
+    """The date of the FIDE list that flagged the player inactive (``players.
+    fide_inactive_list``; standard list only): the player turns inactive on the first list
+    here dated on or after it, or on his first list here, unless he plays in that period
+    (art. 7.2.2), and stays so until a game of his counts."""
 
     def __post_init__(self) -> None:
         rating = self.rating
@@ -181,6 +188,7 @@ class Standing:
         k10: bool = False,
         fide_k: int | None = None,
         fide_k_list: date | None = None,
+        fide_inactive: date | None = None,
     ) -> Standing:
         """A newly registered player: the entry rating counts as a published rating (SPEC
         1.4), ``games`` are the rated games completed before registration (None: unknown).
@@ -189,7 +197,10 @@ class Standing:
         here), so their count starts at 0."""
         if games is None and rating is None:
             games = 0
-        return cls(rating, games, birth_year, k10, fide_k=fide_k, fide_k_list=fide_k_list)
+        return cls(
+            rating, games, birth_year, k10, fide_k=fide_k, fide_k_list=fide_k_list,
+            fide_inactive=fide_inactive,
+        )  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------------
@@ -369,6 +380,11 @@ class CarryBounds:
     """Every rated player's row may move: FIDE's one-time adjustment changes the new list
     (1 March 2024), or the K of the list in force and of the new list follow different
     editions (the rapid and blitz lists of 1 September and 1 October 2022)."""
+    fide_inactive_after: date = date.min
+    """With :attr:`fide_inactive_through`: a FIDE list dated after this day and on or before
+    that one turns a quiet rated player inactive here (:attr:`Standing.fide_inactive`)."""
+    fide_inactive_through: date = date.min
+    """See :attr:`fide_inactive_after`: the date of the new list."""
 
 
 def carry_bounds(
@@ -390,6 +406,8 @@ def carry_bounds(
         junior_births=births,
         fide_k_from=period.previous().start,  # one list of margin
         units_per_point=config.units_per_point,
+        fide_inactive_after=period.start,
+        fide_inactive_through=period.list_date,
         every_rated=config.list_adjustment(period, time_control) is not None
         or (
             config.k is None
@@ -405,14 +423,16 @@ def changes_without_games(
     birth_year: int | None,
     entry_k10: bool,
     fide_k_list: date | None,
+    fide_inactive: date | None = None,
 ) -> bool:
     """Whether the row of a player with no game this period may differ from a plain carry of
     ``previous`` (the player's row on the list in force). False is a promise, which
     :func:`rate_period` keeps (tests/test_quiet_players.py checks it): the new row is the carry.
 
     ``entry_k10`` is the register's K=10 flag for the list (set by hand, or an entry rating of
-    2400 or more); ``birth_year`` and ``fide_k_list`` are the register's. Each condition has a
-    plain-SQL twin in ``ratings.service.rate`` that picks the players a rate loads."""
+    2400 or more); ``birth_year``, ``fide_k_list`` and ``fide_inactive`` (the standard list
+    only) are the register's. Each condition has a plain-SQL twin in ``ratings.service.rate``
+    that picks the players a rate loads."""
     rated = previous.rating_after is not None
     if previous.list_status not in (LISTED, UNRATED) or previous.last_active is None:
         return True  # first rated or below the floor: the status changes; first listed now
@@ -422,6 +442,13 @@ def changes_without_games(
         return True  # an edition or FIDE's one-time adjustment moves every rated row
     if rated and not previous.inactive and previous.last_active < bounds.active_from:
         return True  # turns inactive
+    if (
+        rated
+        and not previous.inactive
+        and fide_inactive is not None
+        and bounds.fide_inactive_after < fide_inactive <= bounds.fide_inactive_through
+    ):
+        return True  # FIDE's flag turns the player inactive on this list
     if entry_k10 and not previous.k10:
         return True
     if fide_k_list is not None and fide_k_list >= bounds.fide_k_from:
@@ -663,16 +690,31 @@ def rate_period(
                 else:
                     next_k = _k(state, after, state.total_games, list_date)
             last_active = state.last_active
+            first_listed = last_active is None
             if last_active is None:  # first listed now: inactivity counts from here
                 last_active = start
                 state = dataclasses.replace(state, last_active=start)
+            # art. 7.2.2: no game in a year, or still inactive (no game since), or FIDE's flag
+            # turns it on with this list (the first dated on or after FIDE's, or his first)
+            flagged = state.fide_inactive
+            inactive = before is not None and (
+                last_active < active_from
+                or state.inactive
+                or (
+                    flagged is not None
+                    and flagged <= list_date
+                    and (first_listed or flagged > start)
+                )
+            )
+            if inactive != state.inactive:
+                state = dataclasses.replace(state, inactive=inactive)
             # most players, most periods: built with tuple.__new__, which skips the named
             # tuple's Python-level __new__ (a third of the cost of 20,000 rows a period)
             rows.append(
                 _new_tuple(ListEntry, (
                     pid, before, after, 0, None, 0, state.total_games, 0, 0, unit, state.k10,
                     state.reached_2300, next_k, LISTED if before is not None else UNRATED,
-                    before is not None and last_active < active_from, last_active,
+                    inactive, last_active,
                 ))
             )  # fmt: skip
             new_standings[pid] = state
@@ -753,7 +795,7 @@ def rate_period(
         )  # fmt: skip
         new_standings[pid] = Standing(
             after, total, state.birth_year, flags.k10, flags.reached_2300, pool, state.fide_k,
-            state.fide_k_list, start,
+            state.fide_k_list, start, False, state.fide_inactive,
         )  # fmt: skip
     return PeriodOutcome(rows, breakdown, new_standings, counted)
 

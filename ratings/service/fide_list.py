@@ -85,7 +85,7 @@ __all__ = [
 FIELDS = (
     "entry_rating", "fide_k", "k10", "rapid_entry_rating", "rapid_fide_k", "rapid_k10",
     "blitz_entry_rating", "blitz_fide_k", "blitz_k10", "birth_year", "birth_date", "sex",
-    "title", "federation",
+    "title", "federation", "fide_inactive_list",
 )  # fmt: skip
 """The register's columns the import may change, in the order changes are reported."""
 _K10_INDEXES = {"standard": (0, 3), "rapid": (9, 11), "blitz": (12, 14)}
@@ -96,6 +96,9 @@ the list before, or'ed with it."""
 _BIRTH_YEAR = 4
 """``_Register.values``: the birth year (the junior K of art. 8.3.3 counts by year; the full
 birth date is not an input of the rating)."""
+_INACTIVE = 15
+"""``_Register.values``: ``fide_inactive_list``, the first FIDE list that flagged the player
+inactive (``i``, art. 7.2.2)."""
 _OTHER_LISTS = (("rapid", 9), ("blitz", 12))
 """The rapid and blitz lists: each one's FIDE record field and the index of its entry rating
 in ``_Register.values`` (its FIDE K and K=10 flag follow)."""
@@ -224,7 +227,7 @@ class _Register:
             "SELECT id, fide_id, merged_into_id, name, name_key, entry_rating, fide_k, "
             "fide_k_list, k10, birth_year, birth_date, sex, title, federation, "
             "rapid_entry_rating, rapid_fide_k, rapid_k10, blitz_entry_rating, blitz_fide_k, "
-            "blitz_k10 FROM players "
+            "blitz_k10, fide_inactive_list FROM players "
             "WHERE fide_id IS NOT NULL OR merged_into_id IS NULL",
         )
         for pid, fide_id, merged_into, name, key, *values in rows:
@@ -242,6 +245,8 @@ class _Register:
                 values[14] = bool(values[14])
                 if values[5] is not None:
                     values[5] = to_date(values[5])
+                if values[_INACTIVE] is not None:
+                    values[_INACTIVE] = to_date(values[_INACTIVE])
                 self.values[pid] = values
                 if fide_id is not None:
                     live_with_id.add(pid)
@@ -397,6 +402,10 @@ class _Reading:
                 ):
                     if value is not None:
                         new[index] = value
+                if player.inactive and old[_INACTIVE] is None:
+                    # the first list that flags him: the lists here show it until his next
+                    # game here (a later list's flag, or its absence, changes nothing)
+                    new[_INACTIVE] = self.list_date
                 if new != old:
                     updates[pid] = new
                 continue
@@ -437,13 +446,14 @@ class _Reading:
                 name, key, player.fide_id, player.birth_year, player.sex, _federation(player),
                 _title(player), rating, None, k == 10, k, day_param if taken else None,
                 r_rating, r_k == 10, r_k, b_rating, b_k == 10, b_k,
+                day_param if player.inactive else None,
             )  # fmt: skip
 
 
 _NEW_COLUMNS = (
     "name", "name_key", "fide_id", "birth_year", "sex", "federation", "title", "entry_rating",
     "entry_games", "k10", "fide_k", "fide_k_list", "rapid_entry_rating", "rapid_k10",
-    "rapid_fide_k", "blitz_entry_rating", "blitz_k10", "blitz_fide_k",
+    "rapid_fide_k", "blitz_entry_rating", "blitz_k10", "blitz_fide_k", "fide_inactive_list",
 )  # fmt: skip
 
 
@@ -556,12 +566,12 @@ def _store(
     for pid, new in updates.items():
         old = register.values[pid]
         entry, fide_k, fide_k_list, k10, birth_year, birth_date, sex, title, fed, *other = new
-        r_entry, r_k, r_k10, b_entry, b_k, b_k10 = other
+        r_entry, r_k, r_k10, b_entry, b_k, b_k10, inactive = other
         rows.append(
             (
                 entry, fide_k, _day(session, fide_k_list), bool(k10), birth_year,
                 _day(session, birth_date), sex, title, fed, r_entry, r_k, bool(r_k10), b_entry,
-                b_k, bool(b_k10), pid,
+                b_k, bool(b_k10), _day(session, inactive), pid,
             )
         )  # fmt: skip
         k_changed = k_changed or any(old[i] != new[i] for i in _K_INDEXES)
@@ -591,7 +601,7 @@ def _store(
 _UPDATED_COLUMNS = (
     "entry_rating", "fide_k", "fide_k_list", "k10", "birth_year", "birth_date", "sex", "title",
     "federation", "rapid_entry_rating", "rapid_fide_k", "rapid_k10", "blitz_entry_rating",
-    "blitz_fide_k", "blitz_k10",
+    "blitz_fide_k", "blitz_k10", "fide_inactive_list",
 )  # fmt: skip
 """The register's values ``_Register`` reads, in its order."""
 
@@ -604,7 +614,8 @@ def _day(session: Session, value: object) -> object:
 def _reported(values: Sequence[object]) -> tuple[object, ...]:
     """The values in :data:`FIELDS` order (without ``fide_k_list``)."""
     entry, fide_k, _list, k10, birth_year, birth_date, sex, title, fed, *other = values
-    return (entry, fide_k, k10, *other, birth_year, birth_date, sex, title, fed)
+    *others, inactive = other
+    return (entry, fide_k, k10, *others, birth_year, birth_date, sex, title, fed, inactive)
 
 
 def _mark(
@@ -627,12 +638,22 @@ def _mark(
       of one year and not of the other: from the first of those that lists the player.
     * FIDE's K counts from the period its list starts (:func:`ratings.rules.standing_k`):
       from the first rated period on or after the list's date.
+    * FIDE's inactive flag, new for a player on the standard list here, turns him inactive
+      on the first list here dated on or after FIDE's list, or on his first list here
+      (:attr:`ratings.rules.Standing.fide_inactive`): that period, if he is rated there,
+      played no game in it and was not inactive there already (else it changes nothing).
 
     An entry rating changes only for players on no list yet, a full birth date, sex, title
     and federation are no input of a rating: nothing to mark.
     """
-    day = _k10_and_birth_year_from(session, register, updates, listed)
-    days = [] if day is None else [day]
+    days = [
+        day
+        for day in (
+            _k10_and_birth_year_from(session, register, updates, listed),
+            _fide_inactive_from(session, register, updates, listed),
+        )
+        if day is not None
+    ]
     if k_changed:
         day = session.scalar(
             sa.select(RatingPeriod.start_date)
@@ -702,6 +723,52 @@ def _k10_and_birth_year_from(
                 ):
                     found.append(start)
                     break
+    return min(found, default=None)
+
+
+def _fide_inactive_from(
+    session: Session,
+    register: _Register,
+    updates: dict[int, list[object]],
+    listed: dict[str, set[int]],
+) -> dt.date | None:
+    """The first day of the oldest rated period whose list FIDE's new inactive flags change
+    (see :func:`_mark`), or None."""
+    pids = sorted(
+        pid
+        for pid, new in updates.items()
+        if pid in listed["standard"]
+        and register.values[pid][_INACTIVE] is None
+        and new[_INACTIVE] is not None
+    )
+    if not pids:
+        return None
+    flagged = updates[pids[0]][_INACTIVE]  # this list's date, the same for every player
+    assert isinstance(flagged, dt.date)
+    first = session.scalar(
+        sa.select(RatingPeriod.id)
+        .where(RatingPeriod.list_date >= flagged)
+        .order_by(RatingPeriod.start_date)
+        .limit(1)
+    )
+    if first is None:
+        return None  # every rated list is older than FIDE's
+    found: list[dt.date] = []
+    for at in range(0, len(pids), _IDS_A_QUERY):
+        marks = ", ".join(str(int(pid)) for pid in pids[at : at + _IDS_A_QUERY])
+        # the first list here dated on or after FIDE's, or the player's first list if later
+        for day, rating, games, inactive in fetch_all(
+            session,
+            "SELECT rp.start_date, h.rating_after, h.period_games, h.inactive "
+            "FROM rating_history h JOIN rating_periods rp ON rp.id = h.period_id "
+            "WHERE h.time_control = 'standard' AND h.player_id IN ("
+            f"{marks}) AND rp.start_date = (SELECT min(rp2.start_date) FROM rating_history h2 "
+            "JOIN rating_periods rp2 ON rp2.id = h2.period_id WHERE h2.player_id = h.player_id "
+            "AND h2.time_control = 'standard' AND rp2.start_date >= (SELECT start_date FROM "
+            f"rating_periods WHERE id = {int(first)}))",
+        ):
+            if rating is not None and games == 0 and not inactive:
+                found.append(to_date(day))
     return min(found, default=None)
 
 
