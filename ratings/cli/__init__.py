@@ -206,6 +206,9 @@ def _register() -> None:
 
     undo.register(cli)
     log.register(cli)
+    from ratings.cli import settings  # `settings`
+
+    settings.register(cli)
     from ratings.cli import complete  # names from the database for PLAYER and EVENT
 
     complete.install(cli)
