@@ -48,7 +48,8 @@ __all__ = [
 
 
 class Settings(Base):
-    """The database's rating system and its overrides: one row, fixed at ``ratings init``."""
+    """The database's rating system and its overrides: one row, made by ``ratings init``;
+    ``ratings settings KEY VALUE`` changes a setting (logged, the periods it touches marked)."""
 
     __tablename__ = "settings"
     __table_args__ = (
