@@ -73,9 +73,7 @@ def _sequence(table: str) -> int | None:
     bind = op.get_bind()
     if bind.dialect.name != "sqlite":
         return None
-    value = bind.exec_driver_sql(
-        f"SELECT seq FROM sqlite_sequence WHERE name = '{table}'"
-    ).scalar()
+    value = bind.exec_driver_sql(f"SELECT seq FROM sqlite_sequence WHERE name = '{table}'").scalar()
     return None if value is None else int(value)
 
 
@@ -117,7 +115,9 @@ def downgrade() -> None:
             "ALTER TABLE corrections DISABLE TRIGGER corrections_no_update_or_delete"
         )
         bind.exec_driver_sql("DELETE FROM corrections WHERE action = 'settings_edit'")
-        bind.exec_driver_sql("ALTER TABLE corrections ENABLE TRIGGER corrections_no_update_or_delete")
+        bind.exec_driver_sql(
+            "ALTER TABLE corrections ENABLE TRIGGER corrections_no_update_or_delete"
+        )
     else:
         bind.exec_driver_sql("DROP TRIGGER corrections_no_delete")
         bind.exec_driver_sql("DELETE FROM corrections WHERE action = 'settings_edit'")

@@ -278,9 +278,14 @@ def _listed(session: Session) -> dict[str, set[int]]:
     return listed
 
 
-def _check_list_date(session: Session, list_date: dt.date, file_name: str) -> None:
-    """Refuse a list older than one already imported: its K and data are out of date."""
-    newest = session.scalar(sa.select(sa.func.max(Player.fide_k_list)))
+def _newest_list(session: Session) -> dt.date | None:
+    """The date of the newest FIDE list imported (of the K it gave)."""
+    return session.scalar(sa.select(sa.func.max(Player.fide_k_list)))
+
+
+def _check_list_date(newest: dt.date | None, list_date: dt.date, file_name: str) -> None:
+    """Refuse a list older than one already imported (``newest``): its K and data are out of
+    date."""
     if newest is not None and newest > list_date:
         raise InputFileError(
             file_name,
@@ -304,6 +309,10 @@ class _Reading:
         track_ids: bool = False,
     ) -> None:
         self.session = session
+        # read before the file: on PostgreSQL the rows stream into a COPY on the session's
+        # connection, which takes no other statement until it ends (a query from the
+        # generator waited for it for ever: ``import fide-list --add`` never returned)
+        self.newest = _newest_list(session)
         self.register = register
         self.listed = listed
         self.given_date = list_date
@@ -340,7 +349,7 @@ class _Reading:
                 None,
                 "the file does not say which month's list it is; give it (--month YYYY-MM)",
             )
-        _check_list_date(self.session, found, filename)
+        _check_list_date(self.newest, found, filename)
         return found
 
     def rows(self, fide: FideList) -> Iterator[tuple[object, ...]]:
