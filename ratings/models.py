@@ -48,7 +48,8 @@ __all__ = [
 
 
 class Settings(Base):
-    """The database's rating system and its overrides: one row, fixed at ``ratings init``."""
+    """The database's rating system and its overrides: one row, made by ``ratings init``;
+    ``ratings settings KEY VALUE`` changes a setting (logged, the periods it touches marked)."""
 
     __tablename__ = "settings"
     __table_args__ = (
@@ -173,6 +174,11 @@ class Player(Base):
     """The import that registered the player (``imports.id``), which ``ratings import undo``
     may remove with it; NULL for a player added by hand or registered before revision 0005.
     No foreign key: the id stays after an undo that had to keep the player."""
+    fide_inactive_list: Mapped[dt.date | None]
+    """The date of the first imported FIDE list that flagged the player inactive (its ``i``
+    flag, art. 7.2.2; ``ratings import fide-list``): the standard lists here show him
+    inactive from the list of that date until his next rated game here. NULL: no FIDE list
+    imported flagged him (revision 0009)."""
 
     def __repr__(self) -> str:
         return f"Player(id={self.id!r}, name={self.name!r})"
@@ -499,6 +505,7 @@ CORRECTION_ACTIONS = (
     "event_void",
     "import_undo",
     "unrate",
+    "settings_edit",
 )
 """What a :class:`Correction` records (``corrections.action``); see ``ratings.service.audit``."""
 
@@ -528,7 +535,7 @@ class Correction(Base):
     """UTC, naive."""
     action: Mapped[str] = mapped_column(sa.String(16))
     """player_edit | player_merge | player_unmerge | game_edit | game_void | event_edit |
-    event_void | import_undo | unrate."""
+    event_void | import_undo | unrate | settings_edit."""
     player_id: Mapped[int | None] = mapped_column(index=True)
     """The player the line concerns (``players.id``), if any."""
     game_id: Mapped[int | None] = mapped_column(index=True)

@@ -528,7 +528,11 @@ def test_0003_corrections_are_append_only(tmp_path: Path, backend: str) -> None:
 
 # --- 0004: unknown game counts, FIDE's K, event rating periods, closing days, inactive ------
 
+NEW_IN_0009 = ("players.fide_inactive_list",)
+"""Columns of 0009 (FIDE's inactive flag), left out of the earlier revisions' comparisons."""
+
 NEW_IN_0006 = (
+    *NEW_IN_0009,
     "events.time_control", "rating_history.time_control", "superseded_ratings.time_control",
     *(f"players.{tc}_{c}" for tc in ("rapid", "blitz")
       for c in ("entry_rating", "entry_games", "k10", "fide_k")),
@@ -768,3 +772,76 @@ def test_0007_current_ratings_gives_0006s_rows_and_back(tmp_path: Path, backend:
     assert by_name["Late, Comer", "standard"][7:9] == (1500, None)  # registered after it
     assert "Late, Twin" not in {r[1] for r in rated}  # the merged record is left out
     assert any(r[11] in ("w", "wi") for r in rated)
+
+
+# --- 0009: FIDE's inactive flag, settings changes in the log -------------------------------
+
+LOG_LINE = (
+    "INSERT INTO corrections (batch, recorded_at, action, {column}, field, old_value, "
+    "new_value) VALUES ({batch}, '2026-12-02 12:00:00', '{action}', {value}, '{field}', "
+    "'{old}', '{new}')"
+)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_0009_keeps_the_log_append_only_and_back(tmp_path: Path, backend: str) -> None:
+    """0009 replaces the CHECK on ``corrections.action`` (a rebuild of the table on SQLite):
+    every line is kept, the log stays append-only, its ids are never reused, and
+    ``settings_edit`` lines may be written; the new column is NULL. Downgrade deletes the
+    ``settings_edit`` lines only, and the log is append-only again."""
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0007")
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            for batch in (1, 2):
+                conn.exec_driver_sql(
+                    LOG_LINE.format(column="game_id", batch=batch, action="game_edit",
+                                    value=batch, field="result", old="1-0", new="0-1")
+                )  # fmt: skip
+            conn.exec_driver_sql("INSERT INTO players (name, name_key) VALUES ('Ann', 'ann')")
+    finally:
+        engine.dispose()
+    before = _rows(url, "SELECT * FROM corrections ORDER BY id")
+    sequence = _sequence(url, "corrections")
+    migrate.upgrade(url)
+    assert _rows(url, "SELECT * FROM corrections ORDER BY id") == before
+    assert _sequence(url, "corrections") == sequence
+    assert _rows(url, "SELECT name, fide_inactive_list FROM players") == [("Ann", None)]
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                LOG_LINE.format(column="period", batch=3, action="settings_edit",
+                                value="'2026-09'", field="closing_days", old="0", new="3")
+            )  # fmt: skip
+        for statement in ("UPDATE corrections SET new_value = '1-0'", "DELETE FROM corrections"):
+            with (
+                pytest.raises(sa.exc.DBAPIError, match="corrections is append-only"),
+                engine.begin() as conn,
+            ):
+                conn.exec_driver_sql(statement)
+    finally:
+        engine.dispose()
+    assert _rows(url, "SELECT id, action FROM corrections ORDER BY id") == [
+        (1, "game_edit"), (2, "game_edit"), (3, "settings_edit"),
+    ]  # fmt: skip
+
+    migrate.downgrade(url, "0007")
+    assert _rows(url, "SELECT * FROM corrections ORDER BY id") == before
+    engine = make_engine(url)
+    try:
+        with (
+            pytest.raises(sa.exc.DBAPIError, match="corrections is append-only"),
+            engine.begin() as conn,
+        ):
+            conn.exec_driver_sql("DELETE FROM corrections")
+        with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+            conn.exec_driver_sql(
+                LOG_LINE.format(column="period", batch=4, action="settings_edit",
+                                value="'2026-09'", field="closing_days", old="0", new="3")
+            )  # fmt: skip
+    finally:
+        engine.dispose()
+    migrate.upgrade(url)
+    assert _rows(url, "SELECT count(*) FROM corrections") == [(2,)]

@@ -66,10 +66,14 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         )
     )
     fide_k = None if fide_k_list is None else draw(st.sampled_from((10, 20, 40)))
+    # FIDE's inactive flag (issue 28, item 7): a list around the period's, or none
+    fide_inactive = draw(
+        st.one_of(st.none(), st.integers(-3, 3).map(lambda n: _months(period.start, n)))
+    )
     pool = ()
     standing = Standing(
         rating, games, birth, draw(st.booleans()), draw(st.booleans()), pool, fide_k,
-        fide_k_list, last_active,
+        fide_k_list, last_active, rating is not None and draw(st.booleans()), fide_inactive,
     )  # fmt: skip
     plays = draw(st.booleans())
     result = draw(st.integers(0, 2))
@@ -116,13 +120,15 @@ def _quiet_row_is_carried(
     again = Standing(
         previous.rating_after, previous.total_games, standing.birth_year,
         bool(previous.k10) or entry_k10, bool(previous.reached_2300), before.standings[1].pool,
-        standing.fide_k, standing.fide_k_list, previous.last_active,
+        standing.fide_k, standing.fide_k_list, previous.last_active, bool(previous.inactive),
+        standing.fide_inactive,
     )  # fmt: skip
     after = rules.rate_period(config, period, {1: again}, []).list_rows[0]
     bounds = rules.carry_bounds(config, period)
     if rules.changes_without_games(
-        bounds, previous, standing.birth_year, entry_k10, standing.fide_k_list
-    ):
+        bounds, previous, standing.birth_year, entry_k10, standing.fide_k_list,
+        standing.fide_inactive,
+    ):  # fmt: skip
         return True
     return after == _carry(previous)
 

@@ -336,6 +336,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("lists",),
         "Rate every period not yet rated (re-rating from the first corrected one), in order.",
     ),
+    "settings": (
+        ("settings",),
+        "Show the rating system's settings, or change one (KEY VALUE).",
+    ),
     "sql": (
         ("sql",),
         "Run one read-only SQL statement (SELECT, PRAGMA table_info ...) and print the rows.",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 from collections.abc import Sequence
@@ -382,6 +383,13 @@ def card(app: App, player_ref: str, period: str | None, list_type: str) -> None:
         )
     if c.first_rating is not None:
         _first_rating(c)
+    if c.adjustment is not None:
+        click.echo(
+            f"FIDE's one-time adjustment of the list of {_day(c.adjustment.list_date)} "
+            f"(below {c.adjustment.below}: + {c.adjustment.numerator}/"
+            f"{c.adjustment.denominator} x ({c.adjustment.below} - R)): "
+            f"{c.unadjusted} -> {c.rating_after}"
+        )
     click.echo(f"New rating: {_blank(c.rating_after) or 'unrated'} ({c.state})")
 
 
@@ -404,19 +412,36 @@ def _first_rating(c: reports.Card) -> None:
             "disregarded"
         )
     n = len(work.games)
-    click.echo(f"  {n} game(s) against rated opponents + 2 hypothetical draws against 1800")
+    edition = work.edition
+    draws = edition.initial_method is rules.InitialMethod.HYPOTHETICAL_DRAWS
+    if draws:
+        click.echo(f"  {n} game(s) against rated opponents + 2 hypothetical draws against 1800")
+    else:
+        click.echo(f"  {n} game(s) against rated opponents ({edition.name})")
     if work.result is None:
         click.echo(f"  {rules.INITIAL_MIN_GAMES} games are needed: no rating yet")
         return
     r = work.result
     click.echo(f"  Ra = {work.rating_sum} / {work.divisor} = {r.ra}")
-    click.echo(f"  p = {work.points.normalize():f} / {work.divisor} = {r.p}%, dp = {r.dp:+d}")
+    points = f"{work.points.normalize():f}"
+    over = int(2 * work.points) - work.divisor  # half points over 50% (before 2024)
+    if draws or over < 0:
+        click.echo(f"  p = {points} / {work.divisor} = {r.p}%, dp = {r.dp:+d}")
+    elif over == 0:
+        click.echo(f"  {points} of {work.divisor}: 50%, Ru = Ra")
+    else:
+        click.echo(f"  {points} of {work.divisor}: {over} half point(s) over 50%, 20 each: +{r.dp}")
     if work.capped:
-        click.echo(f"  Ru = Ra + dp = {work.uncapped}, capped at {rules.INITIAL_MAX}")
+        click.echo(f"  Ru = Ra + dp = {work.uncapped}, capped at {edition.initial_max}")
     else:
         click.echo(f"  Ru = Ra + dp = {r.rating}")
     if work.below_floor:
-        click.echo(f"  {r.rating} is below {rules.RATING_FLOOR}: not published")
+        click.echo(f"  {r.rating} is below {edition.rating_floor}: not published")
+
+
+def _day(day: dt.date) -> str:
+    """A date as ``1 March 2024``."""
+    return f"{day.day} {day:%B %Y}"
 
 
 _HALF_POINTS = {2: "1", 1: "½", 0: "0"}

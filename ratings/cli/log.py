@@ -18,7 +18,7 @@ def log_command(app: App, player_ref: str | None, fmt: str) -> None:
     and the new value, and the reason given.
 
     Lines of one command share a batch number. Game and event edits and voids, player
-    edits, merges and unmerges, import undos and unrates all write it.
+    edits, merges and unmerges, import undos, unrates and settings changes all write it.
     """
     with app.session() as session:
         lines = service_log.log_lines(session, player_ref)

@@ -17,6 +17,8 @@ The modules, each importable on its own:
 
 * :mod:`ratings.rules.base`: errors, constants, exact rounding, enums;
 * :mod:`ratings.rules.expected`: rule editions (8.3.1), table 8.1.2 and the curve;
+* :mod:`ratings.rules.editions`: the editions of the list rules (7.1.4, 7.2.1, 8.2, the rapid
+  and blitz K) and FIDE's one-time adjustment of the list of 1 March 2024;
 * :mod:`ratings.rules.players`: K (8.3.3), flags, first ratings (8.2), performance;
 * :mod:`ratings.rules.system`: rating systems and periods (docs/RULES.md);
 * :mod:`ratings.rules.engine`: one rating period, records in, list and breakdown rows out;
@@ -57,6 +59,17 @@ from ratings.rules.base import (
     divide_half_away,
     points,
     round_half_away,
+)
+from ratings.rules.editions import (
+    CURRENT_LIST_RULES,
+    LIST_RULES,
+    RAPID_BLITZ_LIST_RULES,
+    RATING_ADJUSTMENTS,
+    InitialMethod,
+    ListRules,
+    RatingAdjustment,
+    adjustment_for,
+    list_rules_for,
 )
 from ratings.rules.engine import (
     BELOW_FLOOR,
@@ -149,6 +162,7 @@ from ratings.rules.time_control import (
 
 __all__ = [
     "BELOW_FLOOR",
+    "CURRENT_LIST_RULES",
     "CURVE_PLACES",
     "CURVE_UNITS",
     "FICTITIOUS_OPPONENT",
@@ -166,11 +180,14 @@ __all__ = [
     "K_PRODUCT_LIMIT",
     "LATE_REPORT_LISTS",
     "LISTED",
+    "LIST_RULES",
     "LONG_EVENT_DAYS",
     "MAX_CLOSING_DAYS",
     "NEW_PLAYER_GAMES",
     "PERIOD_MONTHS",
+    "RAPID_BLITZ_LIST_RULES",
     "RAPID_BLITZ_RULE_SETS",
+    "RATING_ADJUSTMENTS",
     "RATING_FLOOR",
     "RULE_SETS",
     "START_RATING_MAX",
@@ -189,6 +206,7 @@ __all__ = [
     "FirstRatingWork",
     "Flags",
     "GameResult",
+    "InitialMethod",
     "InitialRating",
     "InvalidGameCountError",
     "InvalidKFactorError",
@@ -198,12 +216,14 @@ __all__ = [
     "InvalidScoreError",
     "InvalidTimeControlError",
     "ListEntry",
+    "ListRules",
     "ListStatus",
     "MissingInputError",
     "Period",
     "PeriodOutcome",
     "PlayerState",
     "PoolGame",
+    "RatingAdjustment",
     "RuleSet",
     "RulesError",
     "Standing",
@@ -212,6 +232,7 @@ __all__ = [
     "TimeControl",
     "UnknownMethodError",
     "UnknownSystemError",
+    "adjustment_for",
     "apply_700_rule",
     "average_rating",
     "base_k",
@@ -234,6 +255,7 @@ __all__ = [
     "k_factor",
     "latest_rating_period",
     "list_date_for",
+    "list_rules_for",
     "lists_after_end",
     "lists_needed",
     "next_k",

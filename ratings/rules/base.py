@@ -52,11 +52,13 @@ class InvalidGameCountError(RulesError):
 # --------------------------------------------------------------------------------------------
 
 RATING_FLOOR = 1400
-"""Lowest published rating (art. 7.1.4, 8.2): a lower first rating is not published."""
+"""Lowest published rating (art. 7.1.4, 8.2) under today's edition (from 1 March 2024; 1000
+before): :data:`ratings.rules.LIST_RULES` dates it."""
 INITIAL_MIN_GAMES = 5
 """Games against rated opponents needed for a first rating (art. 7.1.4)."""
 INITIAL_MAX = 2200
-"""Highest first rating (art. 8.2)."""
+"""Highest first rating (art. 8.2.3) under today's edition (from 1 March 2024; no maximum
+before): :data:`ratings.rules.LIST_RULES` dates it."""
 INITIAL_POOL_MONTHS = 26
 """The games for a first rating are pooled over at most 26 months (art. 7.1.4)."""
 K10_MARK = 2400

@@ -44,7 +44,6 @@ from ratings.rules.base import (
     K10_MARK,
     K_PRODUCT_LIMIT,
     NEW_PLAYER_GAMES,
-    RATING_FLOOR,
     CapRule,
     ExpectedMethod,
     InvalidPeriodError,
@@ -55,6 +54,7 @@ from ratings.rules.base import (
     divide_half_away,
     points,
 )
+from ratings.rules.editions import ListRules
 from ratings.rules.expected import RuleSet, _curve_units, table_pd
 from ratings.rules.players import (
     base_k,
@@ -157,6 +157,13 @@ class Standing:
     """First day of the last period in which a game of the player counted, or of the first
     period that listed the player (None: not listed yet); 12 months without a game make the
     player inactive (the ``i`` flag)."""
+    inactive: bool = False
+    """The ``i`` flag on the list in force: it holds, without a game, on the next list."""
+    fide_inactive: date | None = None
+    """The date of the FIDE list that flagged the player inactive (``players.
+    fide_inactive_list``; standard list only): the player turns inactive on the first list
+    here dated on or after it, or on his first list here, unless he plays in that period
+    (art. 7.2.2), and stays so until a game of his counts."""
 
     def __post_init__(self) -> None:
         rating = self.rating
@@ -182,6 +189,7 @@ class Standing:
         k10: bool = False,
         fide_k: int | None = None,
         fide_k_list: date | None = None,
+        fide_inactive: date | None = None,
     ) -> Standing:
         """A newly registered player: the entry rating counts as a published rating
         (docs/RULES.md#k-factor-art-833), ``games`` are the rated games completed before
@@ -190,7 +198,10 @@ class Standing:
         games pooled here), so their count starts at 0."""
         if games is None and rating is None:
             games = 0
-        return cls(rating, games, birth_year, k10, fide_k=fide_k, fide_k_list=fide_k_list)
+        return cls(
+            rating, games, birth_year, k10, fide_k=fide_k, fide_k_list=fide_k_list,
+            fide_inactive=fide_inactive,
+        )  # fmt: skip
 
 
 # --------------------------------------------------------------------------------------------
@@ -367,13 +378,25 @@ class CarryBounds:
     between the two lists (:func:`ratings.rules.standing_k`)."""
     units_per_point: int
     """The system's unit: a row in another unit is never a plain carry."""
+    every_rated: bool = False
+    """Every rated player's row may move: FIDE's one-time adjustment changes the new list
+    (1 March 2024), or the K of the list in force and of the new list follow different
+    editions (the rapid and blitz lists of 1 September and 1 October 2022)."""
+    fide_inactive_after: date = date.min
+    """With :attr:`fide_inactive_through`: a FIDE list dated after this day and on or before
+    that one turns a quiet rated player inactive here (:attr:`Standing.fide_inactive`)."""
+    fide_inactive_through: date = date.min
+    """See :attr:`fide_inactive_after`: the date of the new list."""
 
 
-def carry_bounds(config: SystemConfig, period: Period) -> CarryBounds:
-    """The bounds of :class:`CarryBounds` for ``period``: the next K of a quiet player is
-    art. 8.3.3's K on the new list (dated ``period.list_date``) where the previous row's was on
-    the list in force (dated ``period.start``), so only the year and FIDE's published K can
-    move it; inactivity counts 12 months back from the new list."""
+def carry_bounds(
+    config: SystemConfig, period: Period, time_control: TimeControl | str = TimeControl.STANDARD
+) -> CarryBounds:
+    """The bounds of :class:`CarryBounds` for ``period`` on the list of ``time_control``: the
+    next K of a quiet player is art. 8.3.3's K on the new list (dated ``period.list_date``)
+    where the previous row's was on the list in force (dated ``period.start``), so only the
+    year, FIDE's published K and an edition of the K can move it; inactivity counts 12 months
+    back from the new list; FIDE's one-time adjustment moves every rating below 2000."""
     before, after = period.start.year, period.list_date.year
     births = None
     if before != after:
@@ -385,6 +408,14 @@ def carry_bounds(config: SystemConfig, period: Period) -> CarryBounds:
         junior_births=births,
         fide_k_from=period.previous().start,  # one list of margin
         units_per_point=config.units_per_point,
+        fide_inactive_after=period.start,
+        fide_inactive_through=period.list_date,
+        every_rated=config.list_adjustment(period, time_control) is not None
+        or (
+            config.k is None
+            and config.list_rules(period.start, time_control).fixed_k
+            != config.list_rules(period.list_date, time_control).fixed_k
+        ),
     )
 
 
@@ -394,21 +425,32 @@ def changes_without_games(
     birth_year: int | None,
     entry_k10: bool,
     fide_k_list: date | None,
+    fide_inactive: date | None = None,
 ) -> bool:
     """Whether the row of a player with no game this period may differ from a plain carry of
     ``previous`` (the player's row on the list in force). False is a promise, which
     :func:`rate_period` keeps (tests/test_quiet_players.py checks it): the new row is the carry.
 
     ``entry_k10`` is the register's K=10 flag for the list (set by hand, or an entry rating of
-    2400 or more); ``birth_year`` and ``fide_k_list`` are the register's. Each condition has a
-    plain-SQL twin in ``ratings.service.rate`` that picks the players a rate loads."""
+    2400 or more); ``birth_year``, ``fide_k_list`` and ``fide_inactive`` (the standard list
+    only) are the register's. Each condition has a plain-SQL twin in ``ratings.service.rate``
+    that picks the players a rate loads."""
     rated = previous.rating_after is not None
     if previous.list_status not in (LISTED, UNRATED) or previous.last_active is None:
         return True  # first rated or below the floor: the status changes; first listed now
     if previous.units_per_point != bounds.units_per_point:
         return True
+    if rated and bounds.every_rated:
+        return True  # an edition or FIDE's one-time adjustment moves every rated row
     if rated and not previous.inactive and previous.last_active < bounds.active_from:
         return True  # turns inactive
+    if (
+        rated
+        and not previous.inactive
+        and fide_inactive is not None
+        and bounds.fide_inactive_after < fide_inactive <= bounds.fide_inactive_through
+    ):
+        return True  # FIDE's flag turns the player inactive on this list
     if entry_k10 and not previous.k10:
         return True
     if fide_k_list is not None and fide_k_list >= bounds.fide_k_from:
@@ -605,14 +647,20 @@ def rate_period(
             used = True
         counted += used
 
-    first_ratings = _first_ratings(period, standings, pooled, first_events)
     list_date = period.list_date
+    # the editions of art. 7.1.4, 8.2 and the rapid and blitz K for this period (by the list in
+    # force) and for the new list (its next K), and FIDE's one-time adjustment of the new list
+    edition = config.list_rules(start, list_type)
+    fixed_k = config.k or edition.fixed_k
+    next_fixed_k = config.k or config.list_rules(list_date, list_type).fixed_k
+    floor = edition.rating_floor
+    adjustment = config.list_adjustment(period, list_type)
+    first_ratings = _first_ratings(period, standings, pooled, first_events, edition)
     list_year = list_date.year
     start_year = start.year
     # inactive (the "i" flag): rated, with no game counted since before this first day, i.e.
     # in the 12 months up to the new list
     active_from = _add_months(start, months - 12)
-    fixed_k = config.k
     uses_700 = config.uses_700_rule
     uses_floor = config.uses_floor
     rows: list[ListEntry] = []
@@ -627,12 +675,16 @@ def rate_period(
         if mine is None and pool_games is None:
             # no game counted: the entry carries over (only the next K can change, by age)
             next_k = None
+            after: int | None = before
             if before is not None:
-                if fixed_k:
-                    next_k = fixed_k
+                if adjustment is not None and before < adjustment.below:
+                    after = adjustment.apply(before)  # FIDE's one-time change of the list
+                    state = dataclasses.replace(state, rating=after)
+                if next_fixed_k:
+                    next_k = next_fixed_k
                 elif state.fide_k is None and state.total_games is not None:
                     next_k = base_k(
-                        before,
+                        after,
                         state.total_games,
                         state.birth_year,
                         state.k10,
@@ -640,18 +692,33 @@ def rate_period(
                         list_year,
                     )
                 else:
-                    next_k = _k(state, before, state.total_games, list_date)
+                    next_k = _k(state, after, state.total_games, list_date)
             last_active = state.last_active
+            first_listed = last_active is None
             if last_active is None:  # first listed now: inactivity counts from here
                 last_active = start
                 state = dataclasses.replace(state, last_active=start)
+            # art. 7.2.2: no game in a year, or still inactive (no game since), or FIDE's flag
+            # turns it on with this list (the first dated on or after FIDE's, or his first)
+            flagged = state.fide_inactive
+            inactive = before is not None and (
+                last_active < active_from
+                or state.inactive
+                or (
+                    flagged is not None
+                    and flagged <= list_date
+                    and (first_listed or flagged > start)
+                )
+            )
+            if inactive != state.inactive:
+                state = dataclasses.replace(state, inactive=inactive)
             # most players, most periods: built with tuple.__new__, which skips the named
             # tuple's Python-level __new__ (a third of the cost of 20,000 rows a period)
             rows.append(
                 _new_tuple(ListEntry, (
-                    pid, before, before, 0, None, 0, state.total_games, 0, 0, unit, state.k10,
+                    pid, before, after, 0, None, 0, state.total_games, 0, 0, unit, state.k10,
                     state.reached_2300, next_k, LISTED if before is not None else UNRATED,
-                    before is not None and last_active < active_from, last_active,
+                    inactive, last_active,
                 ))
             )  # fmt: skip
             new_standings[pid] = state
@@ -694,9 +761,9 @@ def rate_period(
             if seed is not None:
                 own_base = seed[1]  # R&B art. 7.2.1: rated at the standard rating
             assert own_base is not None  # unrated players play only at a start rating or seed
-            after: int | None = own_base + change
+            after = own_base + change
             status = LISTED if before is not None else FIRST_RATING
-            if uses_floor and own_base + change < RATING_FLOOR:
+            if uses_floor and own_base + change < floor:
                 after = None
                 status = BELOW_FLOOR
             pool = state.pool
@@ -714,10 +781,12 @@ def rate_period(
             pool, after = first_ratings[pid]
             status = FIRST_RATING if after is not None else UNRATED
         total = None if state.total_games is None else state.total_games + n
+        if adjustment is not None and after is not None:
+            after = adjustment.apply(after)  # FIDE's one-time change of the list
         flags = flags_after(state.k10, state.reached_2300, after)
         next_k = None
         if after is not None:
-            next_k = fixed_k or standing_k(
+            next_k = next_fixed_k or standing_k(
                 after, total, state.birth_year, flags.k10, flags.reached_2300, list_date,
                 state.fide_k, state.fide_k_list,
             )  # fmt: skip
@@ -730,7 +799,7 @@ def rate_period(
         )  # fmt: skip
         new_standings[pid] = Standing(
             after, total, state.birth_year, flags.k10, flags.reached_2300, pool, state.fide_k,
-            state.fide_k_list, start,
+            state.fide_k_list, start, False, state.fide_inactive,
         )  # fmt: skip
     return PeriodOutcome(rows, breakdown, new_standings, counted)
 
@@ -753,10 +822,12 @@ def _first_ratings(
     standings: Mapping[int, Standing],
     pooled: Mapping[int, Sequence[tuple[int, int, int, int, int]]],
     first_events: Mapping[int, int | None],
+    edition: ListRules,
 ) -> dict[int, tuple[tuple[PoolGame, ...], int | None]]:
     """For each player with pooled games this period: the pool of the last 26 months, and the
-    first rating it gives if it is published (art. 7.1.4, 8.2). A zero score in the player's
-    first event ever is disregarded; fewer than 5 games or Ru below 1400 publish nothing."""
+    first rating it gives if it is published (art. 7.1.4, 8.2, of the period's edition). A
+    zero score in the player's first event ever is disregarded; fewer than 5 games or Ru
+    below the floor publish nothing."""
     cutoff = pool_window_start(period)
     found: dict[int, tuple[tuple[PoolGame, ...], int | None]] = {}
     for pid, games in pooled.items():
@@ -775,7 +846,7 @@ def _first_ratings(
                     (g.opponent_rating, Decimal(g.half_points) / 2)
                 )
             first = by_event.pop(first_event, []) if first_event is not None else []
-            result = initial_rating(drop_zero_first_event([first, *by_event.values()]))
+            result = initial_rating(drop_zero_first_event([first, *by_event.values()]), edition)
             if result is not None and result.published:
                 rating = result.rating
         found[pid] = (pool, rating)
@@ -791,14 +862,21 @@ def _k(state: Standing, rating: int | None, games: int | None, list_date: date) 
     )  # fmt: skip
 
 
-def next_k(config: SystemConfig, standing: Standing, list_date: date) -> int | None:
-    """The K a player has on the list dated ``list_date``, before the 700 rule: the system's
-    fixed K, or art. 8.3.3 from the standing (:func:`ratings.rules.standing_k`: an unknown
-    count, FIDE's published K); None for an unrated player. (The list rows' ``next_k``, which
-    :func:`rate_period` computes inline the same way.)"""
+def next_k(
+    config: SystemConfig,
+    standing: Standing,
+    list_date: date,
+    time_control: TimeControl | str = TimeControl.STANDARD,
+) -> int | None:
+    """The K a player has on the list dated ``list_date`` of ``time_control``, before the 700
+    rule: the system's fixed K, the edition's (K 20 on the rapid and blitz lists before 1
+    October 2022), or art. 8.3.3 from the standing (:func:`ratings.rules.standing_k`: an
+    unknown count, FIDE's published K); None for an unrated player. (The list rows'
+    ``next_k``, which :func:`rate_period` computes inline the same way.)"""
     if standing.rating is None:
         return None
-    return config.k or _k(standing, standing.rating, standing.total_games, list_date)
+    fixed = config.k or config.list_rules(list_date, time_control).fixed_k
+    return fixed or _k(standing, standing.rating, standing.total_games, list_date)
 
 
 def pool_after(

@@ -11,14 +11,12 @@ from typing import NamedTuple
 
 from ratings.rules.base import (
     _ZERO,
-    INITIAL_MAX,
     INITIAL_MIN_GAMES,
     JUNIOR_MARK,
     JUNIOR_MAX_AGE,
     K10_MARK,
     K_PRODUCT_LIMIT,
     NEW_PLAYER_GAMES,
-    RATING_FLOOR,
     InvalidRatingError,
     InvalidResultError,
     InvalidScoreError,
@@ -30,6 +28,7 @@ from ratings.rules.base import (
     _div_half_away,
     _score_half_points,
 )
+from ratings.rules.editions import CURRENT_LIST_RULES, InitialMethod, ListRules
 
 # --------------------------------------------------------------------------------------------
 # K-factor (art. 8.3.3)
@@ -205,18 +204,21 @@ def dp(p_percent: int) -> int:
 
 @dataclass(frozen=True, slots=True)
 class InitialRating:
-    """A first rating Ru (art. 8.2, 7.1.4)."""
+    """A first rating Ru (art. 8.2, 7.1.4), under one edition of art. 8.2."""
 
     ra: Decimal
-    """Ra = (sum of rated opponents' ratings + 2 x 1800) / (n + 2), shown to 2 decimals."""
+    """Ra, shown to 2 decimals: from 2024 (sum of rated opponents' ratings + 2 x 1800) /
+    (n + 2); before, the average of the rated opponents' ratings."""
     p: int
-    """p = (W + 1) / (n + 2) as a whole percent (0.5 up)."""
+    """The score as a whole percent (0.5 up): from 2024 (W + 1) / (n + 2), before W / n."""
     dp: int
-    """dp(p) from table 8.1.1."""
+    """What is added to Ra: dp(p) from table 8.1.1; before 2024 above 50%, 20 for each half
+    point over 50% instead."""
     rating: int
-    """Ru = Ra + dp rounded to a whole number (0.5 up), at most 2200."""
+    """Ru = Ra + dp rounded to a whole number (0.5 up), at most the edition's maximum (2200
+    from 2024)."""
     published: bool
-    """True if Ru >= 1400 (:data:`RATING_FLOOR`)."""
+    """True if Ru is at least the edition's floor (1400 from 2024, 1000 before)."""
 
 
 def _checked_pool(games: Iterable[tuple[int, Decimal]]) -> list[tuple[int, Decimal]]:
@@ -230,37 +232,59 @@ def _checked_pool(games: Iterable[tuple[int, Decimal]]) -> list[tuple[int, Decim
     return checked
 
 
-def initial_rating(games: Sequence[tuple[int, Decimal]]) -> InitialRating | None:
-    """A first rating from pooled games against rated opponents (art. 8.2, 7.1.4).
+def initial_rating(
+    games: Sequence[tuple[int, Decimal]], edition: ListRules = CURRENT_LIST_RULES
+) -> InitialRating | None:
+    """A first rating from pooled games against rated opponents (art. 8.2, 7.1.4), under the
+    edition of art. 8.2 in force for the period (:func:`ratings.rules.list_rules_for`;
+    default: today's).
 
     ``games`` are (opponent rating, score) pairs pooled over at most 26 months
     (:data:`INITIAL_POOL_MONTHS`), with a zero-score first event already dropped
-    (:func:`drop_zero_first_event`). Two fictitious draws against 1800 are added:
-    Ra = (sum + 2 x 1800) / (n + 2), p = (W + 1) / (n + 2) to a whole percent (0.5 up),
-    Ru = Ra + dp(p) rounded once (0.5 up, from the exact Ra), at most 2200; published only if
-    Ru >= 1400. Returns None with fewer than 5 games.
+    (:func:`drop_zero_first_event`). From 1 March 2024 two fictitious draws against 1800 are
+    added: Ra = (sum + 2 x 1800) / (n + 2), p = (W + 1) / (n + 2) to a whole percent (0.5
+    up), Ru = Ra + dp(p) rounded once (0.5 up, from the exact Ra), at most 2200, published if
+    Ru >= 1400. Before (:attr:`InitialMethod.PLUS_20`): Ra = sum / n; at 50% Ru = Ra, above
+    Ra + 20 for each half point over 50%, below Ra + dp(W / n), rounded once, no maximum,
+    published if Ru >= 1000. Returns None with fewer than 5 games.
     """
-    found = _initial_rating(_checked_pool(games))
+    found = _initial_rating(_checked_pool(games), edition)
     return None if found is None else found[0]
 
 
-def _initial_rating(pool: Sequence[tuple[int, Decimal]]) -> tuple[InitialRating, int] | None:
-    """:func:`initial_rating` on checked games, and Ru before the 2200 cap."""
+def _initial_rating(
+    pool: Sequence[tuple[int, Decimal]], edition: ListRules = CURRENT_LIST_RULES
+) -> tuple[InitialRating, int] | None:
+    """:func:`initial_rating` on checked games, and Ru before the maximum."""
     n = len(pool)
     if n < INITIAL_MIN_GAMES:
         return None
-    total = sum(opp for opp, _ in pool) + 2 * FICTITIOUS_OPPONENT
     halves = int(sum((s for _, s in pool), _ZERO) * 2)
-    p = _div_half_away(100 * (halves + 2), 2 * (n + 2))
-    d = dp(p)
-    uncapped = _div_half_away(total + d * (n + 2), n + 2)
-    ru = min(uncapped, INITIAL_MAX)
-    ra = (Decimal(total) / (n + 2)).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return InitialRating(ra=ra, p=p, dp=d, rating=ru, published=ru >= RATING_FLOOR), uncapped
+    total, count, points = _initial_sums(pool, edition)
+    p = _div_half_away(100 * points, 2 * count)
+    if edition.initial_method is InitialMethod.HYPOTHETICAL_DRAWS or 2 * halves < 2 * n:
+        added = dp(p)
+    else:  # before 2024, 50% or more: 20 for each half point over 50% (W - n / 2 points)
+        added = 20 * (halves - n)
+    uncapped = _div_half_away(total + added * count, count)
+    ru = uncapped if edition.initial_max is None else min(uncapped, edition.initial_max)
+    ra = (Decimal(total) / count).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+    return InitialRating(ra, p, added, ru, ru >= edition.rating_floor), uncapped
+
+
+def _initial_sums(pool: Sequence[tuple[int, Decimal]], edition: ListRules) -> tuple[int, int, int]:
+    """(sum of the ratings, number of games, score in half points) that Ra and p are made
+    of: with the two hypothetical draws against 1800 from 2024, the pool alone before."""
+    total = sum(opp for opp, _ in pool)
+    halves = int(sum((s for _, s in pool), _ZERO) * 2)
+    if edition.initial_method is InitialMethod.HYPOTHETICAL_DRAWS:
+        return total + 2 * FICTITIOUS_OPPONENT, len(pool) + 2, halves + 2
+    return total, len(pool), halves
 
 
 FICTITIOUS_OPPONENT = 1800
-"""The rating of the two hypothetical opponents a first rating adds, each a draw (art. 8.2)."""
+"""The rating of the two hypothetical opponents a first rating adds from 1 March 2024, each
+a draw (art. 8.2.2)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -278,48 +302,56 @@ class FirstRatingWork:
     """The games of the player's first event ever, disregarded because they scored zero
     there (art. 8.2); empty when nothing was dropped."""
     rating_sum: int
-    """Sum of the counted opponents' ratings plus 2 x 1800 (the two hypothetical draws)."""
+    """Sum of the counted opponents' ratings, plus 2 x 1800 (the two hypothetical draws)
+    from 2024."""
     points: Decimal
-    """The score W of the counted games plus 1 (the two hypothetical draws)."""
+    """The score W of the counted games, plus 1 (the two hypothetical draws) from 2024."""
     divisor: int
-    """n + 2: the counted games and the two hypothetical ones."""
+    """The counted games, plus the two hypothetical ones from 2024."""
     result: InitialRating | None
-    """Ra, p, dp, Ru (at most 2200) and whether it is published (Ru >= 1400); None with
-    fewer than 5 counted games (art. 7.1.4)."""
+    """Ra, p, dp, Ru and whether it is published; None with fewer than 5 counted games
+    (art. 7.1.4)."""
     uncapped: int | None
-    """Ra + dp rounded, before the 2200 cap (None when there is no result)."""
+    """Ra + dp rounded, before the maximum (None when there is no result)."""
+    edition: ListRules = CURRENT_LIST_RULES
+    """The edition of art. 7.1.4 and 8.2 the period follows."""
 
     @property
     def capped(self) -> bool:
-        """The 2200 cap of art. 8.2 lowered Ru."""
-        return self.uncapped is not None and self.uncapped > INITIAL_MAX
+        """The maximum of art. 8.2.3 (2200, from 2024) lowered Ru."""
+        top = self.edition.initial_max
+        return self.uncapped is not None and top is not None and self.uncapped > top
 
     @property
     def below_floor(self) -> bool:
-        """Ru is below 1400: no rating is published (art. 7.1.4)."""
+        """Ru is below the floor: no rating is published (art. 7.1.4)."""
         return self.result is not None and not self.result.published
 
 
-def explain_first_rating(events: Sequence[Sequence[tuple[int, Decimal]]]) -> FirstRatingWork:
-    """Every step of a first rating from a player's pool, by event (art. 7.1.4, 8.2).
+def explain_first_rating(
+    events: Sequence[Sequence[tuple[int, Decimal]]], edition: ListRules = CURRENT_LIST_RULES
+) -> FirstRatingWork:
+    """Every step of a first rating from a player's pool, by event (art. 7.1.4, 8.2), under
+    ``edition`` (the period's, :func:`ratings.rules.list_rules_for`).
 
     ``events`` hold (opponent rating, score) pairs, ``events[0]`` being the player's first
-    event ever (empty if it is not in the pool). A zero score there drops its games; two
-    hypothetical draws against 1800 are added; Ra = sum / (n + 2), p = (W + 1) / (n + 2) to
-    a whole percent, Ru = Ra + dp(p) (table 8.1.1) at most 2200, published if >= 1400.
+    event ever (empty if it is not in the pool). A zero score there drops its games; then
+    :func:`initial_rating`.
     """
     first = _checked_pool(events[0]) if events else []
     kept = drop_zero_first_event(events)
     dropped = first if all(score == _ZERO for _, score in first) else []
-    found = _initial_rating(kept)
+    found = _initial_rating(kept, edition)
+    total, count, halves = _initial_sums(kept, edition)
     return FirstRatingWork(
         games=tuple(kept),
         dropped=tuple(dropped),
-        rating_sum=sum(opp for opp, _ in kept) + 2 * FICTITIOUS_OPPONENT,
-        points=sum((s for _, s in kept), _ZERO) + 1,
-        divisor=len(kept) + 2,
+        rating_sum=total,
+        points=Decimal(halves) / 2,
+        divisor=count,
         result=None if found is None else found[0],
         uncapped=None if found is None else found[1],
+        edition=edition,
     )
 
 

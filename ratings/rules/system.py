@@ -21,6 +21,7 @@ from ratings.rules.base import (
     _check_k,
     _expected_method,
 )
+from ratings.rules.editions import ListRules, RatingAdjustment, adjustment_for, list_rules_for
 from ratings.rules.expected import UNCAPPED, RuleSet, rules_for
 from ratings.rules.players import PlayerState, k_factor
 from ratings.rules.time_control import TimeControl
@@ -99,7 +100,8 @@ class SystemConfig:
 
     @property
     def uses_floor(self) -> bool:
-        """True if ratings below 1400 are not published (art. 7.1.4): fide only."""
+        """True if ratings below the floor (1400 from 1 March 2024, 1000 before) are not
+        published (art. 7.1.4, 7.2.1): fide only."""
         return self.system is System.FIDE
 
     @property
@@ -124,6 +126,25 @@ class SystemConfig:
         """The rule edition for a game of an event starting on ``event_start`` (art. 8.3.1;
         rapid and blitz: R&B art. 7.3.1)."""
         return rules_for(event_start, time_control) if self.uses_cap else UNCAPPED
+
+    def list_rules(
+        self, period_start: date, time_control: TimeControl | str = TimeControl.STANDARD
+    ) -> ListRules:
+        """The edition of the list rules (art. 7.1.4, 7.2.1, 8.2; the rapid and blitz K) for
+        the period starting on ``period_start`` (:func:`ratings.rules.list_rules_for`). The
+        floor and first ratings count under fide only (:attr:`uses_floor`,
+        :attr:`uses_initial_ratings`), the edition's K wherever no fixed K is set."""
+        return list_rules_for(period_start, time_control)
+
+    def list_adjustment(
+        self, period: Period, time_control: TimeControl | str = TimeControl.STANDARD
+    ) -> RatingAdjustment | None:
+        """FIDE's one-time adjustment of the list ``period`` publishes (the standard list of
+        1 March 2024, :data:`ratings.rules.RATING_ADJUSTMENTS`), under fide only; None for
+        nearly every period."""
+        if self.system is not System.FIDE:
+            return None
+        return adjustment_for(period.start, period.list_date, time_control)
 
     def k_for(self, state: PlayerState, list_date: date) -> int:
         """Base K for a player (art. 8.3.3, or the fixed K), before the 700 rule."""

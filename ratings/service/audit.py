@@ -1,7 +1,7 @@
 """The corrections log: every correction writes what it changed, append-only (issue 11, item 9).
 
 Every command that corrects stored data (``game edit``/``void``, ``player edit``, ``player
-merge``/``unmerge``, ``event edit``/``void``, ``import undo``, ``unrate``) calls
+merge``/``unmerge``, ``event edit``/``void``, ``import undo``, ``unrate``, ``settings``) calls
 :func:`record` in its own transaction, with one :class:`Change` per field or row it changed
 and the ``--reason`` it was given. The lines land in the ``corrections`` table, which
 triggers keep append-only (no UPDATE, no DELETE), so SQL users read them as they were
@@ -59,6 +59,8 @@ class Action(enum.StrEnum):
     """``import undo``: what one import added, removed."""
     UNRATE = "unrate"
     """``unrate``: rated periods withdrawn."""
+    SETTINGS_EDIT = "settings_edit"
+    """``settings KEY VALUE``: a setting of the rating system changed (issue 28, item 9)."""
 
 
 # the schema's CHECK and this enum say the same

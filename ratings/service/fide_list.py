@@ -24,9 +24,10 @@ import takes:
   FIDE leaves blank is kept; a full birth date whose year FIDE contradicts is cleared).
 
 Every change is returned (the CLI prints it) and written to the corrections log
-(``player_edit``, with the import's id), as ``import players --update`` does. A change of
-birth year or of the K=10 flag of a player on a list here (a rapid or blitz flag: on that
-list), or a K for a period already rated, marks the rated periods for a re-rate.
+(``player_edit``, with the import's id), as ``import players --update`` does. A change that
+alters the inputs of a rated period marks the oldest such period for a re-rate, and only
+then (:func:`_mark`): a birth year that makes a junior on some list here, a K=10 flag that
+changes the flag a listed player enters a list with, FIDE's K for a rated period.
 
 ``add=True`` also registers the list's players that are not registered (entry rating, K,
 birth year, sex, title, federation; an unknown count of prior games), except one whose name
@@ -57,7 +58,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits
+from ratings import limits, rules
 from ratings.errors import InputFileError, InputFileErrors, InvalidInputError, InvalidNameError
 from ratings.io.fide_list import FideList, FideListPlayer, RatingType, open_fide_list
 from ratings.io.notes import FileWarning
@@ -69,7 +70,6 @@ from ratings.service.common import (
     date_param,
     fetch_all,
     list_name,
-    mark_all_for_rerate,
     to_date,
 )
 from ratings.service.storing import check_not_imported, record_import
@@ -86,16 +86,20 @@ __all__ = [
 FIELDS = (
     "entry_rating", "fide_k", "k10", "rapid_entry_rating", "rapid_fide_k", "rapid_k10",
     "blitz_entry_rating", "blitz_fide_k", "blitz_k10", "birth_year", "birth_date", "sex",
-    "title", "federation",
+    "title", "federation", "fide_inactive_list",
 )  # fmt: skip
 """The register's columns the import may change, in the order changes are reported."""
-_RERATE_FIELDS = {
-    "k10": "standard", "rapid_k10": "rapid", "blitz_k10": "blitz", "birth_year": "standard",
-    "birth_date": "standard",
-}  # fmt: skip
-"""Changes that alter K on lists already published (art. 8.3.3), with the list that must hold
-the player for them to matter (every player on a rapid or blitz list here is on the standard
-one): a re-rate from the start."""
+_K10_INDEXES = {"standard": (0, 3), "rapid": (9, 11), "blitz": (12, 14)}
+"""``_Register.values``: each list's entry rating and K=10 flag. Together they make the K=10
+flag a player enters the list with (:func:`ratings.rules.flags_after`), which alone decides
+K 10 on the list the player is first listed on (art. 8.3.3); later lists carry the flag of
+the list before, or'ed with it."""
+_BIRTH_YEAR = 4
+"""``_Register.values``: the birth year (the junior K of art. 8.3.3 counts by year; the full
+birth date is not an input of the rating)."""
+_INACTIVE = 15
+"""``_Register.values``: ``fide_inactive_list``, the first FIDE list that flagged the player
+inactive (``i``, art. 7.2.2)."""
 _OTHER_LISTS = (("rapid", 9), ("blitz", 12))
 """The rapid and blitz lists: each one's FIDE record field and the index of its entry rating
 in ``_Register.values`` (its FIDE K and K=10 flag follow)."""
@@ -227,7 +231,7 @@ class _Register:
             "SELECT id, fide_id, merged_into_id, name, name_key, entry_rating, fide_k, "
             "fide_k_list, k10, birth_year, birth_date, sex, title, federation, "
             "rapid_entry_rating, rapid_fide_k, rapid_k10, blitz_entry_rating, blitz_fide_k, "
-            "blitz_k10 FROM players "
+            "blitz_k10, fide_inactive_list FROM players "
             "WHERE fide_id IS NOT NULL OR merged_into_id IS NULL",
         )
         for pid, fide_id, merged_into, name, key, *values in rows:
@@ -245,6 +249,8 @@ class _Register:
                 values[14] = bool(values[14])
                 if values[5] is not None:
                     values[5] = to_date(values[5])
+                if values[_INACTIVE] is not None:
+                    values[_INACTIVE] = to_date(values[_INACTIVE])
                 self.values[pid] = values
                 if fide_id is not None:
                     live_with_id.add(pid)
@@ -276,9 +282,14 @@ def _listed(session: Session) -> dict[str, set[int]]:
     return listed
 
 
-def _check_list_date(session: Session, list_date: dt.date, file_name: str) -> None:
-    """Refuse a list older than one already imported: its K and data are out of date."""
-    newest = session.scalar(sa.select(sa.func.max(Player.fide_k_list)))
+def _newest_list(session: Session) -> dt.date | None:
+    """The date of the newest FIDE list imported (of the K it gave)."""
+    return session.scalar(sa.select(sa.func.max(Player.fide_k_list)))
+
+
+def _check_list_date(newest: dt.date | None, list_date: dt.date, file_name: str) -> None:
+    """Refuse a list older than one already imported (``newest``): its K and data are out of
+    date."""
     if newest is not None and newest > list_date:
         raise InputFileError(
             file_name,
@@ -302,6 +313,10 @@ class _Reading:
         track_ids: bool = False,
     ) -> None:
         self.session = session
+        # read before the file: on PostgreSQL the rows stream into a COPY on the session's
+        # connection, which takes no other statement until it ends (a query from the
+        # generator waited for it for ever: ``import fide-list --add`` never returned)
+        self.newest = _newest_list(session)
         self.register = register
         self.listed = listed
         self.given_date = list_date
@@ -338,7 +353,7 @@ class _Reading:
                 None,
                 "the file does not say which month's list it is; give it (--month YYYY-MM)",
             )
-        _check_list_date(self.session, found, filename)
+        _check_list_date(self.newest, found, filename)
         return found
 
     def rows(self, fide: FideList) -> Iterator[tuple[object, ...]]:
@@ -400,6 +415,10 @@ class _Reading:
                 ):
                     if value is not None:
                         new[index] = value
+                if player.inactive and old[_INACTIVE] is None:
+                    # the first list that flags him: the lists here show it until his next
+                    # game here (a later list's flag, or its absence, changes nothing)
+                    new[_INACTIVE] = self.list_date
                 if new != old:
                     updates[pid] = new
                 continue
@@ -440,13 +459,14 @@ class _Reading:
                 name, key, player.fide_id, player.birth_year, player.sex, _federation(player),
                 _title(player), rating, None, k == 10, k, day_param if taken else None,
                 r_rating, r_k == 10, r_k, b_rating, b_k == 10, b_k,
+                day_param if player.inactive else None,
             )  # fmt: skip
 
 
 _NEW_COLUMNS = (
     "name", "name_key", "fide_id", "birth_year", "sex", "federation", "title", "entry_rating",
     "entry_games", "k10", "fide_k", "fide_k_list", "rapid_entry_rating", "rapid_k10",
-    "rapid_fide_k", "blitz_entry_rating", "blitz_k10", "blitz_fide_k",
+    "rapid_fide_k", "blitz_entry_rating", "blitz_k10", "blitz_fide_k", "fide_inactive_list",
 )  # fmt: skip
 
 
@@ -537,7 +557,7 @@ def import_fide_list(
         raise InputFileError(file_name, None, f"no player on the list{where}; nothing was imported")
     import_id = record_import(session, "fide_list", file_name, data_hash, reading.read)
     changes, k_changed = _store(session, register, reading.updates, import_id)
-    marked = _mark(session, changes, listed, day, k_changed)
+    marked = _mark(session, register, reading.updates, listed, day, k_changed)
     return FideListReport(
         file_name,
         day,
@@ -566,12 +586,12 @@ def _store(
     for pid, new in updates.items():
         old = register.values[pid]
         entry, fide_k, fide_k_list, k10, birth_year, birth_date, sex, title, fed, *other = new
-        r_entry, r_k, r_k10, b_entry, b_k, b_k10 = other
+        r_entry, r_k, r_k10, b_entry, b_k, b_k10, inactive = other
         rows.append(
             (
                 entry, fide_k, _day(session, fide_k_list), bool(k10), birth_year,
                 _day(session, birth_date), sex, title, fed, r_entry, r_k, bool(r_k10), b_entry,
-                b_k, bool(b_k10), pid,
+                b_k, bool(b_k10), _day(session, inactive), pid,
             )
         )  # fmt: skip
         k_changed = k_changed or any(old[i] != new[i] for i in _K_INDEXES)
@@ -601,7 +621,7 @@ def _store(
 _UPDATED_COLUMNS = (
     "entry_rating", "fide_k", "fide_k_list", "k10", "birth_year", "birth_date", "sex", "title",
     "federation", "rapid_entry_rating", "rapid_fide_k", "rapid_k10", "blitz_entry_rating",
-    "blitz_fide_k", "blitz_k10",
+    "blitz_fide_k", "blitz_k10", "fide_inactive_list",
 )  # fmt: skip
 """The register's values ``_Register`` reads, in its order."""
 
@@ -614,38 +634,173 @@ def _day(session: Session, value: object) -> object:
 def _reported(values: Sequence[object]) -> tuple[object, ...]:
     """The values in :data:`FIELDS` order (without ``fide_k_list``)."""
     entry, fide_k, _list, k10, birth_year, birth_date, sex, title, fed, *other = values
-    return (entry, fide_k, k10, *other, birth_year, birth_date, sex, title, fed)
+    *others, inactive = other
+    return (entry, fide_k, k10, *others, birth_year, birth_date, sex, title, fed, inactive)
 
 
 def _mark(
     session: Session,
-    changes: Sequence[FideListChange],
+    register: _Register,
+    updates: dict[int, list[object]],
     listed: dict[str, set[int]],
     list_date: dt.date,
     k_changed: bool,
 ) -> str | None:
-    """Mark the rated periods the changes touch; returns the oldest marked, if any.
+    """Mark the oldest rated period whose inputs the changes alter; returns its label, if any
+    (issue 28, item 16: only the periods whose inputs changed, never a re-rate that can change
+    nothing).
 
-    A new birth year or K=10 flag of a player on a list here changes K on every list
-    (art. 8.3.3): from the oldest rated period (a rapid or blitz K=10 flag: of a player on
-    that list here). FIDE's K counts from the period its list
-    starts (:func:`ratings.rules.standing_k`): from the first rated period on or after the
-    list's date. An entry rating changes only for players on no list yet: nothing to mark.
+    * A new K=10 flag of the register, for a player on a list here, matters only when it
+      changes the flag the player enters that list with (an entry rating of 2400 or more
+      makes it true anyway, art. 8.3.3): then from the first period that listed the player.
+    * A new birth year, for a player on a list here, matters only in the periods whose list
+      years make a junior (art. 8.3.3: K 40 until the end of the year of the 18th birthday)
+      of one year and not of the other: from the first of those that lists the player.
+    * FIDE's K counts from the period its list starts (:func:`ratings.rules.standing_k`):
+      from the first rated period on or after the list's date.
+    * FIDE's inactive flag, new for a player on the standard list here, turns him inactive
+      on the first list here dated on or after FIDE's list, or on his first list here
+      (:attr:`ratings.rules.Standing.fide_inactive`): that period, if he is rated there,
+      played no game in it and was not inactive there already (else it changes nothing).
+
+    An entry rating changes only for players on no list yet, a full birth date, sex, title
+    and federation are no input of a rating: nothing to mark.
     """
-    if any(
-        c.field in _RERATE_FIELDS and c.player_id in listed[_RERATE_FIELDS[c.field]]
-        for c in changes
-    ):
-        period = mark_all_for_rerate(session)
-        return None if period is None else period.label
+    days = [
+        day
+        for day in (
+            _k10_and_birth_year_from(session, register, updates, listed),
+            _fide_inactive_from(session, register, updates, listed),
+        )
+        if day is not None
+    ]
     if k_changed:
-        period = session.scalar(
-            sa.select(RatingPeriod)
+        day = session.scalar(
+            sa.select(RatingPeriod.start_date)
             .where(RatingPeriod.start_date >= list_date)
             .order_by(RatingPeriod.start_date)
             .limit(1)
         )
-        if period is not None:
-            period.status = "needs_rerate"
-            return period.label
-    return None
+        if day is not None:
+            days.append(day)
+    if not days:
+        return None
+    period = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == min(days)))
+    assert period is not None
+    period.status = "needs_rerate"
+    return period.label
+
+
+def _k10_and_birth_year_from(
+    session: Session,
+    register: _Register,
+    updates: dict[int, list[object]],
+    listed: dict[str, set[int]],
+) -> dt.date | None:
+    """The first day of the oldest rated period whose K the new K=10 flags and birth years
+    alter (see :func:`_mark`), or None. One query per 500 players concerned."""
+    k10: set[tuple[int, str]] = set()
+    born: dict[int, tuple[object, object]] = {}
+    for pid, new in updates.items():
+        old = register.values[pid]
+        for tc, (entry, flag) in _K10_INDEXES.items():
+            if pid in listed[tc] and old[flag] != new[flag]:
+                before = rules.flags_after(bool(old[flag]), False, _rating(old[entry])).k10
+                after = rules.flags_after(bool(new[flag]), False, _rating(new[entry])).k10
+                if before != after:
+                    k10.add((pid, tc))
+        if pid in listed["standard"] and old[_BIRTH_YEAR] != new[_BIRTH_YEAR]:
+            born[pid] = (old[_BIRTH_YEAR], new[_BIRTH_YEAR])
+    pids = sorted({pid for pid, _tc in k10} | set(born))
+    if not pids:
+        return None
+    first: dict[tuple[int, str], dt.date] = {}
+    for at in range(0, len(pids), _IDS_A_QUERY):
+        marks = ", ".join(str(int(pid)) for pid in pids[at : at + _IDS_A_QUERY])
+        for pid, tc, day in fetch_all(
+            session,
+            "SELECT h.player_id, h.time_control, min(rp.start_date) FROM rating_history h "
+            "JOIN rating_periods rp ON rp.id = h.period_id "
+            f"WHERE h.player_id IN ({marks}) GROUP BY h.player_id, h.time_control",
+        ):
+            first[pid, tc] = to_date(day)
+    found = [first[key] for key in k10 if key in first]
+    if born:
+        periods = [
+            (to_date(start), to_date(end))
+            for start, end in fetch_all(
+                session, "SELECT start_date, list_date FROM rating_periods ORDER BY start_date"
+            )
+        ]
+        for pid, (old_year, new_year) in born.items():
+            listed_from = min((d for (p, _tc), d in first.items() if p == pid), default=None)
+            if listed_from is None:
+                continue
+            for start, list_day in periods:
+                if start >= listed_from and any(
+                    _junior(old_year, year) != _junior(new_year, year)
+                    for year in (start.year, list_day.year)
+                ):
+                    found.append(start)
+                    break
+    return min(found, default=None)
+
+
+def _fide_inactive_from(
+    session: Session,
+    register: _Register,
+    updates: dict[int, list[object]],
+    listed: dict[str, set[int]],
+) -> dt.date | None:
+    """The first day of the oldest rated period whose list FIDE's new inactive flags change
+    (see :func:`_mark`), or None."""
+    pids = sorted(
+        pid
+        for pid, new in updates.items()
+        if pid in listed["standard"]
+        and register.values[pid][_INACTIVE] is None
+        and new[_INACTIVE] is not None
+    )
+    if not pids:
+        return None
+    flagged = updates[pids[0]][_INACTIVE]  # this list's date, the same for every player
+    assert isinstance(flagged, dt.date)
+    first = session.scalar(
+        sa.select(RatingPeriod.id)
+        .where(RatingPeriod.list_date >= flagged)
+        .order_by(RatingPeriod.start_date)
+        .limit(1)
+    )
+    if first is None:
+        return None  # every rated list is older than FIDE's
+    found: list[dt.date] = []
+    for at in range(0, len(pids), _IDS_A_QUERY):
+        marks = ", ".join(str(int(pid)) for pid in pids[at : at + _IDS_A_QUERY])
+        # the first list here dated on or after FIDE's, or the player's first list if later
+        for day, rating, games, inactive in fetch_all(
+            session,
+            "SELECT rp.start_date, h.rating_after, h.period_games, h.inactive "
+            "FROM rating_history h JOIN rating_periods rp ON rp.id = h.period_id "
+            "WHERE h.time_control = 'standard' AND h.player_id IN ("
+            f"{marks}) AND rp.start_date = (SELECT min(rp2.start_date) FROM rating_history h2 "
+            "JOIN rating_periods rp2 ON rp2.id = h2.period_id WHERE h2.player_id = h.player_id "
+            "AND h2.time_control = 'standard' AND rp2.start_date >= (SELECT start_date FROM "
+            f"rating_periods WHERE id = {int(first)}))",
+        ):
+            if rating is not None and games == 0 and not inactive:
+                found.append(to_date(day))
+    return min(found, default=None)
+
+
+_IDS_A_QUERY = 500
+"""Player ids listed in one ``IN (...)`` of :func:`_k10_and_birth_year_from`."""
+
+
+def _rating(value: object) -> int | None:
+    return value if isinstance(value, int) else None
+
+
+def _junior(birth_year: object, list_year: int) -> bool:
+    """Whether a player born in ``birth_year`` has the junior K on a list of ``list_year``
+    (art. 8.3.3, before the 2300 rule: the rating decides that the same way for both years)."""
+    return isinstance(birth_year, int) and list_year - birth_year <= rules.JUNIOR_MAX_AGE

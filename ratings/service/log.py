@@ -30,7 +30,7 @@ class LogLine:
     """The command: player_edit, game_void, unrate, ..."""
     what: str
     """What the line concerns: ``game 12``, ``event 3``, ``player 5``, ``period 2027-12``,
-    ``import 4`` (the most specific one it names)."""
+    ``import 4`` (the most specific one it names), ``settings``."""
     field: str | None
     old: str | None
     new: str | None
@@ -52,7 +52,9 @@ def log_lines(session: Session, player_ref: str | None = None) -> list[LogLine]:
         query = query.where(sa.or_(Correction.player_id.in_(ids), Correction.game_id.in_(games)))
     found = []
     for c in session.scalars(query):
-        if c.game_id is not None:
+        if c.action == "settings_edit":
+            what = "settings"  # its period is the one it marked for a re-rate
+        elif c.game_id is not None:
             what = f"game {c.game_id}"
         elif c.event_id is not None:
             what = f"event {c.event_id}"

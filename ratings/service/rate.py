@@ -116,12 +116,14 @@ def _listed_standing(
     entry_k10: bool,
     fide_k: int | None,
     fide_k_list: dt.date | None,
+    fide_inactive: dt.date | None = None,
 ) -> rules.Standing:
     """A player's standing from the row on the previous list and the register; a hand-set
     K=10 flag (player edit, or an entry rating of 2400) holds from any list on."""
     return rules.Standing(
         listed.rating_after, listed.total_games, birth_year, bool(listed.k10) or entry_k10,
         bool(listed.reached_2300), (), fide_k, fide_k_list, listed.last_active,
+        bool(listed.inactive), fide_inactive,
     )  # fmt: skip
 
 
@@ -150,6 +152,9 @@ class _Rater:
         whose lists in force at the events' starts seed the players unrated here (R&B art.
         7.2.1)."""
         self.tc_sql = f"'{self.time_control}'"  # one of three fixed words, never user text
+        self.fide_inactive_sql = "fide_inactive_list" if self.time_control == "standard" else "NULL"
+        """The register's column of FIDE's inactive flag: the standard list's only (FIDE
+        flags inactivity on its standard list)."""
         self.active = self.time_control == "standard"
         """Whether the list is published: standard always; rapid and blitz from the first
         period with games or rated players on, every period after it."""
@@ -232,24 +237,27 @@ class _Rater:
         standings: dict[int, rules.Standing] = {}
         entry = ", ".join(column.key for column in ENTRY_COLUMNS[tc])
         entry_k10s: dict[tuple[bool, int | None], bool] = {}  # a few thousand distinct
-        for pid, rating, games, k10, fide_k, birth_year, fide_k_list in fetch_all(
+        for pid, rating, games, k10, fide_k, birth_year, fide_k_list, flagged in fetch_all(
             self.session,
-            f"SELECT id, {entry}, birth_year, fide_k_list "
+            f"SELECT id, {entry}, birth_year, fide_k_list, {self.fide_inactive_sql} "
             "FROM players WHERE merged_into_id IS NULL ORDER BY id",
         ):
             entry_list[pid] = rating
             k_day = None if fide_k_list is None else day_of(fide_k_list)
+            flag_day = None if flagged is None else day_of(flagged)
             listed = before.get(pid)
             if listed is None:
                 standings[pid] = rules.Standing.from_entry(
-                    rating, games, birth_year, bool(k10), fide_k, k_day
+                    rating, games, birth_year, bool(k10), fide_k, k_day, flag_day
                 )
             else:
                 entry_k10 = entry_k10s.get((bool(k10), rating))
                 if entry_k10 is None:
                     entry_k10 = rules.flags_after(bool(k10), False, rating).k10
                     entry_k10s[bool(k10), rating] = entry_k10
-                standings[pid] = _listed_standing(listed, birth_year, entry_k10, fide_k, k_day)
+                standings[pid] = _listed_standing(
+                    listed, birth_year, entry_k10, fide_k, k_day, flag_day
+                )
         self.standings = standings
         if not self.active and any(r is not None for r in entry_list.values()):
             self.active = True  # rated players: their list is published every period
@@ -321,16 +329,27 @@ class _Rater:
     def _changing(self, period: Period, previous_id: int) -> set[int]:
         """The players without games whose row may differ from a carry of the previous one:
         :func:`ratings.rules.changes_without_games` in SQL, over the previous list."""
-        bounds = rules.carry_bounds(self.config, period)
+        bounds = rules.carry_bounds(self.config, period, self.time_control)
         rating, _games, k10, _fide_k = (c.key for c in ENTRY_COLUMNS[self.time_control])
         ph = self.ph
         params: list[object] = [
             self._date_param(bounds.active_from),
             self._date_param(bounds.fide_k_from),
         ]
-        junior = ""
+        more = ""
+        if bounds.every_rated:  # an edition or FIDE's one-time adjustment of the new list
+            more = " OR h.rating_after IS NOT NULL"
+        if self.time_control == "standard":  # FIDE's inactive flag turns on with this list
+            more += (
+                " OR (h.rating_after IS NOT NULL AND NOT h.inactive "
+                f"AND p.fide_inactive_list > {ph} AND p.fide_inactive_list <= {ph})"
+            )
+            params += [
+                self._date_param(bounds.fide_inactive_after),
+                self._date_param(bounds.fide_inactive_through),
+            ]
         if bounds.junior_births is not None:
-            junior = f" OR (h.rating_after IS NOT NULL AND p.birth_year BETWEEN {ph} AND {ph})"
+            more += f" OR (h.rating_after IS NOT NULL AND p.birth_year BETWEEN {ph} AND {ph})"
             params += bounds.junior_births
         sql = (
             "SELECT h.player_id FROM rating_history h JOIN players p ON p.id = h.player_id "
@@ -341,7 +360,7 @@ class _Rater:
             f"OR h.units_per_point <> {int(bounds.units_per_point)} "
             f"OR (h.rating_after IS NOT NULL AND NOT h.inactive AND h.last_active < {ph}) "
             f"OR (NOT h.k10 AND (p.{k10} OR p.{rating} >= {rules.K10_MARK})) "
-            f"OR p.fide_k_list >= {ph}{junior})"
+            f"OR p.fide_k_list >= {ph}{more})"
         )
         return {row[0] for row in fetch_all(self.session, sql, params)}
 
@@ -384,12 +403,13 @@ class _Rater:
                 values = list(row)
                 values[last] = None if values[last] is None else to_date(values[last])
                 listed_rows[row[0]] = _new_tuple(rules.ListEntry, values)
-            for pid, rating, games, k10, fide_k, birth_year, fide_k_list in fetch_all(
+            for pid, rating, games, k10, fide_k, birth_year, fide_k_list, flagged in fetch_all(
                 self.session,
-                f"SELECT id, {entry}, birth_year, fide_k_list FROM players "
-                f"WHERE merged_into_id IS NULL AND id IN ({marks})",
+                f"SELECT id, {entry}, birth_year, fide_k_list, {self.fide_inactive_sql} "
+                f"FROM players WHERE merged_into_id IS NULL AND id IN ({marks})",
             ):
                 k_day = None if fide_k_list is None else to_date(fide_k_list)
+                flag_day = None if flagged is None else to_date(flagged)
                 listed = listed_rows.get(pid)
                 if listed is not None:
                     before[pid] = listed
@@ -397,11 +417,13 @@ class _Rater:
                     continue
                 if listed is None:
                     standing = rules.Standing.from_entry(
-                        rating, games, birth_year, bool(k10), fide_k, k_day
+                        rating, games, birth_year, bool(k10), fide_k, k_day, flag_day
                     )
                 else:
                     entry_k10 = rules.flags_after(bool(k10), False, rating).k10
-                    standing = _listed_standing(listed, birth_year, entry_k10, fide_k, k_day)
+                    standing = _listed_standing(
+                        listed, birth_year, entry_k10, fide_k, k_day, flag_day
+                    )
                 standings[pid] = standing
                 if standing.rating is None:
                     unrated.append(pid)

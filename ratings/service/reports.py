@@ -219,7 +219,7 @@ def _register_list(
     for row in session.execute(query):
         *player, rating, games, k10 = cast(_Values, row)
         standing = rules.Standing.from_entry(rating, games, row.birth_year, k10)
-        k = rules.next_k(config, standing, first.start) if first is not None else None
+        k = rules.next_k(config, standing, first.start, time_control) if first else None
         status = "unrated" if rating is None else "listed"
         values = (*player, rating, 0, 0, games, k, standing.k10, status)
         rows.append(ListRow(*values))
@@ -369,6 +369,11 @@ class Card:
     player rated at the period start."""
     first_event: str | None = None
     """The name of the player's first event, when its zero score was disregarded."""
+    adjustment: rules.RatingAdjustment | None = None
+    """FIDE's one-time adjustment of this period's list (1 March 2024), when it raised the
+    player's rating: :attr:`rating_after` is :attr:`unadjusted` after it."""
+    unadjusted: int | None = None
+    """With :attr:`adjustment`: the rating the period's games gave, before it."""
 
     @property
     def sum_change(self) -> Decimal:
@@ -422,6 +427,7 @@ def card(
         pooled, work, first_event_name = _first_rating_work(
             session, player.id, period, lines, time_control
         )
+    adjustment, unadjusted = _adjustment_of(session, period, entry, work, time_control)
     return Card(
         player=player,
         period=period.label,
@@ -436,7 +442,34 @@ def card(
         pooled=pooled,
         first_rating=work,
         first_event=first_event_name,
+        adjustment=adjustment,
+        unadjusted=unadjusted,
     )
+
+
+def _adjustment_of(
+    session: Session,
+    period: RatingPeriod,
+    entry: RatingHistory,
+    work: rules.FirstRatingWork | None,
+    time_control: str,
+) -> tuple[rules.RatingAdjustment | None, int | None]:
+    """FIDE's one-time adjustment of the period's list and the rating before it, when the
+    adjustment raised this player's rating (the engine applies it after the period's games,
+    :func:`ratings.rules.rate_period`); (None, None) otherwise."""
+    config = get_config(session)
+    found = config.list_adjustment(Period(period.start_date, config.period_months), time_control)
+    if found is None or entry.rating_after is None:
+        return None, None
+    if work is not None and work.result is not None:
+        before = work.result.rating  # a first rating
+    elif entry.rating_before is not None:
+        before = entry.rating_before + entry.change
+    else:
+        return None, None
+    if found.apply(before) == before:
+        return None, None
+    return found, before
 
 
 def _card_line(b: RatingBreakdown, g: Game, event_name: str, opp_name: str) -> CardLine:
@@ -507,7 +540,8 @@ def _first_rating_work(
         by_event.setdefault(line.event_id, []).append((line.opponent_rating, line.score))
     first = first_event(session, player_id, time_control)
     first_games = by_event.pop(first, []) if first is not None else []
-    work = rules.explain_first_rating([first_games, *by_event.values()])
+    edition = config.list_rules(this.start, time_control)
+    work = rules.explain_first_rating([first_games, *by_event.values()], edition)
     name = None
     if work.dropped and first is not None:
         name = session.scalar(sa.select(Event.name).where(Event.id == first))
