@@ -30,6 +30,7 @@ from ratings.db import (
     journal_path,
     make_engine,
     recover_hot_journal,
+    sqlite_file_name,
     sqlite_uri,
 )
 from ratings.errors import DatabaseError, SchemaOutOfDateError
@@ -231,7 +232,7 @@ def _copy_database(source: Path, dest: Path) -> BackupReport:
     try:
         src.execute("BEGIN")  # one snapshot: the counts and the copy see the same rows
         expected = _row_counts(src)
-        dst = sqlite3.connect(str(dest))
+        dst = sqlite3.connect(sqlite_file_name(dest))
         try:
             src.backup(dst)
             verdict = [row[0] for row in dst.execute("PRAGMA integrity_check")]
@@ -435,7 +436,9 @@ def _same_contents(db_path: Path, copy: Path) -> bool:
         return False
     conn: sqlite3.Connection | None = None
     try:
-        conn = sqlite3.connect(str(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = sqlite3.connect(
+            sqlite_file_name(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+        )
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.DatabaseError:  # a damaged file: compare what is there
         pass
@@ -534,7 +537,7 @@ def _is_damaged(path: Path) -> bool:
         if f.read(16) != SQLITE_HEADER:
             raise DatabaseError(f"'{path}' is not a SQLite database; refusing to replace it")
     try:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+        conn = sqlite3.connect(sqlite_file_name(path), timeout=BUSY_TIMEOUT_MS / 1000)
         try:
             if [row[0] for row in conn.execute("PRAGMA quick_check")] != ["ok"]:
                 return True
@@ -559,10 +562,12 @@ def _restore_in_place(db_path: Path, copy: Path, kept: Path) -> int:
     name ``kept`` only after the commit (see :func:`recover_interrupted_restore`).
     """
     pending = _pending_path(db_path)
-    conn = sqlite3.connect(str(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn = sqlite3.connect(
+        sqlite_file_name(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+    )
     try:
         conn.execute("PRAGMA foreign_keys = OFF")  # tables are dropped and refilled in any order
-        conn.execute("ATTACH DATABASE ? AS restore_source", (str(copy),))
+        conn.execute("ATTACH DATABASE ? AS restore_source", (sqlite_file_name(copy),))
         conn.execute("BEGIN IMMEDIATE")  # waits for other writers, then keeps them out
         try:
             # with the write lock held no other process can change the file and the hot
