@@ -201,6 +201,8 @@ def import_games(
         f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')} "
         f"from {file}"
     )
+    for warning in report.warnings:
+        click.echo(f"Warning: {warning}", err=True)
     _summary(report)
     warn_unknown_games(app, content_hash=service.content_hash(read_bytes(file)))
 
