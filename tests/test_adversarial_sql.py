@@ -277,3 +277,50 @@ def test_postgresql_batches_are_bounded_in_bytes(pg_db: str) -> None:
             assert [len(batch) for batch in stream.batches()] == [1000, 1000, 500]
     finally:
         engine.dispose()
+
+
+# --- item 11: fts3_tokenizer; table-valued functions ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT hex(fts3_tokenizer('simple'))",  # printed a library address
+        "SELECT fts3_tokenizer('simple', fts3_tokenizer('porter'))",  # replaced the tokenizer
+        "SELECT 1 WHERE fts3_tokenizer('simple') IS NULL",
+    ],
+)
+def test_fts3_tokenizer_is_refused(db: Path, query: str) -> None:
+    result = sql(db, query)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == (
+        "Error: ratings sql is read-only: fts3_tokenizer() (it reads and replaces the "
+        "library's tokenizers) is not allowed\n"
+    )
+
+
+def test_table_valued_functions_read(db: Path) -> None:
+    """They were refused as "changing the schema"."""
+    result = sql(db, "SELECT key, value FROM json_each('[10, 20]')", "--format", "csv")
+    assert (result.exit_code, result.stdout) == (0, "key,value\n0,10\n1,20\n")
+    result = sql(db, "SELECT key, value FROM json_tree('{\"a\": 1}') WHERE key = 'a'")
+    assert (result.exit_code, result.stdout) == (0, "key  value\n---  -----\na        1\n")
+    result = sql(db, "SELECT name FROM pragma_table_info('players') WHERE cid < 2")
+    assert (result.exit_code, result.stdout) == (0, "name\n----\nid\nname\n")
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "UPDATE sqlite_master SET sql = 'x' WHERE name = 'players'",
+        "UPDATE sqlite_schema SET name = 'x'",
+        "DELETE FROM sqlite_master",
+    ],
+)
+def test_the_schema_table_stays_unwritable(db: Path, query: str) -> None:
+    """SQLite itself refuses these (before the authorizer is asked), as it did before."""
+    before = db.read_bytes()
+    result = sql(db, query)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == "Error: table sqlite_master may not be modified\n"
+    assert db.read_bytes() == before

@@ -385,12 +385,27 @@ _ACTION_NAMES = {
 }
 
 
+_SCHEMA_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_temp_master"})
+_SCHEMA_COLUMNS = frozenset({"type", "name", "tbl_name", "rootpage", "sql"})
+_REFUSED_FUNCTIONS = {
+    # with one argument it answers the address of a tokenizer in the library's memory, with
+    # two it installs the one at the address given (issue 31, item 11)
+    "fts3_tokenizer": "fts3_tokenizer() (it reads and replaces the library's tokenizers)",
+}
+
+
 class _Authorizer:
-    """sqlite3 authorizer callback: allow reading, remember the first refused action."""
+    """sqlite3 authorizer callback: allow reading, remember the first refused action.
+
+    A table-valued function (``json_each``, ``json_tree``, ``pragma_table_info``) is reported
+    while the SELECT that names it is prepared as an UPDATE of the schema table's columns:
+    that is allowed in a SELECT only (the connection is read-only and the schema not
+    writable anyway); a statement that writes starts with its own write action."""
 
     def __init__(self) -> None:
         self.armed = False
         self.refused: str | None = None
+        self.selecting = False
 
     def __call__(
         self,
@@ -400,7 +415,23 @@ class _Authorizer:
         _db: str | None,
         _trigger: str | None,
     ) -> int:
-        if not self.armed or action in _READING_ACTIONS:
+        if not self.armed:
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_FUNCTION and arg2 is not None:
+            refused = _REFUSED_FUNCTIONS.get(arg2.lower())
+            if refused is not None:
+                self.refused = self.refused or refused
+                return sqlite3.SQLITE_DENY
+        if action in _READING_ACTIONS:
+            if action == sqlite3.SQLITE_SELECT and self.refused is None:
+                self.selecting = True
+            return sqlite3.SQLITE_OK
+        if (
+            action == sqlite3.SQLITE_UPDATE
+            and self.selecting
+            and arg1 in _SCHEMA_TABLES
+            and arg2 in _SCHEMA_COLUMNS
+        ):
             return sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_PRAGMA and arg1 is not None:
             name = arg1.lower()
