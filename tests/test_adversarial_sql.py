@@ -18,6 +18,7 @@ import time
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from click.testing import CliRunner, Result
 from conftest import PG_URL, new_database
 
@@ -324,3 +325,57 @@ def test_the_schema_table_stays_unwritable(db: Path, query: str) -> None:
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "Error: table sqlite_master may not be modified\n"
     assert db.read_bytes() == before
+
+
+# --- item 12: functions that write in a read-only transaction (PostgreSQL) --------------
+
+WRITERS = [
+    ("SELECT lo_from_bytea(0, 'abc'::bytea) AS o", "lo_from_bytea"),
+    ("SELECT lo_create(0) AS o", "lo_create"),
+    ("SELECT lo_creat(-1) AS o", "lo_creat"),
+    # non-transactional: it wrote 50 MB of WAL, rolled back or not
+    ("SELECT pg_logical_emit_message(false, 'x', repeat('y', 1000)) AS l",
+     "pg_logical_emit_message"),
+    # and through dynamic SQL, which a check of the query's text would miss
+    ("SELECT query_to_xml('SELECT pg_logical_emit_message(false, ''x'', ''y'')', true, true, '')",
+     "pg_logical_emit_message"),
+]  # fmt: skip
+
+
+@pytest.mark.postgres
+@pytest.mark.parametrize(("query", "function"), WRITERS, ids=[w[1] for w in WRITERS])
+def test_postgresql_functions_that_write_are_refused(pg_db: str, query: str, function: str) -> None:
+    result = sql(pg_db, query)
+    assert (result.exit_code, result.stdout) == (1, "")
+    assert result.stderr == f"Error: permission denied for function {function}\n"
+
+
+def _regrant(url: str) -> None:
+    engine = sa.create_engine(url, isolation_level="AUTOCOMMIT")
+    try:
+        with engine.connect() as conn:
+            conn.exec_driver_sql(
+                "GRANT EXECUTE ON FUNCTION lo_create(oid), pg_logical_emit_message(boolean, "
+                "text, text) TO PUBLIC"
+            )
+    finally:
+        engine.dispose()
+
+
+@pytest.mark.postgres
+def test_postgresql_sql_warns_where_they_could_not_be_revoked(pg_db: str) -> None:
+    """As on a database upgraded by a user who is not a superuser."""
+    _regrant(pg_db)
+    result = sql(pg_db, "SELECT 1 AS one")
+    assert (result.exit_code, result.stdout) == (0, "one\n---\n  1\n")
+    assert result.stderr == (
+        "Warning: the role 'ratings_sql_reader' may still run lo_create, "
+        "pg_logical_emit_message, which write even in a read-only transaction; a superuser "
+        "should run 'ratings db upgrade', or: REVOKE EXECUTE ON FUNCTION lo_create(oid), "
+        "pg_logical_emit_message(boolean,text,text) FROM PUBLIC\n"
+        "(1 row)\n"
+    )
+    # an upgrade as a superuser revokes them again
+    assert CliRunner().invoke(cli, ["--db", pg_db, "db", "upgrade"]).exit_code == 0
+    result = sql(pg_db, "SELECT 1 AS one")
+    assert (result.exit_code, result.stderr) == (0, "(1 row)\n")

@@ -306,6 +306,8 @@ def sql(app: App, query: str, fmt: str, timeout: float) -> None:
             open_query(engine, query, timeout=timeout) as stream,
             alarm.armed(stream.deadline),
         ):
+            for warning in stream.warnings:
+                click.echo(f"Warning: {warning}", err=True)
             if stream.columns:
                 count = WRITERS[fmt](stream, emit)
             else:  # still run it: an error shows, a statement without columns prints nothing

@@ -211,6 +211,8 @@ class QueryStream:
         """Column names, in order (empty for a statement that returns no rows)."""
         self.deadline = clock.deadline
         """When the time limit runs out (``time.monotonic()``), or None."""
+        self.warnings: tuple[str, ...] = ()
+        """What the caller should tell the user (PostgreSQL: functions that still write)."""
         self._fetch = fetch
         self._clock = clock
 
@@ -588,6 +590,7 @@ def _open_postgresql(
         raw: Any = conn.connection.driver_connection
         try:
             conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+            warning = privileges.writing_functions_warning(conn)
             function = privileges.enter_reader_role(conn)
             if clock.timeout is not None:
                 ms = max(1, math.ceil(clock.timeout * 1000))
@@ -638,8 +641,10 @@ def _open_postgresql(
                 raise QueryError(_first_line(exc)) from exc
             return batch
 
+        stream = QueryStream(columns, fetch, clock)
+        stream.warnings = (warning,) if warning else ()
         try:
-            yield QueryStream(columns, fetch, clock)
+            yield stream
         finally:
             rows.close()  # cancels the query if it is still sending
             cursor.close()
