@@ -166,6 +166,11 @@ def make_engine(
     return engine
 
 
+BEGIN_OPTION = "ratings_begin"
+"""The execution option that makes a SQLite write transaction begin EXCLUSIVE (value
+``"exclusive"``): it waits for the readers once, at the start, instead of at every cache
+spill of a large write (each of which waited the whole busy timeout again)."""
+
 PG_LOCK_KEY = 0x726174696E6773
 """Key of the transaction-level advisory lock every writing transaction takes ("ratings")."""
 
@@ -206,8 +211,14 @@ def _install_sqlite_events(engine: Engine, *, enforce_foreign_keys: bool, immedi
     def _on_begin(conn: sa.Connection) -> None:
         # ... and emit it ourselves. IMMEDIATE takes the write lock at the start, so two
         # commands that both write serialise instead of failing halfway with "database is
-        # locked" on the upgrade from a read lock.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # locked" on the upgrade from a read lock. EXCLUSIVE (BEGIN_OPTION) also waits for
+        # the readers at the start, for a bulk write: see App.session
+        if not immediate:
+            conn.exec_driver_sql("BEGIN")
+        elif conn.get_execution_options().get(BEGIN_OPTION) == "exclusive":
+            conn.exec_driver_sql("BEGIN EXCLUSIVE")
+        else:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def journal_path(path: Path) -> Path:

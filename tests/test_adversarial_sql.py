@@ -210,7 +210,7 @@ BOUNDED = [
     (wide(100, 999_999), 20, row_too_long(99_999_900)),
     # 300 rows of 900 KB (540 MB of hex) stream through in bounded batches
     (rows_of(300, "randomblob(900000)"), 0, "(300 rows)\n"),
-    (QUADRATIC, 1, timed_out(1)),
+    (QUADRATIC, 2, timed_out(2)),
 ]
 
 

@@ -21,7 +21,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session
 
 from ratings import __version__, migrate
-from ratings.db import SessionFactory, database_url, make_engine, sqlite_path
+from ratings.db import BEGIN_OPTION, SessionFactory, database_url, make_engine, sqlite_path
 from ratings.errors import InputFileErrors, RatingsError
 from ratings.rules import RulesError
 
@@ -132,9 +132,14 @@ class App:
         return self._engine
 
     @contextmanager
-    def session(self, *, commit: bool = True) -> Iterator[Session]:
+    def session(self, *, commit: bool = True, bulk: bool = False) -> Iterator[Session]:
         """One unit of work: schema checked, committed on success (``commit=False``: always
         rolled back, for previews), rolled back on error.
+
+        ``bulk``: a command that may write more than SQLite's page cache holds (rate,
+        imports, undo). Its transaction takes the whole lock at the start (BEGIN EXCLUSIVE),
+        so that it waits for readers once, at most the busy timeout, and not again at every
+        cache spill (docs/RELIABILITY.md); readers wait for it in turn.
 
         Commands print their report after this block, never inside it: until the COMMIT has
         succeeded (it can still fail, e.g. "database is locked" while a reader holds the
@@ -142,7 +147,8 @@ class App:
         """
         engine = self.engine()
         migrate.ensure_current(engine)
-        session = SessionFactory(bind=engine)
+        bind = engine.execution_options(**{BEGIN_OPTION: "exclusive"}) if bulk else engine
+        session = SessionFactory(bind=bind)
         try:
             session.begin()
             yield session

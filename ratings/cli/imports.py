@@ -99,7 +99,7 @@ def _import_csv(
     data = read_bytes(file)
     digest = service.content_hash(data)
     with Progress(3, f"Importing {file.name}") as bar:
-        with app.session() as session:
+        with app.session(bulk=True) as session:
             service.check_not_imported(session, digest, str(file))
             rows = read(data, str(file))
             bar.advance(item="file read")

@@ -218,8 +218,8 @@ class _Alarm:
 
 
 class _Watchdog:
-    """End the process at twice the time limit (at least ``ALARM_GRACE`` after it) if the
-    query is still running.
+    """End the process ``ALARM_GRACE`` after the time limit if the query is still running
+    (so a query holds its read lock at most 21 s by default, and writers wait up to 30 s).
 
     The clock is read between SQLite instructions, but one instruction can run for minutes
     (``trim`` of two 100 KB texts compares every character of one with every character of
@@ -239,7 +239,7 @@ class _Watchdog:
             yield
             return
         done = threading.Event()
-        delay = self.timeout + max(self.timeout, ALARM_GRACE)
+        delay = self.timeout + ALARM_GRACE
 
         def watch() -> None:
             if not done.wait(delay):
