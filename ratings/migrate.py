@@ -426,6 +426,44 @@ def recover_interrupted_restore(db_path: Path) -> list[str]:
     return notes
 
 
+def interrupted_restore_left(db_path: Path) -> bool:
+    """Whether an ended process left a pending copy or a temporary beside ``db_path`` (a
+    look at its folder: cheap enough for every command)."""
+    pending = f".{db_path.name}{PENDING_MARK}"
+    try:
+        names = os.listdir(db_path.parent)
+    except OSError:
+        return False
+    for name in names:
+        if name.startswith(pending) and not name.endswith("-journal"):
+            pid = name[len(pending) :]
+        elif name.startswith(files.temporary_prefix(db_path)):
+            pid = str(files.temporary_owner(name) or "")
+        else:
+            continue
+        if pid.isascii() and pid.isdigit() and not files.is_running(int(pid)):
+            return True
+    return False
+
+
+def tidy_interrupted_restore(db_path: Path) -> list[str]:
+    """For any command that opens ``db_path``: clear what a killed ``restore`` left, as the
+    next restore would (:func:`recover_interrupted_restore`), and return what to tell the
+    user; what cannot be cleared is named in a warning, and the command goes on. A killed
+    restore left a full-size pending copy and its working folder until the next restore."""
+    if not interrupted_restore_left(db_path):
+        return []
+    try:
+        return recover_interrupted_restore(db_path)
+    except DatabaseError as exc:
+        return [f"Warning: {exc}"]
+    except OSError as exc:
+        return [
+            f"Warning: cannot clear what an interrupted restore of {db_path} left beside it "
+            f"({exc.strerror or exc}); 'ratings db restore' clears it once it can"
+        ]
+
+
 def _same_contents(db_path: Path, copy: Path) -> bool:
     """True if the live database holds exactly the bytes of ``copy``.
 

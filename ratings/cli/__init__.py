@@ -118,6 +118,7 @@ class App:
         self.db = db
         self.url = database_url(db)
         self._engine: Engine | None = None
+        self._tidied = False
 
     @property
     def path(self) -> str:
@@ -128,8 +129,20 @@ class App:
     def engine(self) -> Engine:
         """The engine for ordinary commands; refuses a missing SQLite file."""
         if self._engine is None:
+            self.tidy()
             self._engine = make_engine(self.url, create=False)
         return self._engine
+
+    def tidy(self) -> None:
+        """Once per command, before the database is opened: clear what a killed ``db
+        restore`` left beside the file, saying so on stderr (docs/RELIABILITY.md)."""
+        if self._tidied:
+            return
+        self._tidied = True
+        path = sqlite_path(self.url)
+        if path is not None:
+            for note in migrate.tidy_interrupted_restore(path):
+                click.echo(note, err=True)
 
     @contextmanager
     def session(self, *, commit: bool = True, bulk: bool = False) -> Iterator[Session]:

@@ -289,6 +289,7 @@ def sql(app: App, query: str, fmt: str, timeout: float) -> None:
     refused. Rows are streamed as they come. Tables and views are described in the
     README's SQL cookbook.
     """
+    app.tidy()
     engine = make_engine(app.url, read_only=True)
     stdout = sys.stdout  # (CliRunner swaps it too)
 
