@@ -86,14 +86,43 @@ def sqlite_uri(path: Path, *, mode: str = "ro") -> str:
     return f"file:{quoted}?mode={mode}"
 
 
+def sqlite_file_name(path: Path) -> str:
+    """``path`` as a file name for ``sqlite3.connect`` and ``ATTACH``: absolute, so that it
+    never begins with ``file:``. This SQLite is built to take such a name for a URI even
+    without ``uri=True`` (measured: ``connect("file:zz.db")`` created ``zz.db``)."""
+    return os.path.abspath(path)
+
+
 def sqlite_path(url: str) -> Path | None:
-    """The file behind a SQLite URL, or None for other backends and in-memory databases."""
+    """The file behind a SQLite URL, or None for other backends and in-memory databases.
+
+    A database name that begins with ``file:`` is a SQLite URI only when the URL says
+    ``uri=true`` (as the driver reads it); otherwise it is a file of that name, as a
+    ``--db file:club.db`` path is (it used to be taken for a URI here, and so lost every
+    check on files: an export could overwrite the database).
+    """
     parsed = sa.engine.make_url(url)
     if parsed.get_backend_name() != "sqlite" or not parsed.database:
         return None
-    if parsed.database == ":memory:" or parsed.database.startswith("file:"):
+    if parsed.database == ":memory:":
         return None
+    if str(parsed.query.get("uri", "")).lower() in ("true", "1") and parsed.database.startswith(
+        "file:"
+    ):
+        return _uri_file(parsed.database, parsed.query)
     return Path(parsed.database)
+
+
+def _uri_file(uri: str, query: Any) -> Path | None:
+    """The file a SQLite ``file:`` URI names (the URL's other query values are the URI's
+    parameters), or None for an in-memory one."""
+    split = urllib.parse.urlsplit(uri)
+    params = dict(urllib.parse.parse_qsl(split.query))
+    params.update({k: str(v) for k, v in query.items()})
+    name = urllib.parse.unquote(split.path)
+    if params.get("mode") == "memory" or name in ("", ":memory:"):
+        return None
+    return Path(name)
 
 
 def make_engine(
@@ -164,6 +193,11 @@ def _create_server_engine(parsed: sa.engine.URL, *, echo: bool) -> Engine:
         ) from None
 
 
+BEGIN_OPTION = "ratings_begin"
+"""The execution option that makes a SQLite write transaction begin EXCLUSIVE (value
+``"exclusive"``): it waits for the readers once, at the start, instead of at every cache
+spill of a large write (each of which waited the whole busy timeout again)."""
+
 PG_LOCK_KEY = 0x726174696E6773
 """Key of the transaction-level advisory lock every writing transaction takes ("ratings")."""
 
@@ -204,8 +238,14 @@ def _install_sqlite_events(engine: Engine, *, enforce_foreign_keys: bool, immedi
     def _on_begin(conn: sa.Connection) -> None:
         # ... and emit it ourselves. IMMEDIATE takes the write lock at the start, so two
         # commands that both write serialise instead of failing halfway with "database is
-        # locked" on the upgrade from a read lock.
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+        # locked" on the upgrade from a read lock. EXCLUSIVE (BEGIN_OPTION) also waits for
+        # the readers at the start, for a bulk write: see App.session
+        if not immediate:
+            conn.exec_driver_sql("BEGIN")
+        elif conn.get_execution_options().get(BEGIN_OPTION) == "exclusive":
+            conn.exec_driver_sql("BEGIN EXCLUSIVE")
+        else:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def journal_path(path: Path) -> Path:
@@ -223,7 +263,7 @@ def recover_hot_journal(path: Path) -> None:
     if not journal_path(path).exists():
         return
     try:
-        conn = sqlite3.connect(str(path.resolve()), timeout=BUSY_TIMEOUT_MS / 1000)
+        conn = sqlite3.connect(sqlite_file_name(path.resolve()), timeout=BUSY_TIMEOUT_MS / 1000)
         try:
             conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
         finally:

@@ -129,12 +129,17 @@ def temporary_owner(name: str) -> int | None:
     return _owner(name)
 
 
+def temporary_prefix(dest: Path) -> str:
+    """How the names of ``dest``'s temporary files begin."""
+    return f".{dest.name[:_NAME_PART]}{TEMP_MARK}"
+
+
 def remove_stale_temporaries(dest: Path) -> list[Path]:
     """Remove temporary files (and folders) of ``dest`` left by processes that have ended.
 
     Returns what was removed. Those of running processes are left alone.
     """
-    prefix = f".{dest.name[:_NAME_PART]}{TEMP_MARK}"
+    prefix = temporary_prefix(dest)
     removed: list[Path] = []
     try:
         entries = list(dest.parent.iterdir())

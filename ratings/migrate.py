@@ -30,6 +30,7 @@ from ratings.db import (
     journal_path,
     make_engine,
     recover_hot_journal,
+    sqlite_file_name,
     sqlite_uri,
 )
 from ratings.errors import DatabaseError, SchemaOutOfDateError
@@ -233,7 +234,7 @@ def _copy_database(source: Path, dest: Path) -> BackupReport:
     try:
         src.execute("BEGIN")  # one snapshot: the counts and the copy see the same rows
         expected = _row_counts(src)
-        dst = sqlite3.connect(str(dest))
+        dst = sqlite3.connect(sqlite_file_name(dest))
         try:
             src.backup(dst)
             verdict = [row[0] for row in dst.execute("PRAGMA integrity_check")]
@@ -427,6 +428,44 @@ def recover_interrupted_restore(db_path: Path) -> list[str]:
     return notes
 
 
+def interrupted_restore_left(db_path: Path) -> bool:
+    """Whether an ended process left a pending copy or a temporary beside ``db_path`` (a
+    look at its folder: cheap enough for every command)."""
+    pending = f".{db_path.name}{PENDING_MARK}"
+    try:
+        names = os.listdir(db_path.parent)
+    except OSError:
+        return False
+    for name in names:
+        if name.startswith(pending) and not name.endswith("-journal"):
+            pid = name[len(pending) :]
+        elif name.startswith(files.temporary_prefix(db_path)):
+            pid = str(files.temporary_owner(name) or "")
+        else:
+            continue
+        if pid.isascii() and pid.isdigit() and not files.is_running(int(pid)):
+            return True
+    return False
+
+
+def tidy_interrupted_restore(db_path: Path) -> list[str]:
+    """For any command that opens ``db_path``: clear what a killed ``restore`` left, as the
+    next restore would (:func:`recover_interrupted_restore`), and return what to tell the
+    user; what cannot be cleared is named in a warning, and the command goes on. A killed
+    restore left a full-size pending copy and its working folder until the next restore."""
+    if not interrupted_restore_left(db_path):
+        return []
+    try:
+        return recover_interrupted_restore(db_path)
+    except DatabaseError as exc:
+        return [f"Warning: {exc}"]
+    except OSError as exc:
+        return [
+            f"Warning: cannot clear what an interrupted restore of {db_path} left beside it "
+            f"({exc.strerror or exc}); 'ratings db restore' clears it once it can"
+        ]
+
+
 def _same_contents(db_path: Path, copy: Path) -> bool:
     """True if the live database holds exactly the bytes of ``copy``.
 
@@ -437,7 +476,9 @@ def _same_contents(db_path: Path, copy: Path) -> bool:
         return False
     conn: sqlite3.Connection | None = None
     try:
-        conn = sqlite3.connect(str(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn = sqlite3.connect(
+            sqlite_file_name(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+        )
         conn.execute("BEGIN IMMEDIATE")
     except sqlite3.DatabaseError:  # a damaged file: compare what is there
         pass
@@ -536,7 +577,7 @@ def _is_damaged(path: Path) -> bool:
         if f.read(16) != SQLITE_HEADER:
             raise DatabaseError(f"'{path}' is not a SQLite database; refusing to replace it")
     try:
-        conn = sqlite3.connect(path, timeout=BUSY_TIMEOUT_MS / 1000)
+        conn = sqlite3.connect(sqlite_file_name(path), timeout=BUSY_TIMEOUT_MS / 1000)
         try:
             if [row[0] for row in conn.execute("PRAGMA quick_check")] != ["ok"]:
                 return True
@@ -561,10 +602,12 @@ def _restore_in_place(db_path: Path, copy: Path, kept: Path) -> int:
     name ``kept`` only after the commit (see :func:`recover_interrupted_restore`).
     """
     pending = _pending_path(db_path)
-    conn = sqlite3.connect(str(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+    conn = sqlite3.connect(
+        sqlite_file_name(db_path), timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+    )
     try:
         conn.execute("PRAGMA foreign_keys = OFF")  # tables are dropped and refilled in any order
-        conn.execute("ATTACH DATABASE ? AS restore_source", (str(copy),))
+        conn.execute("ATTACH DATABASE ? AS restore_source", (sqlite_file_name(copy),))
         conn.execute("BEGIN IMMEDIATE")  # waits for other writers, then keeps them out
         try:
             # with the write lock held no other process can change the file and the hot

@@ -22,6 +22,13 @@ parameter ... within security-definer function").
 
 A connecting user without ``CREATEROLE`` cannot create the role: the upgrade still succeeds,
 and ``ratings sql`` explains what to run.
+
+The reader also holds what ``PUBLIC`` holds, and PostgreSQL lets ``PUBLIC`` run a few
+functions that write even inside a read-only transaction: large objects (``lo_create``,
+``lo_from_bytea`` ...; rolled back with the transaction) and ``pg_logical_emit_message``
+(which wrote 50 MB of WAL from ``ratings sql``, issue 31, item 12). The upgrade revokes
+``EXECUTE`` on those (:data:`WRITING_FUNCTIONS`) from ``PUBLIC`` in the database where it may
+(a superuser); where it may not, ``ratings sql`` warns and names the statement to run.
 """
 
 from __future__ import annotations
@@ -39,10 +46,13 @@ __all__ = [
     "PRODUCT_VIEWS",
     "QUERY_FUNCTION",
     "READER_ROLE",
+    "WRITING_FUNCTIONS",
     "ReaderRoleError",
     "enter_reader_role",
     "product_relations",
     "refresh_reader_role",
+    "writing_functions",
+    "writing_functions_warning",
 ]
 
 READER_ROLE = "ratings_sql_reader"
@@ -56,6 +66,20 @@ PRODUCT_VIEWS = views.view_names()
 matches the schema)."""
 
 VERSION_TABLE = "alembic_version"
+
+WRITING_FUNCTIONS = (
+    "lo_creat",
+    "lo_create",
+    "lo_from_bytea",
+    "lo_put",
+    "lo_truncate",
+    "lo_truncate64",
+    "lo_unlink",
+    "lowrite",
+    "pg_logical_emit_message",
+)
+"""``pg_catalog`` functions ``PUBLIC`` may run by default that write in a read-only
+transaction (``lo_import`` and ``lo_export`` are the superuser's already)."""
 
 # the function's body, compared at run time so that an old or altered one is not used. The
 # statement runs as it was written (its trailing ";" and comments too); a STABLE function's
@@ -167,7 +191,44 @@ def refresh_reader_role(conn: Connection) -> bool:
         f"REVOKE ALL ON FUNCTION {function} FROM PUBLIC",
         f"GRANT EXECUTE ON FUNCTION {function} TO {r}",
     ]
-    return _attempt(conn, *statements)
+    done = _attempt(conn, *statements)
+    if done:
+        # superusers only (the functions belong to the bootstrap superuser); without it,
+        # ratings sql warns
+        revokes = [
+            f"REVOKE EXECUTE ON FUNCTION {sig} FROM PUBLIC" for sig in writing_functions(conn)
+        ]
+        if revokes:
+            _attempt(conn, *revokes)
+    return done
+
+
+def writing_functions(conn: Connection) -> list[str]:
+    """The signatures of :data:`WRITING_FUNCTIONS` that the reader role may run."""
+    if not _role_exists(conn, READER_ROLE):
+        return []
+    return [
+        str(sig)
+        for (sig,) in conn.exec_driver_sql(
+            "SELECT p.oid::regprocedure::text FROM pg_proc p WHERE p.pronamespace = "
+            "'pg_catalog'::regnamespace AND p.proname = ANY(%(names)s) AND "
+            "has_function_privilege(%(r)s, p.oid, 'EXECUTE') ORDER BY 1",
+            {"names": list(WRITING_FUNCTIONS), "r": READER_ROLE},
+        )
+    ]
+
+
+def writing_functions_warning(conn: Connection) -> str | None:
+    """Why ``ratings sql`` is not read-only on this database yet, or None."""
+    signatures = writing_functions(conn)
+    if not signatures:
+        return None
+    names = sorted({sig.partition("(")[0] for sig in signatures})
+    return (
+        f"the role {READER_ROLE!r} may still run {', '.join(names)}, which write even in a "
+        "read-only transaction; a superuser should run 'ratings db upgrade', or: REVOKE "
+        f"EXECUTE ON FUNCTION {', '.join(signatures)} FROM PUBLIC"
+    )
 
 
 @dataclass(frozen=True, slots=True)

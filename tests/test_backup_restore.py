@@ -399,11 +399,13 @@ def test_a_pending_copy_of_a_restore_that_replaced_nothing_is_removed(
 def test_a_pending_copy_of_a_restore_that_committed_is_kept(db: Path, tmp_path: Path) -> None:
     """Killed between its commit and the rename: the pending copy is the only old copy."""
     old = dump(db)
-    pending = db.with_name(f".{db.name}.before-restore-pending-{_dead_pid()}")
-    shutil.copyfile(db, pending)
+    shutil.copyfile(db, tmp_path / "old.db")
     assert invoke(db, "player", "add", "Restored, Already")[0] == 0  # what it restored
     backup = tmp_path / "bk.db"
     assert invoke(db, "db", "backup", str(backup))[0] == 0
+    # left last: any command now clears a pending copy (issue 31, item 15)
+    pending = db.with_name(f".{db.name}.before-restore-pending-{_dead_pid()}")
+    shutil.copyfile(tmp_path / "old.db", pending)
     result = CliRunner().invoke(cli, ["--db", str(db), "db", "restore", str(backup), "--yes"])
     kept = migrate.before_restore_path(db)
     assert result.exit_code == 1

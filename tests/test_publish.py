@@ -282,9 +282,11 @@ def test_the_database_inside_the_folder_is_never_replaced(demo_db: Path, tmp_pat
     result = run("publish", str(site), "--force", "--db", str(db))
     assert result.exit_code == 1
     assert result.output == (
-        f"Error: '{site / 'index.html'}' is the database or its journal; publish elsewhere\n"
+        f"Error: '{site / 'index.html'}' is the database or its journal, and publish would "
+        "write a page of that name; publish elsewhere\n"
     )
     assert db.read_bytes() == before
+    assert sorted(p.name for p in site.iterdir()) == ["index.html"]  # nothing written
 
 
 def test_dir_that_is_a_file_or_has_no_parent(demo_db: Path, tmp_path: Path) -> None:

@@ -161,7 +161,11 @@ def _limit_memory(limit: int) -> None:
 
 @pytest.mark.slow  # a real process timed against a lock or its memory
 def test_out_of_memory_is_an_error_not_a_traceback(db: Path, tmp_path: Path) -> None:
-    """Under a memory limit a huge value ends in `Error: ...` (it was a MemoryError traceback)."""
+    """Under a memory limit a huge row ends in `Error: ...` (it was a MemoryError traceback).
+
+    One value is now refused long before (`zeroblob(200000000)` was this test's query), so
+    the row is the widest there is: 100 values of 999,999 bytes, which need about 200 MB
+    while they are read, under a 300 MB address-space limit."""
     baseline = _ratings(
         "--db", str(db), "sql", "SELECT 1", stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
@@ -170,16 +174,16 @@ def test_out_of_memory_is_an_error_not_a_traceback(db: Path, tmp_path: Path) -> 
         "--db",
         str(db),
         "sql",
-        "SELECT zeroblob(200000000) AS big",
+        "SELECT " + ", ".join(f"randomblob(999999) AS c{i}" for i in range(100)),
         "--format",
         "csv",
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
-        preexec_fn=lambda: _limit_memory(600 * 1024 * 1024),
+        preexec_fn=lambda: _limit_memory(300 * 1024 * 1024),
     )
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 1, err
-    assert out == b"big\n" or out == b""
+    assert out == b"c0," + b",".join(b"c%d" % i for i in range(1, 100)) + b"\n" or out == b""
     assert err.decode().startswith("Error: out of memory"), err
     assert b"Traceback" not in err
 

@@ -124,6 +124,7 @@ class App:
         self.db = db
         self._url: str | None = None
         self._engine: Engine | None = None
+        self._tidied = False
 
     @property
     def url(self) -> str:
@@ -148,24 +149,45 @@ class App:
         if self._engine is None:
             from ratings.db import make_engine
 
+            self.tidy()
             self._engine = make_engine(self.url, create=False)
         return self._engine
 
+    def tidy(self) -> None:
+        """Once per command, before the database is opened: clear what a killed ``db
+        restore`` left beside the file, saying so on stderr (docs/RELIABILITY.md)."""
+        if self._tidied:
+            return
+        self._tidied = True
+        from ratings import migrate
+        from ratings.db import sqlite_path
+
+        path = sqlite_path(self.url)
+        if path is not None:
+            for note in migrate.tidy_interrupted_restore(path):
+                click.echo(note, err=True)
+
     @contextmanager
-    def session(self, *, commit: bool = True) -> Iterator[Session]:
+    def session(self, *, commit: bool = True, bulk: bool = False) -> Iterator[Session]:
         """One unit of work: schema checked, committed on success (``commit=False``: always
         rolled back, for previews), rolled back on error.
+
+        ``bulk``: a command that may write more than SQLite's page cache holds (rate,
+        imports, undo). Its transaction takes the whole lock at the start (BEGIN EXCLUSIVE),
+        so that it waits for readers once, at most the busy timeout, and not again at every
+        cache spill (docs/RELIABILITY.md); readers wait for it in turn.
 
         Commands print their report after this block, never inside it: until the COMMIT has
         succeeded (it can still fail, e.g. "database is locked" while a reader holds the
         file), nothing is saved, and a closed pipe raised in here rolls the work back.
         """
         from ratings import migrate
-        from ratings.db import SessionFactory
+        from ratings.db import BEGIN_OPTION, SessionFactory
 
         engine = self.engine()
         migrate.ensure_current(engine)
-        session = SessionFactory(bind=engine)
+        bind = engine.execution_options(**{BEGIN_OPTION: "exclusive"}) if bulk else engine
+        session = SessionFactory(bind=bind)
         try:
             session.begin()
             yield session

@@ -119,7 +119,7 @@ def import_fide_list_command(
     """
     list_date = _month(month_text)
     digest = hash_file(file)
-    with app.session() as session:
+    with app.session(bulk=True) as session:
         report = import_fide_list(
             session,
             file,

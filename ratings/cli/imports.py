@@ -111,7 +111,7 @@ def _import_csv(
     data = read_bytes(file)
     digest = service.content_hash(data)
     with Progress(3, f"Importing {file.name}") as bar:
-        with app.session(commit=not dry_run) as session:
+        with app.session(commit=not dry_run, bulk=True) as session:
             service.check_not_imported(session, digest, str(file))
             rows = read(data, str(file))
             bar.advance(item="file read")
@@ -226,6 +226,8 @@ def import_games(
         f"{_count(report.games, 'game')} ({report.rated_games} to rate, "
         f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')}"
     )
+    for warning in report.warnings:
+        click.echo(f"Warning: {warning}", err=True)
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
         click.echo(f"Would import {what}")

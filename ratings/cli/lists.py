@@ -72,7 +72,7 @@ def rate(app: App, through: str | None, dry_run: bool, list_type: str | None) ->
         # the lists are rated together (rapid and blitz players are seeded from the standard
         # list), so a rate of one list alone would not be what the next full rate writes
         raise InvalidInputError("--list goes with --dry-run only: rate rates every list")
-    with app.session(commit=not dry_run) as session:
+    with app.session(commit=not dry_run, bulk=not dry_run) as session:
         last = service.parse_period(session, through) if through else None
         today = clock.today()
         with Progress(0, "Rating") as bar:  # its length comes from the service

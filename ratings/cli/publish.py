@@ -44,6 +44,7 @@ def _app(app: App, db: str | None) -> App:
 @contextmanager
 def read_only_session(app: App) -> Iterator[Session]:
     """One read-only unit of work on ``app``'s database (schema checked; rolled back)."""
+    app.tidy()
     engine = make_engine(app.url, read_only=True, create=False)
     try:
         migrate.ensure_current(engine)

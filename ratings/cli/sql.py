@@ -6,6 +6,7 @@ import datetime as dt
 import io
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -216,6 +217,42 @@ class _Alarm:
             signal.signal(signal.SIGALRM, previous)
 
 
+class _Watchdog:
+    """End the process ``ALARM_GRACE`` after the time limit if the query is still running
+    (so a query holds its read lock at most 21 s by default, and writers wait up to 30 s).
+
+    The clock is read between SQLite instructions, but one instruction can run for minutes
+    (``trim`` of two 100 KB texts compares every character of one with every character of
+    the other; ``instr`` of two long ones is quadratic too), and neither the progress
+    handler nor a signal handler runs until it returns. The connection only reads, so ending
+    the process loses nothing: the error is written and the process exits with code 1. Only
+    when the process is the command's own (its standard output is the process's): never
+    inside a program that runs the command, such as a test's CliRunner.
+    """
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+
+    @contextmanager
+    def armed(self) -> Iterator[None]:
+        if not self.timeout or sys.stdout is not sys.__stdout__:
+            yield
+            return
+        done = threading.Event()
+        delay = self.timeout + ALARM_GRACE
+
+        def watch() -> None:
+            if not done.wait(delay):
+                os.write(2, f"Error: {QueryTimeoutError(self.timeout)}\n".encode())
+                os._exit(1)
+
+        threading.Thread(target=watch, name="ratings-sql-watchdog", daemon=True).start()
+        try:
+            yield
+        finally:
+            done.set()
+
+
 def _check_timeout(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
     if not math.isfinite(value):
         raise click.BadParameter(f"{value!r} is not a number of seconds")
@@ -252,6 +289,7 @@ def sql(app: App, query: str, fmt: str, timeout: float) -> None:
     refused. Rows are streamed as they come. Tables and views are described in the
     README's SQL cookbook.
     """
+    app.tidy()
     engine = make_engine(app.url, read_only=True)
     stdout = sys.stdout  # (CliRunner swaps it too)
 
@@ -265,9 +303,12 @@ def sql(app: App, query: str, fmt: str, timeout: float) -> None:
     try:
         migrate.ensure_current(engine)
         with (
+            _Watchdog(timeout).armed(),
             open_query(engine, query, timeout=timeout) as stream,
             alarm.armed(stream.deadline),
         ):
+            for warning in stream.warnings:
+                click.echo(f"Warning: {warning}", err=True)
             if stream.columns:
                 count = WRITERS[fmt](stream, emit)
             else:  # still run it: an error shows, a statement without columns prints nothing

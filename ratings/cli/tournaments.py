@@ -142,7 +142,7 @@ def import_trf(
     """
     data = read_bytes(file)
     default_date = _date(date_text)
-    with app.session() as session:
+    with app.session(bulk=True) as session:
         report = service.import_trf(
             session,
             data,
@@ -211,7 +211,7 @@ def import_pgn(
     """
     data = read_bytes(file)
     default_date = _date(date_text)
-    with app.session() as session:
+    with app.session(bulk=True) as session:
         report = service.import_pgn(
             session,
             data,

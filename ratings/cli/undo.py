@@ -39,7 +39,7 @@ def unrate_command(app: App, from_label: str, yes: bool, reason: str | None) -> 
             labels = [p.label for p in unrate.periods_from(session, from_label)]
         span = labels[0] if len(labels) == 1 else f"{labels[0]} .. {labels[-1]}"
         ask(f"Withdraw {_plural(len(labels), 'rated period')} ({span}, newest first)?")
-    with app.session() as session:
+    with app.session(bulk=True) as session:
         done = unrate.unrate(session, from_label, reason=reason)
     for p in done.periods:
         click.echo(
@@ -67,7 +67,7 @@ def import_undo(app: App, import_id: int, yes: bool, reason: str | None) -> None
         with app.session(commit=False) as session:
             plan = undo_service.plan_undo(session, import_id)
         ask(f"Undo import {plan.import_id} ({plan.file_name}): remove {plan.describe()}?")
-    with app.session() as session:
+    with app.session(bulk=True) as session:
         before = corrections.waiting(session)
         done = undo_service.undo_import(session, import_id, reason=reason)
         marked = corrections.newly_marked(session, before)

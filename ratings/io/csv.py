@@ -443,7 +443,10 @@ def _delimiter(lines: Iterable[str], columns: tuple[str, ...]) -> str:
     known = frozenset(columns)
 
     def score(delimiter: str) -> tuple[int, int]:
-        cells = next(csv.reader([header], delimiter=delimiter, skipinitialspace=True), [])
+        try:
+            cells = next(csv.reader([header], delimiter=delimiter, skipinitialspace=True), [])
+        except csv.Error:  # a header cell over the csv module's field limit: reported later
+            cells = []
         return sum(cell.strip().lower() in known for cell in cells), header.count(delimiter)
 
     # max() keeps the first of equals: a comma unless another one does better
@@ -504,6 +507,9 @@ def _csv_problem(message: str) -> str:
         return "a quoted value that starts here is never closed (a '\"' is missing)"
     if message.startswith("',' expected after"):
         return "text after the closing '\"' of a quoted value (write '\"\"' for a quote inside)"
+    limit = re.fullmatch(r"field larger than field limit \(([0-9]+)\)", message)
+    if limit is not None:
+        return f"a value longer than {int(limit.group(1)):,} characters: not a file to import"
     return f"not valid csv: {message.lower()}"
 
 

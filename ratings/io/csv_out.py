@@ -6,6 +6,13 @@ some treat a leading tab or carriage return the same way), so a player named
 :func:`neutralise` prefixes such a cell with a single quote, which spreadsheets show as
 text, unless the cell is a plain number: a rating change of ``-12`` stays a number.
 Every CSV the command line writes goes through :func:`write_csv` or :class:`CsvWriter`.
+
+A spreadsheet may also split a line on ``;`` (the default separator where the decimal mark is
+a comma) or on a tab, whatever the commas and quotes around: then ``Semi;=cmd|...`` starts a
+cell ``=cmd|...`` wherever it stands in the line (quoting it would protect it only as the
+line's first cell). So a formula character right after a ``;``, a tab or a line break
+inside a cell (past any quotes) gets the same leading quote, a number too (a spreadsheet that
+splits on ``;`` may also end the row at a line break inside quotes).
 """
 
 from __future__ import annotations
@@ -24,15 +31,25 @@ FORMULA_STARTS = frozenset("=+-@\t\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
+# a formula character after a separator a spreadsheet may split on (only the separator and
+# any quotes are matched, so that a tab right after a ";" is looked at too). No exemption for
+# a number: what follows it in the line is the next cell's, and "-12,5" is a number to one
+# spreadsheet and "-12" then text to another
+_AFTER_SEPARATOR = re.compile('([;\t\r\n]"*)(?=[=+\\-@\t\r])')
+
+
 def neutralise(cell: str) -> str:
     """``cell`` made safe to open in a spreadsheet.
 
     A cell that begins with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
     leading single quote, unless it is a plain number (``-12``, ``-0.25``, ``+7``,
-    ``-1.5e3``): ``-2+3`` is not one and is quoted.
+    ``-1.5e3``): ``-2+3`` is not one and is quoted. So does such a character after a ``;``,
+    a tab or a line break inside the cell: ``Semi;=cmd`` is written ``Semi;'=cmd``.
     """
     if cell and cell[0] in FORMULA_STARTS and _PLAIN_NUMBER.fullmatch(cell) is None:
-        return "'" + cell
+        cell = "'" + cell
+    if ";" in cell or "\t" in cell or "\n" in cell or "\r" in cell:
+        cell = _AFTER_SEPARATOR.sub(r"\1'", cell)
     return cell
 
 

@@ -69,7 +69,18 @@ How this reader follows them:
   holding an element (``<name>A <b>B</b></name>``) is a problem, not the text before
   the element. XML problems name the player's position (``player 12345``) and tag.
 * **ZIP files** are read as FIDE ships them, without unpacking to disk: the one ``.txt`` or
-  ``.xml`` member is streamed.
+  ``.xml`` member is streamed. A damaged member (a bad CRC, a broken deflate stream, cut
+  short) is one error naming the file, not the decompressor's exception.
+* **Bounds** (a hostile or broken file ends in an error at once, in little memory): a ZIP
+  member unpacks to at most :data:`MAX_ZIP_RATIO` times its compressed size (at least
+  :data:`ZIP_FLOOR`; FIDE's XML is about 15 times, its TXT about 8); a TXT line is at most
+  :data:`MAX_LINE_BYTES`, with at most :data:`MAX_BLANK_LINES` blank lines in a row; an XML
+  ``<player>`` is at most :data:`MAX_PLAYER_CHARS` (the XML readers never search the same
+  text twice); reading stops after :data:`MAX_READ_PROBLEMS` problems.
+* **Cut short.** A TXT line that ends before the header's last column starts, or a last line
+  without the line end every other line has and shorter than the header, is a problem: a
+  download cut inside a rating would otherwise give that player a rating of its first
+  digits.
 * **The federation filter** is applied before a record is built (for TXT before the rest
   of the line is read), so reading one federation of the world list costs little more than
   scanning it.
@@ -98,12 +109,13 @@ import io
 import re
 import xml.etree.ElementTree as ET
 import zipfile
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
 from types import TracebackType
-from typing import IO, NamedTuple, cast
+from typing import IO, NamedTuple
 
 from ratings import limits
 from ratings.errors import InputFileError, InputFileErrors, LimitError
@@ -111,7 +123,13 @@ from ratings.io.notes import FileWarning
 from ratings.rules import TimeControl
 
 __all__ = [
+    "MAX_BLANK_LINES",
+    "MAX_LINE_BYTES",
+    "MAX_PLAYER_CHARS",
     "MAX_PROBLEMS",
+    "MAX_READ_PROBLEMS",
+    "MAX_ZIP_RATIO",
+    "ZIP_FLOOR",
     "FideList",
     "FideListPlayer",
     "FideRating",
@@ -121,6 +139,27 @@ __all__ = [
 
 MAX_PROBLEMS = 100
 """Problems listed when a file has more (the rest are counted)."""
+
+MAX_READ_PROBLEMS = 10_000
+"""Reading stops after this many problems: a file of junk lines says so at once, instead of
+being read to its end."""
+
+MAX_LINE_BYTES = 4096
+"""The longest TXT line read (FIDE's are 162 characters): a longer one is not FIDE's list."""
+
+MAX_BLANK_LINES = 1000
+"""Blank TXT lines in a row that are skipped (FIDE's list has none; a billion ran for
+minutes)."""
+
+MAX_PLAYER_CHARS = 65_536
+"""The longest XML ``<player>`` read, in characters (FIDE's are about 600; bytes where
+ElementTree reads the file): no player ending within it is not FIDE's list."""
+
+MAX_ZIP_RATIO = 100
+"""A ZIP member may unpack to this many times its compressed size (FIDE's XML: about 15)..."""
+
+ZIP_FLOOR = 64 << 20
+"""... or to this many bytes, whichever is more."""
 
 
 RatingType = TimeControl
@@ -254,12 +293,16 @@ class _Problems:
         self.warnings: list[FileWarning] = []
         self.more_warnings = 0
         self.without_id = 0  # rows without a FIDE id, skipped (our own lists hold them)
+        self.stopped = False  # reading stopped at MAX_READ_PROBLEMS
 
     def error(self, line: int | None, problem: str, field: str | None) -> None:
         if len(self.errors) < MAX_PROBLEMS:
             self.errors.append(InputFileError(self.filename, line, problem, field))
         else:
             self.more += 1
+            if len(self.errors) + self.more >= MAX_READ_PROBLEMS:
+                self.stopped = True
+                self.raise_all()
 
     def warn(self, line: int | None, problem: str, field: str | None) -> None:
         if len(self.warnings) < MAX_PROBLEMS:
@@ -269,8 +312,11 @@ class _Problems:
 
     def raise_all(self) -> None:
         if self.more:
+            stopped = f"; reading stopped after {MAX_READ_PROBLEMS:,}" if self.stopped else ""
             self.errors.append(
-                InputFileError(self.filename, None, f"{self.more} more problems not listed")
+                InputFileError(
+                    self.filename, None, f"{self.more} more problems not listed{stopped}"
+                )
             )
         if self.more_warnings:
             self.warnings.append(
@@ -583,16 +629,46 @@ def _read_txt(
 ) -> Iterator[FideListPlayer]:
     layout: _Layout | None = None
     records: _Records | None = None
-    for number, raw in enumerate(stream, start=1):
+    number = 0
+    blanks = 0
+    need = 0  # the start of the header's last column: a line must reach it
+    readline = stream.readline
+    while raw := readline(MAX_LINE_BYTES + 1):
+        number += 1
+        if len(raw) > MAX_LINE_BYTES:
+            raise InputFileError(
+                problems.filename, number,
+                f"longer than {MAX_LINE_BYTES:,} bytes: not a line of FIDE's list",
+            )  # fmt: skip
         text = _decode(raw).rstrip("\r\n")
+        if not text.strip():
+            blanks += 1
+            if blanks > MAX_BLANK_LINES:
+                raise InputFileError(
+                    problems.filename, number,
+                    f"more than {MAX_BLANK_LINES:,} blank lines in a row: not FIDE's list",
+                )  # fmt: skip
+            continue
+        blanks = 0
         if layout is None or records is None:
-            if not text.strip():
-                continue
             layout = layout_of(text.removeprefix("\ufeff"))
             records = _Records(layout.kinds, layout.single, layout.labels, problems, xml=False)
             on_layout(layout)
+            need = layout.columns[-1][1]
             continue
-        if not text.strip():
+        if len(text) < need:
+            problems.error(
+                number, f"the line is cut short ({len(text)} characters; the header's "
+                f"columns need {need}): a damaged or incomplete download?", None
+            )  # fmt: skip
+            continue
+        if len(text) < layout.width and not raw.endswith(b"\n"):
+            # the last line (only it can end without one), cut inside its last column
+            problems.error(
+                number, "the last line has no line end and is shorter than the header "
+                f"({len(text)} characters, not {layout.width}): a damaged or incomplete "
+                "download?", None
+            )  # fmt: skip
             continue
         here = _overflow(text, layout) if len(text) > layout.width else layout
         if federations is not None and here.federation is not None:
@@ -801,11 +877,17 @@ def _read_xml_fast(
         space = _XML_SPACE.match(text, pos)
         at = space.end() if space is not None else pos
         if len(text) - at < 32 and not eof:  # too little to tell what comes
+            # the white space is consumed (a long run of it is not kept), but not a CR whose
+            # LF may come in the next chunk: CR LF is one line break
+            pos = at - 1 if at > pos and text[at - 1] == "\r" else at
             more()
             continue
         if text.startswith("<player", at) and not text.startswith("<playerslist", at):
             end = _XML_PLAYER_END.search(text, at)
             if end is None:
+                # searched again with each chunk: linear, as a player is this short
+                if len(text) - at > MAX_PLAYER_CHARS:
+                    raise _player_too_long(players)
                 if more():
                     continue
                 yield from rest(pos)  # truncated
@@ -833,6 +915,11 @@ def _read_xml_fast(
             while (space := _XML_SPACE.match(text, after)) is not None and not eof:
                 if space.end() < len(text):
                     break
+                if len(text) - after > MAX_PLAYER_CHARS:
+                    raise InputFileError(
+                        players.problems.filename, None, f"white space after </playerslist> "
+                        f"goes on past {MAX_PLAYER_CHARS:,} characters: not FIDE's list"
+                    )  # fmt: skip
                 raw = stream.read(_XML_CHUNK)
                 eof = not raw
                 text += decoder.decode(raw, final=eof)
@@ -843,6 +930,35 @@ def _read_xml_fast(
             return
         yield from rest(pos)  # anything else: a comment, text, another element, the end
         return
+
+
+def _player_too_long(players: _XmlPlayers) -> InputFileError:
+    return InputFileError(
+        players.problems.filename, None,
+        f"longer than {MAX_PLAYER_CHARS:,} characters: not a player of FIDE's list",
+        f"player {players.position + 1}",
+    )  # fmt: skip
+
+
+class _Counted(io.RawIOBase):
+    """A stream for ElementTree that stops when no ``<player>`` ends within
+    :data:`MAX_PLAYER_CHARS` bytes (:attr:`since` is set back to 0 at each one's end)."""
+
+    def __init__(self, stream: IO[bytes] | io.RawIOBase, players: _XmlPlayers) -> None:
+        super().__init__()
+        self.stream = stream
+        self.players = players
+        self.since = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int | None = -1) -> bytes:
+        if self.since > MAX_PLAYER_CHARS:
+            raise _player_too_long(self.players)
+        data = self.stream.read(MAX_PLAYER_CHARS if size is None or size < 0 else size)
+        self.since += len(data or b"")
+        return data or b""
 
 
 def _parse_alone(fragment: str) -> ET.Element | None:
@@ -886,12 +1002,14 @@ def _read_xml_tree(
 ) -> Iterator[FideListPlayer]:
     """Any XML, by ``xml.etree.ElementTree.iterparse``: each ``<player>`` read when it ends,
     then cleared from the tree (the root is cleared), so that memory stays flat."""
-    events = ET.iterparse(stream, events=("start", "end"))
+    counted = _Counted(stream, players)
+    events = ET.iterparse(counted, events=("start", "end"))
     try:
         _, root = next(events)
         for event, element in events:
             if event != "end" or element.tag != "player":
                 continue
+            counted.since = 0
             record = players.take_element(element)
             root.clear()  # the player and everything before it: memory stays flat
             if record is not None:
@@ -926,6 +1044,54 @@ def _xml_kinds(
 
 
 # --- the file ----------------------------------------------------------------------------------
+
+_DAMAGED: tuple[type[BaseException], ...] = (zipfile.BadZipFile, zlib.error, EOFError, OSError)
+try:
+    import lzma
+
+    _DAMAGED += (lzma.LZMAError,)
+except ImportError:  # a Python built without lzma cannot open such a member anyway
+    pass
+
+
+class _ZipMember(io.RawIOBase):
+    """A ZIP member as it is unpacked: a damaged member (bad CRC, broken deflate stream, cut
+    short) is an :class:`InputFileError` naming the file, and unpacking more than
+    :data:`MAX_ZIP_RATIO` times the compressed size (at least :data:`ZIP_FLOOR`) stops."""
+
+    def __init__(self, member: IO[bytes], compressed: int, filename: str) -> None:
+        super().__init__()
+        self.member = member
+        self.filename = filename
+        self.compressed = compressed
+        self.allowed = max(ZIP_FLOOR, MAX_ZIP_RATIO * compressed)
+        self.unpacked = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: memoryview) -> int:  # type: ignore[override]
+        try:
+            data = self.member.read(len(buffer))
+        except _DAMAGED as exc:
+            problem = str(exc) or type(exc).__name__
+            raise InputFileError(
+                self.filename, None, f"the ZIP is damaged ({problem[:1].lower()}{problem[1:]}); "
+                "download it again"
+            ) from None  # fmt: skip
+        self.unpacked += len(data)
+        if self.unpacked > self.allowed:
+            raise InputFileError(
+                self.filename, None, f"the ZIP unpacks to more than {self.allowed:,} bytes, "
+                f"over {MAX_ZIP_RATIO} times its {self.compressed:,} compressed bytes: not "
+                "FIDE's list"
+            )  # fmt: skip
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        self.member.close()
+        super().close()
 
 
 class FideList:
@@ -982,13 +1148,15 @@ class FideList:
                         name, None, f"expected one .txt or .xml file in the ZIP, found: {found}"
                     )
                 self.member = members[0]
+                info = self._archive.getinfo(self.member)
                 # ZipExtFile reads lines slowly; a large buffer in front of it does not
-                member = cast(io.RawIOBase, self._archive.open(self.member))
+                member = _ZipMember(self._archive.open(info), info.compress_size, self.filename)
                 self._stream = io.BufferedReader(member, buffer_size=1 << 20)
             else:
                 raw = io.FileIO(self.path, "rb")
                 self._stream = io.BufferedReader(raw, buffer_size=1 << 20)
-        except (OSError, zipfile.BadZipFile) as exc:
+        except (OSError, zipfile.BadZipFile, NotImplementedError, RuntimeError) as exc:
+            # NotImplementedError: a compression method zipfile lacks; RuntimeError: encrypted
             problem = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
             raise InputFileError(name, None, f"cannot read the file: {problem}") from None
         head = self._stream.peek(512)[:512].lstrip(b"\xef\xbb\xbf \t\r\n")

@@ -31,6 +31,7 @@ so each game knows the line of its first tag and errors name the line of the bad
 
 from __future__ import annotations
 
+import codecs
 import io
 import re
 from collections.abc import Callable
@@ -152,8 +153,19 @@ class _LineCounter(io.StringIO):
         return line
 
 
-def _decode(data: bytes) -> str:
-    """UTF-8 (a BOM removed), else Latin-1."""
+def _decode(data: bytes, filename: str) -> str:
+    """UTF-8 (a BOM removed), UTF-16 with its BOM, else Latin-1; UTF-16 without a BOM (every
+    other byte of its ASCII a NUL) is refused by name: it would read as no game at all."""
+    if data.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        try:
+            return data.decode("utf-16").removeprefix("\ufeff")
+        except UnicodeDecodeError as exc:
+            raise InputFileError(filename, None, f"not valid UTF-16 text: {exc.reason}") from None
+    head = data[:1000]
+    if head.count(0) > len(head) // 4:  # text has no NUL; ASCII in UTF-16 is half NULs
+        raise InputFileError(
+            filename, None, "UTF-16 text without a byte order mark; save the file as UTF-8"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
@@ -290,7 +302,7 @@ def parse_pgn(
     :raises InputFileError: (one problem) or :class:`InputFileErrors` (several) when no
         ``errors`` list is given.
     """
-    reader = _LineCounter(_decode(data))
+    reader = _LineCounter(_decode(data, filename))
     games: list[PgnGame] = []
     problems: list[InputFileError] = []
     time_control_problems: list[InputFileError] = []

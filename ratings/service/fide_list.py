@@ -60,7 +60,13 @@ from sqlalchemy.orm import Session
 
 from ratings import limits, rules
 from ratings.errors import InputFileError, InputFileErrors, InvalidInputError, InvalidNameError
-from ratings.io.fide_list import FideList, FideListPlayer, RatingType, open_fide_list
+from ratings.io.fide_list import (
+    MAX_PROBLEMS,
+    FideList,
+    FideListPlayer,
+    RatingType,
+    open_fide_list,
+)
 from ratings.io.notes import FileWarning
 from ratings.models import Player, RatingPeriod
 from ratings.names import clean_name, key_of_stored
@@ -326,11 +332,30 @@ class _Reading:
         """Player id -> new values (``_Register.values`` order), in file order."""
         self.not_added: list[NotAdded] = []
         self.errors: list[InputFileError] = []
+        self.more_errors = 0
         self.read = self.matched = self.added = self.rated_here = self.with_k = 0
         # FIDE ids added, to name a FIDE id the file holds twice: kept only on the second
         # pass that looks for the lines once the unique index on players.fide_id has refused
         # one (a set of every id added is over 100 MB for FIDE's 1.93 million players)
         self.added_ids: set[int] | None = set() if track_ids else None
+
+    def _error(self, error: InputFileError) -> None:
+        """Note a problem: the first MAX_PROBLEMS listed, the others counted (a list of one
+        player a million times held a million of them: 550 MB)."""
+        if len(self.errors) < MAX_PROBLEMS:
+            self.errors.append(error)
+        else:
+            self.more_errors += 1
+
+    def problems(self) -> InputFileErrors:
+        """Every problem noted, as one error."""
+        errors = list(self.errors)
+        if self.more_errors:
+            name = errors[0].filename
+            errors.append(
+                InputFileError(name, None, f"{self.more_errors} more problems not listed")
+            )
+        return InputFileErrors(errors)
 
     def _date(self, filename: str, kinds: tuple[RatingType, ...], month: dt.date | None) -> dt.date:
         """The list's date, from the file or the caller, checked once the header is read."""
@@ -427,7 +452,7 @@ class _Reading:
             try:
                 name, key = _name(player.name)
             except InvalidNameError as exc:
-                self.errors.append(InputFileError(fide.filename, player.line, str(exc), "name"))
+                self._error(InputFileError(fide.filename, player.line, str(exc), "name"))
                 continue
             same = register.no_fide_id.get(key)
             if same is not None:
@@ -435,7 +460,7 @@ class _Reading:
                 continue
             ids = self.added_ids
             if ids is not None and player.fide_id in ids:
-                self.errors.append(
+                self._error(
                     InputFileError(
                         fide.filename,
                         player.line,
@@ -547,10 +572,10 @@ def import_fide_list(
             for _row in again.rows(fide):
                 pass
         if again.errors:
-            raise InputFileErrors(again.errors) from exc
+            raise again.problems() from exc
         raise
     if reading.errors:
-        raise InputFileErrors(reading.errors)
+        raise reading.problems()
     day = reading.list_date
     if day is None:
         where = f" of federation {codes[0]}" if codes else ""

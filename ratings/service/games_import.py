@@ -19,6 +19,7 @@ from ratings.names import closest, key_of_stored
 from ratings.results import Result
 from ratings.service.common import bulk_insert, date_param, first_rated_start, game_label
 from ratings.service.dates import future_problem
+from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
     ImportReport,
     check_not_imported,
@@ -208,6 +209,17 @@ def import_games(
             problem = problems[end]
             if problem:
                 errors.append(InputFileError(file_name, row.line, problem, "date"))
+    same_round, warnings = round_problems(
+        file_name,
+        (
+            RoundGame(row.line, row.event, row.round, row.date, white, black,
+                      row.result.value, row.white, row.black)
+            for row, white, black in resolved
+            if row.event
+        ),
+        "round",
+    )  # fmt: skip
+    errors += same_round
     if errors:
         errors.sort(key=lambda e: e.line or 0)
         raise InputFileErrors(errors)
@@ -274,6 +286,7 @@ def import_games(
         rated_games=rated,
         unrated_games=len(resolved) - rated,
         marked_period=marked,
+        warnings=tuple(warnings),
     )
 
 

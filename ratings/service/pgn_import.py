@@ -17,6 +17,7 @@ from ratings.results import Result
 from ratings.rules import TimeControl
 from ratings.service.common import bulk_insert, claim_players, date_param
 from ratings.service.dates import future_problem
+from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
     check_not_imported,
     content_hash,
@@ -82,6 +83,7 @@ def import_pgn(
     # what the file says about each player it creates: (day, order, title, rating) per game
     said: dict[int, list[tuple[dt.date, int, str | None, PgnElo | None]]] = defaultdict(list)
     rows: list[tuple[str, str | None, dt.date, int, int, Result]] = []
+    in_rounds: list[RoundGame] = []
     spans: dict[str, list[dt.date]] = {}
     # games without an Event tag form an event named after the file
     fallback = event_name(None, file_name) if any(g.event is None for g in parsed.games) else ""
@@ -131,7 +133,13 @@ def import_pgn(
             span = spans.setdefault(event, [day, day])
             span[0], span[1] = min(span[0], day), max(span[1], day)
             rows.append((event, g.round, day, sides[0], sides[1], g.result))
+            in_rounds.append(RoundGame(g.line, event, g.round, day, sides[0], sides[1],
+                                       g.result.value, g.white, g.black))  # fmt: skip
             tagged.setdefault(event, set()).add(g.time_control)
+    if not parsed.games and not parsed.skipped_unfinished and not errors:
+        raise InputFileError(file_name, None, 'no PGN game found (no [Tag "value"] line)')
+    same_round, round_warnings = round_problems(file_name, in_rounds, "Round")
+    errors += same_round
     raise_all(errors)
     for _, end in spans.values():
         check_history(session, end, file_name)
@@ -141,7 +149,10 @@ def import_pgn(
             players_of[event] |= {white, black}
         events = [(n, s, e, players_of[n]) for n, (s, e) in spans.items()]
         refuse_duplicates(session, file_name, events)
-    warnings = _pgn_entry_data(resolver, said, file_name)
+    warnings = tuple(
+        sorted((*_pgn_entry_data(resolver, said, file_name), *round_warnings),
+               key=lambda w: w.line or 0)
+    )  # fmt: skip
 
     counts: dict[str, int] = defaultdict(int)
     for row in rows:

@@ -16,8 +16,12 @@ TABLE) run; COPY is refused outright. ``statement_timeout`` bounds the time. The
 parsed on its own first (one statement only: ``COMMIT; DELETE ...`` is refused).
 
 Rows are streamed: :func:`open_query` reads them in batches while the caller writes them out,
-so memory does not grow with the result. The time limit counts from the start, so time spent
-waiting for a slow reader of the output counts too (a held SQLite read lock keeps writers out).
+so memory does not grow with the result. One value, one row and one batch are bounded too
+(:data:`MAX_ROW_BYTES`, :data:`MAX_COLUMNS`, :data:`BATCH_BYTES`): on SQLite by its limits
+(``SQLITE_LIMIT_LENGTH``, ``SQLITE_LIMIT_COLUMN``) and a look at each row; on PostgreSQL by
+the length of each row's text, checked on the server before the row is sent. The time limit
+counts from the start, so time spent waiting for a slow reader of the output counts too (a
+held SQLite read lock keeps writers out).
 
 Whoever holds the database URL can still write with other tools: this protects the data from
 ``ratings sql``, not from its user.
@@ -30,11 +34,11 @@ import math
 import re
 import sqlite3
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from decimal import Decimal
-from itertools import islice
+from itertools import chain
 from typing import Any
 
 from sqlalchemy import exc as sa_exc
@@ -44,8 +48,12 @@ from ratings import privileges
 from ratings.errors import RatingsError
 
 __all__ = [
+    "BATCH_BYTES",
     "DEFAULT_BATCH",
+    "MAX_COLUMNS",
+    "MAX_ROW_BYTES",
     "QueryError",
+    "QueryMemoryError",
     "QueryResult",
     "QueryStream",
     "QueryTimeoutError",
@@ -55,10 +63,32 @@ __all__ = [
 ]
 
 DEFAULT_BATCH = 1000
-"""Rows read (and held) at a time."""
+"""Rows read (and held) at a time, at most."""
 
-_PROGRESS_OPS = 10_000
-"""SQLite virtual-machine instructions between two looks at the clock (about 0.1 ms)."""
+MAX_ROW_BYTES = 1_000_000
+"""The longest row ``ratings sql`` reads, in bytes: on SQLite the length of its text and
+blob values (also the length limit of one value, ``SQLITE_LIMIT_LENGTH``), on PostgreSQL its
+text as JSON. A row of a rating list is about 200. Before this limit one
+``randomblob(999999999)`` took 12.7 GB."""
+
+BATCH_BYTES = 4_000_000
+"""A batch ends once its rows hold this many bytes, however few they are: the writers'
+formatted copies of a batch are several times its size."""
+
+MAX_COLUMNS = 100
+"""The most columns a SQLite query may have (``SQLITE_LIMIT_COLUMN``; SQLite's own is 2,000):
+with :data:`MAX_ROW_BYTES` per value, a row is at most 100 MB while it is read, before it
+is refused. The widest table, ``players``, has 24."""
+
+_PROGRESS_OPS = 1_000
+"""SQLite virtual-machine instructions between two looks at the clock (about 20
+microseconds; at 10,000, a query of one 1 MB value a row looked every 2 s)."""
+
+_FETCH_ROWS = 50
+"""Rows taken from the driver at a time: at most this many rows past a batch's end are held."""
+
+_PG_CHUNK = 50
+"""Rows libpq holds at a time on PostgreSQL (each at most :data:`MAX_ROW_BYTES`)."""
 
 READING_KINDS = frozenset({"SELECT", "WITH", "VALUES", "TABLE"})
 """Statements ``ratings sql`` runs on PostgreSQL (by their first keyword)."""
@@ -66,6 +96,24 @@ READING_KINDS = frozenset({"SELECT", "WITH", "VALUES", "TABLE"})
 
 class QueryError(RatingsError):
     """A query failed: a syntax error, a missing table, or an attempt to write."""
+
+
+class QueryMemoryError(QueryError):
+    """A value or a row longer than ``ratings sql`` reads (:data:`MAX_ROW_BYTES`)."""
+
+
+def _value_too_long() -> QueryMemoryError:
+    return QueryMemoryError(
+        f"a value is longer than ratings sql reads (at most {MAX_ROW_BYTES:,} bytes); "
+        "select a part of it (substr) or its length"
+    )
+
+
+def _row_too_long(size: int) -> QueryMemoryError:
+    return QueryMemoryError(
+        f"a row is {size:,} bytes long, more than ratings sql reads (at most "
+        f"{MAX_ROW_BYTES:,}); select fewer or shorter columns"
+    )
 
 
 class QueryTimeoutError(QueryError):
@@ -102,6 +150,57 @@ class _Clock:
             raise QueryTimeoutError(self.timeout)
 
 
+def _rows_size(rows: Iterable[tuple[Any, ...]]) -> int:
+    """What rows' values hold: the length of their texts and blobs (numbers are small)."""
+    size = 0
+    for row in rows:
+        for value in row:
+            kind = type(value)
+            if kind is str or kind is bytes:
+                size += len(value)
+    return size
+
+
+def _bounded(
+    chunks: Iterator[list[tuple[Any, ...]]], batch_size: int
+) -> Callable[[], list[tuple[Any, ...]]]:
+    """A ``fetch`` that cuts the rows of ``chunks`` into batches of at most ``batch_size``
+    rows and about :data:`BATCH_BYTES`, and refuses a row longer than :data:`MAX_ROW_BYTES`."""
+    pending: list[tuple[Any, ...]] = []
+    position = 0
+
+    def fetch() -> list[tuple[Any, ...]]:
+        nonlocal pending, position
+        batch: list[tuple[Any, ...]] = []
+        held = 0
+        while len(batch) < batch_size and held < BATCH_BYTES:
+            if position >= len(pending):
+                pending, position = next(chunks, []), 0
+                if not pending:
+                    break
+                size = _rows_size(pending)
+                if size <= min(MAX_ROW_BYTES, BATCH_BYTES - held) and (
+                    len(pending) <= batch_size - len(batch)
+                ):
+                    # the common case: the whole chunk fits, no row needs a look of its own
+                    batch.extend(pending)
+                    held += size
+                    position = len(pending)
+                    continue
+            row = pending[position]
+            size = _rows_size((row,))
+            if size > MAX_ROW_BYTES:
+                raise _row_too_long(size)
+            if batch and held + size > BATCH_BYTES:
+                break
+            batch.append(row)
+            held += size
+            position += 1
+        return batch
+
+    return fetch
+
+
 class QueryStream:
     """An open query: its column names, and its rows read batch by batch."""
 
@@ -112,6 +211,8 @@ class QueryStream:
         """Column names, in order (empty for a statement that returns no rows)."""
         self.deadline = clock.deadline
         """When the time limit runs out (``time.monotonic()``), or None."""
+        self.warnings: tuple[str, ...] = ()
+        """What the caller should tell the user (PostgreSQL: functions that still write)."""
         self._fetch = fetch
         self._clock = clock
 
@@ -286,12 +387,27 @@ _ACTION_NAMES = {
 }
 
 
+_SCHEMA_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_temp_master"})
+_SCHEMA_COLUMNS = frozenset({"type", "name", "tbl_name", "rootpage", "sql"})
+_REFUSED_FUNCTIONS = {
+    # with one argument it answers the address of a tokenizer in the library's memory, with
+    # two it installs the one at the address given (issue 31, item 11)
+    "fts3_tokenizer": "fts3_tokenizer() (it reads and replaces the library's tokenizers)",
+}
+
+
 class _Authorizer:
-    """sqlite3 authorizer callback: allow reading, remember the first refused action."""
+    """sqlite3 authorizer callback: allow reading, remember the first refused action.
+
+    A table-valued function (``json_each``, ``json_tree``, ``pragma_table_info``) is reported
+    while the SELECT that names it is prepared as an UPDATE of the schema table's columns:
+    that is allowed in a SELECT only (the connection is read-only and the schema not
+    writable anyway); a statement that writes starts with its own write action."""
 
     def __init__(self) -> None:
         self.armed = False
         self.refused: str | None = None
+        self.selecting = False
 
     def __call__(
         self,
@@ -301,7 +417,23 @@ class _Authorizer:
         _db: str | None,
         _trigger: str | None,
     ) -> int:
-        if not self.armed or action in _READING_ACTIONS:
+        if not self.armed:
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_FUNCTION and arg2 is not None:
+            refused = _REFUSED_FUNCTIONS.get(arg2.lower())
+            if refused is not None:
+                self.refused = self.refused or refused
+                return sqlite3.SQLITE_DENY
+        if action in _READING_ACTIONS:
+            if action == sqlite3.SQLITE_SELECT and self.refused is None:
+                self.selecting = True
+            return sqlite3.SQLITE_OK
+        if (
+            action == sqlite3.SQLITE_UPDATE
+            and self.selecting
+            and arg1 in _SCHEMA_TABLES
+            and arg2 in _SCHEMA_COLUMNS
+        ):
             return sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_PRAGMA and arg1 is not None:
             name = arg1.lower()
@@ -327,6 +459,59 @@ def _describe(action: int, arg1: str | None, arg2: str | None) -> str:
     return what
 
 
+_CONVERSION = re.compile(r"%[-+ 0#,!]*(\*|\d+)?(?:\.(\*|\d+)?)?l*(.)?", re.DOTALL)
+_NUMBER = re.compile(r"\s*[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _number(value: Any) -> float:
+    """An argument as SQLite's printf reads a width or precision: its leading number."""
+    if isinstance(value, int | float):
+        return abs(float(value))
+    if isinstance(value, bytes):
+        value = value.decode("utf-8", "replace")
+    found = _NUMBER.match(value) if isinstance(value, str) else None
+    return abs(float(found.group(0))) if found else 0.0
+
+
+class _Printf:
+    """SQLite's ``printf``/``format``, refusing a width or precision over
+    :data:`MAX_ROW_BYTES` before it formats: ``printf('%.*c', 999999999, 'x')`` ran 11 s
+    inside one instruction (so no time limit could stop it) to give an empty text. Within
+    the limit the built-in function formats, on a connection of its own."""
+
+    def __init__(self) -> None:
+        self.refused = False
+        self._builtin = sqlite3.connect(":memory:", check_same_thread=False)
+        self._builtin.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_ROW_BYTES)
+
+    def __call__(self, *args: Any) -> Any:
+        if not args or not isinstance(args[0], str):
+            return self._format(args)
+        rest = iter(args[1:])
+        for match in _CONVERSION.finditer(args[0]):
+            width, precision, kind = match.groups()
+            for part in (width, precision):
+                size = _number(next(rest, 0)) if part == "*" else float(part or 0)
+                if size > MAX_ROW_BYTES:
+                    self.refused = True
+                    raise ValueError("too big")
+            if kind != "%":
+                next(rest, None)
+        return self._format(args)
+
+    def _format(self, args: tuple[Any, ...]) -> Any:
+        marks = ", ".join("?" * len(args))
+        text = self._builtin.execute(f"SELECT printf({marks})", args).fetchone()[0]
+        if text is None and args and args[0] is not None:
+            # the built-in answers NULL, silently, for a text over the length limit
+            self.refused = True
+            raise ValueError("too big")
+        return text
+
+    def close(self) -> None:
+        self._builtin.close()
+
+
 @contextmanager
 def _open_sqlite(
     engine: Engine, query: str, clock: _Clock, batch_size: int
@@ -337,6 +522,14 @@ def _open_sqlite(
         conn.begin()  # one snapshot for the whole query
         authorizer = _Authorizer()
         raw.set_authorizer(authorizer)
+        # one value at most MAX_ROW_BYTES: randomblob, zeroblob, printf, replace and
+        # group_concat fail with "string or blob too big" instead of allocating gigabytes;
+        # and at most MAX_COLUMNS of them in a row
+        raw.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_ROW_BYTES)
+        raw.setlimit(sqlite3.SQLITE_LIMIT_COLUMN, MAX_COLUMNS)
+        printf = _Printf()
+        for name in ("printf", "format") if sqlite3.sqlite_version_info >= (3, 38) else ("printf",):
+            raw.create_function(name, -1, printf, deterministic=True)
         if clock.deadline is not None:
             # also runs while rows are fetched, so the time the caller spends writing the
             # previous batch counts; a non-zero answer interrupts the statement
@@ -345,18 +538,27 @@ def _open_sqlite(
         authorizer.armed = True
 
         def error(exc: sqlite3.Error) -> QueryError:
-            if clock.timeout is not None and clock.expired() and "interrupt" in str(exc):
+            text = str(exc)
+            if clock.timeout is not None and clock.expired() and "interrupt" in text:
                 return QueryTimeoutError(clock.timeout)
-            if authorizer.refused is not None or "readonly" in str(exc):
+            if authorizer.refused is not None or "readonly" in text:
                 what = authorizer.refused or "writing"
                 return QueryError(f"ratings sql is read-only: {what} is not allowed")
-            return QueryError(str(exc))
+            if "too big" in text or printf.refused:
+                return _value_too_long()
+            if "too many columns" in text:
+                return QueryError(f"{text} (ratings sql reads at most {MAX_COLUMNS})")
+            return QueryError(text)
 
-        def fetch() -> list[tuple[Any, ...]]:
-            try:
-                return list(cursor.fetchmany(batch_size))
-            except sqlite3.Error as exc:
-                raise error(exc) from exc
+        def chunks() -> Iterator[list[tuple[Any, ...]]]:
+            while True:
+                try:
+                    chunk = cursor.fetchmany(_FETCH_ROWS)
+                except sqlite3.Error as exc:
+                    raise error(exc) from exc
+                if not chunk:
+                    return
+                yield chunk
 
         try:
             try:
@@ -367,11 +569,14 @@ def _open_sqlite(
                 yield QueryStream((), _no_rows, clock)
             else:
                 columns = tuple(str(column[0]) for column in cursor.description)
-                yield QueryStream(columns, fetch, clock)
+                yield QueryStream(columns, _bounded(chunks(), batch_size), clock)
         finally:
             cursor.close()
             raw.set_authorizer(None)
             raw.set_progress_handler(None, 0)
+            printf.close()
+            # the connection keeps those limits and functions: it is closed, not pooled
+            conn.invalidate()
 
 
 @contextmanager
@@ -385,6 +590,7 @@ def _open_postgresql(
         raw: Any = conn.connection.driver_connection
         try:
             conn.exec_driver_sql("SET TRANSACTION READ ONLY")
+            warning = privileges.writing_functions_warning(conn)
             function = privileges.enter_reader_role(conn)
             if clock.timeout is not None:
                 ms = max(1, math.ceil(clock.timeout * 1000))
@@ -399,20 +605,46 @@ def _open_postgresql(
                 "(on PostgreSQL it runs queries: SELECT, WITH, VALUES, TABLE)"
             )
         cursor = raw.cursor()
-        # chunks need libpq 17; an older one sends row by row
-        size = batch_size if pq.version() >= 170000 else 1
-        rows = cursor.stream(f"SELECT * FROM {function}(%s)", [query], size=size)
+        # chunks need libpq 17; an older one sends row by row. A row longer than
+        # MAX_ROW_BYTES is not sent: the server sends its length instead (repeat('x',
+        # 500000000) took 4 GB here before)
+        size = _PG_CHUNK if pq.version() >= 170000 else 1
+        rows = cursor.stream(
+            "SELECT CASE WHEN octet_length(r) <= %s THEN r END, octet_length(r) "
+            f"FROM {function}(%s) AS q(r)",
+            [MAX_ROW_BYTES, query],
+            size=size,
+        )
+
+        carry: list[tuple[str | None, int]] = []
 
         def fetch() -> list[tuple[Any, ...]]:
+            # batches as _bounded cuts them, by the lengths the server sent
+            nonlocal carry
+            batch: list[tuple[Any, ...]] = []
+            held = 0
+            source, carry = chain(carry, rows), []
             try:
-                return [_json_row(text) for (text,) in islice(rows, batch_size)]
+                for text, length in source:
+                    if text is None:
+                        raise _row_too_long(length)
+                    if batch and held + length > BATCH_BYTES:
+                        carry = [(text, length)]
+                        break
+                    batch.append(_json_row(text))
+                    held += length
+                    if len(batch) >= batch_size:
+                        break
             except psycopg.Error as exc:
                 if exc.sqlstate == "57014" and clock.timeout is not None:  # query_canceled
                     raise QueryTimeoutError(clock.timeout) from exc
                 raise QueryError(_first_line(exc)) from exc
+            return batch
 
+        stream = QueryStream(columns, fetch, clock)
+        stream.warnings = (warning,) if warning else ()
         try:
-            yield QueryStream(columns, fetch, clock)
+            yield stream
         finally:
             rows.close()  # cancels the query if it is still sending
             cursor.close()

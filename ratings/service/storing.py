@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from ratings import limits, rules
 from ratings.errors import DuplicateImportError, InputFileError
+from ratings.io.notes import FileWarning
 from ratings.models import Event, Import
 from ratings.rules import Period, is_long_event
 from ratings.service.common import (
@@ -106,6 +107,8 @@ class ImportReport:
     """``import players --update``: registered players the file matched, nothing changed."""
     changes: tuple[PlayerChange, ...] = ()
     """``import players --update``: every field changed, in file order."""
+    warnings: tuple[FileWarning, ...] = ()
+    """``import games``: what the import noticed but did not refuse the file for."""
 
 
 @dataclass(frozen=True, slots=True)

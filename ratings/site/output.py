@@ -40,6 +40,8 @@ MANIFEST = ".ratings-site.json"
 """The manifest: what an earlier publish wrote (file hashes) and from which data."""
 
 MANIFEST_FORMAT = 1
+MAX_MANIFEST_BYTES = 256 << 20
+"""The largest manifest read (a larger one is damaged)."""
 FOLDERS = ("assets", "events", "lists", "players")
 """The subfolders of a site; ``""`` stands for DIR itself."""
 
@@ -55,6 +57,66 @@ ignored, whatever it says."""
 
 _PENDING = 64
 """Files handed to the writer threads and not yet on disk, at most (bounds the memory)."""
+
+
+_HEX = re.compile(r"[0-9a-f]+")
+_SHA256 = re.compile(r"[0-9a-f]{64}")
+
+
+def _pairs(value: object, check: Any) -> bool:
+    """Whether ``value`` is a list of two items that pass ``check(first, second)``."""
+    return isinstance(value, list) and len(value) == 2 and bool(check(*value))
+
+
+def manifest_problem(data: object) -> str | None:
+    """What is wrong with a manifest read as JSON (None: nothing). Every field a publish
+    writes is checked for its shape, so that a damaged one is refused by name instead of
+    failing half-way (a mask that is not hexadecimal raised ValueError)."""
+    if not isinstance(data, dict):
+        return "not a JSON object"
+    if data.get("generator") != "ratings":
+        return "not written by ratings"
+    if data.get("format") != MANIFEST_FORMAT:
+        return (
+            f"written by another version of ratings (format {data.get('format')!r}, this "
+            f"one writes {MANIFEST_FORMAT})"
+        )
+    if not isinstance(data.get("complete", False), bool):
+        return "complete: not true or false"
+    for key in ("list", "build", "assets"):
+        if key in data and not isinstance(data[key], str):
+            return f"{key}: not a text"
+    if "periods" in data and not (
+        isinstance(data["periods"], list)
+        and all(
+            _pairs(x, lambda a, b: isinstance(a, str) and isinstance(b, str))
+            for x in data["periods"]
+        )
+    ):
+        return "periods: not a list of [label, state]"
+    checks = {
+        "files": (
+            "[sha256, size]",
+            lambda a, b: isinstance(a, str) and _SHA256.fullmatch(a) and type(b) is int and b >= 0,
+        ),
+        "players": (
+            "[fingerprint, hex mask]",
+            lambda a, b: isinstance(a, str) and isinstance(b, str) and _HEX.fullmatch(b),
+        ),
+    }
+    for key in ("files", "players", "events"):
+        if key not in data:
+            continue
+        entries = data[key]
+        if not isinstance(entries, dict):
+            return f"{key}: not an object"
+        for name, value in entries.items():
+            if key == "events":
+                if not isinstance(value, str):
+                    return f"events: {name!r}: not a fingerprint"
+            elif not _pairs(value, checks[key][1]):
+                return f"{key}: {name!r}: not {checks[key][0]}"
+    return None
 
 
 def is_our_name(key: str) -> bool:
@@ -106,6 +168,8 @@ class SiteFolder:
         self.database = database
         """The database (never written), as given."""
         self._old_files: dict[str, list[Any]] = {}
+        self.rebuilt = False
+        """Whether a damaged manifest was set aside (``force``): every page is rewritten."""
 
     # --- opening ----------------------------------------------------------------------------
 
@@ -137,11 +201,18 @@ class SiteFolder:
             raise OutputFileError(f"cannot open '{path}': {exc.strerror or exc}") from exc
         self._fds[""] = root
         self._forbid_database(Path(os.path.realpath(path)))
+        clash = sorted(key for key in self._forbidden if is_our_name(key))
+        if clash:
+            # before anything is written: it was refused once the page came, 22 files later
+            raise OutputFileError(
+                f"'{path / clash[0]}' is the database or its journal, and publish would write "
+                "a page of that name; publish elsewhere"
+            )
         if self._attach is not None:
             # a worker process of a publish that holds the lock: the same folder, or nothing
             if self.identity != self._attach:
                 raise OutputFileError(f"'{path}' changed while it was published")
-            self.old = self._read_manifest()
+            self.old, _ = self._read_manifest()
             self._load_old_files()
             for folder in FOLDERS:
                 self._open_folder(folder)
@@ -156,9 +227,16 @@ class SiteFolder:
                     f"another 'ratings publish' is writing '{path}'; try again when it is done"
                 ) from None
             raise
-        self.old = self._read_manifest()
+        self.old, damage = self._read_manifest()
+        if damage is not None:
+            if not self.force:
+                raise OutputFileError(
+                    f"'{path / MANIFEST}' is damaged ({damage}); use --force to rebuild the "
+                    "site from scratch"
+                )
+            self.rebuilt = True  # every page is written, as into an empty folder
         self._load_old_files()
-        if self.old is None:
+        if self.old is None and damage is None:
             others = [n for n in os.listdir(root) if files.TEMP_MARK not in n]
             if others and not self.force:
                 raise OutputFileError(
@@ -171,8 +249,9 @@ class SiteFolder:
         for folder, fd in self._fds.items():
             self._scan(folder, fd, clean=True)
         if self.old is None:
-            # mark the folder as ours before the first page: a publish that is killed
-            # half-way leaves a folder the next publish recognises and completes
+            # mark the folder as ours before the first page (it replaces a damaged manifest):
+            # a publish that is killed half-way leaves a folder the next publish recognises
+            # and completes
             self._write_now("", MANIFEST, self._manifest_bytes({"complete": False}), count=False)
 
     @property
@@ -234,30 +313,31 @@ class SiteFolder:
                 elif entry.is_file(follow_symlinks=False):
                     self._existing.add(f"{folder}/{name}" if folder else name)
 
-    def _read_manifest(self) -> dict[str, Any] | None:
+    def _read_manifest(self) -> tuple[dict[str, Any] | None, str | None]:
+        """(the previous manifest, None) for a site; (None, None) without one; (None, what
+        is wrong) for a damaged one."""
         try:
             fd = os.open(MANIFEST, os.O_RDONLY | os.O_NOFOLLOW, dir_fd=self._fds[""])
         except FileNotFoundError:
-            return None
+            return None, None
         except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                return None, "a symlink, not a file"
             raise OutputFileError(
                 f"cannot read '{self.path / MANIFEST}': {exc.strerror or exc}"
             ) from exc
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return None
-            raw = f.read(256 * 2**20)
+                return None, "not a file"
+            raw = f.read(MAX_MANIFEST_BYTES + 1)
+        if len(raw) > MAX_MANIFEST_BYTES:
+            return None, f"larger than {MAX_MANIFEST_BYTES:,} bytes"
         try:
             data = json.loads(raw)
-        except ValueError:
-            return None
-        if (
-            not isinstance(data, dict)
-            or data.get("generator") != "ratings"
-            or data.get("format") != MANIFEST_FORMAT
-        ):
-            return None
-        return data
+        except (ValueError, RecursionError):
+            return None, "not valid JSON"
+        problem = manifest_problem(data)
+        return (None, problem) if problem is not None else (data, None)
 
     # --- writing ----------------------------------------------------------------------------
 

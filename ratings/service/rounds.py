@@ -1,0 +1,77 @@
+"""A file's games checked against each other round by round (games CSV and PGN; TRF's
+layout cannot hold either case).
+
+* Two games of one event and round with the same date, players and result are the same
+  game written twice (a line copied, two files pasted together): an error on the later
+  one, naming the first. Rated, it would count twice.
+* A player with two different games in one round of one event is a warning naming both
+  lines: a wrong round number is likelier than a simultaneous display, so it is said, and
+  both games are stored.
+
+Games without a round, or (in a games CSV) without an event, are not compared: nothing
+tells one round of theirs from another (a match of two games on one day written without
+rounds is two games).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ratings.errors import InputFileError
+from ratings.io.notes import FileWarning
+
+__all__ = ["RoundGame", "round_problems"]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundGame:
+    """One game of a file, as the round checks see it."""
+
+    line: int
+    event: str
+    round: str | None
+    day: dt.date
+    white: int
+    black: int
+    result: str
+    white_name: str
+    black_name: str
+
+
+def round_problems(
+    file_name: str, games: Iterable[RoundGame], round_field: str
+) -> tuple[list[InputFileError], list[FileWarning]]:
+    """(errors, warnings) of the checks in the module docstring, in line order;
+    ``round_field`` names the round in messages (``round``, ``Round``)."""
+    errors: list[InputFileError] = []
+    warnings: list[FileWarning] = []
+    first_of: dict[tuple[object, ...], int] = {}
+    played: dict[tuple[str, str, int], int] = {}  # (event, round, player) -> first line
+    for g in games:
+        if g.round is None:
+            continue
+        same = first_of.setdefault((g.event, g.round, g.day, g.white, g.black, g.result), g.line)
+        if same != g.line:
+            errors.append(
+                InputFileError(
+                    file_name,
+                    g.line,
+                    f"the same game as line {same} (date, players, result, event and round)",
+                )
+            )
+            continue
+        for player, name in ((g.white, g.white_name), (g.black, g.black_name)):
+            before = played.setdefault((g.event, g.round, player), g.line)
+            if before != g.line:
+                warnings.append(
+                    FileWarning(
+                        file_name,
+                        g.line,
+                        f"{name!r} plays twice in round {g.round} of {g.event!r} "
+                        f"(lines {before} and {g.line})",
+                        round_field,
+                    )
+                )
+    return errors, warnings
