@@ -63,6 +63,7 @@ from ratings.federations import is_fide_federation
 
 __all__ = [
     "Candidate",
+    "Excuse",
     "Facts",
     "Folded",
     "Kind",
@@ -83,6 +84,10 @@ PARTICLES = frozenset({
 })  # fmt: skip
 """Name particles (tussenvoegsels, de, von, O', Mac ...) that are also glued to the next
 word: only an added folded form, so a wrong guess costs nothing."""
+
+Excuse = Callable[[int, str], bool]
+"""``excuse(player_id, field)``: whether a difference in ``field`` (``birth year``, ``sex``,
+``federation``) of that registered player is explained and no evidence against."""
 
 BLOCK_LIMIT = 5_000
 """Register entries sharing one word beyond which the word is too common to block on
@@ -347,7 +352,7 @@ class Register:
         who: Facts,
         *,
         near: bool = True,
-        excused: Callable[[int, str], bool] | None = None,
+        excused: Excuse | None = None,
     ) -> Match:
         """The decision about ``who`` (rule 6), with every candidate, best first.
 
@@ -385,7 +390,7 @@ class Register:
         spelling: _Spelling,
         kind: Kind,
         distance: int,
-        excused: Callable[[int, str], bool] | None,
+        excused: Excuse | None,
     ) -> None:
         pid = spelling.player_id
         them = self.facts[pid]
@@ -408,7 +413,7 @@ class Register:
         others: set[int],
         who: Facts,
         folded: Folded,
-        excused: Callable[[int, str], bool] | None,
+        excused: Excuse | None,
     ) -> None:
         """Rule 4 on the entries that share a word (initials, missing words, typos) or the
         first three letters of a word (typos)."""
@@ -427,13 +432,12 @@ class Register:
             return
         from rapidfuzz.distance import OSA  # only when near names are looked for
 
-        key = folded.key
+        mine = (folded.key, _second_letter_order(folded))
         for spelling in typo_pool.values():
             other = spelling.folded
             limit = 2 if min(folded.letters, other.letters) > 8 else 1
-            distance = min(
-                OSA.distance(key, candidate, score_cutoff=limit) for candidate in other.keys
-            )
+            theirs = (*other.keys, _second_letter_order(other))
+            distance = min(OSA.distance(a, b, score_cutoff=limit + 1) for a in mine for b in theirs)
             if 0 < distance <= limit:
                 self._consider(best, others, who, spelling, Kind.TYPO, distance, excused)
 
@@ -455,6 +459,12 @@ class Register:
             return []
         second = {id(s) for s in blocks[1]}
         return [s for s in blocks[0] if id(s) in second]
+
+
+def _second_letter_order(folded: Folded) -> str:
+    """The main form's words sorted from their second letter on: a typo in a first letter
+    (``Karl`` for ``Carl``) moves the word in the sorted form, not in this one."""
+    return " ".join(sorted(folded.words, key=lambda w: (w[1:], w)))
 
 
 def _relation(a: Folded, b: Folded) -> Kind | None:

@@ -117,6 +117,7 @@ SPELLINGS = [
     ("Carlsen, Magnus", "Carslen, Magnus", TYPO),
     ("Nakamura, Hikaru", "Nakamura, Hikru", TYPO),
     ("Mirzoev, Azer", "Mirzoyev, Azer", TYPO),
+    ("Elard, Carl", "Elard, Karl", TYPO),  # a first letter: the word sorts elsewhere
     # other people
     ("Smith, John", "Jones, Bob", NEW),
     ("Li, Na", "Li, Wu", NEW),

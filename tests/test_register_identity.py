@@ -117,10 +117,16 @@ def test_a_failed_lookup_suggests_the_closest_names(db: Path) -> None:
         "",
         "Error: no player 'Elrad, Carl'; did you mean Elard, Carl (id 1)?\n",
     )
-    assert run(db, "game", "add", "Oberg, Asa", "Carl Elard", "1-0", "--date", "2025-01-05") == (
+    assert run(db, "game", "add", "Oberg, Asta", "Carl Elard", "1-0", "--date", "2025-01-05") == (
         1,
         "",
-        f"Error: no player 'Oberg, Asa'; did you mean {OBERG} (id 3)?\n",
+        f"Error: no player 'Oberg, Asta'; did you mean {OBERG} (id 3)?\n",
+    )
+    # the name folded (no accents, another order) is the one registered player: found
+    assert run(db, "game", "add", "Oberg, Asa", "Carl Elard", "1-0", "--date", "2025-01-05") == (
+        0,
+        "Added game 1\n",
+        "",
     )
     assert run(db, "player", "show", "Zzyzx, Q") == (1, "", "Error: no player 'Zzyzx, Q'\n")
 
