@@ -592,6 +592,31 @@ def test_a_name_with_another_fide_id_is_another_player(tmp_path: Path, db: Path)
     ]
 
 
+def test_a_mistyped_fide_id_warns_naming_the_registered_player(tmp_path: Path, db: Path) -> None:
+    """Issue 31, item 10: a line whose FIDE id is one digit off a registered player's, the
+    name his, made a namesake without a word. It still does (a different FIDE id is never
+    the same person), but says so, naming the registered player."""
+    run(db, "player", "add", "Mirzoev, Azer", "--fide-id", "13400304")
+    path = trf_file(
+        tmp_path / "event.trf",
+        player_line(1, "Mirzoev Azer", ["   2 w 1"], fide_id="13400305"),
+        BERT,
+    )
+    code, out, err = run(db, "import", "trf", str(path))
+    assert code == 0
+    assert out.splitlines()[1] == "Players: 2 created, 0 matched by FIDE id, 0 matched by name"
+    assert err.splitlines()[0] == (
+        f"Warning: {path}:3: FIDE id: 'Mirzoev Azer' (FIDE id 13400305) is created as a new "
+        "player, yet player 1 (Mirzoev, Azer, FIDE 13400304) has that name: a mistyped FIDE "
+        "id? correct the file (and 'ratings import undo' this import) before rating"
+    )
+    assert rows(db, "SELECT id, name, fide_id FROM players ORDER BY id") == [
+        (1, "Mirzoev, Azer", 13400304),
+        (2, "Mirzoev Azer", 13400305),
+        (3, "Bert", None),
+    ]
+
+
 def test_an_ambiguous_name_needs_a_decision(tmp_path: Path, db: Path) -> None:
     run(db, "player", "add", "Bert", "--birthdate", "1990")
     run(db, "player", "add", "BERT", "--birthdate", "1991", "--allow-same-name")
