@@ -218,12 +218,22 @@ def test_games_csv_matches_by_key_and_suggests(tmp_path: Path, db: Path) -> None
     assert run(db, "import", "games", str(path)) == (
         1,
         "",
-        f"Error: {path}:3: white: unknown player: 'Elrad, Carl'; did you mean 'Elard, Carl'?\n"
-        "Error: 1 problem found; nothing was imported\n",
+        f"Error: {path}:3: white: 'Elrad, Carl' is close to 2 Elard, Carl [typo]\n"
+        "Error: 1 player needs a decision: --match 'NAME=ID' (or --match-file FILE) if it is a "
+        "registered player; each decision is kept as an alias; nothing was imported\n",
     )
-    path.write_text(path.read_text("utf-8").replace("Elrad", "elard"), "utf-8")
-    assert run(db, "import", "games", str(path))[0] == 0
+    assert run(db, "import", "games", str(path), "--match", "Elrad, Carl=2") == (
+        0,
+        f"Imported 2 games (2 to rate, 0 forfeits) in 2 events from {path}\n"
+        "Players found 1 by your decisions\n"
+        "Alias 'Elrad, Carl' kept for player 2\n",
+        "",
+    )
     assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id") == [(1, 2), (2, 1)]
+    # the next file: the alias finds him
+    path.write_text(path.read_text("utf-8").replace("2025-01-0", "2025-02-0"), "utf-8")
+    assert run(db, "import", "games", str(path))[1].splitlines()[1] == "Players found 1 by alias"
+    assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id")[2:] == [(1, 2), (2, 1)]
 
 
 # --- item 3: digits --------------------------------------------------------------------------

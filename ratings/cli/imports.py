@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratings import service
 from ratings.cli import App, pass_app
+from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, deciding, decisions_of
 from ratings.cli.options import ALLOW_FUTURE, TIME_CONTROL, today_unless
 from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
@@ -73,6 +74,23 @@ def warn_unknown_games(
         click.echo(f"Warning: {warning}", err=True)
     if n:
         click.echo(UNKNOWN_GAMES_WARNING.format(n=n, s="" if n == 1 else "s"), err=True)
+
+
+_FOUND = (
+    ("folded", "by the name folded (accents, word order, punctuation)"),
+    ("alias", "by alias"),
+    ("match", "by your decisions"),
+)
+
+
+def say_matched(report: service.ImportReport) -> None:
+    """How many names were found beyond their key, and the aliases kept (after the commit)."""
+    counts = dict(report.matched)
+    parts = [f"{counts[how]} {what}" for how, what in _FOUND if counts.get(how)]
+    if parts:
+        click.echo(f"Players found {', '.join(parts)}")
+    for name, pid in report.aliases:
+        click.echo(f"Alias {name!r} kept for player {pid}")
 
 
 def _summary(report: service.ImportReport) -> None:
@@ -166,6 +184,9 @@ def import_players(app: App, file: Path, update: bool, allow_same_name: bool) ->
 )
 @PERIOD
 @TIME_CONTROL
+@MATCH
+@MATCH_FILE
+@NEVER_ASK
 @pass_app
 def import_games(
     app: App,
@@ -174,33 +195,48 @@ def import_games(
     allow_duplicates: bool,
     period: str | None,
     time_control: str | None,
+    matches: tuple[str, ...],
+    match_file: Path | None,
+    never_ask: bool,
 ) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round, and
-    optionally time_control: standard, rapid or blitz, one per event)."""
+    optionally time_control: standard, rapid or blitz, one per event).
+
+    White and black are FIDE ids or names: a name is found by its key, else by the matcher
+    (an alias, the one registered name that folds alike); a name close to registered ones
+    (initials, typos, namesakes) stops the import until --match says who it is (asked on a
+    terminal).
+    """
     today = today_unless(allow_future)
 
-    def store(
-        session: Session, rows: Sequence[Any], name: str, digest: str
-    ) -> service.ImportReport:
-        report = service.import_games(
-            session,
-            rows,
-            name,
-            digest,
-            today=today,
-            allow_duplicates=allow_duplicates,
-            time_control=time_control,
-        )
-        if period is not None:
-            import_rating_period(session, digest, period)
-        return report
+    def run(answers: dict[str, int | None]) -> service.ImportReport:
+        def store(
+            session: Session, rows: Sequence[Any], name: str, digest: str
+        ) -> service.ImportReport:
+            decisions = decisions_of(session, matches, match_file, ()).with_answers(answers)
+            report = service.import_games(
+                session,
+                rows,
+                name,
+                digest,
+                today=today,
+                allow_duplicates=allow_duplicates,
+                time_control=time_control,
+                decisions=decisions,
+            )
+            if period is not None:
+                import_rating_period(session, digest, period)
+            return report
 
-    report = _import_csv(app, file, read_games_csv, store, "games stored")
+        return _import_csv(app, file, read_games_csv, store, "games stored")
+
+    report = deciding(run, never_ask=never_ask, creates=False)
     click.echo(
         f"Imported {_count(report.games, 'game')} ({report.rated_games} to rate, "
         f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')} "
         f"from {file}"
     )
+    say_matched(report)
     _summary(report)
     warn_unknown_games(app, content_hash=service.content_hash(read_bytes(file)))
 

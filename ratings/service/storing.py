@@ -104,6 +104,10 @@ class ImportReport:
     """``import players --update``: registered players the file matched, nothing changed."""
     changes: tuple[PlayerChange, ...] = ()
     """``import players --update``: every field changed, in file order."""
+    matched: tuple[tuple[str, int], ...] = ()
+    """Names found beyond their key, by how (``folded``, ``alias``, ``match``): counts."""
+    aliases: tuple[tuple[str, int], ...] = ()
+    """The aliases the import stored: (name as written, player id)."""
 
 
 @dataclass(frozen=True, slots=True)
