@@ -145,7 +145,25 @@ def test_player_list_search_finds_partial_names(db: Path) -> None:
     )
     assert run(db, "player", "list", "--search", "\u00f6berg")[1].count("\n") == 2
     assert run(db, "player", "list", "--search", "%")[1].count("\n") == 2  # only "100% Fun"
-    assert run(db, "player", "list", "--search", "zz") == (0, header, "")
+    assert run(db, "player", "list", "--search", "zz") == (0, "no players match 'zz'\n", "")
+    assert run(db, "player", "list", "--search", "zz", "--format", "csv") == (
+        0,
+        "id,name,birthdate,sex,federation,title,fide_id,rating,games,k10,rapid_rating,"
+        "rapid_games,blitz_rating,blitz_games\n",
+        "no players match 'zz'\n",
+    )
+
+
+def test_player_list_search_and_order_fold_accents(db: Path) -> None:
+    """Issue 27, item 4: most keyboards have no ř, ñ or Ö: the search folds, and the list
+    sorts by the folded name (Ö among the O's, not after Z)."""
+    register(db, ("Zeller, Ann",), ("Novák, Jiří",), (OBERG,), ("Müller, Jan",), ("Oakes, Tom",))
+    found = run(db, "player", "list", "--search", "novak")[1].splitlines()
+    assert [line[7:37].strip() for line in found[1:]] == ["Novák, Jiří"]
+    for text in ("jiri novak", "NOVAK, J", "mueller", "muller", "Jiří"):
+        assert run(db, "player", "list", "--search", text)[1].count("\n") == 2, text
+    names = [line[7:37].strip() for line in run(db, "player", "list")[1].splitlines()[1:]]
+    assert names == ["Müller, Jan", "Novák, Jiří", "Oakes, Tom", OBERG, "Zeller, Ann"]
 
 
 def test_import_players_refuses_second_spellings_and_invisible_characters(

@@ -19,9 +19,11 @@ from ratings.cli.options import (
     say_moved,
     today_unless,
 )
+from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError, NothingChangedError
 from ratings.models import Player
 from ratings.results import Result
+from ratings.service import aliases as alias_service
 from ratings.service import corrections
 from ratings.service.notices import unknown_games_players
 from ratings.service.rating_periods import game_rating_period
@@ -140,9 +142,29 @@ def player_add(
     click.echo(report)  # only once the player is saved
 
 
+REGISTER_COLUMNS = (
+    "id", "name", "birthdate", "sex", "federation", "title", "fide_id", "rating", "games",
+    "k10", "rapid_rating", "rapid_games", "blitz_rating", "blitz_games",
+)  # fmt: skip
+"""``player list --format csv``: exactly the columns ``import players --update`` reads, so
+that a register edited in a spreadsheet goes back changing only what was edited."""
+
+
+def _register_row(p: Player) -> list[Value]:
+    born = p.birth_date.isoformat() if p.birth_date else p.birth_year
+    return [
+        p.id, p.name, born, p.sex, p.federation, p.title, p.fide_id, p.entry_rating,
+        p.entry_games, p.k10, p.rapid_entry_rating, p.rapid_entry_games, p.blitz_entry_rating,
+        p.blitz_entry_games,
+    ]  # fmt: skip
+
+
 @player.command("list")
 @click.option(
-    "--search", metavar="TEXT", help="Only names that contain TEXT (any case or accents form)."
+    "--search",
+    metavar="TEXT",
+    help="Only names that contain TEXT, as typed or folded (any case, accents or none: "
+    "'novak' finds 'Novák, Jiří').",
 )
 @click.option(
     "--unknown-games",
@@ -150,14 +172,29 @@ def player_add(
     help="Only rated players whose count of prior rated games is unknown (K 20 is assumed; "
     "'player edit --games N' settles one).",
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="csv: the columns 'import players --update' reads (edit, then update back).",
+)
 @pass_app
-def player_list(app: App, search: str | None, unknown_games: bool) -> None:
-    """List the register."""
+def player_list(app: App, search: str | None, unknown_games: bool, fmt: str) -> None:
+    """List the register, by name (folded: Öberg among the O's)."""
     with app.session() as session:
         if unknown_games:
             players = unknown_games_players(session)
         else:
             players = service.list_players(session, search=search)
+    if search is not None and not players:
+        click.echo(f"no players match {search!r}", err=fmt != "table")
+        if fmt == "table":
+            return
+    if fmt != "table":
+        emit_rows(REGISTER_COLUMNS, [_register_row(p) for p in players], fmt)
+        return
     click.echo(f"{'id':>5}  {'name':<30} {'fide id':>10} {'born':>10} {'entry':>5} {'k10':>3}")
     for p in players:
         born = p.birth_date.isoformat() if p.birth_date else (str(p.birth_year or ""))
@@ -268,7 +305,7 @@ def player_edit(
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('s') else 's'}"
 
 
 @player.command("merge")
@@ -295,9 +332,10 @@ def player_merge(
         click.confirm("Merge them?", abort=True, err=True)
     with app.session() as session:
         done = service.merge_players(session, *ids, force=force, reason=reason)
+        aliases = f", {_plural(done.aliases, 'alias')}" if done.aliases else ""
         report = (
             f"Merged {describe_player(done.remove)} into {describe_player(done.keep)}: "
-            f"{_plural(done.games, 'game')} and {_plural(done.byes, 'bye')} moved; "
+            f"{_plural(done.games, 'game')}{aliases} and {_plural(done.byes, 'bye')} moved; "
             f"'ratings player unmerge {done.remove.id}' undoes it"
         )
     click.echo(report)  # only once the merge is saved
@@ -326,14 +364,64 @@ def player_unmerge(app: App, merged: str, yes: bool, reason: str | None) -> None
         click.confirm("Unmerge?", abort=True, err=True)
     with app.session() as session:
         done = service.unmerge_player(session, ref, reason=reason)
+        aliases = f", {_plural(done.aliases, 'alias')}" if done.aliases else ""
         report = (
             f"Unmerged {describe_player(done.restored)} from {describe_player(done.keep)}: "
-            f"{_plural(done.games, 'game')} and {_plural(done.byes, 'bye')} moved back"
+            f"{_plural(done.games, 'game')}{aliases} and {_plural(done.byes, 'bye')} moved back"
         )
     click.echo(report)  # only once the unmerge is saved
     for note in done.skipped:
         click.echo(f"Not restored: {note}", err=True)
     _marked(done.marked_period)
+
+
+@player.group("alias")
+def player_alias() -> None:
+    """The spellings that stand for a player in imports (aliases): an import keeps one for
+    every --match, --new or prompt answer; add and remove them here."""
+
+
+@player_alias.command("add")
+@click.argument("player_ref", metavar="PLAYER")
+@click.argument("name", metavar="NAME")
+@WHY
+@pass_app
+def player_alias_add(app: App, player_ref: str, name: str, reason: str | None) -> None:
+    """Make NAME (as files write it) stand for PLAYER in every import from now on."""
+    limits.option("NAME", limits.name_length, name)
+    with app.session() as session:
+        row = alias_service.add_alias(session, player_ref, name, reason=reason)
+        report = f"Added alias {row.name!r} for {row.player} (id {row.player_id})"
+    click.echo(report)  # only once the alias is saved
+
+
+@player_alias.command("list")
+@click.argument("player_ref", metavar="PLAYER", required=False)
+@FORMAT
+@pass_app
+def player_alias_list(app: App, player_ref: str | None, fmt: str) -> None:
+    """List the aliases (of one PLAYER): how each was given, by which import, when (UTC)."""
+    with app.session(commit=False) as session:
+        rows = alias_service.list_aliases(session, player_ref)
+    emit_rows(
+        ("id", "player_id", "player", "alias", "source", "import_id", "created_at"),
+        [(r.id, r.player_id, r.player, r.name, r.source, r.import_id, r.created_at)
+         for r in rows],
+        fmt,
+    )  # fmt: skip
+
+
+@player_alias.command("remove")
+@click.argument("name", metavar="NAME")
+@WHY
+@pass_app
+def player_alias_remove(app: App, name: str, reason: str | None) -> None:
+    """Remove the alias NAME (compared as imports compare it: folded)."""
+    limits.option("NAME", limits.name_length, name)
+    with app.session() as session:
+        row = alias_service.remove_alias(session, name, reason=reason)
+        report = f"Removed alias {row.name!r} of {row.player} (id {row.player_id})"
+    click.echo(report)  # only once the removal is saved
 
 
 @click.group("game")

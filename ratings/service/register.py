@@ -22,7 +22,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits, names
+from ratings import limits, matching, names
 from ratings.errors import (
     InputFileError,
     InputFileErrors,
@@ -400,15 +400,30 @@ def edit_player(
 
 
 def list_players(session: Session, *, search: str | None = None) -> list[Player]:
-    """The register, by name (merged-away records left out).
+    """The register, sorted by the folded name (:func:`ratings.matching.sort_key`: ``Öberg``
+    among the O's), merged-away records left out.
 
-    :param search: only names whose key holds the key of this text (``ber`` finds
-        ``Öberg, Åsa`` and ``Berg, Bo``: any case, any normal form).
+    :param search: only names that hold this text, as it is (any case, any normal form:
+        ``%`` finds ``100% Fun``) or folded (:func:`ratings.matching.fold`): every word of
+        it in the folded name, so ``novak`` and ``jiri novak`` find ``Novák, Jiří``, ``ber``
+        finds ``Öberg, Åsa`` and ``Berg, Bo``, ``mueller`` finds ``Müller, Jan``.
     """
-    query = sa.select(Player).where(Player.merged_into_id.is_(None))
+    players = list(session.scalars(sa.select(Player).where(Player.merged_into_id.is_(None))))
     if search is not None:
-        query = query.where(Player.name_key.contains(names.key_of_stored(search), autoescape=True))
-    return list(session.scalars(query.order_by(Player.name_key, Player.id)))
+        key = names.key_of_stored(search)
+        words = matching.fold(search).words
+        players = [p for p in players if key in p.name_key or _holds(p.name, words)]
+    return sorted(players, key=lambda p: (matching.sort_key(p.name), p.name_key, p.id))
+
+
+def _holds(name: str, words: Sequence[str]) -> bool:
+    """Every word of a search in one of the name's folded forms (plain, or with ``ue`` for
+    ``ü``...), as written."""
+    if not words:
+        return False
+    folded = matching.fold(name)
+    texts = [" ".join(folded.words), *(" ".join(form) for form in folded.forms[1:])]
+    return any(all(word in text for word in words) for text in texts)
 
 
 def count_games(session: Session, player_id: int) -> int:
