@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import click
@@ -15,8 +16,10 @@ from ratings.cli.options import (
     TIME_CONTROL,
     YES,
     confirmed,
+    reading,
     say_marked,
     say_moved,
+    say_note,
     today_unless,
 )
 from ratings.cli.tables import FORMAT, Value, emit_rows
@@ -24,7 +27,7 @@ from ratings.errors import InvalidInputError, NothingChangedError
 from ratings.models import Player
 from ratings.results import Result
 from ratings.service import aliases as alias_service
-from ratings.service import corrections
+from ratings.service import corrections, reports
 from ratings.service.notices import unknown_games_players
 from ratings.service.rating_periods import game_rating_period
 
@@ -207,27 +210,89 @@ def player_list(app: App, search: str | None, unknown_games: bool, fmt: str) -> 
 
 @player.command("show")
 @click.argument("player_ref", metavar="PLAYER")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format (csv: a header row and one row; json: one object).",
+)
 @pass_app
-def player_show(app: App, player_ref: str) -> None:
-    """Show one player's register entry."""
-    with app.session() as session:
-        p = service.get_player(session, player_ref)
-        games = service.register.count_games(session, p.id)
+def player_show(app: App, player_ref: str, fmt: str) -> None:
+    """Show one player's register entry, current rating on each list (next K, rated
+    games), an unrated player's way to a first rating, and the aliases."""
+    with app.session(commit=False) as session:
+        ref, note = reading(session, player_ref)
+        fields = _summary_fields(reports.player_summary(session, service.get_player(session, ref)))
+    say_note(note)
+    if fmt == "table":
+        for label, _, text in fields:
+            click.echo(f"{label + ':':<15}{text}")
+        return
+    keys = [label.replace(" (by hand)", "").replace(" ", "_") for label, _, _ in fields]
+    if fmt == "json":
+        values = dict(zip(keys, (raw for _, raw, _ in fields), strict=True))
+        click.echo(json.dumps(values, indent=2, ensure_ascii=False))
+        return
+    emit_rows(keys, [[_cell(raw) for _, raw, _ in fields]], "csv")
+
+
+def _summary_fields(summary: reports.PlayerSummary) -> list[tuple[str, object, str]]:
+    """(label, value as JSON gives it, text as the table shows it) of ``player show``."""
+    p = summary.player
     born = p.birth_date.isoformat() if p.birth_date else p.birth_year
-    for label, value in (
-        ("id", p.id),
-        ("name", p.name),
-        ("fide id", p.fide_id),
-        ("born", born),
-        ("sex", p.sex),
-        ("federation", p.federation),
-        ("title", p.title),
-        ("entry rating", p.entry_rating),
-        ("entry games", "unknown" if p.entry_games is None else p.entry_games),
-        ("k10 (by hand)", "yes" if p.k10 else "no"),
-        ("games stored", games),
-    ):
-        click.echo(f"{label + ':':<15}{'' if value is None else value}")
+    fields: list[tuple[str, object, str]] = [
+        (label, value, _shown(value))
+        for label, value in (
+            ("id", p.id),
+            ("name", p.name),
+            ("fide id", p.fide_id),
+            ("born", born),
+            ("sex", p.sex),
+            ("federation", p.federation),
+            ("title", p.title),
+            ("entry rating", p.entry_rating),
+        )
+    ]
+    fields += [
+        ("entry games", p.entry_games, "unknown" if p.entry_games is None else str(p.entry_games)),
+        ("k10 (by hand)", p.k10, "yes" if p.k10 else "no"),
+        ("games stored", summary.games_stored, str(summary.games_stored)),
+    ]
+    for s in summary.standings:
+        prefix = "" if s.time_control == "standard" else f"{s.time_control} "
+        where = f" (list of period {s.period})" if s.period else " (entry, no list yet)"
+        rating = "unrated" if s.rating is None else str(s.rating)
+        total = "unknown" if s.total_games is None else str(s.total_games)
+        fields += [
+            (f"{prefix}rating", s.rating, rating + where),
+            (f"{prefix}next K", s.next_k, _shown(s.next_k)),
+            (f"{prefix}rated games", s.total_games, total),
+        ]
+    if summary.progress is not None:
+        g = summary.progress
+        since = f", the first on {g.since}" if g.since else ""
+        text = f"{g.games} of {g.needed} games against rated opponents{since}"
+        fields.append(("first rating", f"{g.games}/{g.needed}", text))
+    if summary.aliases:
+        names = [name for name, _, _ in summary.aliases]
+        text = ", ".join(
+            f"{name!r} ({source}" + (f", import {imp})" if imp else ")")
+            for name, source, imp in summary.aliases
+        )
+        fields.append(("aliases", names, text))
+    return fields
+
+
+def _shown(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _cell(value: object) -> Value:
+    if isinstance(value, list):
+        return "; ".join(map(str, value))
+    return value if isinstance(value, str | int) or value is None else str(value)
 
 
 @player.command("edit")
