@@ -737,7 +737,9 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
     )
 
 
-def test_an_update_row_that_matches_two_namesakes_is_an_error(tmp_path: Path, db: Path) -> None:
+def test_an_update_row_that_matches_two_namesakes_needs_a_decision(
+    tmp_path: Path, db: Path
+) -> None:
     register(
         db,
         ("Wang, Hao", "--birthdate", "1990"),
@@ -748,9 +750,10 @@ def test_an_update_row_that_matches_two_namesakes_is_an_error(tmp_path: Path, db
     assert run(db, "import", "players", str(path), "--update") == (
         1,
         "",
-        f"Error: {path}:2: name: 'Wang, Hao' matches 2 registered players: 1 (Wang, Hao, born "
-        "1990), 2 (Wang, Hao, born 1995); give a fide_id or birthdate that tells them apart\n"
-        "Error: 1 problem found; nothing was imported\n",
+        f"Error: {path}:2: name: 'Wang, Hao' is close to 1 Wang, Hao (born 1990) [same name], "
+        "2 Wang, Hao (born 1995) [same name]\n"
+        "Error: 1 player needs a decision: --match 'NAME=ID' (or --match-file FILE) if it is a "
+        "registered player; each decision is kept as an alias; nothing was imported\n",
     )
     path.write_text('name,birthdate,rating\n"Wang, Hao",1995,1900\n', encoding="utf-8")
     assert run(db, "import", "players", str(path), "--update")[1] == (

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratings import service
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, deciding, decisions_of
+from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
 from ratings.cli.options import ALLOW_FUTURE, TIME_CONTROL, today_unless
 from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
@@ -132,36 +132,81 @@ def _import_csv(
 @click.option(
     "--update",
     is_flag=True,
-    help="Refresh the register: rows that find a registered player (FIDE id, else name) "
-    "change the values they give; the others are added.",
+    help="Refresh the register: rows that find a registered player (id, FIDE id, else the "
+    "name) change the values they give; the others are added.",
 )
 @click.option(
     "--allow-same-name",
     is_flag=True,
     help="Add players whose name is registered (told apart by FIDE id or birthdate).",
 )
+@click.option(
+    "--keep-corrected",
+    is_flag=True,
+    help="With --update: keep the register's value where it was corrected since the sheet "
+    "was made (the sheet holds the value the correction replaced).",
+)
+@MATCH
+@MATCH_FILE
+@NEW
+@NEVER_ASK
 @pass_app
-def import_players(app: App, file: Path, update: bool, allow_same_name: bool) -> None:
+def import_players(
+    app: App,
+    file: Path,
+    update: bool,
+    allow_same_name: bool,
+    keep_corrected: bool,
+    matches: tuple[str, ...],
+    match_file: Path | None,
+    new: tuple[str, ...],
+    never_ask: bool,
+) -> None:
     """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...).
 
-    Without --update a row that is already registered is an error. With --update every
-    change is printed and recorded in the corrections log; a changed birthdate or entry
-    rating re-rates, as 'player edit' does.
+    Without --update a row that is already registered (its name folded: accents, word order)
+    is an error, and one close to a registered name waits for --new. With --update a row
+    finds its player by id (the first column of 'player list --format csv'), FIDE id or name;
+    every change is printed as field: register -> sheet and recorded in the corrections log;
+    a changed birthdate or entry rating re-rates, as 'player edit' does.
     """
+    if keep_corrected and not update:
+        raise click.UsageError("--keep-corrected goes with --update")
 
-    def store(
-        session: Session, rows: Sequence[Any], name: str, digest: str
-    ) -> service.ImportReport:
-        return service.import_players(
-            session, rows, name, digest, update=update, allow_same_name=allow_same_name
-        )
+    def run(answers: dict[str, int | None]) -> service.ImportReport:
+        def store(
+            session: Session, rows: Sequence[Any], name: str, digest: str
+        ) -> service.ImportReport:
+            decisions = decisions_of(session, matches, match_file, new).with_answers(answers)
+            return service.import_players(
+                session,
+                rows,
+                name,
+                digest,
+                update=update,
+                allow_same_name=allow_same_name,
+                decisions=decisions,
+                keep_corrected=keep_corrected,
+            )
 
-    report = _import_csv(app, file, read_players_csv, store, "players stored")
+        return _import_csv(app, file, read_players_csv, store, "players stored")
+
+    report = deciding(run, never_ask=never_ask, creates=not update)
     for change in report.changes:
-        click.echo(
-            f"Player {change.player_id} ({change.name}): {change.field} "
-            f"{_value(change.old)} -> {_value(change.new)}"
-        )
+        text = f"Player {change.player_id} ({change.name}): {change.field} "
+        if change.kept:
+            click.echo(
+                f"{text}{_value(change.old)} kept (corrected since the sheet was made, "
+                f"correction {change.corrected}; the sheet has {_value(change.new)})"
+            )
+            continue
+        note = ""
+        if change.corrected is not None:
+            note = (
+                f" (the sheet's older value: correction {change.corrected} set "
+                f"{_value(change.old)} since; --keep-corrected keeps it)"
+            )
+        click.echo(f"{text}{_value(change.old)} -> {_value(change.new)}{note}")
     if update:
         click.echo(
             f"Imported {_count(report.players_created, 'new player')}, updated "
@@ -169,6 +214,7 @@ def import_players(app: App, file: Path, update: bool, allow_same_name: bool) ->
         )
     else:
         click.echo(f"Imported {report.players_created} players from {file}")
+    say_matched(report)
     _summary(report)
     warn_unknown_games(app)
 

@@ -122,6 +122,12 @@ class PlayerChange:
     field: str
     old: object
     new: object
+    """The value now (kept: the sheet's value, not applied)."""
+    corrected: int | None = None
+    """The batch of the correction that gave the register ``old`` after the sheet was made
+    (the sheet holds the value it replaced), if any."""
+    kept: bool = False
+    """``--keep-corrected``: the register's corrected value stayed."""
 
 
 def insert_events(
