@@ -69,6 +69,7 @@ __all__ = [
     "Kind",
     "Match",
     "Register",
+    "evidence",
     "fold",
     "sort_key",
 ]
@@ -400,7 +401,7 @@ class Register:
             return  # rule 1: never a match
         if kind not in (Kind.ALIAS, Kind.FOLDED) and not self.registered[pid]:
             return
-        agree, differ = _evidence(who, them)
+        agree, differ = evidence(who, them)
         if excused is not None:
             differ = tuple(f for f in differ if not excused(pid, f))
         found = Candidate(pid, kind, spelling.text, distance, agree, differ)
@@ -514,7 +515,7 @@ def _abbreviates(a: str, b: str) -> bool:
     return all(letter in letters for letter in short[1:])
 
 
-def _evidence(who: Facts, them: Facts) -> tuple[tuple[str, ...], tuple[str, ...]]:
+def evidence(who: Facts, them: Facts) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(agreeing, differing) fields among birth year, sex and federation (rule 5)."""
     agree: list[str] = []
     differ: list[str] = []
