@@ -92,18 +92,23 @@ def prepare(folder: Path, register: int) -> Path:
 
 def one(db: str, args: list[str]) -> dict[str, Any]:
     """Run the command once (inside a worker process): seconds and exit code."""
+    import click
+
     from ratings.cli import cli
 
     started = time.perf_counter()
-    with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):
-        with contextlib.redirect_stderr(sink):
-            try:
-                cli.main(["--db", db, "import", "trf", *args], standalone_mode=False)
-                code = 0
-            except SystemExit as exc:
-                code = int(exc.code or 0)
-            except Exception as exc:  # noqa: BLE001 (standalone_mode=False raises click's errors)
-                code = getattr(exc, "exit_code", 1)
+    with (
+        open(os.devnull, "w") as sink,
+        contextlib.redirect_stdout(sink),
+        contextlib.redirect_stderr(sink),
+    ):
+        try:
+            cli.main(["--db", db, "import", "trf", *args], standalone_mode=False)
+            code = 0
+        except SystemExit as exc:
+            code = int(exc.code or 0)
+        except click.ClickException as exc:  # standalone_mode=False: the command's error
+            code = exc.exit_code
     return {"seconds": time.perf_counter() - started, "code": code}
 
 
