@@ -11,12 +11,13 @@ Usage::
 The list is bench/fide_list.py's synthetic world list (``--players`` players, seed 1, made
 once in ``--dir``). The register has as many players: every other player of the list with
 its FIDE id, and as many players without one (a club federation's register): the names of
-another synthetic list (seed 2), and 1 in 100 of the list's other players written ``Given
-Surname`` (the list writes ``Surname, Given``). Each checkout builds its database with its
-own code (``ratings init`` and ``ratings import players``, not timed); then, ``--repeats``
-times, interleaved, each checkout's ``bench/fide_list_import.py --worker`` runs ``ratings
-import fide-list LIST --month 2026-10 --add`` on a fresh copy, in a fresh process, timed
-inside it (interpreter start and imports excluded; wall and CPU seconds, peak MB).
+another synthetic list (seed 2; each name once, names of one word left out), and 1 in 100 of
+the list's other players written ``Given Surname`` (the list writes ``Surname, Given``).
+Each checkout builds its database with its own code (``ratings init`` and ``ratings import
+players``, not timed); then, ``--repeats`` times, interleaved, each checkout's
+``bench/fide_list_import.py --worker`` runs ``ratings import fide-list LIST --month 2026-10
+--add`` on a fresh copy, in a fresh process, timed inside it (interpreter start and imports
+excluded; wall and CPU seconds, peak MB).
 
 Before the matcher the re-spelled players are added a second time (a new record each);
 with it they are found by their folded names and take their FIDE ids. The report gives
@@ -55,21 +56,33 @@ def register_csv(folder: Path, count: int) -> Path:
     if path.exists():
         return path
     listed = lists.players(count, 1)
-    others = lists.players(count // 2, 2)
+    others = lists.players(count, 2)
+    seen: set[str] = set()  # a name once (a file's namesakes must be told apart)
     work = path.with_suffix(".tmp")
     with open(work, "w", newline="", encoding="utf-8") as out:
         writer = csv.writer(out)
         writer.writerow(["name", "fide_id", "birthdate"])
+        written = 0
         for index, row in enumerate(listed):
             fide_id, name, birth = row[0], row[1], row[17]
             year = birth if birth != "0" else ""
             if index % 2 == 0:
                 writer.writerow([name, fide_id, year])
+                seen.add(name.lower())
+                written += 1
             elif index % (2 * RESPELLED) == 1 and "," in name:
                 surname, given = (part.strip() for part in name.split(",", 1))
-                writer.writerow([f"{given} {surname}", "", year])
-        for row in others[: count - count // 2 - count // (2 * RESPELLED)]:
-            writer.writerow([row[1], "", ""])
+                if f"{given} {surname}".lower() not in seen:
+                    writer.writerow([f"{given} {surname}", "", year])
+                    seen.add(f"{given} {surname}".lower())
+                    written += 1
+        for row in others:
+            if written >= count:
+                break
+            if "," in row[1] and row[1].lower() not in seen:
+                writer.writerow([row[1], "", ""])
+                seen.add(row[1].lower())
+                written += 1
     work.rename(path)
     return path
 
