@@ -93,7 +93,8 @@ from ratings.cli import cli
 
 db, players = sys.argv[1], sys.argv[2]
 cli.main(["--db", db, "init"], standalone_mode=False)
-cli.main(["--db", db, "import", "players", players], standalone_mode=False)
+# the list's players of one name are told apart by their FIDE ids
+cli.main(["--db", db, "import", "players", players, "--allow-same-name"], standalone_mode=False)
 """
 
 

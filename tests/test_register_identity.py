@@ -164,6 +164,16 @@ def test_player_list_search_and_order_fold_accents(db: Path) -> None:
         assert run(db, "player", "list", "--search", text)[1].count("\n") == 2, text
     names = [line[7:37].strip() for line in run(db, "player", "list")[1].splitlines()[1:]]
     assert names == ["Müller, Jan", "Novák, Jiří", "Oakes, Tom", OBERG, "Zeller, Ann"]
+    # a failed lookup suggests the matcher's candidates; the name folded finds the player
+    for text in ("mueller", "muller"):
+        assert run(db, "player", "show", text) == (
+            1,
+            "",
+            f"Error: no player {text!r}; did you mean Müller, Jan (id 4)?\n",
+        )
+    assert run(db, "player", "show", "Jan Mueller")[1].splitlines()[1] == (
+        "name:          Müller, Jan"
+    )
 
 
 def test_import_players_refuses_second_spellings_and_invisible_characters(
