@@ -655,7 +655,7 @@ def write_players_csv(
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     if header:
-        writer.writerow(_PLAYER_READ if lists else PLAYER_COLUMNS)
+        writer.writerow(PLAYER_COLUMNS + PLAYER_LIST_COLUMNS if lists else PLAYER_COLUMNS)
     writer.writerows(
         (
             *_player_cells(row),
