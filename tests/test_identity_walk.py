@@ -256,3 +256,50 @@ def test_never_asks_with_yes_or_without_a_terminal(
     assert result.exit_code == 1
     assert result.stderr.endswith("Error: not decided; nothing was imported\n")
     assert table_rows(db, "SELECT count(*) FROM events") == [(0,)]
+
+
+def test_a_match_file_answers_and_bad_decisions_are_refused(tmp_path: Path, db: Path) -> None:
+    first = _rewritten_trf(tmp_path, 1)
+    ladron, rodriguez = _id(MEMBERS[8][0]), _id(MEMBERS[13][0])
+    decisions = tmp_path / "decisions.csv"
+    decisions.write_text(
+        "name;id\n"
+        f"Ladron De Guevara Galar Fco J;{ladron}\n"
+        f"Rodriguez Cabrera Fco. Javier;{rodriguez}\n"
+        "Someone Not In This File;1\n",  # a file may serve several imports
+        encoding="utf-8",
+    )
+    before = db.read_bytes()
+    bad = tmp_path / "bad.csv"
+    bad.write_text("Ladron De Guevara Galar Fco J;999\nonly one cell\n", encoding="utf-8")
+    assert run(db, "import", "trf", str(first), "--match-file", str(bad)) == (
+        1,
+        "",
+        f"Error: {bad}:2: give two cells, name and player: ['only one cell']\n"
+        "Error: 1 problem found; nothing was imported\n",
+    )
+    bad.write_text("Ladron De Guevara Galar Fco J;999\n", encoding="utf-8")
+    assert run(db, "import", "trf", str(first), "--match-file", str(bad)) == (
+        1,
+        "",
+        f"Error: {bad}:1: player: no player '999'\nError: 1 problem found; nothing was imported\n",
+    )
+    assert run(db, "import", "trf", str(first), "--match", "Ladron") == (
+        1,
+        "",
+        "Error: --match 'Ladron': give NAME=ID (the name as the file writes it)\n",
+    )
+    assert run(
+        db, "import", "trf", str(first), "--new", "Nobody Here", "--match-file", str(decisions)
+    ) == (
+        1,
+        "",
+        f"Error: {first}: --new 'Nobody Here': no player of that name in the file\n",
+    )
+    assert db.read_bytes() == before
+    code, out, err = run(db, "import", "trf", str(first), "--match-file", str(decisions))
+    assert code == 0, err
+    assert out.splitlines()[1].endswith("2 by your decisions")
+    games = tmp_path / "games.csv"
+    games.write_text("date,white,black,result\n2010-12-01,Nobody,X,1-0\n", encoding="utf-8")
+    assert run(db, "import", "games", str(games), "--new", "Nobody")[0] == 2  # no such option
