@@ -54,6 +54,7 @@ the incoming name, never on every pair.
 from __future__ import annotations
 
 import enum
+import gc
 import re
 import unicodedata
 from collections.abc import Callable, Iterable
@@ -146,7 +147,7 @@ class Folded:
     def __init__(
         self,
         words: tuple[str, ...],
-        keys: frozenset[str],
+        keys: tuple[str, ...],
         forms: tuple[tuple[str, ...], ...],
         unglued: int = 1,
     ) -> None:
@@ -154,7 +155,8 @@ class Folded:
         """The words of the main folding (plain transliteration), in the order written."""
         self.keys = keys
         """Every folded form (plain, German/Nordic spellings, particles glued): its words
-        sorted and joined by one space. Two names with a key in common are the same name."""
+        sorted and joined by one space, each once. Two names with a key in common are the
+        same name."""
         self.forms = forms
         """The words of each folded form (sorted), the main one first."""
         self.unglued = unglued
@@ -192,10 +194,10 @@ def fold(name: str) -> Folded:
             texts.append(_ascii(folded.translate(_DIGRAPHS)))
     words = _words(texts[0])
     if not words:
-        return Folded((), frozenset(), ())
+        return Folded((), (), ())
     main = tuple(sorted(words))
     if len(texts) == 1 and PARTICLES.isdisjoint(words):  # the usual case: one form
-        return Folded(tuple(words), frozenset((" ".join(main),)), (main,))
+        return Folded(tuple(words), (" ".join(main),), (main,))
     forms = [main]
     glued_forms: list[tuple[str, ...]] = []
     for index, text in enumerate(texts):
@@ -209,7 +211,8 @@ def fold(name: str) -> Folded:
             if glued is not None and tuple(sorted(glued)) not in glued_forms:
                 glued_forms.append(tuple(sorted(glued)))
     every = (*forms, *(f for f in glued_forms if f not in forms))
-    return Folded(tuple(words), frozenset(" ".join(f) for f in every), every, len(forms))
+    keys = tuple(dict.fromkeys(" ".join(f) for f in every))
+    return Folded(tuple(words), keys, every, len(forms))
 
 
 def sort_key(name: str) -> str:
@@ -291,11 +294,12 @@ class Match:
 
 @dataclass(slots=True)
 class _Spelling:
-    """One name a player is known by in the register: its own, an alias or a merged name."""
+    """One name a player is known by in the register: its own, an alias or a merged name.
+    (Its folding is not kept: a world-size register would hold 600,000 of them; the few a
+    near-name search compares are folded again.)"""
 
     player_id: int
     text: str
-    folded: Folded
     alias: bool
 
 
@@ -313,9 +317,13 @@ class Register:
     facts: dict[int, Facts] = field(default_factory=dict)
     registered: dict[int, bool] = field(default_factory=dict)
     by_fide: dict[int, int] = field(default_factory=dict)
-    _by_key: dict[str, list[_Spelling]] = field(default_factory=dict)
-    _by_word: dict[str, list[_Spelling]] = field(default_factory=dict)
-    _by_prefix: dict[str, list[_Spelling]] = field(default_factory=dict)
+    # a key's entries: one spelling, or a list of them when there are several (most folded
+    # names and words belong to one player: a list each took half of a world register's
+    # indexing time)
+    _by_key: dict[str, _Entries] = field(default_factory=dict)
+    _by_word: dict[str, _Entries] = field(default_factory=dict)
+    _by_prefix: dict[str, _Entries] = field(default_factory=dict)
+    _pending: list[tuple[_Spelling, tuple[tuple[str, ...], ...]]] = field(default_factory=list)
 
     def add_player(self, player_id: int, facts: Facts, *, registered: bool = True) -> None:
         """A live player (or, ``registered=False``, one the import creates)."""
@@ -323,28 +331,40 @@ class Register:
         self.registered[player_id] = registered
         if facts.fide_id is not None:
             self.by_fide[facts.fide_id] = player_id
-        self._index(_Spelling(player_id, facts.name, fold(facts.name), alias=False))
+        self._index(_Spelling(player_id, facts.name, alias=False), fold(facts.name))
 
     def add_alias(self, player_id: int, spelling: str) -> None:
         """Another spelling of a live player: an alias, or a merged record's name."""
-        self._index(_Spelling(player_id, spelling, fold(spelling), alias=True))
+        self._index(_Spelling(player_id, spelling, alias=True), fold(spelling))
 
     def add_fide_id(self, fide_id: int, player_id: int) -> None:
         """A FIDE id that finds a live player without being its own (a merged record's)."""
         self.by_fide.setdefault(fide_id, player_id)
 
-    def _index(self, spelling: _Spelling) -> None:
-        folded = spelling.folded
+    def _index(self, spelling: _Spelling, folded: Folded) -> None:
         for key in folded.keys:
-            self._by_key.setdefault(key, []).append(spelling)
-        if not self.registered.get(spelling.player_id, True):
-            return  # near names are looked for among registered players only
-        words = {w for form in folded.forms[: folded.unglued] for w in form}
-        for word in words:
-            if len(word) >= 2:
-                self._by_word.setdefault(word, []).append(spelling)
-        for prefix in {w[:3] for w in words if len(w) >= 4}:
-            self._by_prefix.setdefault(prefix, []).append(spelling)
+            _put(self._by_key, key, spelling)
+        if self.registered.get(spelling.player_id, True):
+            # near names are looked for among registered players only, and indexed when
+            # the first near name is looked for: a file whose players are all found by
+            # FIDE id or folded name never pays for it
+            self._pending.append((spelling, folded.forms[: folded.unglued]))
+
+    def _index_words(self) -> None:
+        """Index the words and their first three letters of every pending spelling."""
+        by_word, by_prefix = self._by_word, self._by_prefix
+        for spelling, forms in self._pending:
+            # the main form's words (a word twice is listed twice: blocks are deduplicated)
+            words = forms[0] if len(forms) == 1 else {w for form in forms for w in form}
+            prefixes: set[str] = set()
+            for word in words:
+                if len(word) >= 2:
+                    _put(by_word, word, spelling)
+                    if len(word) >= 4:
+                        prefixes.add(word[:3])
+            for prefix in prefixes:
+                _put(by_prefix, prefix, spelling)
+        self._pending.clear()
 
     # --- asking ---------------------------------------------------------------------------
 
@@ -372,7 +392,7 @@ class Register:
         best: dict[int, Candidate] = {}
         others: set[int] = set()
         for key in folded.keys:
-            for spelling in self._by_key.get(key, ()):
+            for spelling in _entries(self._by_key, key):
                 kind = Kind.ALIAS if spelling.alias else Kind.FOLDED
                 self._consider(best, others, who, spelling, kind, 0, excused)
         if near and not any(
@@ -418,6 +438,16 @@ class Register:
     ) -> None:
         """Rule 4 on the entries that share a word (initials, missing words, typos) or the
         first three letters of a word (typos)."""
+        if self._pending:
+            # millions of small objects, none in a cycle: the cycle collector's passes over
+            # them would cost more than the indexing (as ratings.service.identity says)
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                self._index_words()
+            finally:
+                if enabled:
+                    gc.enable()
         near = folded.forms[: folded.unglued]
         words = {w for form in near for w in form if len(w) >= 2}
         sharing = self._block(self._by_word, words)
@@ -425,8 +455,9 @@ class Register:
         typo_pool = {id(s): s for s in sharing}
         for s in self._block(self._by_prefix, prefixes):
             typo_pool.setdefault(id(s), s)
+        folds: dict[int, Folded] = {}
         for spelling in sharing:
-            kind = _relation(folded, spelling.folded)
+            kind = _relation(folded, folds.setdefault(id(spelling), fold(spelling.text)))
             if kind is not None:
                 self._consider(best, others, who, spelling, kind, 0, excused)
         if not typo_pool:
@@ -435,7 +466,7 @@ class Register:
 
         mine = (folded.key, _second_letter_order(folded))
         for spelling in typo_pool.values():
-            other = spelling.folded
+            other = folds.get(id(spelling)) or fold(spelling.text)
             limit = 2 if min(folded.letters, other.letters) > 8 else 1
             theirs = (*other.keys, _second_letter_order(other))
             distance = min(OSA.distance(a, b, score_cutoff=limit + 1) for a in mine for b in theirs)
@@ -443,10 +474,10 @@ class Register:
                 self._consider(best, others, who, spelling, Kind.TYPO, distance, excused)
 
     @staticmethod
-    def _block(index: dict[str, list[_Spelling]], words: Iterable[str]) -> list[_Spelling]:
+    def _block(index: dict[str, _Entries], words: Iterable[str]) -> list[_Spelling]:
         """The entries listed under any of ``words``; a word listing more than
         :data:`BLOCK_LIMIT` is used only together with another word."""
-        blocks = sorted((index[w] for w in words if w in index), key=len)
+        blocks = sorted((_entries(index, w) for w in words if w in index), key=len)
         if not blocks:
             return []
         small = [b for b in blocks if len(b) <= BLOCK_LIMIT]
@@ -460,6 +491,26 @@ class Register:
             return []
         second = {id(s) for s in blocks[1]}
         return [s for s in blocks[0] if id(s) in second]
+
+
+_Entries = _Spelling | list[_Spelling]
+
+
+def _put(index: dict[str, _Entries], key: str, spelling: _Spelling) -> None:
+    found = index.get(key)
+    if found is None:
+        index[key] = spelling
+    elif type(found) is list:
+        found.append(spelling)
+    else:
+        index[key] = [found, spelling]  # type: ignore[list-item]  # found is a _Spelling here
+
+
+def _entries(index: dict[str, _Entries], key: str) -> list[_Spelling]:
+    found = index.get(key)
+    if found is None:
+        return []
+    return found if type(found) is list else [found]  # type: ignore[list-item]  # a _Spelling
 
 
 def _second_letter_order(folded: Folded) -> str:

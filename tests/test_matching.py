@@ -146,10 +146,10 @@ def test_the_table_has_sixty_spellings() -> None:
 
 def test_fold_keys_and_words() -> None:
     assert fold("Novák, Jiří").key == fold("Jiri NOVAK").key == "jiri novak"
-    assert fold("Müller, Jan").keys == {"jan muller", "jan mueller"}
-    assert fold("Berg, Jan van der").keys == {"berg der jan van", "jan vanderberg"}
+    assert set(fold("Müller, Jan").keys) == {"jan muller", "jan mueller"}
+    assert set(fold("Berg, Jan van der").keys) == {"berg der jan van", "jan vanderberg"}
     assert fold("Öberg, Åsa").words == ("oberg", "asa")
-    assert fold("...").keys == frozenset()
+    assert fold("...").keys == ()
     assert fold("").key == ""
 
 

@@ -32,6 +32,7 @@ from ratings.errors import (
 from ratings.matching import Candidate, Facts, Kind, Match
 from ratings.models import MAX_FOLDED_KEY_LENGTH, Player, PlayerAlias
 from ratings.names import clean_name
+from ratings.service.common import without_cycle_collection
 
 __all__ = [
     "Decisions",
@@ -313,6 +314,13 @@ class Identities:
 
 
 def load_identities(session: Session, *, ids: Iterable[int] | None = None) -> Identities:
+    """:func:`_load_identities` with Python's cycle collector paused: a world-size register
+    is millions of small objects, and the collector's passes over them took three quarters
+    of the time (600,000 names: 21.6 s to index, 5.8 s paused; nothing here makes cycles)."""
+    return without_cycle_collection(_load_identities)(session, ids=ids)
+
+
+def _load_identities(session: Session, *, ids: Iterable[int] | None = None) -> Identities:
     """The whole register for the matcher: every live player, the names and FIDE ids of
     merged records (for the players they were merged into) and every alias. One query each;
     no ORM object per player.

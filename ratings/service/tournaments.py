@@ -62,6 +62,7 @@ from ratings.io.notes import FileWarning
 from ratings.matching import Facts, Kind, fold
 from ratings.models import Bye, Event, Game, Import, Player
 from ratings.names import clean_name, key_of_stored
+from ratings.service.common import without_cycle_collection
 from ratings.service.identity import (
     Decisions,
     MatchQuestionsError,
@@ -218,10 +219,7 @@ class PlayerResolver:
         register = self.identities.register
         self.by_fide: dict[int, int] = register.by_fide
         self.names: dict[int, str] = dict(self.identities.names)
-        self.keys: dict[int, str] = {pid: key_of_stored(n) for pid, n in self.names.items()}
-        self.by_name: dict[str, list[int]] = defaultdict(list)
-        for pid, key in self.keys.items():
-            self.by_name[key].append(pid)
+        self.keys, self.by_name = without_cycle_collection(_keys)(self.names)
         self.new: list[NewPlayer] = []
         self.lines: dict[int, int] = {}  # placeholder -> line that introduced the player
         self.questions: list[Question] = []
@@ -401,6 +399,16 @@ class PlayerResolver:
         stored = store_aliases(session, aliases, import_id)
         by_id = {created.get(pid, pid): self.names[pid] for _, pid, _ in self.aliases}
         return tuple((name, pid, by_id[pid]) for name, pid in stored)
+
+
+def _keys(names: dict[int, str]) -> tuple[dict[int, str], defaultdict[str, list[int]]]:
+    """Each player's name key, and the players of each key (a world-size register: paused
+    cycle collection, as :func:`ratings.service.identity.load_identities`)."""
+    keys = {pid: key_of_stored(name) for pid, name in names.items()}
+    by_name: defaultdict[str, list[int]] = defaultdict(list)
+    for pid, key in keys.items():
+        by_name[key].append(pid)
+    return keys, by_name
 
 
 def _decision(decided: tuple[str, int | None, str]) -> str:
