@@ -8,7 +8,8 @@ POSTGRES_PASS = tests/test_rating_scenarios.py tests/test_corrections.py \
 	tests/test_import_pgn.py tests/test_export.py tests/test_audit.py \
 	tests/test_register_identity.py tests/test_unrate.py tests/test_import_undo.py \
 	tests/test_log.py tests/test_event_corrections.py tests/test_rating_period_corrections.py \
-	tests/test_late_rated_events.py
+	tests/test_late_rated_events.py tests/test_identity_walk.py tests/test_aliases.py \
+	tests/test_register_update.py tests/test_formats.py tests/test_import_fide_list_names.py
 
 # the test loop (the README's command): every test but the slow ones, on every core
 test:

@@ -24,6 +24,16 @@ class PlayerNotFoundError(RatingsError, LookupError):
     """No player matches the given id, FIDE id or name."""
 
 
+class PlayerMergedError(PlayerNotFoundError):
+    """A PLAYER that names a record merged into another one, given to a writing command."""
+
+    def __init__(self, message: str, merged_id: int, kept_id: int, batch: int | None) -> None:
+        self.merged_id = merged_id
+        self.kept_id = kept_id
+        self.batch = batch
+        super().__init__(message)
+
+
 class AmbiguousPlayerError(RatingsError, LookupError):
     """A name matches more than one player."""
 

@@ -2,7 +2,8 @@
 
 Tables: ``settings``, ``players``, ``imports``, ``events``, ``games``, ``byes``,
 ``rating_periods``, ``rating_history``, ``rating_breakdown``, ``superseded_ratings``,
-``corrections`` (the append-only log of every correction), ``merge_moves``; the views
+``corrections`` (the append-only log of every correction), ``merge_moves``,
+``player_aliases``; the views
 (``current_ratings``, ``rating_lists``, ``rating_calculations``) are in :mod:`ratings.views`.
 Logic lives in ``rules`` and ``service``.
 
@@ -38,6 +39,7 @@ __all__ = [
     "Import",
     "MergeMove",
     "Player",
+    "PlayerAlias",
     "RatingBreakdown",
     "RatingHistory",
     "RatingPeriod",
@@ -565,16 +567,19 @@ class MergeMove(Base):
     ``corrections``."""
 
     __tablename__ = "merge_moves"
-    __table_args__ = (sa.CheckConstraint("moved IN ('white', 'black', 'bye')", name="moved"),)
+    __table_args__ = (
+        sa.CheckConstraint("moved IN ('white', 'black', 'bye', 'alias')", name="moved"),
+    )
 
     id: Mapped[int_pk]
     batch: Mapped[int] = mapped_column(index=True)
     """The merge's ``corrections.batch``."""
     moved: Mapped[str] = mapped_column(sa.String(5))
     """white | black (``games.white_id``/``black_id`` of game ``row_id``) | bye (``byes.player_id``
-    of bye ``row_id``)."""
+    of bye ``row_id``) | alias (``player_aliases.player_id`` of alias ``row_id``)."""
     row_id: Mapped[int]
-    """``games.id`` or ``byes.id`` (no foreign key: a game voided since leaves its line)."""
+    """``games.id``, ``byes.id`` or ``player_aliases.id`` (no foreign key: a game voided or an
+    alias removed since leaves its line)."""
     from_player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"))
     """The duplicate (merged away)."""
     to_player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"))
@@ -582,3 +587,50 @@ class MergeMove(Base):
 
     def __repr__(self) -> str:
         return f"MergeMove(batch={self.batch!r}, moved={self.moved!r}, row_id={self.row_id!r})"
+
+
+MAX_FOLDED_KEY_LENGTH = 1200
+"""``player_aliases.folded_key``: a name folded (:func:`ratings.matching.fold`); a letter may
+transliterate to several (a CJK character to a syllable)."""
+
+ALIAS_SOURCES = ("match", "new", "prompt", "hand")
+"""How an alias was given (``player_aliases.source``)."""
+
+
+class PlayerAlias(Base):
+    """A spelling that stands for a registered player: a file wrote the name so, and the
+    administrator said who it is (an import's ``--match``, ``--match-file``, ``--new`` or prompt
+    answer, or ``player alias add``). Every import finds the player by it again
+    (:mod:`ratings.matching`, rule 2).
+
+    ``folded_key`` is the spelling folded (:func:`ratings.matching.fold`, its main form) and
+    unique: one spelling stands for one player.
+    """
+
+    __tablename__ = "player_aliases"
+    __table_args__ = (
+        sa.CheckConstraint(
+            "source IN (" + ", ".join(f"'{s}'" for s in ALIAS_SOURCES) + ")", name="source"
+        ),
+        sa.CheckConstraint("length(trim(name)) > 0", name="name_not_blank"),
+        {"sqlite_autoincrement": True},  # ids are shown to users: never reuse one
+    )
+
+    id: Mapped[int_pk]
+    player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+    """The player the spelling stands for."""
+    name: Mapped[str] = mapped_column(sa.String(200))
+    """The name as the file (or the administrator) wrote it."""
+    folded_key: Mapped[str] = mapped_column(sa.String(MAX_FOLDED_KEY_LENGTH), unique=True)
+    """``name`` folded: lower case ASCII words, sorted, one space apart."""
+    source: Mapped[str] = mapped_column(sa.String(8))
+    """match (``--match``, ``--match-file``) | new (``--new``: the player the import created)
+    | prompt (an answer at an import's prompt) | hand (``player alias add``)."""
+    import_id: Mapped[int | None] = mapped_column(sa.ForeignKey("imports.id"), index=True)
+    """The import that stored it (``ratings import undo`` removes it with the import); NULL
+    for ``player alias add``."""
+    created_at: Mapped[dt.datetime]
+    """UTC, naive."""
+
+    def __repr__(self) -> str:
+        return f"PlayerAlias(id={self.id!r}, player_id={self.player_id!r}, name={self.name!r})"

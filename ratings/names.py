@@ -14,20 +14,18 @@ same person whatever the case, the Unicode normal form or the spacing.
   U+0410, looks like ``Ann`` and would be another person).
 - :func:`name_key` is the matching key: the cleaned name case-folded (``ß`` -> ``ss``,
   ``İ`` handled as Unicode says) and in NFC again. Two names with one key are one name.
-- :func:`closest` suggests registered names for a failed lookup ("did you mean ...").
+- Near misses (``did you mean ...``) are the matcher's: :mod:`ratings.matching`.
 
 Pure: no I/O, no database.
 """
 
 from __future__ import annotations
 
-import difflib
 import unicodedata
-from collections.abc import Iterable
 
 from ratings.errors import InvalidNameError
 
-__all__ = ["clean_name", "closest", "key_of_stored", "name_key", "problem_in_name"]
+__all__ = ["clean_name", "key_of_stored", "name_key", "problem_in_name"]
 
 _REFUSED_CATEGORIES = {
     "Cc": "a control character",
@@ -95,30 +93,3 @@ def key_of_stored(name: str) -> str:
     still gives a key instead of refusing."""
     collapsed = " ".join(unicodedata.normalize("NFC", name).split())
     return unicodedata.normalize("NFC", collapsed.casefold())
-
-
-def closest(wanted: str, names: Iterable[str], n: int = 3) -> list[str]:
-    """Up to ``n`` of ``names`` closest to ``wanted`` (by their keys), best first.
-
-    For "did you mean ..." after a failed lookup: a typo, a missing accent, first and last
-    name swapped. ``wanted`` may be unusable as a name (then nothing is suggested).
-    """
-    try:
-        key = name_key(wanted)
-    except InvalidNameError:
-        return []
-    by_key: dict[str, str] = {}
-    for name in names:
-        try:
-            by_key.setdefault(name_key(name), name)
-        except InvalidNameError:
-            continue
-    # "Carl Elard" for "Elard, Carl": compare the words in order, too
-    swapped = {" ".join(sorted(k.replace(",", " ").split())): k for k in by_key}
-    wanted_sorted = " ".join(sorted(key.replace(",", " ").split()))
-    found = [
-        *(swapped[k] for k in difflib.get_close_matches(wanted_sorted, swapped, n, 0.75)),
-        *difflib.get_close_matches(key, by_key, n, 0.6),
-    ]
-    unique = list(dict.fromkeys(found))
-    return [by_key[k] for k in unique[:n]]

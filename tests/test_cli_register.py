@@ -38,6 +38,9 @@ def test_player_list_and_show(club: Club) -> None:
         "entry games:   900\n"
         "k10 (by hand): no\n"
         "games stored:  0\n"
+        "rating:        2830 (entry, no list yet)\n"
+        "next K:        \n"
+        "rated games:   900\n"
     )
 
 

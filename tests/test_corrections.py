@@ -146,5 +146,11 @@ def test_merge_moves_games_and_rerates(tmp_path: Path) -> None:
     )
     out = club.ok("rate")
     assert out.startswith("Re-rated 3 periods 2025-01 .. 2025-03 after corrections")
-    assert club.run("player", "show", "Eve Twin") == (1, "Error: no player 'Eve Twin'\n")
+    # a merged record's name shows the player kept, and says so (issue 27, item 6)
+    code, out = club.run("player", "show", "Eve Twin")
+    assert code == 0
+    assert out.startswith(
+        "player 7 was merged into 5 (correction 1): showing 5\n"
+        "id:            5\nname:          Eve\n"
+    )
     assert club.entry("Eve", "2025-03")["games"] >= 1

@@ -147,20 +147,21 @@ def test_the_list_month(tmp_path: Path, club: Club) -> None:
 
 
 def test_add_registers_the_others(tmp_path: Path, club: Club) -> None:
-    club.player("Ababil")  # no FIDE id: maybe the list's Ababil, so that one is not added
+    club.player("Ababil")  # no FIDE id: the list's Ababil, found by name (issue 27)
     path = foa_list(tmp_path / "players_list_foa.txt", CARLSEN, ARRIBAS, ABABIL, NEWCOMER)
     with zipfile.ZipFile(tmp_path / "players_list.zip", "w") as archive:
         archive.write(path, "players_list_foa.txt")
     zipped = tmp_path / "players_list.zip"
     code, out = club.run("import", "fide-list", str(zipped), "--month", "2026-10", "--add")
     assert code == 0
-    assert out.splitlines()[-2:] == [
+    lines = out.splitlines()
+    assert "Player 4 (Ababil): fide_id (none) -> 7128762" in lines
+    assert lines[-1] == (
         f"Read 4 players from {zipped} (FIDE's list of 2026-10): 2 registered found by FIDE "
-        "id, 2 of them updated, 1 player added",
-        f"Warning: {zipped}:4: name: 'Ababil' (FIDE id 7128762) not added: player 4 of that "
-        "name is registered without a FIDE id; if they are one person: 'ratings player edit "
-        "4 --fide-id 7128762'",
-    ]
+        "id, 2 of them updated, 1 registered without a FIDE id found by name (they took "
+        "theirs), 1 player added"
+    )
+    assert club.rows("SELECT fide_id, federation FROM players WHERE id = 4") == [(7128762, "INA")]
     assert club.rows(
         "SELECT id, name, name_key, fide_id, entry_rating, entry_games, fide_k, fide_k_list, "
         "k10, birth_year, sex, federation FROM players WHERE id > 4"

@@ -592,7 +592,32 @@ def test_a_name_with_another_fide_id_is_another_player(tmp_path: Path, db: Path)
     ]
 
 
-def test_an_ambiguous_name_is_an_error(tmp_path: Path, db: Path) -> None:
+def test_a_mistyped_fide_id_warns_naming_the_registered_player(tmp_path: Path, db: Path) -> None:
+    """Issue 31, item 10: a line whose FIDE id is one digit off a registered player's, the
+    name his, made a namesake without a word. It still does (a different FIDE id is never
+    the same person), but says so, naming the registered player."""
+    run(db, "player", "add", "Mirzoev, Azer", "--fide-id", "13400304")
+    path = trf_file(
+        tmp_path / "event.trf",
+        player_line(1, "Mirzoev Azer", ["   2 w 1"], fide_id="13400305"),
+        BERT,
+    )
+    code, out, err = run(db, "import", "trf", str(path))
+    assert code == 0
+    assert out.splitlines()[1] == "Players: 2 created, 0 matched by FIDE id, 0 matched by name"
+    assert err.splitlines()[0] == (
+        f"Warning: {path}:3: FIDE id: 'Mirzoev Azer' (FIDE id 13400305) is created as a new "
+        "player, yet player 1 (Mirzoev, Azer, FIDE 13400304) has that name: a mistyped FIDE "
+        "id? correct the file (and 'ratings import undo' this import) before rating"
+    )
+    assert rows(db, "SELECT id, name, fide_id FROM players ORDER BY id") == [
+        (1, "Mirzoev, Azer", 13400304),
+        (2, "Mirzoev Azer", 13400305),
+        (3, "Bert", None),
+    ]
+
+
+def test_an_ambiguous_name_needs_a_decision(tmp_path: Path, db: Path) -> None:
     run(db, "player", "add", "Bert", "--birthdate", "1990")
     run(db, "player", "add", "BERT", "--birthdate", "1991", "--allow-same-name")
     path = trf_file(tmp_path / "event.trf", ANNA, BERT)
@@ -600,10 +625,17 @@ def test_an_ambiguous_name_is_an_error(tmp_path: Path, db: Path) -> None:
     assert run(db, "import", "trf", str(path)) == (
         1,
         "",
-        f"Error: {path}:4: name: 'Bert' matches 2 players: 1 (Bert), 2 (BERT); "
-        "add FIDE ids or rename one in the register\n",
+        f"Error: {path}:4: name: 'Bert' is close to 1 Bert (born 1990) [same name], "
+        "2 BERT (born 1991) [same name]\n"
+        "Error: 1 player needs a decision: --match 'NAME=ID' (or --match-file FILE) if it is "
+        "a registered player, --new 'NAME' if a new one; each decision is kept as an alias; "
+        "nothing was imported\n",
     )
     assert db.read_bytes() == before
+    code, out, _ = run(db, "import", "trf", str(path), "--match", "Bert=2")
+    assert code == 0
+    assert "Alias 'Bert' kept for player 2 (BERT)\n" in out
+    assert rows(db, "SELECT name, player_id, source FROM player_aliases") == [("Bert", 2, "match")]
 
 
 # --- rated periods -------------------------------------------------------------------------

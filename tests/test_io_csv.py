@@ -293,7 +293,7 @@ def test_problems_of_one_line_follow_the_file_column_order() -> None:
 def test_unknown_column_lists_the_allowed_ones() -> None:
     assert player_problems("name,Elo\nA,1500\n") == [
         "tests/x.csv:1: unknown column 'Elo' (allowed: name, birthdate, fide_id, rating, games, "
-        "k10, sex, federation, title, rapid_rating, rapid_games, blitz_rating, blitz_games)"
+        "k10, sex, federation, title, rapid_rating, rapid_games, blitz_rating, blitz_games, id)"
     ]
     assert game_problems("date,white,black,result,board\n") == [
         "tests/x.csv:1: unknown column 'board' (allowed: date, white, black, result, event, round, "
@@ -372,7 +372,7 @@ def test_header_problems_stop_before_rows() -> None:
     # without a usable header the row checks would only add noise
     assert player_problems("name,elo\n,x\n") == [
         "tests/x.csv:1: unknown column 'elo' (allowed: name, birthdate, fide_id, rating, games, "
-        "k10, sex, federation, title, rapid_rating, rapid_games, blitz_rating, blitz_games)"
+        "k10, sex, federation, title, rapid_rating, rapid_games, blitz_rating, blitz_games, id)"
     ]
 
 
@@ -638,7 +638,7 @@ def test_the_header_decides_and_values_may_hold_the_other_delimiters() -> None:
 def test_problems_of_a_semicolon_file_name_its_columns() -> None:
     assert player_problems("Name;Elo\nA;1500\n") == [
         "tests/x.csv:1: unknown column 'Elo' (allowed: name, birthdate, fide_id, rating, games, "
-        "k10, sex, federation, title, rapid_rating, rapid_games, blitz_rating, blitz_games)"
+        "k10, sex, federation, title, rapid_rating, rapid_games, blitz_rating, blitz_games, id)"
     ]
     assert game_problems(";;;;\ndate;white;black;result\n2025-13-01;A;A;2-0\n") == [
         "tests/x.csv:3: date: not a date (YYYY-MM-DD): '2025-13-01'",

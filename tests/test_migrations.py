@@ -49,6 +49,7 @@ TABLES = {
     "games",
     "imports",
     "merge_moves",
+    "player_aliases",
     "players",
     "rating_breakdown",
     "rating_history",
@@ -533,6 +534,7 @@ NEW_IN_0009 = ("players.fide_inactive_list",)
 
 NEW_IN_0006 = (
     *NEW_IN_0009,
+    "player_aliases",  # 0008's table, at head
     "events.time_control", "rating_history.time_control", "superseded_ratings.time_control",
     *(f"players.{tc}_{c}" for tc in ("rapid", "blitz")
       for c in ("entry_rating", "entry_games", "k10", "fide_k")),
@@ -772,6 +774,69 @@ def test_0007_current_ratings_gives_0006s_rows_and_back(tmp_path: Path, backend:
     assert by_name["Late, Comer", "standard"][7:9] == (1500, None)  # registered after it
     assert "Late, Twin" not in {r[1] for r in rated}  # the merged record is left out
     assert any(r[11] in ("w", "wi") for r in rated)
+
+
+# --- 0008: player aliases, and merges that move them ---------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_0008_adds_aliases_keeps_merge_moves_and_back(tmp_path: Path, backend: str) -> None:
+    """0008 adds ``player_aliases`` and lets ``merge_moves`` hold alias moves: a database with
+    a merge's game moves (made at head, taken down to 0007) keeps every row through the
+    upgrade; at head an alias and its move can be stored; downgrade deletes the alias move
+    and the table, and 0007's CHECK refuses an alias move again."""
+    url = _database(tmp_path, backend)
+    db = str(tmp_path / "r.db") if backend == "sqlite" else url
+    _cli(db, "init")
+    for name in ("Novák, Jiří", "Novak J", "Smith, Ann"):
+        _cli(db, "player", "add", name)
+    _cli(db, "game", "add", "Novak J", "Smith, Ann", "1-0", "--date", "2026-01-10")
+    _cli(db, "player", "merge", "--yes", "Novák, Jiří", "Novak J")
+    migrate.downgrade(url, "0007")
+    assert "player_aliases" not in _tables_of(url)
+    before = _snapshot(url)
+    moves = "SELECT moved, row_id, from_player_id, to_player_id FROM merge_moves ORDER BY id"
+    assert _rows(url, moves) == [("white", 1, 2, 1)]
+
+    migrate.upgrade(url, "0008")  # (0009 adds a column to players)
+    assert _snapshot(url, ("player_aliases",)) == before
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO player_aliases (player_id, name, folded_key, source, created_at) "
+            "VALUES (1, 'Novak J.', 'j novak', 'hand', '2026-12-02 10:00:00')"
+        )
+        conn.exec_driver_sql(
+            "INSERT INTO merge_moves (batch, moved, row_id, from_player_id, to_player_id) "
+            "VALUES (1, 'alias', 1, 2, 1)"
+        )
+        with pytest.raises(sa.exc.IntegrityError):
+            conn.exec_driver_sql(
+                "INSERT INTO player_aliases (player_id, name, folded_key, source, created_at) "
+                "VALUES (3, 'Novak J', 'j novak', 'hand', '2026-12-02 10:00:00')"
+            )
+    engine.dispose()
+
+    migrate.downgrade(url, "0007")
+    assert _snapshot(url) == before
+    engine = make_engine(url)
+    with pytest.raises(sa.exc.IntegrityError), engine.begin() as conn:
+        conn.exec_driver_sql(
+            "INSERT INTO merge_moves (batch, moved, row_id, from_player_id, to_player_id) "
+            "VALUES (1, 'alias', 1, 2, 1)"
+        )
+    engine.dispose()
+    migrate.upgrade(url)
+    migrate.check(url)
+    assert _rows(url, "SELECT count(*) FROM player_aliases") == [(0,)]
+
+
+def _tables_of(url: str) -> set[str]:
+    engine = make_engine(url)
+    try:
+        return set(sa.inspect(engine).get_table_names())
+    finally:
+        engine.dispose()
 
 
 # --- 0009: FIDE's inactive flag, settings changes in the log -------------------------------

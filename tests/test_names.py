@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings.errors import InvalidNameError
-from ratings.names import clean_name, closest, name_key
+from ratings.matching import Facts, Register
+from ratings.names import clean_name, name_key
 
 
 @pytest.mark.parametrize(
@@ -108,10 +109,18 @@ REGISTER = ["Elard, Carl", "Isstein, Felix", "\u00d6berg, \u00c5sa", "Joriston, 
         ("isstein felix", "Isstein, Felix"),
     ],
 )
-def test_closest(wanted: str, suggested: str) -> None:
-    assert closest(wanted, REGISTER)[0] == suggested
+def test_the_matcher_suggests(wanted: str, suggested: str) -> None:
+    """A failed lookup's "did you mean" comes from the matcher (ratings/matching.py)."""
+    register = Register()
+    for pid, name in enumerate(REGISTER, 1):
+        register.add_player(pid, Facts(name))
+    found = register.match(Facts(wanted))
+    assert REGISTER[found.candidates[0].player_id - 1] == suggested
 
 
-def test_closest_suggests_nothing_for_nonsense() -> None:
-    assert closest("Zzyzx, Q", REGISTER) == []
-    assert closest("\u202e", REGISTER) == []
+def test_the_matcher_suggests_nothing_for_nonsense() -> None:
+    register = Register()
+    for pid, name in enumerate(REGISTER, 1):
+        register.add_player(pid, Facts(name))
+    assert register.match(Facts("Zzyzx, Q")).candidates == ()
+    assert register.match(Facts("\u202e")).candidates == ()

@@ -117,10 +117,16 @@ def test_a_failed_lookup_suggests_the_closest_names(db: Path) -> None:
         "",
         "Error: no player 'Elrad, Carl'; did you mean Elard, Carl (id 1)?\n",
     )
-    assert run(db, "game", "add", "Oberg, Asa", "Carl Elard", "1-0", "--date", "2025-01-05") == (
+    assert run(db, "game", "add", "Oberg, Asta", "Carl Elard", "1-0", "--date", "2025-01-05") == (
         1,
         "",
-        f"Error: no player 'Oberg, Asa'; did you mean {OBERG} (id 3)?\n",
+        f"Error: no player 'Oberg, Asta'; did you mean {OBERG} (id 3)?\n",
+    )
+    # the name folded (no accents, another order) is the one registered player: found
+    assert run(db, "game", "add", "Oberg, Asa", "Carl Elard", "1-0", "--date", "2025-01-05") == (
+        0,
+        "Added game 1\n",
+        "",
     )
     assert run(db, "player", "show", "Zzyzx, Q") == (1, "", "Error: no player 'Zzyzx, Q'\n")
 
@@ -139,7 +145,35 @@ def test_player_list_search_finds_partial_names(db: Path) -> None:
     )
     assert run(db, "player", "list", "--search", "\u00f6berg")[1].count("\n") == 2
     assert run(db, "player", "list", "--search", "%")[1].count("\n") == 2  # only "100% Fun"
-    assert run(db, "player", "list", "--search", "zz") == (0, header, "")
+    assert run(db, "player", "list", "--search", "zz") == (0, "no players match 'zz'\n", "")
+    assert run(db, "player", "list", "--search", "zz", "--format", "csv") == (
+        0,
+        "id,name,birthdate,sex,federation,title,fide_id,rating,games,k10,rapid_rating,"
+        "rapid_games,blitz_rating,blitz_games\n",
+        "no players match 'zz'\n",
+    )
+
+
+def test_player_list_search_and_order_fold_accents(db: Path) -> None:
+    """Issue 27, item 4: most keyboards have no ř, ñ or Ö: the search folds, and the list
+    sorts by the folded name (Ö among the O's, not after Z)."""
+    register(db, ("Zeller, Ann",), ("Novák, Jiří",), (OBERG,), ("Müller, Jan",), ("Oakes, Tom",))
+    found = run(db, "player", "list", "--search", "novak")[1].splitlines()
+    assert [line[7:37].strip() for line in found[1:]] == ["Novák, Jiří"]
+    for text in ("jiri novak", "NOVAK, J", "mueller", "muller", "Jiří"):
+        assert run(db, "player", "list", "--search", text)[1].count("\n") == 2, text
+    names = [line[7:37].strip() for line in run(db, "player", "list")[1].splitlines()[1:]]
+    assert names == ["Müller, Jan", "Novák, Jiří", "Oakes, Tom", OBERG, "Zeller, Ann"]
+    # a failed lookup suggests the matcher's candidates; the name folded finds the player
+    for text in ("mueller", "muller"):
+        assert run(db, "player", "show", text) == (
+            1,
+            "",
+            f"Error: no player {text!r}; did you mean Müller, Jan (id 4)?\n",
+        )
+    assert run(db, "player", "show", "Jan Mueller")[1].splitlines()[1] == (
+        "name:          Müller, Jan"
+    )
 
 
 def test_import_players_refuses_second_spellings_and_invisible_characters(
@@ -212,12 +246,22 @@ def test_games_csv_matches_by_key_and_suggests(tmp_path: Path, db: Path) -> None
     assert run(db, "import", "games", str(path)) == (
         1,
         "",
-        f"Error: {path}:3: white: unknown player: 'Elrad, Carl'; did you mean 'Elard, Carl'?\n"
-        "Error: 1 problem found; nothing was imported\n",
+        f"Error: {path}:3: white: 'Elrad, Carl' is close to 2 Elard, Carl [typo]\n"
+        "Error: 1 player needs a decision: --match 'NAME=ID' (or --match-file FILE) if it is a "
+        "registered player; each decision is kept as an alias; nothing was imported\n",
     )
-    path.write_text(path.read_text("utf-8").replace("Elrad", "elard"), "utf-8")
-    assert run(db, "import", "games", str(path))[0] == 0
+    assert run(db, "import", "games", str(path), "--match", "Elrad, Carl=2") == (
+        0,
+        f"Imported 2 games (2 to rate, 0 forfeits) in 2 events from {path}\n"
+        "Players found 1 by your decisions\n"
+        "Alias 'Elrad, Carl' kept for player 2\n",
+        "",
+    )
     assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id") == [(1, 2), (2, 1)]
+    # the next file: the alias finds him
+    path.write_text(path.read_text("utf-8").replace("2025-01-0", "2025-02-0"), "utf-8")
+    assert run(db, "import", "games", str(path))[1].splitlines()[1] == "Players found 1 by alias"
+    assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id")[2:] == [(1, 2), (2, 1)]
 
 
 # --- item 3: digits --------------------------------------------------------------------------
@@ -704,7 +748,9 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
     )
 
 
-def test_an_update_row_that_matches_two_namesakes_is_an_error(tmp_path: Path, db: Path) -> None:
+def test_an_update_row_that_matches_two_namesakes_needs_a_decision(
+    tmp_path: Path, db: Path
+) -> None:
     register(
         db,
         ("Wang, Hao", "--birthdate", "1990"),
@@ -715,9 +761,10 @@ def test_an_update_row_that_matches_two_namesakes_is_an_error(tmp_path: Path, db
     assert run(db, "import", "players", str(path), "--update") == (
         1,
         "",
-        f"Error: {path}:2: name: 'Wang, Hao' matches 2 registered players: 1 (Wang, Hao, born "
-        "1990), 2 (Wang, Hao, born 1995); give a fide_id or birthdate that tells them apart\n"
-        "Error: 1 problem found; nothing was imported\n",
+        f"Error: {path}:2: name: 'Wang, Hao' is close to 1 Wang, Hao (born 1990) [same name], "
+        "2 Wang, Hao (born 1995) [same name]\n"
+        "Error: 1 player needs a decision: --match 'NAME=ID' (or --match-file FILE) if it is a "
+        "registered player; each decision is kept as an alias; nothing was imported\n",
     )
     path.write_text('name,birthdate,rating\n"Wang, Hao",1995,1900\n', encoding="utf-8")
     assert run(db, "import", "players", str(path), "--update")[1] == (

@@ -1,7 +1,7 @@
 """FIDE's inactive flag in the register, settings changes in the corrections log (issue 28)
 
 Revision ID: 0009
-Revises: 0007
+Revises: 0008
 Create Date: 2026-12-02 12:00:00.000000
 
 * ``players.fide_inactive_list`` (DATE, NULL): the date of the first imported FIDE list that
@@ -34,7 +34,7 @@ from ratings import views
 # never import ratings.models here (use sa.table()/sa.column() stubs), and make downgrade() work.
 
 revision: str = "0009"
-down_revision: str | Sequence[str] | None = "0007"
+down_revision: str | Sequence[str] | None = "0008"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 

@@ -3,6 +3,7 @@ corrections take, and the corrections that work on whole events and imports."""
 
 from __future__ import annotations
 
+import json
 from decimal import Decimal
 
 import click
@@ -17,9 +18,11 @@ from ratings.cli.options import (
     YES,
     ask,
     confirmed,
+    reading,
     say_late,
     say_marked,
     say_moved,
+    say_note,
     today_unless,
 )
 from ratings.cli.records import game, parse_date
@@ -60,7 +63,10 @@ def game_list(
     fmt: str,
 ) -> None:
     """List stored games with their ids (by date), with the rating period that rates each."""
+    note = None
     with app.session() as session:
+        if player_ref is not None:
+            player_ref, note = reading(session, player_ref)
         games = browse.list_games(
             session,
             event_ref=event_ref,
@@ -68,6 +74,7 @@ def game_list(
             period_label=period,
             played_in=played_in,
         )
+    say_note(note)
     emit_rows(
         ("id", "date", "period", "event_id", "event", "round", "white", "black", "result",
          "rated"),
@@ -129,23 +136,18 @@ def event_list(app: App, fmt: str) -> None:
 
 @event.command("show")
 @click.argument("event_ref", metavar="EVENT")
+@FORMAT
 @pass_app
-def event_show(app: App, event_ref: str) -> None:
+def event_show(app: App, event_ref: str, fmt: str) -> None:
     """Show an event's crosstable: results by round, score, rating, performance, change.
 
     EVENT is an event id or an exact name. A cell is the opponent's rank, the colour and the
     result (3w1: won with white against number 3); a bye shows its code (H, F, U, Z, +, -).
+    --format csv gives the table's rows (one column per round); json the event and its rows.
     """
     with app.session() as session:
         shown = browse.event_table(session, event_ref)
     e, table = shown.event, shown.table
-    state = "rated" if e.period_rated else "not rated yet"
-    click.echo(f"Event {e.id}: {e.name}, {e.start_date} .. {e.end_date}")
-    click.echo(
-        f"Period {e.period} ({state}); {table.games} game{'' if table.games == 1 else 's'}, "
-        f"{table.rated} rated"
-    )
-    click.echo(f"Time control: {e.time_control} (rated on the {e.time_control} list)")
     header = ["#", "name", "rating", *table.rounds, "score", "perf", "change"]
     rows = [
         [
@@ -159,6 +161,46 @@ def event_show(app: App, event_ref: str) -> None:
         ]
         for r in table.rows
     ]
+    if fmt != "table":
+        rounds = [f"round_{n}" for n in table.rounds]
+        columns = ["rank", "player_id", "name", "rating", *rounds, "score", "performance",
+                   "change"]  # fmt: skip
+        values = [
+            [r.rank, r.player_id, shown.names.get(r.player_id, "?"), r.rating,
+             *(" ".join(c.text for c in cells) for cells in r.cells),
+             Decimal(r.score_half_points) / 2, r.performance, r.change]
+            for r in table.rows
+        ]  # fmt: skip
+        if fmt == "csv":
+            emit_rows(columns, values, fmt)
+            return
+        click.echo(
+            json.dumps(
+                {
+                    "event": {
+                        "id": e.id, "name": e.name, "start_date": e.start_date.isoformat(),
+                        "end_date": e.end_date.isoformat(), "period": e.period,
+                        "rated": e.period_rated, "time_control": e.time_control,
+                        "games": table.games, "rated_games": table.rated,
+                    },
+                    "rows": [
+                        {c: (str(v) if isinstance(v, Decimal) else v)
+                         for c, v in zip(columns, row, strict=True)}
+                        for row in values
+                    ],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )  # fmt: skip
+        return
+    state = "rated" if e.period_rated else "not rated yet"
+    click.echo(f"Event {e.id}: {e.name}, {e.start_date} .. {e.end_date}")
+    click.echo(
+        f"Period {e.period} ({state}); {table.games} game{'' if table.games == 1 else 's'}, "
+        f"{table.rated} rated"
+    )
+    click.echo(f"Time control: {e.time_control} (rated on the {e.time_control} list)")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     left = {1}  # the names; numbers and cells to the right
     for row in [header, *rows]:

@@ -37,11 +37,23 @@ def _report(report: FideListReport, add: bool) -> None:
     for c in report.changes:
         click.echo(f"Player {c.player_id} ({c.name}): {c.field} {_value(c.old)} -> {_value(c.new)}")
     added = f", {_plural(report.added, 'player')} added" if add else ""
-    click.echo(
-        f"Read {_plural(report.read, 'player')} from {report.file_name} (FIDE's list of "
-        f"{report.list_date:%Y-%m}): {report.matched:,} registered found by FIDE id, "
-        f"{report.updated:,} of them updated{added}"
+    linked = (
+        f", {report.linked:,} registered without a FIDE id found by name (they took theirs)"
+        if report.linked
+        else ""
     )
+    if report.again_of is not None:
+        click.echo(
+            f"Read {_plural(report.read, 'player')} from {report.file_name} (FIDE's list of "
+            f"{report.list_date:%Y-%m}, imported before: import {report.again_of}): "
+            f"{report.matched:,} registered found by FIDE id, left as they are{added}"
+        )
+    else:
+        click.echo(
+            f"Read {_plural(report.read, 'player')} from {report.file_name} (FIDE's list of "
+            f"{report.list_date:%Y-%m}): {report.matched:,} registered found by FIDE id, "
+            f"{report.updated - report.linked:,} of them updated{linked}{added}"
+        )
     for warning in report.warnings:
         click.echo(f"Warning: {warning}", err=True)
     if report.without_fide_id:
@@ -52,10 +64,11 @@ def _report(report: FideListReport, add: bool) -> None:
             err=True,
         )
     for n in report.not_added:
+        why = f" ({n.why})" if n.why else ""
         click.echo(
             f"Warning: {report.file_name}:{n.line}: name: {n.name!r} (FIDE id {n.fide_id}) not "
-            f"added: player {n.player_id} of that name is registered without a FIDE id; if "
-            f"they are one person: 'ratings player edit {n.player_id} --fide-id {n.fide_id}'",
+            f"added: player {n.player_id} of that name is registered without a FIDE id{why}; "
+            f"if they are one person: 'ratings player edit {n.player_id} --fide-id {n.fide_id}'",
             err=True,
         )
     if report.rated_here:
@@ -113,9 +126,13 @@ def import_fide_list_command(
     settles an unknown count of prior games; K 10 sets the K=10 flag), birth year, sex,
     title and federation; a player no list here holds yet also gets the published rating
     as entry rating. Every change is printed and recorded in the corrections log. --add
-    registers the list's other players (or, with --federation, those of one federation).
-    Rows without a FIDE id (the players 'ratings list --format fide-txt' writes without
-    one) are skipped and counted: they are no FIDE players.
+    registers the list's other players (or, with --federation, those of one federation),
+    after looking for each among the registered players without a FIDE id by name (folded:
+    accents, word order): one certain match takes the FIDE id; an unsure one is reported,
+    not added. --add works on a list imported before too: it then adds the players not
+    registered yet, and changes nobody else. Rows without a FIDE id (the players 'ratings
+    list --format fide-txt' writes without one) are skipped and counted: they are no FIDE
+    players.
     """
     list_date = _month(month_text)
     digest = hash_file(file)

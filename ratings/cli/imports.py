@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratings import service
 from ratings.cli import App, pass_app
+from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
 from ratings.errors import InputFileError
@@ -84,6 +85,23 @@ def warn_unknown_games(
         click.echo(UNKNOWN_GAMES_WARNING.format(n=n, s="" if n == 1 else "s"), err=True)
 
 
+_FOUND = (
+    ("folded", "by the name folded (accents, word order, punctuation)"),
+    ("alias", "by alias"),
+    ("match", "by your decisions"),
+)
+
+
+def say_matched(report: service.ImportReport) -> None:
+    """How many names were found beyond their key, and the aliases kept (after the commit)."""
+    counts = dict(report.matched)
+    parts = [f"{counts[how]} {what}" for how, what in _FOUND if counts.get(how)]
+    if parts:
+        click.echo(f"Players found {', '.join(parts)}")
+    for name, pid in report.aliases:
+        click.echo(f"Alias {name!r} kept for player {pid}")
+
+
 def _summary(report: service.ImportReport) -> None:
     if report.marked_period:
         click.echo(
@@ -126,40 +144,84 @@ def _import_csv(
 @click.option(
     "--update",
     is_flag=True,
-    help="Refresh the register: rows that find a registered player (FIDE id, else name) "
-    "change the values they give; the others are added.",
+    help="Refresh the register: rows that find a registered player (id, FIDE id, else the "
+    "name) change the values they give; the others are added.",
 )
 @click.option(
     "--allow-same-name",
     is_flag=True,
     help="Add players whose name is registered (told apart by FIDE id or birthdate).",
 )
+@click.option(
+    "--keep-corrected",
+    is_flag=True,
+    help="With --update: keep the register's value where it was corrected since the sheet "
+    "was made (the sheet holds the value the correction replaced).",
+)
 @DATE_FORMAT
+@MATCH
+@MATCH_FILE
+@NEW
+@NEVER_ASK
 @pass_app
 def import_players(
-    app: App, file: Path, update: bool, allow_same_name: bool, date_format: str
+    app: App,
+    file: Path,
+    update: bool,
+    allow_same_name: bool,
+    keep_corrected: bool,
+    date_format: str,
+    matches: tuple[str, ...],
+    match_file: Path | None,
+    new: tuple[str, ...],
+    never_ask: bool,
 ) -> None:
     """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...).
 
-    Without --update a row that is already registered is an error. With --update every
-    change is printed and recorded in the corrections log; a changed birthdate or entry
-    rating re-rates, as 'player edit' does.
+    Without --update a row that is already registered (its name folded: accents, word order)
+    is an error, and one close to a registered name waits for --new. With --update a row
+    finds its player by id (the first column of 'player list --format csv'), FIDE id or name;
+    every change is printed as field: register -> sheet and recorded in the corrections log;
+    a changed birthdate or entry rating re-rates, as 'player edit' does.
     """
-
-    def store(
-        session: Session, rows: Sequence[Any], name: str, digest: str
-    ) -> service.ImportReport:
-        return service.import_players(
-            session, rows, name, digest, update=update, allow_same_name=allow_same_name
-        )
-
+    if keep_corrected and not update:
+        raise click.UsageError("--keep-corrected goes with --update")
     read = functools.partial(read_players_csv, date_format=date_format)
-    report = _import_csv(app, file, read, store, "players stored")
+
+    def run(answers: dict[str, int | None]) -> service.ImportReport:
+        def store(
+            session: Session, rows: Sequence[Any], name: str, digest: str
+        ) -> service.ImportReport:
+            decisions = decisions_of(session, matches, match_file, new).with_answers(answers)
+            return service.import_players(
+                session,
+                rows,
+                name,
+                digest,
+                update=update,
+                allow_same_name=allow_same_name,
+                decisions=decisions,
+                keep_corrected=keep_corrected,
+            )
+
+        return _import_csv(app, file, read, store, "players stored")
+
+    report = deciding(run, never_ask=never_ask, creates=not update)
     for change in report.changes:
-        click.echo(
-            f"Player {change.player_id} ({change.name}): {change.field} "
-            f"{_value(change.old)} -> {_value(change.new)}"
-        )
+        text = f"Player {change.player_id} ({change.name}): {change.field} "
+        if change.kept:
+            click.echo(
+                f"{text}{_value(change.old)} kept (corrected since the sheet was made, "
+                f"correction {change.corrected}; the sheet has {_value(change.new)})"
+            )
+            continue
+        note = ""
+        if change.corrected is not None:
+            note = (
+                f" (the sheet's older value: correction {change.corrected} set "
+                f"{_value(change.old)} since; --keep-corrected keeps it)"
+            )
+        click.echo(f"{text}{_value(change.old)} -> {_value(change.new)}{note}")
     if update:
         click.echo(
             f"Imported {_count(report.players_created, 'new player')}, updated "
@@ -167,6 +229,7 @@ def import_players(
         )
     else:
         click.echo(f"Imported {report.players_created} players from {file}")
+    say_matched(report)
     _summary(report)
     warn_unknown_games(app)
 
@@ -187,6 +250,9 @@ def import_players(
 @click.option(
     "--dry-run", is_flag=True, help="Check the file and show what would be stored; write nothing."
 )
+@MATCH
+@MATCH_FILE
+@NEVER_ASK
 @pass_app
 def import_games(
     app: App,
@@ -198,30 +264,44 @@ def import_games(
     time_control: str | None,
     date_format: str,
     dry_run: bool,
+    matches: tuple[str, ...],
+    match_file: Path | None,
+    never_ask: bool,
 ) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round, and
-    optionally time_control: standard, rapid or blitz, one per event)."""
+    optionally time_control: standard, rapid or blitz, one per event).
+
+    White and black are FIDE ids or names: a name is found by its key, else by the matcher
+    (an alias, the one registered name that folds alike); a name close to registered ones
+    (initials, typos, namesakes) stops the import until --match says who it is (asked on a
+    terminal).
+    """
     today = today_unless(allow_future)
     late: list[str] = []
-
-    def store(
-        session: Session, rows: Sequence[Any], name: str, digest: str
-    ) -> service.ImportReport:
-        report = service.import_games(
-            session,
-            rows,
-            name,
-            digest,
-            today=today,
-            allow_duplicates=allow_duplicates,
-            time_control=time_control,
-        )
-        if period is not None:
-            late[:] = import_rating_period(session, digest, period, late_ok=late_ok)
-        return report
-
     read = functools.partial(read_games_csv, date_format=date_format)
-    report = _import_csv(app, file, read, store, "games stored", dry_run=dry_run)
+
+    def run(answers: dict[str, int | None]) -> service.ImportReport:
+        def store(
+            session: Session, rows: Sequence[Any], name: str, digest: str
+        ) -> service.ImportReport:
+            decisions = decisions_of(session, matches, match_file, ()).with_answers(answers)
+            report = service.import_games(
+                session,
+                rows,
+                name,
+                digest,
+                today=today,
+                allow_duplicates=allow_duplicates,
+                time_control=time_control,
+                decisions=decisions,
+            )
+            if period is not None:
+                late[:] = import_rating_period(session, digest, period, late_ok=late_ok)
+            return report
+
+        return _import_csv(app, file, read, store, "games stored", dry_run=dry_run)
+
+    report = deciding(run, never_ask=never_ask, creates=False)
     what = (
         f"{_count(report.games, 'game')} ({report.rated_games} to rate, "
         f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')}"
@@ -232,6 +312,7 @@ def import_games(
         click.echo(f"Dry run of {file}: nothing was written")
         click.echo(f"Would import {what}")
         say_late(late)
+        say_matched(report)
         if report.marked_period:
             click.echo(
                 f"This would touch rated period {report.marked_period}: 'ratings rate' would "
@@ -241,6 +322,7 @@ def import_games(
         return
     click.echo(f"Imported {what} from {file}")
     say_late(late)
+    say_matched(report)
     _summary(report)
     warn_unknown_games(app, content_hash=service.content_hash(read_bytes(file)))
 

@@ -13,9 +13,9 @@ import click
 from ratings import clock, rules, service
 from ratings.cli import App, pass_app
 from ratings.cli.imports import warn_unknown_games
-from ratings.cli.options import LIST, LISTS, on_list
+from ratings.cli.options import LIST, LISTS, on_list, reading, say_note
 from ratings.cli.progress import Progress
-from ratings.cli.tables import FORMAT
+from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
@@ -300,7 +300,9 @@ def preview(app: App, show_all: bool, fmt: str, list_type: str) -> None:
 def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
     """Show a player's rating on every rated period's list (standard, rapid or blitz)."""
     with app.session() as session:
-        player, rows = reports.history(session, player_ref, time_control=list_type)
+        ref, note = reading(session, player_ref)
+        player, rows = reports.history(session, ref, time_control=list_type)
+    say_note(note)
     if fmt == "json":
         click.echo(
             json.dumps(
@@ -347,15 +349,61 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
         )
 
 
+_CARD_COLUMNS = (
+    "date", "event", "round", "opponent", "opponent_rating", "own_rating", "score",
+    "difference", "pd", "dr", "k", "k_dr", "counts_for",
+)  # fmt: skip
+
+
+def _card_values(line: reports.CardLine) -> list[Value]:
+    return [
+        line.played_on, line.event, line.round, line.opponent, line.opponent_rating,
+        line.own_rating, Decimal(line.score_half_points) / 2, line.difference, line.expected,
+        line.change, line.k, line.weighted, line.counts_for,
+    ]  # fmt: skip
+
+
 @click.command("card")
 @click.argument("player_ref", metavar="PLAYER")
 @click.option("--period", metavar="YYYY-MM", help="The rated period (default: newest).")
 @LIST
+@FORMAT
 @pass_app
-def card(app: App, player_ref: str, period: str | None, list_type: str) -> None:
-    """Show the per-game calculation of a player's period (like FIDE's calculation page)."""
+def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str) -> None:
+    """Show the per-game calculation of a player's period (like FIDE's calculation page).
+
+    --format csv gives one row per game; json the card with its games and totals."""
     with app.session() as session:
-        c = reports.card(session, player_ref, period, time_control=list_type)
+        ref, note = reading(session, player_ref)
+        c = reports.card(session, ref, period, time_control=list_type)
+    say_note(note)
+    if fmt == "csv":
+        emit_rows(_CARD_COLUMNS, [_card_values(x) for x in c.lines], fmt)
+        return
+    if fmt == "json":
+        click.echo(
+            json.dumps(
+                {
+                    "player": {"id": c.player.id, "name": c.player.name},
+                    "period": c.period,
+                    "list": list_type,
+                    "rating_before": c.rating_before,
+                    "k": c.k,
+                    "score": str(c.score),
+                    "expected": str(c.expected_sum),
+                    "change": c.change,
+                    "rating_after": c.rating_after,
+                    "state": c.state,
+                    "games": [
+                        dict(zip(_CARD_COLUMNS, map(_json, _card_values(x)), strict=True))
+                        for x in c.lines
+                    ],
+                },
+                indent=2,
+                ensure_ascii=False,
+            )
+        )
+        return
     on = on_list(list_type)
     click.echo(f"{c.player.name} (id {c.player.id}), period {c.period}{on}")
     click.echo(
@@ -448,6 +496,15 @@ _HALF_POINTS = {2: "1", 1: "½", 0: "0"}
 """A score in half points as a card shows it."""
 
 
+def _json(value: object) -> object:
+    """A card's value as JSON writes it: dates ISO, decimals as text (exact)."""
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return value
+
+
 def _num(value: Decimal | None, signed: bool = False) -> str:
     if value is None:
         return ""
@@ -468,6 +525,7 @@ def _num(value: Decimal | None, signed: bool = False) -> str:
     help="fide: Ra + dp; own: own rating + dp; 400: algorithm of 400.",
 )
 @LIST
+@FORMAT
 @pass_app
 def performance(
     app: App,
@@ -476,18 +534,34 @@ def performance(
     event: str | None,
     method: str,
     list_type: str,
+    fmt: str,
 ) -> None:
     """Show a player's performance rating over a period's games on one list, or over an
     event's rated games (on the event's list)."""
     with app.session() as session:
+        ref, note = reading(session, player_ref)
         perf = reports.performance(
             session,
-            player_ref,
+            ref,
             period_label=period,
             event_name=event,
             method=method,
             time_control=list_type,
         )
+    say_note(note)
+    if fmt != "table":
+        columns = ("player_id", "name", "scope", "games", "score", "average_opponent",
+                   "method", "performance")  # fmt: skip
+        values: tuple[Value, ...] = (
+            perf.player.id, perf.player.name, perf.scope, perf.games, perf.score.normalize(),
+            perf.average_opponent, perf.method, perf.performance,
+        )  # fmt: skip
+        if fmt == "json":
+            row = dict(zip(columns, map(_json, values), strict=True))
+            click.echo(json.dumps(row, indent=2, ensure_ascii=False))
+        else:
+            emit_rows(columns, [values], fmt)
+        return
     click.echo(
         f"{perf.player.name}, {perf.scope}: {perf.score.normalize():f}/{perf.games}, "
         f"average opponent {perf.average_opponent}, performance ({perf.method}) "

@@ -7,9 +7,11 @@ from collections.abc import Callable
 from typing import TypeVar
 
 import click
+from sqlalchemy.orm import Session
 
 from ratings import clock, rules
 from ratings.cli import CommandError
+from ratings.service.common import get_player_to_read
 from ratings.service.moves import EventMove, EventMoveError
 
 ALLOW_FUTURE = click.option(
@@ -113,3 +115,17 @@ def say_moved(move: EventMove | None) -> None:
     """The report of an event that a correction moved."""
     if move is not None:
         click.echo(f"Moved {move.describe()}")
+
+
+def reading(session: Session, ref: str) -> tuple[str, str | None]:
+    """A reading command's PLAYER: the id of the player it names (a merged record: the player
+    it was merged into) and the note to show for a merged record, if any
+    (``player 42 was merged into 10 (correction 7): showing 10``)."""
+    player, note = get_player_to_read(session, ref)
+    return str(player.id), note
+
+
+def say_note(note: str | None) -> None:
+    """The note :func:`reading` gave, on stderr."""
+    if note:
+        click.echo(note, err=True)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratings import files, limits, migrate
 from ratings.cli import App, pass_app
-from ratings.cli.options import LIST, LISTS, on_list
+from ratings.cli.options import LIST, LISTS, on_list, reading, say_note
 from ratings.cli.progress import Progress
 from ratings.cli.types import AsciiIntRange
 from ratings.db import SessionFactory, make_engine, sqlite_path
@@ -236,7 +236,11 @@ def plot(
 
     first, last = _period_range(period)
     with read_only_session(app) as session:
-        found = data.rating_series(session, players, first=first, last=last, time_control=list_type)
+        read = [reading(session, ref) for ref in players]
+        refs = tuple(ref for ref, _ in read)
+        found = data.rating_series(session, refs, first=first, last=last, time_control=list_type)
+    for _, note in read:
+        say_note(note)
     series = [
         chart.Series(s.name, [(pt.list_date, pt.period, pt.rating) for pt in s.points])
         for s in found

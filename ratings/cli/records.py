@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import json
 from typing import Any
 
 import click
@@ -17,15 +18,19 @@ from ratings.cli.options import (
     YES,
     ask,
     confirmed,
+    reading,
     say_late,
     say_marked,
     say_moved,
+    say_note,
     today_unless,
 )
+from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError, NothingChangedError
 from ratings.models import Player
 from ratings.results import Result
-from ratings.service import corrections
+from ratings.service import aliases as alias_service
+from ratings.service import corrections, reports
 from ratings.service.notices import unknown_games_players
 from ratings.service.rating_periods import game_rating_period
 
@@ -143,9 +148,29 @@ def player_add(
     click.echo(report)  # only once the player is saved
 
 
+REGISTER_COLUMNS = (
+    "id", "name", "birthdate", "sex", "federation", "title", "fide_id", "rating", "games",
+    "k10", "rapid_rating", "rapid_games", "blitz_rating", "blitz_games",
+)  # fmt: skip
+"""``player list --format csv``: exactly the columns ``import players --update`` reads, so
+that a register edited in a spreadsheet goes back changing only what was edited."""
+
+
+def _register_row(p: Player) -> list[Value]:
+    born = p.birth_date.isoformat() if p.birth_date else p.birth_year
+    return [
+        p.id, p.name, born, p.sex, p.federation, p.title, p.fide_id, p.entry_rating,
+        p.entry_games, p.k10, p.rapid_entry_rating, p.rapid_entry_games, p.blitz_entry_rating,
+        p.blitz_entry_games,
+    ]  # fmt: skip
+
+
 @player.command("list")
 @click.option(
-    "--search", metavar="TEXT", help="Only names that contain TEXT (any case or accents form)."
+    "--search",
+    metavar="TEXT",
+    help="Only names that contain TEXT, as typed or folded (any case, accents or none: "
+    "'novak' finds 'Novák, Jiří').",
 )
 @click.option(
     "--unknown-games",
@@ -153,14 +178,29 @@ def player_add(
     help="Only rated players whose count of prior rated games is unknown (K 20 is assumed; "
     "'player edit --games N' settles one).",
 )
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="csv: the columns 'import players --update' reads (edit, then update back).",
+)
 @pass_app
-def player_list(app: App, search: str | None, unknown_games: bool) -> None:
-    """List the register."""
+def player_list(app: App, search: str | None, unknown_games: bool, fmt: str) -> None:
+    """List the register, by name (folded: Öberg among the O's)."""
     with app.session() as session:
         if unknown_games:
             players = unknown_games_players(session)
         else:
             players = service.list_players(session, search=search)
+    if search is not None and not players:
+        click.echo(f"no players match {search!r}", err=fmt != "table")
+        if fmt == "table":
+            return
+    if fmt != "table":
+        emit_rows(REGISTER_COLUMNS, [_register_row(p) for p in players], fmt)
+        return
     click.echo(f"{'id':>5}  {'name':<30} {'fide id':>10} {'born':>10} {'entry':>5} {'k10':>3}")
     for p in players:
         born = p.birth_date.isoformat() if p.birth_date else (str(p.birth_year or ""))
@@ -173,27 +213,89 @@ def player_list(app: App, search: str | None, unknown_games: bool) -> None:
 
 @player.command("show")
 @click.argument("player_ref", metavar="PLAYER")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["table", "csv", "json"]),
+    default="table",
+    show_default=True,
+    help="Output format (csv: a header row and one row; json: one object).",
+)
 @pass_app
-def player_show(app: App, player_ref: str) -> None:
-    """Show one player's register entry."""
-    with app.session() as session:
-        p = service.get_player(session, player_ref)
-        games = service.register.count_games(session, p.id)
+def player_show(app: App, player_ref: str, fmt: str) -> None:
+    """Show one player's register entry, current rating on each list (next K, rated
+    games), an unrated player's way to a first rating, and the aliases."""
+    with app.session(commit=False) as session:
+        ref, note = reading(session, player_ref)
+        fields = _summary_fields(reports.player_summary(session, service.get_player(session, ref)))
+    say_note(note)
+    if fmt == "table":
+        for label, _, text in fields:
+            click.echo(f"{label + ':':<15}{text}")
+        return
+    keys = [label.replace(" (by hand)", "").replace(" ", "_") for label, _, _ in fields]
+    if fmt == "json":
+        values = dict(zip(keys, (raw for _, raw, _ in fields), strict=True))
+        click.echo(json.dumps(values, indent=2, ensure_ascii=False))
+        return
+    emit_rows(keys, [[_cell(raw) for _, raw, _ in fields]], "csv")
+
+
+def _summary_fields(summary: reports.PlayerSummary) -> list[tuple[str, object, str]]:
+    """(label, value as JSON gives it, text as the table shows it) of ``player show``."""
+    p = summary.player
     born = p.birth_date.isoformat() if p.birth_date else p.birth_year
-    for label, value in (
-        ("id", p.id),
-        ("name", p.name),
-        ("fide id", p.fide_id),
-        ("born", born),
-        ("sex", p.sex),
-        ("federation", p.federation),
-        ("title", p.title),
-        ("entry rating", p.entry_rating),
-        ("entry games", "unknown" if p.entry_games is None else p.entry_games),
-        ("k10 (by hand)", "yes" if p.k10 else "no"),
-        ("games stored", games),
-    ):
-        click.echo(f"{label + ':':<15}{'' if value is None else value}")
+    fields: list[tuple[str, object, str]] = [
+        (label, value, _shown(value))
+        for label, value in (
+            ("id", p.id),
+            ("name", p.name),
+            ("fide id", p.fide_id),
+            ("born", born),
+            ("sex", p.sex),
+            ("federation", p.federation),
+            ("title", p.title),
+            ("entry rating", p.entry_rating),
+        )
+    ]
+    fields += [
+        ("entry games", p.entry_games, "unknown" if p.entry_games is None else str(p.entry_games)),
+        ("k10 (by hand)", p.k10, "yes" if p.k10 else "no"),
+        ("games stored", summary.games_stored, str(summary.games_stored)),
+    ]
+    for s in summary.standings:
+        prefix = "" if s.time_control == "standard" else f"{s.time_control} "
+        where = f" (list of period {s.period})" if s.period else " (entry, no list yet)"
+        rating = "unrated" if s.rating is None else str(s.rating)
+        total = "unknown" if s.total_games is None else str(s.total_games)
+        fields += [
+            (f"{prefix}rating", s.rating, rating + where),
+            (f"{prefix}next K", s.next_k, _shown(s.next_k)),
+            (f"{prefix}rated games", s.total_games, total),
+        ]
+    if summary.progress is not None:
+        g = summary.progress
+        since = f", the first on {g.since}" if g.since else ""
+        text = f"{g.games} of {g.needed} games against rated opponents{since}"
+        fields.append(("first rating", f"{g.games}/{g.needed}", text))
+    if summary.aliases:
+        names = [name for name, _, _ in summary.aliases]
+        text = ", ".join(
+            f"{name!r} ({source}" + (f", import {imp})" if imp else ")")
+            for name, source, imp in summary.aliases
+        )
+        fields.append(("aliases", names, text))
+    return fields
+
+
+def _shown(value: object) -> str:
+    return "" if value is None else str(value)
+
+
+def _cell(value: object) -> Value:
+    if isinstance(value, list):
+        return "; ".join(map(str, value))
+    return value if isinstance(value, str | int) or value is None else str(value)
 
 
 @player.command("edit")
@@ -271,7 +373,7 @@ def player_edit(
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('s') else 's'}"
 
 
 @player.command("merge")
@@ -298,9 +400,10 @@ def player_merge(
         ask("Merge them?")
     with app.session() as session:
         done = service.merge_players(session, *ids, force=force, reason=reason)
+        aliases = f", {_plural(done.aliases, 'alias')}" if done.aliases else ""
         report = (
             f"Merged {describe_player(done.remove)} into {describe_player(done.keep)}: "
-            f"{_plural(done.games, 'game')} and {_plural(done.byes, 'bye')} moved; "
+            f"{_plural(done.games, 'game')}{aliases} and {_plural(done.byes, 'bye')} moved; "
             f"'ratings player unmerge {done.remove.id}' undoes it"
         )
     click.echo(report)  # only once the merge is saved
@@ -329,14 +432,64 @@ def player_unmerge(app: App, merged: str, yes: bool, reason: str | None) -> None
         ask("Unmerge?")
     with app.session() as session:
         done = service.unmerge_player(session, ref, reason=reason)
+        aliases = f", {_plural(done.aliases, 'alias')}" if done.aliases else ""
         report = (
             f"Unmerged {describe_player(done.restored)} from {describe_player(done.keep)}: "
-            f"{_plural(done.games, 'game')} and {_plural(done.byes, 'bye')} moved back"
+            f"{_plural(done.games, 'game')}{aliases} and {_plural(done.byes, 'bye')} moved back"
         )
     click.echo(report)  # only once the unmerge is saved
     for note in done.skipped:
         click.echo(f"Not restored: {note}", err=True)
     _marked(done.marked_period)
+
+
+@player.group("alias")
+def player_alias() -> None:
+    """The spellings that stand for a player in imports (aliases): an import keeps one for
+    every --match, --new or prompt answer; add and remove them here."""
+
+
+@player_alias.command("add")
+@click.argument("player_ref", metavar="PLAYER")
+@click.argument("name", metavar="NAME")
+@WHY
+@pass_app
+def player_alias_add(app: App, player_ref: str, name: str, reason: str | None) -> None:
+    """Make NAME (as files write it) stand for PLAYER in every import from now on."""
+    limits.option("NAME", limits.name_length, name)
+    with app.session() as session:
+        row = alias_service.add_alias(session, player_ref, name, reason=reason)
+        report = f"Added alias {row.name!r} for {row.player} (id {row.player_id})"
+    click.echo(report)  # only once the alias is saved
+
+
+@player_alias.command("list")
+@click.argument("player_ref", metavar="PLAYER", required=False)
+@FORMAT
+@pass_app
+def player_alias_list(app: App, player_ref: str | None, fmt: str) -> None:
+    """List the aliases (of one PLAYER): how each was given, by which import, when (UTC)."""
+    with app.session(commit=False) as session:
+        rows = alias_service.list_aliases(session, player_ref)
+    emit_rows(
+        ("id", "player_id", "player", "alias", "source", "import_id", "created_at"),
+        [(r.id, r.player_id, r.player, r.name, r.source, r.import_id, r.created_at)
+         for r in rows],
+        fmt,
+    )  # fmt: skip
+
+
+@player_alias.command("remove")
+@click.argument("name", metavar="NAME")
+@WHY
+@pass_app
+def player_alias_remove(app: App, name: str, reason: str | None) -> None:
+    """Remove the alias NAME (compared as imports compare it: folded)."""
+    limits.option("NAME", limits.name_length, name)
+    with app.session() as session:
+        row = alias_service.remove_alias(session, name, reason=reason)
+        report = f"Removed alias {row.name!r} of {row.player} (id {row.player_id})"
+    click.echo(report)  # only once the removal is saved
 
 
 @click.group("game")

@@ -10,6 +10,7 @@ from sqlalchemy.orm import Session
 
 from ratings import files, service
 from ratings.cli import App, pass_app
+from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
 from ratings.cli.imports import FILE, PERIOD, import_, read_bytes, warn_unknown_games
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.records import parse_date
@@ -51,10 +52,24 @@ def _games(report: service.TournamentReport) -> str:
 
 def _players(report: service.TournamentReport) -> str:
     created = "to create" if report.dry_run else "created"
-    return (
+    text = (
         f"Players: {report.count('new')} {created}, {report.count('fide_id')} matched by "
         f"FIDE id, {report.count('name')} matched by name"
     )
+    for how, what in _MORE:
+        if report.count(how):
+            text += f", {report.count(how)} {what}"
+    return text
+
+
+_MORE = (
+    ("folded", "by the name folded (accents, word order, punctuation)"),
+    ("alias", "by alias"),
+    ("match", "by your decisions"),
+    ("ask", "need a decision"),
+)
+_BY = {"fide_id": "FIDE id", "name": "name", "folded": "folded name", "alias": "alias",
+       "match": "decision"}  # fmt: skip
 
 
 def _show_matches(report: service.TournamentReport) -> None:
@@ -62,9 +77,29 @@ def _show_matches(report: service.TournamentReport) -> None:
         who = f"{p.start_no:>4} {p.name}" if p.start_no is not None else p.name
         if p.how == "new":
             click.echo(f"  {who}: new player")
+        elif p.how == "ask" and p.question is not None:
+            options = ", ".join(map(str, p.question.options))
+            click.echo(f"  {who}: close to {options}; needs --match or --new")
         else:
-            how = "FIDE id" if p.how == "fide_id" else "name"
-            click.echo(f"  {who}: player {p.player_id} ({p.registered_name}) by {how}")
+            click.echo(f"  {who}: player {p.player_id} ({p.registered_name}) by {_BY[p.how]}")
+
+
+def _asked(report: service.TournamentReport) -> None:
+    """A dry run's closing line when players need a decision."""
+    n = report.count("ask")
+    if n:
+        who = "1 player needs" if n == 1 else f"{n} players need"
+        click.echo(
+            f"The import would stop: {who} a decision (--match 'NAME=ID' for a registered "
+            "player, --new 'NAME' for a new one)",
+            err=True,
+        )
+
+
+def say_aliases(aliases: tuple[tuple[str, int, str], ...]) -> None:
+    """One line per alias an import stored (only once it is saved)."""
+    for name, pid, registered in aliases:
+        click.echo(f"Alias {name!r} kept for player {pid} ({registered})")
 
 
 def _event(event: EventSummary) -> str:
@@ -120,6 +155,10 @@ def _footer(report: service.TournamentReport) -> None:
 @PERIOD
 @LATE_OK
 @TIME_CONTROL
+@MATCH
+@MATCH_FILE
+@NEW
+@NEVER_ASK
 @pass_app
 def import_trf(
     app: App,
@@ -131,10 +170,17 @@ def import_trf(
     period: str | None,
     late_ok: bool,
     time_control: str | None,
+    matches: tuple[str, ...],
+    match_file: Path | None,
+    new: tuple[str, ...],
+    never_ask: bool,
 ) -> None:
     """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
 
-    Players are matched by FIDE id, then by exact name; unknown players are created with
+    Players are matched by FIDE id, then by name (an alias, or the one registered name that
+    folds alike: accents, word order, punctuation); a player close to registered ones
+    (initials, typos, two namesakes) stops the import, listed with its candidates, until
+    --match or --new says who it is (asked on a terminal); unknown players are created with
     the file's data and its rating as their entry rating. Every problem of the file is
     listed at once. Unreadable round dates, federation codes that are not FIDE's (kept as
     written) and declared points that do not add up are warnings; a blank-result bye that
@@ -142,18 +188,27 @@ def import_trf(
     """
     data = read_bytes(file)
     default_date = _date(date_text)
-    with app.session(bulk=True) as session:
-        report = service.import_trf(
-            session,
-            data,
-            str(file),
-            default_date=default_date,
-            dry_run=dry_run,
-            today=today_unless(allow_future),
-            allow_duplicates=allow_duplicates,
-            time_control=time_control,
-        )
-        late = _give_period(session, data, report, period, dry_run, late_ok)
+
+    late: list[str] = []
+
+    def run(answers: dict[str, int | None]) -> service.TournamentReport:
+        with app.session(commit=not dry_run, bulk=True) as session:
+            decisions = decisions_of(session, matches, match_file, new).with_answers(answers)
+            found = service.import_trf(
+                session,
+                data,
+                str(file),
+                default_date=default_date,
+                dry_run=dry_run,
+                today=today_unless(allow_future),
+                allow_duplicates=allow_duplicates,
+                time_control=time_control,
+                decisions=decisions,
+            )
+            late[:] = _give_period(session, data, found, period, dry_run, late_ok)
+        return found
+
+    report = deciding(run, never_ask=never_ask or dry_run)
     event = report.events[0]
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
@@ -163,6 +218,7 @@ def import_trf(
         click.echo(f"Games: {_games(report)}; byes: {report.byes}")
         _warnings(report)
         say_late(late)
+        _asked(report)
         return
     click.echo(
         f"Imported {_games(report)} and {_plural(report.byes, 'bye')} "
@@ -170,6 +226,7 @@ def import_trf(
     )
     click.echo(_players(report))
     say_late(late)
+    say_aliases(report.aliases)
     _footer(report)
     warn_unknown_games(app, content_hash=service.content_hash(data))
 
@@ -189,6 +246,10 @@ def import_trf(
 @PERIOD
 @LATE_OK
 @TIME_CONTROL
+@MATCH
+@MATCH_FILE
+@NEW
+@NEVER_ASK
 @pass_app
 def import_pgn(
     app: App,
@@ -201,29 +262,44 @@ def import_pgn(
     period: str | None,
     late_ok: bool,
     time_control: str | None,
+    matches: tuple[str, ...],
+    match_file: Path | None,
+    new: tuple[str, ...],
+    never_ask: bool,
 ) -> None:
     """Store the games of a PGN file, read from their tags (one event per Event tag).
 
-    Players are matched by FideId, then by exact name; unknown players are created with
-    name, FIDE id and title (WhiteTitle/BlackTitle), and no entry rating unless
-    --entry-ratings is given. A rating in parentheses after a name ("Kasparov (2795)") is
-    not part of the name. Unfinished games (*) are skipped.
+    Players are matched by FideId, then by name (an alias, or the one registered name that
+    folds alike); a player close to registered ones stops the import until --match or --new
+    says who it is (asked on a terminal); unknown players are created with name, FIDE id
+    and title (WhiteTitle/BlackTitle), and no entry rating unless --entry-ratings is given.
+    A rating in parentheses after a name ("Kasparov (2795)") is not part of the name.
+    Unfinished games (*) are skipped.
     """
     data = read_bytes(file)
     default_date = _date(date_text)
-    with app.session(bulk=True) as session:
-        report = service.import_pgn(
-            session,
-            data,
-            str(file),
-            default_date=default_date,
-            entry_ratings=entry_ratings,
-            dry_run=dry_run,
-            today=today_unless(allow_future),
-            allow_duplicates=allow_duplicates,
-            time_control=time_control,
-        )
-        late = _give_period(session, data, report, period, dry_run, late_ok)
+
+    late: list[str] = []
+
+    def run(answers: dict[str, int | None]) -> service.TournamentReport:
+        with app.session(commit=not dry_run, bulk=True) as session:
+            decisions = decisions_of(session, matches, match_file, new).with_answers(answers)
+            found = service.import_pgn(
+                session,
+                data,
+                str(file),
+                default_date=default_date,
+                entry_ratings=entry_ratings,
+                dry_run=dry_run,
+                today=today_unless(allow_future),
+                allow_duplicates=allow_duplicates,
+                time_control=time_control,
+                decisions=decisions,
+            )
+            late[:] = _give_period(session, data, found, period, dry_run, late_ok)
+        return found
+
+    report = deciding(run, never_ask=never_ask or dry_run)
     events = _plural(len(report.events), "event")
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
@@ -235,9 +311,13 @@ def import_pgn(
     click.echo(_players(report))
     if dry_run:
         _show_matches(report)
+    else:
+        say_aliases(report.aliases)
     say_late(late)
     _footer(report)
-    if not dry_run:
+    if dry_run:
+        _asked(report)
+    else:
         warn_unknown_games(app, content_hash=service.content_hash(data))
 
 

@@ -65,6 +65,10 @@ PLAYER_LIST_COLUMNS = ("rapid_rating", "rapid_games", "blitz_rating", "blitz_gam
 """Optional columns of a players file for the rapid and blitz lists (issue 15): entry rating
 and games, checked as ``rating`` and ``games``; written with ``lists=True``."""
 
+PLAYER_ID_COLUMN = ("id",)
+"""Optional column of a players file: the register's id of the row's player, as ``player
+list --format csv`` writes it (``import players --update`` finds the player by it)."""
+
 GAME_COLUMNS = ("date", "white", "black", "result", "event", "round")
 """Columns of a games file, in the order the writer uses."""
 
@@ -72,7 +76,7 @@ GAME_LIST_COLUMNS = ("time_control",)
 """Optional columns of a games file for the list of each game (issue 15): ``standard``,
 ``rapid`` or ``blitz`` in any case, blank for not given; written with ``lists=True``."""
 
-_PLAYER_READ = PLAYER_COLUMNS + PLAYER_LIST_COLUMNS
+_PLAYER_READ = PLAYER_COLUMNS + PLAYER_LIST_COLUMNS + PLAYER_ID_COLUMN
 _GAME_READ = GAME_COLUMNS + GAME_LIST_COLUMNS
 
 _PLAYER_REQUIRED = ("name",)
@@ -141,6 +145,9 @@ class PlayerRow:
     """``blitz_rating``: as :attr:`rapid_rating`, for the blitz list."""
     blitz_games: int | None = None
     """``blitz_games``: as :attr:`rapid_games`, for the blitz list."""
+    id: int | None = None
+    """``id``: the registered player the row is (``player list --format csv``); None when
+    blank or absent."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,10 +199,17 @@ def read_players_csv(
     names: dict[str, list[tuple[int, int | None, tuple[date | None, int | None]]]] = {}
     fide_ids: dict[int, int] = {}
     birthdate = _birthdate_in(date_format)
+    ids: dict[int, int] = {}
     records = _records(
-        data, filename, PLAYER_COLUMNS, _PLAYER_REQUIRED, errors, optional=PLAYER_LIST_COLUMNS
+        data,
+        filename,
+        PLAYER_COLUMNS,
+        _PLAYER_REQUIRED,
+        errors,
+        optional=PLAYER_LIST_COLUMNS + PLAYER_ID_COLUMN,
     )
     for cells in records:
+        player_id = cells.take("id", _player_id, None)
         name = cells.need("name", _name)
         birth = cells.take("birthdate", birthdate, _NO_BIRTH)
         fide_id = cells.take("fide_id", _fide_id, None)
@@ -221,6 +235,10 @@ def read_players_csv(
             first = fide_ids.setdefault(fide_id, cells.line)
             if first != cells.line:
                 cells.error("fide_id", f"same fide_id as line {first}: {_show(cells['fide_id'])}")
+        if player_id is not None:
+            first = ids.setdefault(player_id, cells.line)
+            if first != cells.line:
+                cells.error("id", f"same id as line {first}: {_show(cells['id'])}")
         if cells.ok and name is not None:
             rows.append(
                 PlayerRow(
@@ -240,11 +258,19 @@ def read_players_csv(
                     rapid_games=rapid_games,
                     blitz_rating=blitz_rating,
                     blitz_games=blitz_games,
+                    id=player_id,
                 )
             )
     if errors:
         raise InputFileErrors(errors)
     return rows
+
+
+def _player_id(text: str) -> int:
+    """A register id: ASCII digits, within a database integer."""
+    if not limits.is_ascii_digits(text):
+        raise LimitError(f"not a player id: {_show(text)}")
+    return limits.database_id(text, "id")
 
 
 def read_games_csv(data: bytes, filename: str, *, date_format: str = "YYYY-MM-DD") -> list[GameRow]:
@@ -672,7 +698,7 @@ def write_players_csv(
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     if header:
-        writer.writerow(_PLAYER_READ if lists else PLAYER_COLUMNS)
+        writer.writerow(PLAYER_COLUMNS + PLAYER_LIST_COLUMNS if lists else PLAYER_COLUMNS)
     writer.writerows(
         (
             *_player_cells(row),

@@ -30,16 +30,27 @@ then (:func:`_mark`): a birth year that makes a junior on some list here, a K=10
 changes the flag a listed player enters a list with, FIDE's K for a rated period.
 
 ``add=True`` also registers the list's players that are not registered (entry rating, K,
-birth year, sex, title, federation; an unknown count of prior games), except one whose name
-is that of a registered player without a FIDE id: that may be the same person, so it is
-reported instead. ``federation`` limits everything to one federation (pushed into the
-reader, so the rest of the world list is never built).
+birth year, sex, title, federation; an unknown count of prior games). Before, a list player
+whose FIDE id is not registered is looked for among the registered players without a FIDE
+id by folded name (:mod:`ratings.matching`: accents, word order, punctuation; their aliases
+too; no near names, which on a world list would be every common name): one such player, no
+evidence against (birth year, sex, federation) and no other list player of that name, is
+the same person: it takes the list's FIDE id (a ``fide_id`` correction) and is refreshed as
+the players found by FIDE id are. Any other such case is reported, not added (two registered
+players of the name, two list players, differing data). ``federation`` limits everything to
+one federation (pushed into the reader, so the rest of the world list is never built).
+
+``add=True`` on a file imported before (a plain refresh first, then ``--add``, perhaps of
+one federation, then of another) adds the list's players that are not registered, and only
+those: no registered player is changed and no one is found by name (the ones whose names a
+registered player without a FIDE id has are reported).
 
 Set-based, as the world list (1.1 million players) needs: the register is read with a few
 bulk queries, the file is read once as a stream, new players go in with executemany in
 chunks, and the changed players are written with one executemany; no ORM object is made per
 player. One transaction (the caller's): a file that cannot be read whole changes nothing.
-The file's SHA-256 is recorded, so importing the same file twice is refused.
+The file's SHA-256 is recorded, so importing the same file twice is refused (except with
+``add``, above).
 
 About 640 lines, kept whole: the register's bulk read, the one pass over the file and the bulk
 writes share one row layout (the players' columns in :data:`FIELDS` order, indexed by position
@@ -59,7 +70,13 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import limits, rules
-from ratings.errors import InputFileError, InputFileErrors, InvalidInputError, InvalidNameError
+from ratings.errors import (
+    DuplicateImportError,
+    InputFileError,
+    InputFileErrors,
+    InvalidInputError,
+    InvalidNameError,
+)
 from ratings.io.fide_list import (
     MAX_PROBLEMS,
     FideList,
@@ -68,7 +85,8 @@ from ratings.io.fide_list import (
     open_fide_list,
 )
 from ratings.io.notes import FileWarning
-from ratings.models import Player, RatingPeriod
+from ratings.matching import Facts, evidence, fold
+from ratings.models import Import, Player, RatingPeriod
 from ratings.names import clean_name, key_of_stored
 from ratings.service import audit
 from ratings.service.common import (
@@ -131,7 +149,7 @@ class FideListChange:
 @dataclass(frozen=True, slots=True)
 class NotAdded:
     """A player of the list that ``add`` did not register: a registered player without a
-    FIDE id has the same name (maybe the same person)."""
+    FIDE id has the same name, folded (maybe the same person), and the import cannot tell."""
 
     line: int
     """The line (TXT) or position (XML) in the file."""
@@ -139,7 +157,11 @@ class NotAdded:
     name: str
     """The name on the list."""
     player_id: int
-    """The registered player of that name."""
+    """The registered player of that name (the first, when several)."""
+    why: str = ""
+    """Why it is not certain: ``born 1984 here``, ``2 registered players``, ``another player
+    of the list has that name too``; empty when the list was imported before (no player is
+    changed then)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,6 +193,12 @@ class FideListReport:
     without_fide_id: int = 0
     """Rows without a FIDE id, skipped: players FIDE does not list (our own TXT lists hold
     them; :mod:`ratings.io.fide_list`)."""
+    linked: int = 0
+    """Registered players without a FIDE id found by name (folded): they took the list's
+    FIDE id and were refreshed (``add``)."""
+    again_of: int | None = None
+    """The earlier import of this very file, when ``add`` runs it again: only the players
+    not registered yet were added, nobody else changed."""
 
 
 def hash_file(path: Path) -> str:
@@ -229,7 +257,9 @@ class _Register:
         self.by_fide: dict[int, int] = {}
         self.values: dict[int, list[object]] = {}
         self.names: dict[int, str] = {}
-        self.no_fide_id: dict[str, int] = {}
+        self.no_fide_id: dict[str, list[int]] = {}
+        """Folded name (:func:`ratings.matching.fold`) -> the live players without a FIDE id
+        (``add``): their names and aliases."""
         merged: dict[int, int] = {}
         live_with_id: set[int] = set()
         rows = fetch_all(
@@ -240,7 +270,7 @@ class _Register:
             "blitz_k10, fide_inactive_list FROM players "
             "WHERE fide_id IS NOT NULL OR merged_into_id IS NULL",
         )
-        for pid, fide_id, merged_into, name, key, *values in rows:
+        for pid, fide_id, merged_into, name, _key, *values in rows:
             if merged_into is not None:
                 merged[pid] = merged_into
             if fide_id is not None:
@@ -261,12 +291,21 @@ class _Register:
                 if fide_id is not None:
                     live_with_id.add(pid)
                 elif add:
-                    self.no_fide_id.setdefault(key, pid)
+                    for folded in fold(name).keys:
+                        self.no_fide_id.setdefault(folded, []).append(pid)
         for fide_id, pid in self.by_fide.items():
             while pid in merged:
                 pid = merged[pid]
             self.by_fide[fide_id] = pid
         self.by_fide = {f: p for f, p in self.by_fide.items() if p in self.values}
+        if add:
+            without = {pid for keys in self.no_fide_id.values() for pid in keys}
+            for pid, alias in fetch_all(session, "SELECT player_id, name FROM player_aliases"):
+                if pid in without:
+                    for folded in fold(alias).keys:
+                        found = self.no_fide_id.setdefault(folded, [])
+                        if pid not in found:
+                            found.append(pid)
 
 
 def _listed(session: Session) -> dict[str, set[int]]:
@@ -317,6 +356,7 @@ class _Reading:
         list_date: dt.date | None,
         add: bool,
         track_ids: bool = False,
+        again: bool = False,
     ) -> None:
         self.session = session
         # read before the file: on PostgreSQL the rows stream into a COPY on the session's
@@ -327,6 +367,12 @@ class _Reading:
         self.listed = listed
         self.given_date = list_date
         self.add = add
+        self.again = again
+        """The file was imported before: only players not registered yet are added."""
+        self.linked: dict[int, NotAdded] = {}
+        """Registered player (no FIDE id) -> the list player found for it by name; the
+        value is what is reported if another list player turns out to have that name."""
+        self.refused: set[int] = set()
         self.list_date: dt.date | None = None
         self.updates: dict[int, list[object]] = {}
         """Player id -> new values (``_Register.values`` order), in file order."""
@@ -384,9 +430,7 @@ class _Reading:
     def rows(self, fide: FideList) -> Iterator[tuple[object, ...]]:
         """Read every player of ``fide``; yield the rows of the players to add."""
         register, updates = self.register, self.updates
-        listed = self.listed["standard"]
-        others = tuple((tc, i, self.listed[tc]) for tc, i in _OTHER_LISTS)
-        by_fide, values = register.by_fide, register.values
+        by_fide = register.by_fide
         day_param: object = None
         for player in fide:
             if self.list_date is None:
@@ -399,52 +443,10 @@ class _Reading:
             pid = by_fide.get(player.fide_id)
             if pid is not None:
                 self.matched += 1
-                old = values[pid]
-                new = list(old)
-                if pid in listed:
-                    self.rated_here += 1
-                else:
-                    new[0] = rating
-                taken = k is not None
-                if taken:
-                    new[1], new[2], new[3] = k, self.list_date, k == 10
-                for tc, i, on_list in others:
-                    entry = player.rapid if tc == "rapid" else player.blitz
-                    if entry is None:  # the file holds no such list: left alone
-                        continue
-                    other = entry.rating
-                    if pid not in on_list:
-                        new[i] = other
-                    if other is not None and entry.k is not None:
-                        taken = True
-                        new[i + 1], new[2], new[i + 2] = entry.k, self.list_date, entry.k == 10
-                if taken:
-                    self.with_k += 1
-                    # every FIDE K is dated by the one fide_k_list: a K this list does not
-                    # give must not be carried to its date (it would be taken as FIDE's K on
-                    # this list, art. 8.3.3): it is cleared
-                    if k is None:
-                        new[1] = None
-                    for tc, i, _on_list in others:
-                        entry = player.rapid if tc == "rapid" else player.blitz
-                        if entry is None or entry.rating is None or entry.k is None:
-                            new[i + 1] = None
-                year = player.birth_year
-                if year is not None and year != old[4]:
-                    new[4] = year
-                    born = old[5]
-                    if isinstance(born, dt.date) and born.year != year:
-                        new[5] = None
-                for index, value in enumerate(
-                    (player.sex, _title(player), _federation(player)), start=6
-                ):
-                    if value is not None:
-                        new[index] = value
-                if player.inactive and old[_INACTIVE] is None:
-                    # the first list that flags him: the lists here show it until his next
-                    # game here (a later list's flag, or its absence, changes nothing)
-                    new[_INACTIVE] = self.list_date
-                if new != old:
+                if self.again:
+                    continue  # the list was imported before: nobody registered changes
+                new = self._refreshed(pid, player, rating, k)
+                if new != register.values[pid]:
                     updates[pid] = new
                 continue
             if not self.add:
@@ -454,9 +456,7 @@ class _Reading:
             except InvalidNameError as exc:
                 self._error(InputFileError(fide.filename, player.line, str(exc), "name"))
                 continue
-            same = register.no_fide_id.get(key)
-            if same is not None:
-                self.not_added.append(NotAdded(player.line, player.fide_id, name, same))
+            if register.no_fide_id and self._by_name(player, name):
                 continue
             ids = self.added_ids
             if ids is not None and player.fide_id in ids:
@@ -486,6 +486,111 @@ class _Reading:
                 r_rating, r_k == 10, r_k, b_rating, b_k == 10, b_k,
                 day_param if player.inactive else None,
             )  # fmt: skip
+
+    def _refreshed(
+        self, pid: int, player: FideListPlayer, rating: int | None, k: int | None
+    ) -> list[object]:
+        """A registered player's values after the list (see the module docstring)."""
+        old = self.register.values[pid]
+        new = list(old)
+        if pid in self.listed["standard"]:
+            self.rated_here += 1
+        else:
+            new[0] = rating
+        taken = k is not None
+        if taken:
+            new[1], new[2], new[3] = k, self.list_date, k == 10
+        for tc, i in _OTHER_LISTS:
+            entry = player.rapid if tc == "rapid" else player.blitz
+            if entry is None:  # the file holds no such list: left alone
+                continue
+            other = entry.rating
+            if pid not in self.listed[tc]:
+                new[i] = other
+            if other is not None and entry.k is not None:
+                taken = True
+                new[i + 1], new[2], new[i + 2] = entry.k, self.list_date, entry.k == 10
+        if taken:
+            self.with_k += 1
+            # every FIDE K is dated by the one fide_k_list: a K this list does not give must
+            # not be carried to its date (it would be taken as FIDE's K on this list, art.
+            # 8.3.3): it is cleared
+            if k is None:
+                new[1] = None
+            for tc, i in _OTHER_LISTS:
+                entry = player.rapid if tc == "rapid" else player.blitz
+                if entry is None or entry.rating is None or entry.k is None:
+                    new[i + 1] = None
+        year = player.birth_year
+        if year is not None and year != old[4]:
+            new[4] = year
+            born = old[5]
+            if isinstance(born, dt.date) and born.year != year:
+                new[5] = None
+        for index, value in enumerate((player.sex, _title(player), _federation(player)), start=6):
+            if value is not None:
+                new[index] = value
+        if player.inactive and old[_INACTIVE] is None:
+            # the first list that flags him: the lists here show it until his next game here
+            # (a later list's flag, or its absence, changes nothing)
+            new[_INACTIVE] = self.list_date
+        return new
+
+    def _by_name(self, player: FideListPlayer, name: str) -> bool:
+        """A list player whose FIDE id is not registered, against the registered players
+        without one (the matcher's rules 3, 5 and 6 on folded names; no near names: a world
+        list would stop at every common name). Certain: the player takes the FIDE id and is
+        refreshed (:attr:`links`); uncertain: not added, reported. Returns whether the list
+        player was dealt with so (not to be added)."""
+        register = self.register
+        found: list[int] = []
+        for folded in fold(name).keys:
+            for pid in register.no_fide_id.get(folded, ()):
+                if pid not in found:
+                    found.append(pid)
+        if not found:
+            return False
+        who = Facts(name, player.fide_id, player.birth_year, player.sex, _federation(player))
+        against = {pid: evidence(who, self._facts(pid))[1] for pid in found}
+        clean = [pid for pid in found if not against[pid]]
+        why = ""
+        if self.again:
+            pass  # the list was imported before: nobody registered changes
+        elif len(found) > 1:
+            why = f"{len(found)} registered players have that name"
+        elif not clean:
+            said = ", ".join(against[found[0]])
+            why = f"the list and the register differ in {said}"
+        elif found[0] in self.linked:
+            why = "another player of the list has that name too"
+            first = self.linked.pop(found[0])
+            self.updates.pop(found[0], None)
+            self.not_added.append(first)
+            self.refused.add(found[0])
+        elif found[0] in self.refused:
+            why = "another player of the list has that name too"
+        if why or self.again:
+            self.not_added.append(NotAdded(player.line, player.fide_id, name, found[0], why))
+            return True
+        pid = found[0]
+        self.linked[pid] = NotAdded(
+            player.line, player.fide_id, name, pid, "another player of the list has that name too"
+        )
+        k = None if player.standard is None or player.standard.rating is None else player.standard.k
+        self.updates[pid] = self._refreshed(pid, player, None if player.standard is None
+                                            else player.standard.rating, k)  # fmt: skip
+        return True
+
+    def _facts(self, pid: int) -> Facts:
+        values = self.register.values[pid]
+        year, sex, federation = values[4], values[6], values[8]
+        return Facts(
+            self.register.names[pid],
+            None,
+            year if isinstance(year, int) else None,
+            sex if isinstance(sex, str) else None,
+            federation if isinstance(federation, str) else None,
+        )
 
 
 _NEW_COLUMNS = (
@@ -548,14 +653,23 @@ def import_fide_list(
     :raises InputFileErrors: for the records that cannot be read (nothing is kept).
     """
     file_name = str(path)
-    check_not_imported(session, data_hash, file_name)
+    again_of = None
+    try:
+        check_not_imported(session, data_hash, file_name)
+    except DuplicateImportError:
+        earlier = session.scalar(
+            sa.select(Import).where(Import.content_hash == data_hash, Import.kind == "fide_list")
+        )
+        if not add or earlier is None:
+            raise
+        again_of = earlier.id  # --add after an import of the same list: the others only
     if list_date is not None and list_date.day != 1:
         raise InvalidInputError(f"a FIDE list is dated the first of a month: {list_date}")
     codes = None if federation is None else [limits.federation(federation.strip())]
     kind = None if list_type is None else RatingType(list_name(list_type))
     register = _Register(session, add)
     listed = _listed(session)
-    reading = _Reading(session, register, listed, list_date, add)
+    reading = _Reading(session, register, listed, list_date, add, again=again_of is not None)
     try:
         with (
             open_fide_list(path, federations=codes, rating_type=kind) as fide,
@@ -567,7 +681,9 @@ def import_fide_list(
             without_fide_id = fide.without_fide_id
     except sa.exc.IntegrityError as exc:
         # players.fide_id is unique: the file holds a FIDE id twice; name every such line
-        again = _Reading(session, register, listed, list_date, add, track_ids=True)
+        again = _Reading(
+            session, register, listed, list_date, add, track_ids=True, again=again_of is not None
+        )
         with open_fide_list(path, federations=codes, rating_type=kind) as fide:
             for _row in again.rows(fide):
                 pass
@@ -580,8 +696,14 @@ def import_fide_list(
     if day is None:
         where = f" of federation {codes[0]}" if codes else ""
         raise InputFileError(file_name, None, f"no player on the list{where}; nothing was imported")
-    import_id = record_import(session, "fide_list", file_name, data_hash, reading.read)
-    changes, k_changed = _store(session, register, reading.updates, import_id)
+    if again_of is not None:
+        # the same bytes: the imports row stays the first one's (its hash is the file's
+        # identity); nothing registered was changed
+        import_id = again_of
+    else:
+        import_id = record_import(session, "fide_list", file_name, data_hash, reading.read)
+    links = {pid: found.fide_id for pid, found in reading.linked.items()}
+    changes, k_changed = _store(session, register, reading.updates, import_id, links)
     marked = _mark(session, register, reading.updates, listed, day, k_changed)
     return FideListReport(
         file_name,
@@ -593,23 +715,39 @@ def import_fide_list(
         reading.rated_here,
         reading.with_k,
         tuple(changes),
-        tuple(reading.not_added),
+        tuple(sorted(reading.not_added, key=lambda n: n.line)),
         warnings,
         marked,
         without_fide_id,
+        len(links),
+        again_of,
     )
 
 
 def _store(
-    session: Session, register: _Register, updates: dict[int, list[object]], import_id: int
+    session: Session,
+    register: _Register,
+    updates: dict[int, list[object]],
+    import_id: int,
+    links: dict[int, int],
 ) -> tuple[list[FideListChange], bool]:
-    """Write the changed players with one executemany and log each change; returns the
-    changes and whether FIDE's K (value or list) changed for anyone."""
+    """Write the changed players with one executemany (and the FIDE ids of the players found
+    by name, ``links``) and log each change; returns the changes and whether FIDE's K (value
+    or list) changed for anyone."""
     changes: list[FideListChange] = []
     rows = []
     k_changed = False
+    conn = session.connection()
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    if links:
+        conn.exec_driver_sql(
+            f"UPDATE players SET fide_id = {mark} WHERE id = {mark}",
+            [(fide_id, pid) for pid, fide_id in links.items()],
+        )
     for pid, new in updates.items():
         old = register.values[pid]
+        if pid in links:
+            changes.append(FideListChange(pid, register.names[pid], "fide_id", None, links[pid]))
         entry, fide_k, fide_k_list, k10, birth_year, birth_date, sex, title, fed, *other = new
         r_entry, r_k, r_k10, b_entry, b_k, b_k10, inactive = other
         rows.append(
@@ -625,8 +763,6 @@ def _store(
             if a != b:
                 changes.append(FideListChange(pid, register.names[pid], field, a, b))
     if rows:
-        conn = session.connection()
-        mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
         sets = ", ".join(f"{c} = {mark}" for c in _UPDATED_COLUMNS)
         conn.exec_driver_sql(f"UPDATE players SET {sets} WHERE id = {mark}", rows)
     if changes:

@@ -12,13 +12,27 @@ import sqlalchemy as sa
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ratings import limits, rules
-from ratings.errors import DuplicateImportError, InputFileError, InputFileErrors
+from ratings.errors import (
+    DuplicateImportError,
+    InputFileError,
+    InputFileErrors,
+    InvalidInputError,
+)
 from ratings.io.csv import GameRow
+from ratings.matching import Facts, Kind, fold
 from ratings.models import Event, Game, Import, Player
-from ratings.names import closest, key_of_stored
+from ratings.names import key_of_stored
 from ratings.results import Result
 from ratings.service.common import bulk_insert, date_param, first_rated_start, game_label
 from ratings.service.dates import future_problem
+from ratings.service.identity import (
+    Decisions,
+    Identities,
+    MatchQuestionsError,
+    Question,
+    load_identities,
+    store_aliases,
+)
 from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
     ImportReport,
@@ -35,21 +49,34 @@ from ratings.service.storing import (
 class PlayerIndex:
     """Resolve the white/black references of a games file: a FIDE id (digits) or a name,
     matched by its key (:mod:`ratings.names`: any case, normal form or spacing), as every
-    other path matches names. A FIDE id held by a merged-away record finds the player it
-    was merged into."""
+    other path matches names; a name no key finds, through the matcher
+    (:mod:`ratings.matching`: an alias, the one name that folds alike, else a question about
+    its candidates). A FIDE id held by a merged-away record finds the player it was merged
+    into."""
 
-    SUGGEST_AT_MOST = 20
-    """Distinct unknown names that get "did you mean" (a file of typos stays fast)."""
-
-    def __init__(self, session: Session, refs: Iterable[str] | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        refs: Iterable[str] | None = None,
+        decisions: Decisions | None = None,
+    ) -> None:
         """Index the players ``refs`` (a file's white and black references) can name, or
         the whole register when None. A file names a few thousand players; the register
         may hold FIDE's 600,000 (bench/RESULTS.md, issue 16): reading only those named
-        keeps an import proportional to its file."""
+        keeps an import proportional to its file (the whole register is read, once, only
+        for a name that none of them has)."""
         self.session = session
+        self.decisions = decisions or Decisions()
         self.by_name: dict[str, list[tuple[int, str]]] = defaultdict(list)
         self.by_fide: dict[int, int] = {}
-        self._names: list[str] | None = None
+        self._identities: Identities | None = None
+        self.questions: list[Question] = []
+        self._asked: dict[str, Question | None] = {}
+        self.aliases: list[tuple[str, int, str]] = []
+        """Decisions to remember: (name as written, player id, source)."""
+        self.counts: dict[str, int] = defaultdict(int)
+        """How names were found beyond their key: ``folded``, ``alias``, ``match``."""
+        self._counted: set[str] = set()
         merged: dict[int, int] = {}
         select = sa.select(
             Player.id, Player.name, Player.name_key, Player.fide_id, Player.merged_into_id
@@ -90,23 +117,16 @@ class PlayerIndex:
             while pid in merged:
                 pid = merged[pid]
             self.by_fide[fide_id] = pid
-        self._suggested: dict[str, str] = {}
 
-    def _hint(self, text: str) -> str:
-        if text not in self._suggested and len(self._suggested) < self.SUGGEST_AT_MOST:
-            if self._names is None:  # the whole register, once: only for unknown names
-                self._names = list(
-                    self.session.scalars(
-                        sa.select(Player.name).where(Player.merged_into_id.is_(None))
-                    )
-                )
-            names = self._names
-            near = " or ".join(map(repr, closest(text, names)))
-            self._suggested[text] = f"; did you mean {near}?" if near else ""
-        return self._suggested.get(text, "")
+    def _whole(self) -> Identities:
+        if self._identities is None:  # the whole register, once: only for names no key finds
+            self._identities = load_identities(self.session)
+        return self._identities
 
-    def resolve(self, ref: str) -> int:
-        """The player id, or ValueError with a message naming the problem.
+    def resolve(self, ref: str, line: int = 0, field: str = "white") -> int | None:
+        """The player id; None when the name needs a decision (a :class:`Question` is kept
+        in :attr:`questions`, once per name); ValueError with a message naming the
+        problem for a name or FIDE id that finds nobody.
 
         Only ASCII digits are a FIDE id: ``'١٢'`` is a name, never FIDE id 12.
         """
@@ -114,15 +134,39 @@ class PlayerIndex:
         digits = _is_fide_id(text)
         if digits and int(text) in self.by_fide:
             return self.by_fide[int(text)]
+        decided = self.decisions.lookup(text)
+        if decided is not None and decided[1] is not None:
+            pid = decided[1]
+            if text not in self._counted:
+                self._counted.add(text)
+                self.counts["match"] += 1
+                self.aliases.append((text, pid, decided[0]))
+            return pid
         found = self.by_name.get(key_of_stored(text), [])
         if len(found) == 1:
             return found[0][0]
-        if not found:
-            if digits:
-                raise ValueError(f"unknown fide id: {ref!r}")
-            raise ValueError(f"unknown player: {ref!r}{self._hint(text)}")
-        candidates = ", ".join(f"{pid} ({name})" for pid, name in found)
-        raise ValueError(f"ambiguous name {ref!r}: players {candidates}; use FIDE ids")
+        if digits and not found:
+            raise ValueError(f"unknown fide id: {ref!r}")
+        folded = fold(text).key
+        if folded in self._asked:
+            if self._asked[folded] is None:
+                raise ValueError(f"unknown player: {ref!r}")
+            return None
+        identities = self._whole()
+        match = identities.match(Facts(text))
+        if match.certain is not None:
+            how = "alias" if match.certain.kind is Kind.ALIAS else "folded"
+            if text not in self._counted:
+                self._counted.add(text)
+                self.counts[how] += 1
+            return match.certain.player_id
+        if not match.candidates:
+            self._asked[folded] = None
+            raise ValueError(f"unknown player: {ref!r}")
+        question = identities.question(line, Facts(text), match, field)
+        self._asked[folded] = question
+        self.questions.append(question)
+        return None
 
 
 _IN_CHUNK = 500
@@ -143,6 +187,7 @@ def import_games(
     today: dt.date | None = None,
     allow_duplicates: bool = False,
     time_control: str | None = None,
+    decisions: Decisions | None = None,
 ) -> ImportReport:
     """Store every game of a games CSV, or none (README.md#csv-formats).
 
@@ -154,10 +199,22 @@ def import_games(
     after ``today`` is an error (None: no check). Rows identical to stored games are refused
     unless ``allow_duplicates`` (:func:`stored_duplicate_games`).
 
+    Players are found by FIDE id or name (:class:`PlayerIndex`); a name the matcher is not
+    certain about stops the import (:class:`MatchQuestionsError`) unless ``decisions`` (the
+    administrator's ``--match``) say who it is; each decision is stored as an alias.
+
     :raises DuplicateImportError: for the same bytes imported before, or stored games.
+    :raises MatchQuestionsError: for names that need a decision, with the file's other
+        problems, before anything is written.
     """
     check_not_imported(session, data_hash, file_name)
-    index = PlayerIndex(session, (ref for row in rows for ref in (row.white, row.black)))
+    if decisions is not None and decisions.new:
+        given = next(iter(decisions.new.values()))[0]
+        raise InvalidInputError(
+            f"--new {given!r}: a games file creates no players; register them first "
+            "('ratings player add' or 'ratings import players')"
+        )
+    index = PlayerIndex(session, (ref for row in rows for ref in (row.white, row.black)), decisions)
     errors: list[InputFileError] = []
     resolved: list[tuple[GameRow, int, int]] = []
     for row in rows:
@@ -167,9 +224,12 @@ def import_games(
         ids: list[int] = []
         for field, ref in (("white", row.white), ("black", row.black)):
             try:
-                ids.append(index.resolve(ref))
+                pid = index.resolve(ref, row.line, field)
             except ValueError as exc:
                 errors.append(InputFileError(file_name, row.line, str(exc), field))
+                continue
+            if pid is not None:
+                ids.append(pid)
         if len(ids) == 2:
             if ids[0] == ids[1]:
                 errors.append(
@@ -220,6 +280,12 @@ def import_games(
         "round",
     )  # fmt: skip
     errors += same_round
+    errors += [
+        InputFileError(file_name, None, f"{option}: no player of that name in the file")
+        for option in index.decisions.unused()
+    ]
+    if index.questions:
+        raise MatchQuestionsError(index.questions, file_name, errors, creates=False)
     if errors:
         errors.sort(key=lambda e: e.line or 0)
         raise InputFileErrors(errors)
@@ -229,6 +295,7 @@ def import_games(
         if duplicates:
             raise DuplicateImportError(duplicates)
     import_id = record_import(session, "games_csv", file_name, data_hash, len(rows))
+    aliases = store_aliases(session, index.aliases, import_id)
     # all events in two executemany calls (named ones, then one per row without a name, in
     # the order single inserts would take), their ids read back in insertion order
     new_events = [(name, start, end) for name, (start, end) in spans.items()]
@@ -287,6 +354,8 @@ def import_games(
         unrated_games=len(resolved) - rated,
         marked_period=marked,
         warnings=tuple(warnings),
+        matched=tuple(sorted(index.counts.items())),
+        aliases=tuple(aliases),
     )
 
 

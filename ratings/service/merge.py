@@ -1,6 +1,8 @@
 """Merging two records of one player, and undoing a merge (``ratings player merge`` and
-``unmerge``): every game, bye and FIDE id moved to the player kept, each move recorded in
-``merge_moves`` and the corrections log so that an unmerge restores both players exactly."""
+``unmerge``): every game, bye, alias and FIDE id moved to the player kept, each move recorded
+in ``merge_moves`` and the corrections log so that an unmerge restores both players exactly.
+The merged record's own name then finds the player kept in every import (as an alias does:
+:mod:`ratings.service.identity`)."""
 
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from ratings.errors import (
     MergeConflictError,
     PlayerNotFoundError,
 )
-from ratings.models import Bye, Correction, Game, MergeMove, Player
+from ratings.models import Bye, Correction, Game, MergeMove, Player, PlayerAlias
 from ratings.service import audit
 from ratings.service.common import (
     describe,
@@ -51,12 +53,15 @@ class MergePlan:
     needs ``force``."""
     changes: tuple[tuple[str, object, object], ...]
     """(field, old, new) of ``keep``: data it takes from ``remove``."""
+    aliases: tuple[str, ...] = ()
+    """The aliases of ``remove`` that move to ``keep``."""
 
     def describe(self) -> str:
         """One paragraph for the confirmation prompt."""
+        aliases = f", {_plural(len(self.aliases), 'alias')}" if self.aliases else ""
         lines = [
             f"Merge {describe(self.remove)} into {describe(self.keep)}: "
-            f"{_plural(self.games, 'game')} and {_plural(self.byes, 'bye')} move to "
+            f"{_plural(self.games, 'game')}{aliases} and {_plural(self.byes, 'bye')} move to "
             f"player {self.keep.id}"
         ]
         lines += [
@@ -78,6 +83,8 @@ class MergeReport:
     """Its batch in the corrections log (``player unmerge`` reads it)."""
     marked_period: str | None
     """The rated period marked for re-rating (the oldest), if any."""
+    aliases: int = 0
+    """Aliases moved."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,10 +99,12 @@ class UnmergeReport:
     skipped: tuple[str, ...]
     """What could not be restored as it was (a game voided since, a field edited since)."""
     marked_period: str | None
+    aliases: int = 0
+    """Aliases moved back."""
 
 
 def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    return f"{n} {word}{'' if n == 1 else 'es' if word.endswith('s') else 's'}"
 
 
 def _shown(value: object) -> str:
@@ -174,6 +183,11 @@ def plan_merge(session: Session, keep_ref: str, remove_ref: str) -> MergePlan:
     byes = session.scalar(
         sa.select(sa.func.count()).select_from(Bye).where(Bye.player_id == remove.id)
     )
+    aliases = session.scalars(
+        sa.select(PlayerAlias.name)
+        .where(PlayerAlias.player_id == remove.id)
+        .order_by(PlayerAlias.id)
+    )
     return MergePlan(
         keep=keep,
         remove=remove,
@@ -181,6 +195,7 @@ def plan_merge(session: Session, keep_ref: str, remove_ref: str) -> MergePlan:
         byes=byes or 0,
         conflicts=tuple(conflicts),
         changes=tuple(_merge_changes(keep, remove)),
+        aliases=tuple(aliases),
     )
 
 
@@ -227,6 +242,13 @@ def merge_players(
     bye_ids = list(session.scalars(sa.select(Bye.id).where(Bye.player_id == remove.id)))
     moves += [("bye", bid) for bid in bye_ids]
     session.execute(sa.update(Bye).where(Bye.player_id == remove.id).values(player_id=keep.id))
+    alias_ids = list(
+        session.scalars(sa.select(PlayerAlias.id).where(PlayerAlias.player_id == remove.id))
+    )
+    moves += [("alias", aid) for aid in alias_ids]
+    session.execute(
+        sa.update(PlayerAlias).where(PlayerAlias.player_id == remove.id).values(player_id=keep.id)
+    )
     for field, old, new in plan.changes:
         if field == "fide_id":  # unique: the duplicate gives it up first
             lines.append(audit.Change(player_id=remove.id, field="fide_id", old=new, new=None))
@@ -256,6 +278,7 @@ def merge_players(
         byes=plan.byes,
         batch=batch,
         marked_period=marked.label if marked else None,
+        aliases=len(alias_ids),
     )
 
 
@@ -352,14 +375,16 @@ def unmerge_player(session: Session, ref: str, *, reason: str | None = None) -> 
         )
     lines: list[audit.Change] = []
     skipped: list[str] = []
-    counts = {"game": 0, "bye": 0}
+    counts = {"game": 0, "bye": 0, "alias": 0}
     moves = session.scalars(
         sa.select(MergeMove).where(MergeMove.batch == merge.batch).order_by(MergeMove.id)
     )
     for move in moves:
-        row: Game | Bye | None
+        row: Game | Bye | PlayerAlias | None
         if move.moved == "bye":
             row, attribute, what = session.get(Bye, move.row_id), "player_id", "bye"
+        elif move.moved == "alias":
+            row, attribute, what = session.get(PlayerAlias, move.row_id), "player_id", "alias"
         else:
             row, attribute, what = session.get(Game, move.row_id), f"{move.moved}_id", "game"
         if row is None:
@@ -402,4 +427,5 @@ def unmerge_player(session: Session, ref: str, *, reason: str | None = None) -> 
         byes=counts["bye"],
         skipped=tuple(skipped),
         marked_period=marked.label if marked else None,
+        aliases=counts["alias"],
     )

@@ -17,6 +17,7 @@ from ratings.results import Result
 from ratings.rules import TimeControl
 from ratings.service.common import bulk_insert, claim_players, date_param
 from ratings.service.dates import future_problem
+from ratings.service.identity import Decisions
 from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
     check_not_imported,
@@ -35,8 +36,8 @@ from ratings.service.tournaments import (
     check_day,
     check_history,
     check_name,
+    check_resolved,
     event_name,
-    raise_all,
     refuse_duplicates,
 )
 
@@ -52,6 +53,7 @@ def import_pgn(
     dry_run: bool = False,
     today: dt.date | None = None,
     time_control: str | None = None,
+    decisions: Decisions | None = None,
 ) -> TournamentReport:
     """Import the games of a PGN file from their tags, or nothing (README.md#trf-and-pgn-files).
 
@@ -67,7 +69,11 @@ def import_pgn(
     module docstring).
 
     :param today: a game dated after it is an error (None: no check).
+    :param decisions: the administrator's answers about the file's players (``--match``,
+        ``--new``, the prompt); each is stored as an alias.
     :raises InputFileError: (or :class:`InputFileErrors`) naming the line of every problem.
+    :raises MatchQuestionsError: for players the matcher cannot tell for certain (with the
+        file's other problems), before anything is written; a dry run reports them.
     :raises DuplicateImportError: when the same bytes were imported before, or (unless
         ``allow_duplicates``) the file's event is stored already: the same name, dates and
         players, as a file saved again with other line endings gives.
@@ -78,7 +84,7 @@ def import_pgn(
     parsed = parse_pgn(data, file_name, elo=entry_ratings, errors=errors)
     if default_date is not None:
         check_day(default_date, file_name, None, "--date")
-    resolver = PlayerResolver(session, file_name)
+    resolver = PlayerResolver(session, file_name, decisions)
     seen: dict[int, PlayerMatch] = {}
     # what the file says about each player it creates: (day, order, title, rating) per game
     said: dict[int, list[tuple[dt.date, int, str | None, PgnElo | None]]] = defaultdict(list)
@@ -117,8 +123,9 @@ def import_pgn(
                 continue
             sides.append(pid)
             if pid not in seen:
+                asked = resolver.questions[-1] if how == "ask" and pid not in seen else None
                 seen[pid] = PlayerMatch(name, g.line, pid if pid > 0 else None, how,
-                                        resolver.names[pid])  # fmt: skip
+                                        resolver.names[pid], question=asked)  # fmt: skip
             if pid < 0 and day is not None:
                 said[pid].append((day, len(said[pid]), title, elo))
         if len(sides) == 2 and sides[0] == sides[1]:
@@ -140,7 +147,7 @@ def import_pgn(
         raise InputFileError(file_name, None, 'no PGN game found (no [Tag "value"] line)')
     same_round, round_warnings = round_problems(file_name, in_rounds, "Round")
     errors += same_round
-    raise_all(errors)
+    check_resolved(resolver, errors, dry_run=dry_run)
     for _, end in spans.values():
         check_history(session, end, file_name)
     if not allow_duplicates:
@@ -150,16 +157,22 @@ def import_pgn(
         events = [(n, s, e, players_of[n]) for n, (s, e) in spans.items()]
         refuse_duplicates(session, file_name, events)
     warnings = tuple(
-        sorted((*_pgn_entry_data(resolver, said, file_name), *round_warnings),
-               key=lambda w: w.line or 0)
-    )  # fmt: skip
+        sorted(
+            (*_pgn_entry_data(resolver, said, file_name), *resolver.warnings, *round_warnings),
+            key=lambda w: w.line or 0,
+        )
+    )
 
     counts: dict[str, int] = defaultdict(int)
     for row in rows:
         counts[row[0]] += 1
     rated = sum(1 for r in rows if r[5].is_played)
 
-    def report(event_ids: dict[str, int], created: dict[int, int]) -> TournamentReport:
+    def report(
+        event_ids: dict[str, int],
+        created: dict[int, int],
+        aliases: tuple[tuple[str, int, str], ...] = (),
+    ) -> TournamentReport:
         return TournamentReport(
             file_name=file_name,
             dry_run=dry_run,
@@ -178,6 +191,7 @@ def import_pgn(
             if event_ids
             else None,
             warnings=warnings,
+            aliases=aliases,
         )
 
     if dry_run:
@@ -185,6 +199,7 @@ def import_pgn(
     import_id = record_import(session, "pgn", file_name, data_hash, len(rows))
     created = resolver.insert(session)
     claim_players(session, import_id, created.values())  # for 'import undo'
+    aliases = resolver.remember(session, created, import_id)
     event_ids = {
         name: insert_event(session, name, start, end, "pgn", import_id)
         for name, (start, end) in spans.items()
@@ -214,7 +229,7 @@ def import_pgn(
             for event, round_, day, white, black, result in rows
         ),
     )
-    return report(event_ids, created)
+    return report(event_ids, created, aliases)
 
 
 def _tagged_list(lists: set[TimeControl | None], unclear: bool) -> str:

@@ -22,7 +22,7 @@ from typing import Any
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits, names
+from ratings import limits, matching, names
 from ratings.errors import (
     InputFileError,
     InputFileErrors,
@@ -33,7 +33,8 @@ from ratings.errors import (
     SameNameError,
 )
 from ratings.io.csv import PlayerRow
-from ratings.models import Game, Player
+from ratings.matching import Facts, Kind
+from ratings.models import Correction, Game, Player
 from ratings.service import audit
 from ratings.service.common import (
     bulk_insert,
@@ -42,6 +43,14 @@ from ratings.service.common import (
     first_rated_start,
     get_player,
     mark_all_for_rerate,
+    merged_record,
+)
+from ratings.service.identity import (
+    Decisions,
+    MatchQuestionsError,
+    Question,
+    load_identities,
+    store_aliases,
 )
 from ratings.service.storing import (
     ImportReport,
@@ -400,15 +409,30 @@ def edit_player(
 
 
 def list_players(session: Session, *, search: str | None = None) -> list[Player]:
-    """The register, by name (merged-away records left out).
+    """The register, sorted by the folded name (:func:`ratings.matching.sort_key`: ``Öberg``
+    among the O's), merged-away records left out.
 
-    :param search: only names whose key holds the key of this text (``ber`` finds
-        ``Öberg, Åsa`` and ``Berg, Bo``: any case, any normal form).
+    :param search: only names that hold this text, as it is (any case, any normal form:
+        ``%`` finds ``100% Fun``) or folded (:func:`ratings.matching.fold`): every word of
+        it in the folded name, so ``novak`` and ``jiri novak`` find ``Novák, Jiří``, ``ber``
+        finds ``Öberg, Åsa`` and ``Berg, Bo``, ``mueller`` finds ``Müller, Jan``.
     """
-    query = sa.select(Player).where(Player.merged_into_id.is_(None))
+    players = list(session.scalars(sa.select(Player).where(Player.merged_into_id.is_(None))))
     if search is not None:
-        query = query.where(Player.name_key.contains(names.key_of_stored(search), autoescape=True))
-    return list(session.scalars(query.order_by(Player.name_key, Player.id)))
+        key = names.key_of_stored(search)
+        words = matching.fold(search).words
+        players = [p for p in players if key in p.name_key or _holds(p.name, words)]
+    return sorted(players, key=lambda p: (matching.sort_key(p.name), p.name_key, p.id))
+
+
+def _holds(name: str, words: Sequence[str]) -> bool:
+    """Every word of a search in one of the name's folded forms (plain, or with ``ue`` for
+    ``ü``...), as written."""
+    if not words:
+        return False
+    folded = matching.fold(name)
+    texts = [" ".join(folded.words), *(" ".join(form) for form in folded.forms[1:])]
+    return any(all(word in text for word in words) for text in texts)
 
 
 def count_games(session: Session, player_id: int) -> int:
@@ -454,33 +478,39 @@ def _row_values(row: PlayerRow) -> dict[str, object]:
     return values
 
 
-class _Register:
-    """The live register for matching a players file: by FIDE id and by name key."""
+_EVIDENCE_FIELDS = {
+    "birth year": ("birth_year", "birth_date"),
+    "sex": ("sex",),
+    "federation": ("federation",),
+}
+"""The matcher's evidence (:mod:`ratings.matching`, rule 5) and the register's fields."""
 
-    def __init__(self, session: Session) -> None:
-        self.by_fide: dict[int, int] = {}
-        self.by_key: dict[str, list[tuple[int, int | None, dt.date | None, int | None]]] = {}
-        self.label: dict[int, str] = {}
-        merged: dict[int, int] = {}
-        rows = session.execute(
-            sa.select(Player.id, Player.name, Player.name_key, Player.fide_id, Player.birth_date,
-                      Player.birth_year, Player.merged_into_id)
-        )  # fmt: skip
-        for pid, name, key, fide_id, birth_date, birth_year, merged_into in rows:
-            if fide_id is not None:
-                self.by_fide[fide_id] = pid
-            if merged_into is not None:
-                merged[pid] = merged_into
-                continue
-            self.by_key.setdefault(key, []).append((pid, fide_id, birth_date, birth_year))
-            parts = [name] + ([f"FIDE {fide_id}"] if fide_id is not None else [])
-            born = birth_date.isoformat() if birth_date else birth_year
-            parts += [f"born {born}"] if born is not None else []
-            self.label[pid] = f"{pid} ({', '.join(parts)})"
-        for fide_id, pid in self.by_fide.items():  # a merged record's id finds the player kept
-            while pid in merged:
-                pid = merged[pid]
-            self.by_fide[fide_id] = pid
+
+class _Corrected:
+    """The register's values corrected since a sheet was made: the ``player_edit`` lines of
+    the corrections log, by player and field, with the value each replaced."""
+
+    def __init__(self, session: Session, player_ids: Sequence[int] | None = None) -> None:
+        self.lines: dict[tuple[int, str], list[tuple[str | None, int]]] = {}
+        query = sa.select(
+            Correction.player_id, Correction.field, Correction.old_value, Correction.batch
+        ).where(Correction.action == audit.Action.PLAYER_EDIT.value)
+        for pid, field, old, batch in session.execute(query.order_by(Correction.id)):
+            if pid is not None and field is not None:
+                self.lines.setdefault((pid, field), []).append((old, batch))
+
+    def since(self, player_id: int, field: str, sheet_value: object) -> int | None:
+        """The batch of the correction that replaced the sheet's value of ``field`` (the
+        sheet was made before it), or None."""
+        text = audit.as_text(sheet_value)
+        for old, batch in reversed(self.lines.get((player_id, field), [])):
+            if old == text:
+                return batch
+        return None
+
+
+def _row_facts(row: PlayerRow) -> Facts:
+    return Facts(row.name, row.fide_id, row.birth_year, row.sex, row.federation)
 
 
 def import_players(
@@ -491,80 +521,186 @@ def import_players(
     *,
     update: bool = False,
     allow_same_name: bool = False,
+    decisions: Decisions | None = None,
+    keep_corrected: bool = False,
 ) -> ImportReport:
     """Register the players of a players CSV, all of them or none (README.md#csv-formats).
 
-    Without ``update`` every row must be a new player: a row whose FIDE id or name (key) is
-    registered is an error. With ``update`` (a monthly register refresh) a row finds its
-    registered player by FIDE id, else by name key (one live player of that name not told
-    apart from the row by FIDE id or birthdate); the columns the row fills replace the
-    player's values, each change is recorded as a ``player_edit`` correction (with the
-    import's id) and listed in :attr:`ImportReport.changes`; rows that find no one are
-    added. A change to birth data or entry data marks the rated periods for re-rating, as
-    ``player edit`` does; so do new players in a rated database.
+    Without ``update`` every row must be a new player: a row whose id, FIDE id or name is
+    registered (the name folded, :mod:`ratings.matching`: ``Novak, Jiri`` is ``Novák,
+    Jiří``) is an error; a name close to registered ones (initials, a typo) is a question,
+    until ``--new NAME`` says it is a new player.
+
+    With ``update`` (a monthly register refresh, or a register exported with ``player list
+    --format csv`` and edited) a row finds its player by ``id``, else by FIDE id, else by
+    the administrator's decision (``--match``), else through the matcher: the one player
+    whose name folds alike (or an alias), not told apart by FIDE id, birth year, sex or
+    federation, where a difference the register got by a logged correction since the sheet
+    was made does not tell them apart. The columns the row fills replace the player's values
+    (with ``keep_corrected`` a value corrected since the sheet was made stays), each change
+    is recorded as a ``player_edit`` correction (with the import's id) and listed in
+    :attr:`ImportReport.changes`; rows that find no one are added; rows the matcher is not
+    sure about are questions. A change to birth data or entry data marks the rated periods
+    for re-rating, as ``player edit`` does; so do new players in a rated database.
 
     A new player whose name has the key of a registered one (or of another row) is refused
-    unless they are told apart (FIDE id or birthdate) and ``allow_same_name``.
+    unless they are told apart (FIDE id or birthdate) and ``allow_same_name`` (or ``--new``
+    for that row).
 
     :raises InputFileErrors: naming the line and column of every problem; nothing stored.
+    :raises MatchQuestionsError: for rows that need a decision (with the other problems).
     """
     check_not_imported(session, data_hash, file_name)
-    register = _Register(session)
+    decisions = decisions or Decisions()
+    if decisions.matches and not update:
+        given, pid, _ = next(iter(decisions.matches.values()))
+        raise InvalidInputError(
+            f"--match '{given}={pid}': only 'import players --update' updates registered players"
+        )
+    identities = load_identities(session)
+    register = identities.register
+    corrected = _Corrected(session) if update else None
     errors: list[InputFileError] = []
+    questions: list[Question] = []
     matched: dict[int, tuple[PlayerRow, int]] = {}  # player id -> (row, line)
     new: list[PlayerRow] = []
     new_keys: dict[str, list[PlayerRow]] = {}
+    aliases: list[tuple[str, int | PlayerRow, str]] = []
+    counts: dict[str, int] = {}
     hint = "" if update else "; 'import players --update' refreshes registered players"
+    live = {pid for pid in identities.names}
+
+    births_of = _births(session)
+    identities_by_key: dict[str, list[int]] = {}
+    for pid, registered_name in identities.names.items():
+        identities_by_key.setdefault(names.key_of_stored(registered_name), []).append(pid)
+
+    def label(pid: int) -> str:
+        facts = register.facts[pid]
+        parts = [facts.name] + ([f"FIDE {facts.fide_id}"] if facts.fide_id else [])
+        day, year = births_of.get(pid, (None, None))
+        born = day.isoformat() if day is not None else year
+        parts += [f"born {born}"] if born is not None else []
+        return f"{pid} ({', '.join(parts)})"
 
     def error(row: PlayerRow, problem: str, field: str) -> None:
         errors.append(InputFileError(file_name, row.line, problem, field))
 
+    def excused(pid: int, field: str) -> bool:
+        assert corrected is not None
+        return any(
+            corrected.since(pid, db_field, value) is not None
+            for db_field, value in zip(
+                _EVIDENCE_FIELDS[field],
+                _sheet_values(row_now, _EVIDENCE_FIELDS[field]),
+                strict=True,
+            )
+        )
+
     for row in rows:
+        row_now = row
         key = names.key_of_stored(row.name)
-        birth = (row.birth_date, row.birth_year)
         target: int | None = None
-        if row.fide_id is not None and row.fide_id in register.by_fide:
+        decided = decisions.lookup(row.name)
+        if row.id is not None:
+            if not update:
+                error(row, f"a row with an id is a registered player: {row.id}{hint}", "id")
+                continue
+            if row.id not in live:
+                merged = merged_record(session, str(row.id))
+                problem = (
+                    f"player {row.id} was merged into {merged[1].id}; give id {merged[1].id}"
+                    if merged is not None
+                    else f"no player with id {row.id}"
+                )
+                error(row, problem, "id")
+                continue
+            target = row.id
+            theirs = register.facts[target].fide_id
+            if row.fide_id is not None and theirs is not None and row.fide_id != theirs:
+                error(row, f"player {label(target)} has another FIDE id: {row.fide_id}",
+                      "fide_id")  # fmt: skip
+                continue
+        if target is None and row.fide_id is not None and row.fide_id in register.by_fide:
             target = register.by_fide[row.fide_id]
             if not update:
-                error(row, f"already belongs to player {register.label[target]}: "
+                error(row, f"already belongs to player {label(target)}: "
                       f"{row.fide_id}{hint}", "fide_id")  # fmt: skip
                 continue
-        namesakes = register.by_key.get(key, [])
-        alike = [
-            pid
-            for pid, fide_id, born_on, born_in in namesakes
-            if not told_apart(row.fide_id, birth, fide_id, (born_on, born_in))
-        ]
-        if target is None and update and len(alike) == 1:
-            target = alike[0]
-        elif target is None and alike:
-            listed = ", ".join(register.label[pid] for pid in alike)
-            problem = (
-                f"{row.name!r} matches {len(alike)} registered players: {listed}; give a "
-                "fide_id or birthdate that tells them apart"
-                if update
-                else f"already registered as player {listed}: {row.name!r}{hint}"
-            )
-            error(row, problem, "name")
-            continue
+        if target is None and decided is not None and decided[1] is not None:
+            target = decided[1]
+            aliases.append((row.name, target, decided[0]))
+            counts["match"] = counts.get("match", 0) + 1
+        is_new_decision = decided is not None and decided[1] is None
+        if target is None and not is_new_decision:
+            found = register.match(_row_facts(row), excused=excused if update else None)
+            certain = found.certain
+            if certain is not None and update and _dates_differ(row, certain.player_id,
+                                                                births_of, corrected):  # fmt: skip
+                certain = None  # the same year, another day, not a correction: a question
+            same = [c.player_id for c in found.candidates if c.kind in (Kind.FOLDED, Kind.ALIAS)]
+            if update and certain is not None:
+                target = certain.player_id
+                if names.key_of_stored(register.facts[target].name) != key:
+                    how = "alias" if certain.kind is Kind.ALIAS else "folded"
+                    counts[how] = counts.get(how, 0) + 1
+            elif not update and same:
+                # registered already (the name folded): a namesake must be told apart
+                alike = [pid for pid in same if not told_apart(
+                    row.fide_id, (row.birth_date, row.birth_year),
+                    register.facts[pid].fide_id, births_of.get(pid, (None, None)))]  # fmt: skip
+                if alike:
+                    listed = ", ".join(label(pid) for pid in alike)
+                    error(row, f"already registered as player {listed}: {row.name!r}{hint}",
+                          "name")  # fmt: skip
+                    continue
+                if not allow_same_name:
+                    listed = ", ".join(label(pid) for pid in same)
+                    error(row, f"{row.name!r} is already registered: {listed}; if this is "
+                          "another person, confirm with --allow-same-name", "name")  # fmt: skip
+                    continue
+            elif found.candidates and (update or not same):
+                told = [c for c in found.candidates if c.kind is not Kind.FIDE_ID]
+                if told:
+                    questions.append(identities.question(row.line, _row_facts(row), found))
+                    continue
         if target is not None:
             if target in matched:
-                error(row, f"player {register.label[target]} is updated by line "
+                error(row, f"player {label(target)} is updated by line "
                       f"{matched[target][1]} too", "name")  # fmt: skip
                 continue
             matched[target] = (row, row.line)
             continue
         # a new player
+        namesakes = identities_by_key.get(key, [])
         earlier = new_keys.setdefault(key, [])
-        if (namesakes or earlier) and not allow_same_name:
+        confirmed = allow_same_name or is_new_decision
+        if namesakes or earlier:
+            alike = [
+                pid for pid in namesakes
+                if not told_apart(row.fide_id, (row.birth_date, row.birth_year),
+                                  register.facts[pid].fide_id, births_of.get(pid, (None, None)))
+            ]  # fmt: skip
             listed = ", ".join(
-                [register.label[pid] for pid, *_ in namesakes]
+                [label(pid) for pid in namesakes]
                 + [f"the player of line {r.line}" for r in earlier]
             )
-            error(row, f"{row.name!r} is already registered: {listed}; if this is another "
-                  "person, confirm with --allow-same-name", "name")  # fmt: skip
+            if alike and update:
+                error(row, f"{row.name!r} is registered as {listed}, not told apart by FIDE "
+                      "id or birthdate: give the row the player's id", "name")  # fmt: skip
+            elif not confirmed:
+                error(row, f"{row.name!r} is already registered: {listed}; if this is another "
+                      "person, confirm with --allow-same-name", "name")  # fmt: skip
+        if is_new_decision:
+            aliases.append((row.name, row, "new"))
         earlier.append(row)
         new.append(row)
+    errors += [
+        InputFileError(file_name, None, f"{option}: no player of that name in the file")
+        for option in decisions.unused()
+    ]
+    if questions:
+        raise MatchQuestionsError(questions, file_name, errors, creates=not update)
     if errors:
         errors.sort(key=lambda e: e.line or 0)
         raise InputFileErrors(errors)
@@ -600,14 +736,39 @@ def import_players(
             for r in new
         ),
     )  # fmt: skip
-    changes = _apply_updates(session, matched, import_id, file_name, allow_same_name)
+    created: dict[int, int] = {}
+    if any(isinstance(p, PlayerRow) for _, p, _ in aliases):
+        created = {
+            line: pid
+            for line, pid in zip(
+                (r.line for r in new),
+                session.scalars(
+                    sa.select(Player.id).where(Player.import_id == import_id).order_by(Player.id)
+                ),
+                strict=True,
+            )
+        }
+    stored = store_aliases(
+        session,
+        [(n, created[p.line] if isinstance(p, PlayerRow) else p, src) for n, p, src in aliases],
+        import_id,
+    )
+    changes = _apply_updates(
+        session,
+        matched,
+        import_id,
+        file_name,
+        allow_same_name,
+        corrected,
+        keep_corrected,
+    )
     # entry data feeds every list; a rated database must be re-rated from its start
     marked = None
-    entry_changed = any(c.field in ENTRY_FIELDS for c in changes)
+    entry_changed = any(c.field in ENTRY_FIELDS and not c.kept for c in changes)
     if (new or entry_changed) and first_rated_start(session) is not None:
         period = mark_all_for_rerate(session)
         marked = period.label if period else None
-    updated = len({c.player_id for c in changes})
+    updated = len({c.player_id for c in changes if not c.kept})
     return ImportReport(
         file_name,
         players_created=len(new),
@@ -615,7 +776,40 @@ def import_players(
         players_updated=updated,
         players_unchanged=len(matched) - updated,
         changes=tuple(changes),
+        matched=tuple(sorted(counts.items())),
+        aliases=tuple(stored),
     )
+
+
+def _births(session: Session) -> dict[int, tuple[dt.date | None, int | None]]:
+    """Each live player's birth data (full date, year), where known."""
+    return {
+        pid: (day, year)
+        for pid, day, year in session.execute(
+            sa.select(Player.id, Player.birth_date, Player.birth_year).where(
+                Player.merged_into_id.is_(None),
+                sa.or_(Player.birth_date.is_not(None), Player.birth_year.is_not(None)),
+            )
+        )
+    }
+
+
+def _sheet_values(row: PlayerRow, fields: Sequence[str]) -> list[object]:
+    return [getattr(row, field) for field in fields]
+
+
+def _dates_differ(
+    row: PlayerRow,
+    pid: int,
+    births: dict[int, tuple[dt.date | None, int | None]],
+    corrected: _Corrected | None,
+) -> bool:
+    """Both give a full birthdate, of one year, and they differ, and the register's is no
+    correction of the sheet's: two people (a question), not one."""
+    theirs = births.get(pid, (None, None))[0]
+    if row.birth_date is None or theirs is None or row.birth_date == theirs:
+        return False
+    return corrected is None or corrected.since(pid, "birth_date", row.birth_date) is None
 
 
 _KWARGS = {
@@ -632,9 +826,13 @@ def _apply_updates(
     import_id: int,
     file_name: str,
     allow_same_name: bool,
+    corrected: _Corrected | None,
+    keep_corrected: bool,
 ) -> list[PlayerChange]:
     """Apply each matched row's values to its player (as ``player edit`` would); every
-    problem is collected and raised at the end."""
+    problem is collected and raised at the end. A value the register got by a correction
+    since the sheet was made is applied too (:attr:`PlayerChange.corrected` says so), or
+    kept with ``keep_corrected`` (:attr:`PlayerChange.kept`)."""
     players = {
         p.id: p
         for p in session.scalars(sa.select(Player).where(Player.id.in_(list(matched))))
@@ -647,11 +845,24 @@ def _apply_updates(
         before = {field: getattr(player, field) for field in values}
         if all(before[field] == value for field, value in values.items()):
             continue
+        since = {
+            field: batch
+            for field, value in values.items()
+            if before[field] != value
+            and corrected is not None
+            and (batch := corrected.since(pid, field, value)) is not None
+        }
+        if "birth_date" in since or "birth_year" in since:  # birth data goes as one
+            batch = since.get("birth_date") or since["birth_year"]
+            for field in ("birth_date", "birth_year"):
+                if field in values and before[field] != values[field]:
+                    since[field] = batch
+        kept = set(since) if keep_corrected else set()
         kwargs: dict[str, Any] = {}
-        if "birth_date" in values:
+        if "birth_date" in values and "birth_date" not in kept and "birth_year" not in kept:
             kwargs["birth"] = Birth(row.birth_date, row.birth_year)
         for field, value in values.items():
-            if field in ("birth_date", "birth_year") or before[field] == value:
+            if field in ("birth_date", "birth_year") or before[field] == value or field in kept:
                 continue
             kwargs[_KWARGS.get(field, field)] = value
         try:
@@ -660,11 +871,13 @@ def _apply_updates(
         except RatingsError as exc:
             errors.append(InputFileError(file_name, line, str(exc)))
             continue
-        changes += [
-            PlayerChange(line, pid, player.name, field, before[field], getattr(player, field))
-            for field in values
-            if getattr(player, field) != before[field]
-        ]
+        for field in values:
+            if field in kept:
+                changes.append(PlayerChange(line, pid, player.name, field, before[field],
+                                            values[field], since[field], kept=True))  # fmt: skip
+            elif getattr(player, field) != before[field]:
+                changes.append(PlayerChange(line, pid, player.name, field, before[field],
+                                            getattr(player, field), since.get(field)))  # fmt: skip
     if errors:
         raise InputFileErrors(errors)
     return changes

@@ -109,6 +109,10 @@ class ImportReport:
     """``import players --update``: every field changed, in file order."""
     warnings: tuple[FileWarning, ...] = ()
     """``import games``: what the import noticed but did not refuse the file for."""
+    matched: tuple[tuple[str, int], ...] = ()
+    """Names found beyond their key, by how (``folded``, ``alias``, ``match``): counts."""
+    aliases: tuple[tuple[str, int], ...] = ()
+    """The aliases the import stored: (name as written, player id)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +127,12 @@ class PlayerChange:
     field: str
     old: object
     new: object
+    """The value now (kept: the sheet's value, not applied)."""
+    corrected: int | None = None
+    """The batch of the correction that gave the register ``old`` after the sheet was made
+    (the sheet holds the value it replaced), if any."""
+    kept: bool = False
+    """``--keep-corrected``: the register's corrected value stayed."""
 
 
 def insert_events(

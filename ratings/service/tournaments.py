@@ -58,8 +58,17 @@ from ratings.errors import (
     LimitError,
 )
 from ratings.io.notes import FileWarning
+from ratings.matching import Facts, Kind, fold
 from ratings.models import Bye, Event, Game, Import, Player
 from ratings.names import clean_name, key_of_stored
+from ratings.service.common import without_cycle_collection
+from ratings.service.identity import (
+    Decisions,
+    MatchQuestionsError,
+    Question,
+    load_identities,
+    store_aliases,
+)
 from ratings.service.storing import (
     history_error,
 )
@@ -73,6 +82,7 @@ __all__ = [
     "check_day",
     "check_history",
     "check_name",
+    "check_resolved",
     "event_name",
     "raise_all",
     "refuse_duplicates",
@@ -100,6 +110,8 @@ class PlayerMatch:
     """The matched player's name in the register (the file's name for a new player)."""
     start_no: int | None = None
     """TRF start number."""
+    question: Question | None = None
+    """A dry run's question about the player (``how`` is ``ask``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +143,8 @@ class TournamentReport:
     """The oldest rated period the import touched (re-rated by the next ``ratings rate``)."""
     warnings: tuple[FileWarning, ...] = ()
     """What the import noticed but did not refuse the file for, in line order."""
+    aliases: tuple[tuple[str, int, str], ...] = ()
+    """The aliases the import stored: (name as written, player id, registered name)."""
 
     @property
     def games(self) -> int:
@@ -138,7 +152,7 @@ class TournamentReport:
         return self.rated_games + self.unrated_games
 
     def count(self, how: str) -> int:
-        """Players resolved one way: ``'new'``, ``'fide_id'`` or ``'name'``."""
+        """Players resolved one way (one of :data:`HOW`)."""
         return sum(1 for p in self.players if p.how == how)
 
 
@@ -179,57 +193,77 @@ class NewPlayer:
     rating: int | None = None
 
 
+HOW = ("fide_id", "name", "folded", "alias", "match", "new", "ask")
+"""How a file's player was resolved (:attr:`PlayerMatch.how`): by FIDE id, by name key, by
+folded name, by an alias, by the administrator's decision (``--match``, ``--match-file``, a
+prompt answer), created, or asked about (a dry run's questions)."""
+
+
 class PlayerResolver:
     """Match file players against the register, and against the players the file creates.
 
-    Names are compared by their key (:mod:`ratings.names`), as every other path compares
-    them. A FIDE id that a merged-away record holds finds the player it was merged into.
+    A FIDE id finds its player first (a merged-away record's id the player it was merged
+    into); then the administrator's decisions (``--match``, ``--new``, prompt answers); then
+    the matcher (:mod:`ratings.matching`: an alias, the one player whose name folds alike,
+    else a question about its near candidates); else the player is created. Players the file
+    creates match its later lines by folded name.
     """
 
-    def __init__(self, session: Session, file_name: str) -> None:
+    def __init__(
+        self, session: Session, file_name: str, decisions: Decisions | None = None
+    ) -> None:
         self.file_name = file_name
-        self.by_fide: dict[int, int] = {}
-        self.by_name: dict[str, list[tuple[int, str, int | None]]] = defaultdict(list)
-        self.names: dict[int, str] = {}
-        self.keys: dict[int, str] = {}
-        self.labels: dict[int, str] = {}
-        merged: dict[int, int] = {}
-        rows = session.execute(
-            sa.select(Player.id, Player.name, Player.name_key, Player.fide_id,
-                      Player.merged_into_id)
-        )  # fmt: skip
-        for pid, name, key, fide_id, merged_into in rows:
-            if fide_id is not None:
-                self.by_fide[fide_id] = pid
-            if merged_into is not None:
-                merged[pid] = merged_into
-                continue
-            self.by_name[key].append((pid, name, fide_id))
-            self.names[pid] = name
-            self.keys[pid] = key
-            self.labels[pid] = f"{pid} ({name}" + (f", FIDE {fide_id})" if fide_id else ")")
-        for fide_id, pid in self.by_fide.items():
-            while pid in merged:
-                pid = merged[pid]
-            self.by_fide[fide_id] = pid
+        self.decisions = decisions or Decisions()
+        self.identities = load_identities(session)
+        register = self.identities.register
+        self.by_fide: dict[int, int] = register.by_fide
+        self.names: dict[int, str] = dict(self.identities.names)
+        self.keys, self.by_name = without_cycle_collection(_keys)(self.names)
         self.new: list[NewPlayer] = []
         self.lines: dict[int, int] = {}  # placeholder -> line that introduced the player
+        self.questions: list[Question] = []
+        self.asked: dict[str, int] = {}  # folded name -> the placeholder of its question
+        self.aliases: list[tuple[str, int, str]] = []
+        """(name as written, player id or placeholder, source): decisions to remember."""
+        self.warnings: list[FileWarning] = []
+        self.by_id_in_file: dict[str, int] = {}
+        """Folded name -> the player a FIDE id found for it earlier in this file."""
+        self._next = -1
 
     def _label(self, pid: int) -> str:
-        return f"player {self.labels[pid]}" if pid > 0 else f"the player of line {self.lines[pid]}"
+        if pid < 0:
+            return f"the player of line {self.lines[pid]}"
+        facts = self.identities.facts(pid)
+        tail = f", FIDE {facts.fide_id})" if facts.fide_id else ")"
+        return f"player {pid} ({facts.name}{tail}"
+
+    def _placeholder(self, line: int) -> int:
+        pid = self._next
+        self._next -= 1
+        self.lines[pid] = line
+        return pid
 
     def resolve(
-        self, name: str, fide_id: int | None, line: int, fide_field: str = "FIDE id"
+        self,
+        name: str,
+        fide_id: int | None,
+        line: int,
+        fide_field: str = "FIDE id",
+        *,
+        birth_year: int | None = None,
+        sex: str | None = None,
+        federation: str | None = None,
     ) -> tuple[int, str]:
-        """(player id or placeholder, how), or :class:`InputFileError`.
+        """(player id or placeholder, how: one of :data:`HOW`), or :class:`InputFileError`.
 
         A name that contradicts the FIDE id (the name of another player, or no word in
         common with the name the id is registered under) is an error naming both players.
         """
         key = key_of_stored(name)
+        decided = self.decisions.lookup(name)
         if fide_id is not None and fide_id in self.by_fide:
             pid = self.by_fide[fide_id]
-            others = [p for p, _, _ in self.by_name.get(key, []) if p != pid]
+            others = [p for p in self.by_name.get(key, []) if p != pid]
             if others or not _same_person_name(key, self.keys[pid]):
                 named = (
                     f"; {name!r} is {' and '.join(self._label(p) for p in others)}"
@@ -243,40 +277,91 @@ class PlayerResolver:
                     f"{self._label(pid)}{named}; correct the file or the register",
                     fide_field,
                 )
+            if decided is not None and decided[1] != pid:
+                raise InputFileError(
+                    self.file_name,
+                    line,
+                    f"{name!r} has FIDE id {fide_id}, which belongs to {self._label(pid)}; "
+                    f"the decision for it ({_decision(decided)}) contradicts it",
+                    fide_field,
+                )
             # later games of this file may give the same name without the id
-            same = self.by_name[key]
-            if all(other != pid for other, _, _ in same):
-                same.append((pid, self.names[pid], fide_id))
+            if pid not in self.by_name[key]:
+                self.by_name[key].append(pid)
+            self.by_id_in_file.setdefault(fold(name).key, pid)
             return pid, "fide_id" if pid > 0 else "new"
-        found = [
-            (pid, stored, their)
-            for pid, stored, their in self.by_name.get(key, [])
-            if fide_id is None or their is None or their == fide_id
-        ]
-        if len(found) == 1:
-            return found[0][0], "name" if found[0][0] > 0 else "new"
-        if found:
-            candidates = ", ".join(
-                f"{pid} ({stored})" if pid > 0 else f"the player of line {self.lines[pid]}"
-                for pid, stored, _ in found
+        earlier = self.by_id_in_file.get(fold(name).key)
+        if earlier is not None and decided is None and fide_id is None:
+            return earlier, "name" if earlier > 0 else "new"
+        who = Facts(name, fide_id, birth_year, sex, federation)
+        if decided is not None:
+            source, pid_given, _ = decided
+            if pid_given is None:
+                placeholder = self._create(name, fide_id, line, key)
+                self.aliases.append((name, placeholder, source))
+                return placeholder, "new"
+            theirs = self.identities.facts(pid_given).fide_id
+            if fide_id is not None and theirs is not None and theirs != fide_id:
+                raise InputFileError(
+                    self.file_name,
+                    line,
+                    f"{name!r} has FIDE id {fide_id}, player {pid_given} has {theirs}: "
+                    f"{_decision(decided)} cannot make them one person",
+                    fide_field,
+                )
+            self.aliases.append((name, pid_given, source))
+            return pid_given, "match"
+        found = self.identities.match(who)
+        certain = found.certain
+        if certain is not None:
+            pid = certain.player_id
+            if pid < 0:
+                return pid, "new"
+            if certain.kind is Kind.ALIAS:
+                return pid, "alias"
+            return pid, "name" if self.keys.get(pid) == key else "folded"
+        if found.candidates and any(c.player_id > 0 for c in found.candidates):
+            folded = fold(name).key
+            if folded in self.asked:
+                return self.asked[folded], "ask"
+            placeholder = self._placeholder(line)
+            self.asked[folded] = placeholder
+            self.names[placeholder] = name
+            self.questions.append(self.identities.question(line, who, found))
+            return placeholder, "ask"
+        placeholder = self._create(name, fide_id, line, key)
+        if found.other_fide_ids:
+            pid = found.other_fide_ids[0]
+            self.warnings.append(
+                FileWarning(
+                    self.file_name,
+                    line,
+                    f"{name!r} (FIDE id {fide_id}) is created as a new player, yet "
+                    f"{self._label(pid)} has that name: a mistyped FIDE id? correct the "
+                    "file (and 'ratings import undo' this import) before rating",
+                    fide_field,
+                )
             )
-            raise InputFileError(
-                self.file_name,
-                line,
-                f"{name!r} matches {len(found)} players: {candidates}; "
-                "add FIDE ids or rename one in the register",
-                "name",
-            )
-        placeholder = -1 - len(self.new)  # until the insert gives the id
+        return placeholder, "new"
+
+    def _create(self, name: str, fide_id: int | None, line: int, key: str) -> int:
+        placeholder = self._placeholder(line)  # until the insert gives the id
         cleaned = clean_name(name)
         self.new.append(NewPlayer(placeholder, cleaned, fide_id, line))
-        self.lines[placeholder] = line
-        self.by_name[key].append((placeholder, name, fide_id))
+        self.by_name[key].append(placeholder)
         if fide_id is not None:
             self.by_fide[fide_id] = placeholder
         self.names[placeholder] = cleaned
         self.keys[placeholder] = key
-        return placeholder, "new"
+        self.identities.register.add_player(placeholder, Facts(cleaned, fide_id), registered=False)
+        return placeholder
+
+    def unused_decisions(self) -> list[InputFileError]:
+        """An error for each ``--match`` or ``--new`` that names no player of the file."""
+        return [
+            InputFileError(self.file_name, None, f"{option}: no player of that name in the file")
+            for option in self.decisions.unused()
+        ]
 
     def insert(self, session: Session) -> dict[int, int]:
         """Create the new players; returns placeholder -> id."""
@@ -303,6 +388,44 @@ class PlayerResolver:
         )
         ids = [int(pid) for pid in result.scalars()]
         return {p.key: pid for p, pid in zip(self.new, ids, strict=True)}
+
+    def remember(
+        self, session: Session, created: dict[int, int], import_id: int
+    ) -> tuple[tuple[str, int, str], ...]:
+        """Store the decisions taken as aliases (:func:`ratings.service.identity.store_aliases`);
+        returns the new ones: (name as written, player id, the player's registered name)."""
+        aliases = [(name, created.get(pid, pid), source) for name, pid, source in self.aliases]
+        stored = store_aliases(session, aliases, import_id)
+        by_id = {created.get(pid, pid): self.names[pid] for _, pid, _ in self.aliases}
+        return tuple((name, pid, by_id[pid]) for name, pid in stored)
+
+
+def _keys(names: dict[int, str]) -> tuple[dict[int, str], defaultdict[str, list[int]]]:
+    """Each player's name key, and the players of each key (a world-size register: paused
+    cycle collection, as :func:`ratings.service.identity.load_identities`)."""
+    keys = {pid: key_of_stored(name) for pid, name in names.items()}
+    by_name: defaultdict[str, list[int]] = defaultdict(list)
+    for pid, key in keys.items():
+        by_name[key].append(pid)
+    return keys, by_name
+
+
+def _decision(decided: tuple[str, int | None, str]) -> str:
+    source, pid, given = decided
+    if pid is None:
+        return f"--new {given!r}"
+    return f"--match '{given}={pid}'" if source == "match" else f"the answer {pid}"
+
+
+def check_resolved(
+    resolver: PlayerResolver, errors: list[InputFileError], *, dry_run: bool
+) -> None:
+    """Raise every problem of the file, with the players that need a decision
+    (:class:`MatchQuestionsError`; in a dry run they are reported, not raised)."""
+    errors.extend(resolver.unused_decisions())
+    if resolver.questions and not dry_run:
+        raise MatchQuestionsError(resolver.questions, resolver.file_name, errors)
+    raise_all(errors)
 
 
 def raise_all(errors: list[InputFileError]) -> None:

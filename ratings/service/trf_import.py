@@ -20,6 +20,7 @@ from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf
 from ratings.limits import TITLES
 from ratings.service.common import bulk_insert, claim_players, date_param
 from ratings.service.dates import future_problem
+from ratings.service.identity import Decisions
 from ratings.service.storing import (
     check_not_imported,
     content_hash,
@@ -38,8 +39,8 @@ from ratings.service.tournaments import (
     check_day,
     check_history,
     check_name,
+    check_resolved,
     event_name,
-    raise_all,
     refuse_duplicates,
 )
 
@@ -200,6 +201,7 @@ def import_trf(
     dry_run: bool = False,
     today: dt.date | None = None,
     time_control: str | None = None,
+    decisions: Decisions | None = None,
 ) -> TournamentReport:
     """Import one TRF16 or TRF-2026 file as one event, or nothing (README.md#trf-and-pgn-files).
 
@@ -212,11 +214,16 @@ def import_trf(
     to ``byes`` (a blank code is stored as ``?``). The event spans its games' days and the
     ``042``/``052`` dates.
 
-    :param dry_run: resolve and check everything, write nothing.
+    :param dry_run: resolve and check everything, write nothing (the players that need a
+        decision are in the report, with ``how`` ``ask``).
+    :param decisions: the administrator's answers about the file's players (``--match``,
+        ``--new``, the prompt); each is stored as an alias.
     :param today: an event, round or ``--date`` date after it is an error (None: no check).
     :raises InputFileError: (or :class:`InputFileErrors`) for a malformed file, a player
         that cannot be matched, a date out of range, after ``today`` or before the rating
         history.
+    :raises MatchQuestionsError: for players the matcher cannot tell for certain (with the
+        file's other problems), before anything is written.
     :raises DuplicateImportError: when the same bytes were imported before, or (unless
         ``allow_duplicates``) the file's event is stored already: the same name, dates and
         players, as a file saved again with other line endings gives.
@@ -231,7 +238,7 @@ def import_trf(
     dates = _trf_dates(t, file_name, default_date, errors)
     _trf_future(t, file_name, default_date, today, errors)
 
-    resolver = PlayerResolver(session, file_name)
+    resolver = PlayerResolver(session, file_name, decisions)
     ids: dict[int, int] = {}  # start number -> player id or placeholder
     owner: dict[int, TrfPlayer] = {}  # player id or placeholder -> its line
     matches: list[tuple[TrfPlayer, int, str]] = []
@@ -241,7 +248,14 @@ def import_trf(
             continue
         try:
             check_name(p.name, file_name, p.line)
-            pid, how = resolver.resolve(p.name, p.fide_id, p.line)
+            pid, how = resolver.resolve(
+                p.name,
+                p.fide_id,
+                p.line,
+                birth_year=p.birth_year,
+                sex=p.sex,
+                federation=p.federation,
+            )
         except InputFileError as exc:
             errors.append(exc)
             continue
@@ -262,14 +276,14 @@ def import_trf(
         owner[pid] = p
         ids[p.start_no] = pid
         matches.append((p, pid, how))
-    raise_all(errors)
+    check_resolved(resolver, errors, dry_run=dry_run)
     assert dates is not None  # else an error was raised
     days, start, end = dates.days, dates.start, dates.end
     check_history(session, end, file_name)
     if not allow_duplicates:
         event = (event_name(t.name, file_name), start, end, set(ids.values()))
         refuse_duplicates(session, file_name, [event])
-    warnings = [*t.warnings, *([dates.warning] if dates.warning else [])]
+    warnings = [*t.warnings, *([dates.warning] if dates.warning else []), *resolver.warnings]
     for code, lines in clubs.items():
         players = "1 new player" if len(lines) == 1 else f"{len(lines)} new players"
         warnings.append(
@@ -285,13 +299,20 @@ def import_trf(
 
     name = event_name(t.name, file_name)
     rated = sum(1 for g in t.games if g.rated)
+    asked = {q.line: q for q in resolver.questions}
     report = TournamentReport(
         file_name=file_name,
         dry_run=dry_run,
         events=(EventSummary(None, name, start, end, len(t.games)),),
         players=tuple(
             PlayerMatch(
-                p.name, p.line, pid if pid > 0 else None, how, resolver.names[pid], p.start_no
+                p.name,
+                p.line,
+                pid if pid > 0 else None,
+                how,
+                resolver.names[pid],
+                p.start_no,
+                asked.get(p.line) if how == "ask" else None,
             )
             for p, pid, how in matches
         ),
@@ -306,6 +327,7 @@ def import_trf(
     import_id = record_import(session, "trf", file_name, data_hash, len(t.games) + len(t.byes))
     created = resolver.insert(session)
     claim_players(session, import_id, created.values())  # for 'import undo'
+    aliases = resolver.remember(session, created, import_id)
 
     def player_id(start_no: int) -> int:
         pid = ids[start_no]
@@ -328,6 +350,7 @@ def import_trf(
         byes=report.byes,
         marked_period=marked,
         warnings=report.warnings,
+        aliases=aliases,
     )
 
 

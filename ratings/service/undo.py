@@ -1,7 +1,8 @@
 """``ratings import undo``: remove what one import added (issue 11, item 8).
 
 An import of games (games CSV, TRF, PGN) added events, their games and byes, and may have
-registered players; an import of players (players CSV) registered players. Undo removes all
+registered players and stored aliases (the decisions it was given: ``--match``, ``--new``,
+prompt answers); an import of players (players CSV) registered players. Undo removes all
 of that, marks the rated periods it touched for a re-rate, deletes the import's row (so that
 a corrected file can be imported again) and writes every removed row to the corrections log.
 
@@ -34,6 +35,7 @@ from ratings.models import (
     Import,
     MergeMove,
     Player,
+    PlayerAlias,
     RatingHistory,
     RatingPeriod,
     SupersededRating,
@@ -68,9 +70,12 @@ class UndoPlan:
     """The players it registered that go with it."""
     kept_players: tuple[tuple[int, str], ...]
     """Players it registered that stay (id, name): a re-rate superseded values of theirs."""
+    aliases: tuple[tuple[int, str, int], ...] = ()
+    """The aliases it stored (id, name as written, player id): they go with it."""
 
     def describe(self) -> str:
-        """``2 events, 38 games, 4 byes and 3 players`` (what is there)."""
+        """``2 events, 38 games, 4 byes, 3 players and 1 alias ('Novak J.' of player 17)``
+        (what is there)."""
         parts = [
             _plural(n, noun)
             for n, noun in (
@@ -81,6 +86,10 @@ class UndoPlan:
             )
             if n
         ]
+        if self.aliases:
+            named = ", ".join(f"{name!r} of player {pid}" for _, name, pid in self.aliases)
+            count = "1 alias" if len(self.aliases) == 1 else f"{len(self.aliases)} aliases"
+            parts.append(f"{count} ({named})")
         if not parts:
             return "nothing (it added nothing that is still stored)"
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
@@ -163,7 +172,7 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
         sa.select(MergeMove.batch, MergeMove.moved, MergeMove.row_id)
         .where(
             sa.or_(
-                sa.and_(MergeMove.moved != "bye", MergeMove.row_id.in_(games)),
+                sa.and_(MergeMove.moved.in_(("white", "black")), MergeMove.row_id.in_(games)),
                 sa.and_(MergeMove.moved == "bye", MergeMove.row_id.in_(byes)),
             )
         )
@@ -227,6 +236,18 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
         ):
             if pid not in blocked:
                 block(pid, f"has a bye in event {event_id}")
+    for chunk in _chunks(ids):
+        for holder, name, stored_by in session.execute(
+            sa.select(PlayerAlias.player_id, PlayerAlias.name, PlayerAlias.import_id)
+            .where(
+                PlayerAlias.player_id.in_(chunk),
+                sa.or_(PlayerAlias.import_id.is_(None), PlayerAlias.import_id != item.id),
+            )
+            .order_by(PlayerAlias.id)
+        ):
+            if holder not in blocked:
+                given = f"import {stored_by}" if stored_by is not None else "'player alias add'"
+                block(holder, f"has the alias {name!r} ({given})")
     if problems:
         raise _refuse(item, problems)
     if item.kind == "players_csv" and not ids and item.rows:
@@ -246,6 +267,11 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
                 .distinct()
             )
         )
+    aliases = session.execute(
+        sa.select(PlayerAlias.id, PlayerAlias.name, PlayerAlias.player_id)
+        .where(PlayerAlias.import_id == item.id)
+        .order_by(PlayerAlias.id)
+    )
     return UndoPlan(
         item.id,
         item.file_name,
@@ -255,6 +281,7 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
         session.scalar(sa.select(sa.func.count()).select_from(byes.subquery())) or 0,
         tuple(pid for pid in ids if pid not in kept),
         tuple((pid, names[pid]) for pid in ids if pid in kept),
+        tuple((aid, name, pid) for aid, name, pid in aliases),
     )
 
 
@@ -351,6 +378,13 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
         mark_for_rerate(session, oldest)
     delete_events(session, list(plan.events))
     conn = session.connection()
+    lines += [
+        audit.Change(import_id=item.id, player_id=pid, field="alias", old=name)
+        for _, name, pid in plan.aliases
+    ]
+    for chunk in _chunks([aid for aid, _, _ in plan.aliases]):
+        marks = ", ".join(str(int(a)) for a in chunk)
+        conn.exec_driver_sql(f"DELETE FROM player_aliases WHERE id IN ({marks})")
     for chunk in _chunks(removed):
         marks = ", ".join(str(int(p)) for p in chunk)
         conn.exec_driver_sql(f"DELETE FROM rating_history WHERE player_id IN ({marks})")

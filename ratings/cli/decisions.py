@@ -1,0 +1,126 @@
+"""The options and the prompt with which an administrator tells an import who a file's
+players are (``--match``, ``--match-file``, ``--new``; issue 27, item 2).
+
+An import whose file holds players the matcher cannot tell for certain stops before writing
+(:class:`ratings.service.identity.MatchQuestionsError`). On a terminal, without ``--yes``,
+each such player is asked about, and the import runs again with the answers; otherwise the
+questions are the error, listing each player with its candidates.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+import click
+from sqlalchemy.orm import Session
+
+from ratings.cli import CommandError
+from ratings.errors import InputFileError
+from ratings.io.match_file import read_match_file
+from ratings.service.identity import Decisions, MatchQuestionsError, Question, parse_decisions
+
+T = TypeVar("T")
+
+MATCH = click.option(
+    "--match",
+    "matches",
+    multiple=True,
+    metavar="'NAME=ID'",
+    help="The file's player NAME (as the file writes it) is registered player ID (an id, "
+    "fide:N or a registered name); repeatable. Kept as an alias for the next files.",
+)
+MATCH_FILE = click.option(
+    "--match-file",
+    type=click.Path(path_type=Path, dir_okay=False),
+    metavar="FILE",
+    help="A CSV of name,id rows: one --match each (rows that name no player of this file "
+    "are ignored).",
+)
+NEW = click.option(
+    "--new",
+    "new",
+    multiple=True,
+    metavar="'NAME'",
+    help="The file's player NAME is a new player, whatever registered names are close; "
+    "repeatable. Kept as an alias of the player created.",
+)
+NEVER_ASK = click.option(
+    "--yes",
+    "-y",
+    "never_ask",
+    is_flag=True,
+    help="Never ask: players that need a decision are listed and the import refused (as "
+    "when not on a terminal).",
+)
+
+
+def is_terminal() -> bool:
+    """Whether the command can ask (standard input and error are a terminal)."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+def decisions_of(
+    session: Session, matches: tuple[str, ...], match_file: Path | None, new: tuple[str, ...]
+) -> Decisions:
+    """The decisions the command line gives (``--match``, ``--match-file``, ``--new``)."""
+    rows: list[tuple[int, str, str]] = []
+    if match_file is not None:
+        try:
+            data = match_file.read_bytes()
+        except OSError as exc:
+            raise InputFileError(
+                str(match_file), None, f"cannot read the file: {exc.strerror}"
+            ) from exc
+        rows = read_match_file(data, str(match_file))
+    return parse_decisions(session, matches, new, rows, str(match_file or ""))
+
+
+Answers = dict[str, int | None]
+"""The prompt's answers: the file's name -> a player id, or None for a new player."""
+
+
+def deciding(run: Callable[[Answers], T], *, never_ask: bool, creates: bool = True) -> T:
+    """Run an import (``run({})``); when it stops on players that need a decision and the
+    command may ask, ask about each and run it again with the answers (``run(answers)``;
+    the import adds them to its decisions with :meth:`Decisions.with_answers`)."""
+    try:
+        return run({})
+    except MatchQuestionsError as exc:
+        if never_ask or exc.others or not is_terminal():
+            raise
+        stopped = exc
+    answers = {q.name: ask(q, stopped.file_name, creates=creates) for q in stopped.questions}
+    return run(answers)
+
+
+def ask(question: Question, file_name: str, *, creates: bool) -> int | None:
+    """One question on the terminal: the chosen player's id, or None for a new player.
+
+    :raises CommandError: when the administrator stops (``q``, or no answer).
+    """
+    click.echo(f"{file_name}:{question.line}: {question.name!r} is close to:", err=True)
+    choices: dict[str, int | None] = {}
+    for number, option in enumerate(question.options, 1):
+        choices[str(number)] = option.player_id
+        click.echo(f"  {number}  {option}", err=True)
+    if creates:
+        choices["n"] = None
+        click.echo("  n  a new player", err=True)
+    keys = [*choices, "q"]
+    try:
+        answer = click.prompt(
+            f"Which is it? ({', '.join(keys)})",
+            type=click.Choice(keys),
+            default="q",
+            err=True,
+            show_choices=False,
+        )
+    except click.exceptions.Abort:  # end of input: no answer
+        click.echo(err=True)
+        answer = "q"
+    if answer == "q":
+        raise CommandError("not decided; nothing was imported")
+    return choices[answer]

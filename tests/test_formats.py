@@ -1,0 +1,98 @@
+"""`--format table|csv|json` on `player show`, `card`, `performance`, `event show`, and what
+`player show` adds (issue 27, item 8): the current rating on each list, next K, rated games,
+and an unrated player's progress towards a first rating."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import copy_database, new_test_database
+from tests.test_import_trf import run
+
+
+@pytest.fixture(scope="module")
+def rated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = new_test_database(tmp_path_factory.mktemp("formats") / "club.db")
+    assert run(db, "init")[0] == 0
+    run(db, "player", "add", "Ash, Ann", "--rating", "1800", "--games", "40")
+    run(db, "player", "add", "Birch, Bo", "--rating", "1700", "--games", "40")
+    run(db, "player", "add", "Cedar, Cy")
+    for white, black, result, day in (
+        ("Ash, Ann", "Birch, Bo", "1-0", "2025-01-10"),
+        ("Cedar, Cy", "Ash, Ann", "1/2-1/2", "2025-01-11"),
+        ("Cedar, Cy", "Birch, Bo", "1-0", "2025-01-12"),
+    ):
+        args = ("game", "add", white, black, result, "--date", day, "--event", "Jan Cup")
+        assert run(db, *args)[0] == 0
+    assert run(db, "rate", "--through", "2025-01")[0] == 0
+    return db
+
+
+@pytest.fixture
+def db(tmp_path: Path, rated: Path) -> Path:
+    return copy_database(rated, tmp_path / "club.db")
+
+
+def test_player_show_gives_the_standing_and_the_way_to_a_first_rating(db: Path) -> None:
+    code, out, _ = run(db, "player", "show", "Ash, Ann")
+    assert code == 0
+    assert out.splitlines()[11:] == [
+        "rating:        1807 (list of period 2025-01)",
+        "next K:        20",
+        "rated games:   41",
+    ]
+    code, out, _ = run(db, "player", "show", "Cedar, Cy")
+    assert out.splitlines()[11:] == [
+        "rating:        unrated (list of period 2025-01)",
+        "next K:        ",
+        "rated games:   2",  # the games pooled towards the first rating
+        "first rating:  2 of 5 games against rated opponents, the first on 2025-01-11",
+    ]
+    shown = json.loads(run(db, "player", "show", "Cedar, Cy", "--format", "json")[1])
+    assert shown["first_rating"] == "2/5"
+    assert shown["rating"] is None
+    assert shown["entry_games"] is None
+    code, out, _ = run(db, "player", "show", "1", "--format", "csv")
+    header, row = out.splitlines()
+    assert header.startswith("id,name,fide_id,born,sex,federation,title,entry_rating,")
+    assert row.startswith('1,"Ash, Ann",,,,,,1800,40,false,')
+
+
+def test_card_performance_and_event_show_in_csv_and_json(db: Path) -> None:
+    code, out, _ = run(db, "card", "Ash, Ann", "--format", "csv")
+    assert code == 0
+    assert out.splitlines() == [
+        "date,event,round,opponent,opponent_rating,own_rating,score,difference,pd,dr,k,k_dr,"
+        "counts_for",
+        '2025-01-10,Jan Cup,,"Birch, Bo",1700,1800,1,100,0.64,0.36,20,7.20,change',
+    ]
+    card = json.loads(run(db, "card", "Ash, Ann", "--format", "json")[1])
+    assert (card["rating_before"], card["change"], card["rating_after"]) == (1800, 7, 1807)
+    assert card["games"][0]["pd"] == "0.64"
+    perf = json.loads(run(db, "performance", "Ash, Ann", "--format", "json")[1])
+    assert perf == {
+        "player_id": 1,
+        "name": "Ash, Ann",
+        "scope": perf["scope"],
+        "games": 1,
+        "score": "1",
+        "average_opponent": 1700,
+        "method": "fide",
+        "performance": 2500,
+    }
+    assert run(db, "performance", "1", "--format", "csv")[1].splitlines()[0] == (
+        "player_id,name,scope,games,score,average_opponent,method,performance"
+    )
+    code, out, _ = run(db, "event", "show", "Jan Cup", "--format", "csv")
+    header = out.splitlines()[0].split(",")
+    table = run(db, "event", "show", "Jan Cup")[1].splitlines()[3].split()
+    rounds = [f"round_{n}" for n in table[3:-3]]
+    assert header == ["rank", "player_id", "name", "rating", *rounds, "score", "performance",
+                      "change"]  # fmt: skip
+    shown = json.loads(run(db, "event", "show", "1", "--format", "json")[1])
+    assert shown["event"]["name"] == "Jan Cup"
+    assert [(row["name"], row["score"]) for row in shown["rows"]][2] == ("Birch, Bo", "0")
+    assert {row["name"] for row in shown["rows"]} == {"Ash, Ann", "Birch, Bo", "Cedar, Cy"}

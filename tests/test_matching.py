@@ -1,0 +1,271 @@
+"""The matcher (ratings/matching.py): a table of real-world spellings, the evidence, the
+decision, and the blocking that keeps it off all pairs."""
+
+from __future__ import annotations
+
+import pytest
+
+from ratings.matching import Facts, Kind, Register, fold, sort_key
+
+FOLDED, ALIAS, INITIALS, MISSING, TYPO = (
+    Kind.FOLDED,
+    Kind.ALIAS,
+    Kind.INITIALS,
+    Kind.MISSING_WORDS,
+    Kind.TYPO,
+)
+NEW = None
+
+# (registered name, name as a file or a keyboard writes it, how it is found)
+SPELLINGS = [
+    # accents and letters of Western Europe
+    ("Müller, Jan", "Muller, Jan", FOLDED),
+    ("Müller, Jan", "Mueller, Jan", FOLDED),
+    ("Müller, Jan", "MÜLLER Jan", FOLDED),
+    ("Mueller, Jan", "Müller, Jan", FOLDED),
+    ("Hernández, Elvis", "Hernandez Elvis", FOLDED),
+    ("Argandoña Riveiro, Iñigo", "Argandona Riveiro Inigo", FOLDED),
+    ("François, Loïc", "Francois, Loic", FOLDED),
+    ("Gonçalves, João", "Goncalves Joao", FOLDED),
+    ("Strauß, Jörg", "Strauss, Joerg", FOLDED),
+    ("Strauß, Jörg", "STRAUSS JORG", FOLDED),
+    ("Müller, Jan", "Mu\u0308ller, Jan", FOLDED),  # decomposed: u + combining diaeresis
+    # Nordic
+    ("Öberg, Åsa", "Oberg, Asa", FOLDED),
+    ("Öberg, Åsa", "Oeberg, Aasa", FOLDED),
+    ("Hansen, Søren Bech", "Hansen, Soren Bech", FOLDED),
+    ("Hansen, Søren Bech", "Hansen, Soeren Bech", FOLDED),
+    ("Ævarsson, Þór", "Aevarsson, Thor", FOLDED),
+    ("Gunnarsson, Jón Viktor", "Gunnarsson Jon Viktor", FOLDED),
+    ("Nyström, Pär", "Nystroem, Paer", FOLDED),
+    ("Carlsen, Magnus", "Carlsen,M", INITIALS),
+    # Slavic
+    ("Novák, Jiří", "Novak Jiri", FOLDED),
+    ("Novák, Jiří", "Novak, J.", INITIALS),
+    ("Novák, Jiří", "Nowak, Jiri", TYPO),
+    ("Novák, Jiří", "Novák, Jiřina", TYPO),
+    ("Navara, David", "Navarra, David", TYPO),
+    ("Wojtaszek, Radosław", "Wojtaszek, Radoslaw", FOLDED),
+    ("Duda, Jan-Krzysztof", "Duda, Jan Krzysztof", FOLDED),
+    ("Duda, Jan-Krzysztof", "Duda, J-K", INITIALS),
+    ("Đorđević, Miloš", "Dordevic Milos", FOLDED),
+    ("Đorđević, Miloš", "Djordjevic, Milos", TYPO),
+    ("Šubelj, Jure", "Subelj, Jure", FOLDED),
+    ("Kožul, Zdenko", "Kozul Zdenko", FOLDED),
+    ("Cyborowski, Łukasz", "Cyborowski Lukasz", FOLDED),
+    ("Kramnik, Vladimir", "Крамник, Владимир", FOLDED),
+    ("Svidler, Peter", "Свидлер, Пётр", TYPO),
+    ("Karpov, Anatoly", "Карпов, Анатолий", TYPO),
+    ("Papadopoulos, Alexis", "Παπαδόπουλος, Αλέξης", TYPO),  # anyascii: omicron upsilon -> oy
+    ("Papadopoylos, Alexis", "Παπαδόπουλος, Αλέξης", FOLDED),
+    # Turkish dotless and dotted i
+    ("Şahin, İlker", "Sahin, Ilker", FOLDED),
+    ("Y\u0131lmaz, Mustafa", "Yilmaz, Mustafa", FOLDED),
+    ("Y\u0131lmaz, Mustafa", "YILMAZ MUSTAFA", FOLDED),
+    ("Erdoğmuş, Yağ\u0131z Kaan", "Erdogmus, Yagiz Kaan", FOLDED),
+    ("Çak\u0131r, Ümit", "Cakir Umit", FOLDED),
+    # Vietnamese
+    ("Lê, Quang Liêm", "Le Quang Liem", FOLDED),
+    ("Nguyễn, Ngọc Trường Sơn", "Nguyen Ngoc Truong Son", FOLDED),
+    ("Nguyễn, Ngọc Trường Sơn", "Nguyen, N.T.S.", INITIALS),
+    ("Nguyễn, Thị Mai Hưng", "Nguyen Thi Mai Hung", FOLDED),
+    # Spanish double surnames
+    ("García López, Juan", "Garcia, Juan", MISSING),
+    ("García López, Juan", "Garcia-Lopez, Juan", FOLDED),
+    ("García López, Juan", "Juan García López", FOLDED),
+    ("Ladrón de Guevara Galar, Fco J", "Ladron De Guevara Galar Fco J", FOLDED),
+    ("Rodríguez Cabrera, Francisco Javier", "Rodriguez Cabrera Fco. Javier", INITIALS),
+    ("Martínez, José María", "Martinez, Jose M.", INITIALS),
+    ("Fernández Zubitur, Jokin", "Fernandez Zubitur Jokin", FOLDED),
+    # Dutch tussenvoegsels and other particles
+    ("van der Berg, Jan", "Berg, Jan van der", FOLDED),
+    ("van der Berg, Jan", "Vanderberg, Jan", FOLDED),
+    ("van der Berg, Jan", "Jan van der Berg", FOLDED),
+    ("Berg, Jan van der", "Vanderberg, Jan", FOLDED),
+    ("de Vries, Erik", "DeVries, Erik", FOLDED),
+    ("van Wely, Loek", "Wely, Loek van", FOLDED),
+    ("van Wely, Loek", "Van Wely L", INITIALS),
+    ("van den Berg, Jan", "van der Berg, Jan", TYPO),
+    ("l'Ami, Erwin", "L'Ami Erwin", FOLDED),
+    ("l'Ami, Erwin", "Lami, Erwin", FOLDED),
+    ("O'Brien, Seán", "OBrien, Sean", FOLDED),
+    ("O'Brien, Seán", "O Brien Sean", FOLDED),
+    ("MacDonald, Iain", "Mac Donald, Iain", FOLDED),
+    ("Ó Laighléis, Gearóidín", "O Laighleis, Gearoidin", FOLDED),
+    ("Ó Laighléis, Gearóidín", "Uì Laighlèis,Gearoìdin", TYPO),
+    # hyphens
+    ("Vachier-Lagrave, Maxime", "Vachier Lagrave, Maxime", FOLDED),
+    ("Vachier-Lagrave, Maxime", "Vachier Lagrave,M", INITIALS),
+    ("Cramling, Pia", "Cramling-Bellon, Pia", MISSING),
+    # initials
+    ("Smith, John", "Smith, J.", INITIALS),
+    ("Smith, John Robert", "Smith, J.R.", INITIALS),
+    ("Smith, John", "J. Smith", INITIALS),
+    ("Giri, Anish", "Giri,A", INITIALS),
+    # Jr. and other additions
+    ("Smith, John", "Smith Jr., John", MISSING),
+    ("Smith Jr., John", "Smith, John Jr", FOLDED),
+    ("Smith Jr., John", "Smith Jr, John", FOLDED),
+    # transposed order, case, spacing, punctuation
+    ("Carlsen, Magnus", "Magnus Carlsen", FOLDED),
+    ("Carlsen, Magnus", "CARLSEN,MAGNUS", FOLDED),
+    ("Ding, Liren", "Liren Ding", FOLDED),
+    ("Ding, Liren", "DING  Liren", FOLDED),
+    ("Ding, Liren", "Ding\u00a0Liren", FOLDED),  # a no-break space
+    ("Mirzoev, Azer", "Mirzoev Azer", FOLDED),
+    # typos
+    ("Carlsen, Magnus", "Carslen, Magnus", TYPO),
+    ("Nakamura, Hikaru", "Nakamura, Hikru", TYPO),
+    ("Mirzoev, Azer", "Mirzoyev, Azer", TYPO),
+    ("Elard, Carl", "Elard, Karl", TYPO),  # a first letter: the word sorts elsewhere
+    # other people
+    ("Smith, John", "Jones, Bob", NEW),
+    ("Li, Na", "Li, Wu", NEW),
+    ("Novák, Jiří", "Horák, Jan", NEW),
+    ("Carlsen, Magnus", "Carlsson, Mats", NEW),
+]
+
+
+@pytest.mark.parametrize(("registered", "written", "kind"), SPELLINGS)
+def test_real_world_spellings(registered: str, written: str, kind: Kind | None) -> None:
+    register = Register()
+    register.add_player(17, Facts(registered))
+    found = register.match(Facts(written))
+    if kind is None:
+        assert found.candidates == ()
+        assert found.is_new
+        return
+    assert [(c.player_id, c.kind) for c in found.candidates] == [(17, kind)]
+    # rule 6: only a folded-exact name is certain
+    assert (found.certain is not None) == (kind is FOLDED)
+
+
+def test_the_table_has_sixty_spellings() -> None:
+    assert len(SPELLINGS) >= 60
+
+
+def test_fold_keys_and_words() -> None:
+    assert fold("Novák, Jiří").key == fold("Jiri NOVAK").key == "jiri novak"
+    assert set(fold("Müller, Jan").keys) == {"jan muller", "jan mueller"}
+    assert set(fold("Berg, Jan van der").keys) == {"berg der jan van", "jan vanderberg"}
+    assert fold("Öberg, Åsa").words == ("oberg", "asa")
+    assert fold("...").keys == ()
+    assert fold("").key == ""
+
+
+def test_sort_key_keeps_the_order_written() -> None:
+    names = ["Zeller, Ann", "Öberg, Åsa", "Oakes, Tom", "Ávila, Luis", "Berg, Bo"]
+    assert sorted(names, key=sort_key) == [
+        "Ávila, Luis",
+        "Berg, Bo",
+        "Oakes, Tom",
+        "Öberg, Åsa",
+        "Zeller, Ann",
+    ]
+
+
+def _register(*players: tuple[int, Facts]) -> Register:
+    register = Register()
+    for pid, facts in players:
+        register.add_player(pid, facts)
+    return register
+
+
+def test_a_fide_id_decides_and_a_conflicting_one_is_never_a_match() -> None:
+    register = _register((1, Facts("Mirzoev, Azer", fide_id=13400304)))
+    same = register.match(Facts("Someone Else", fide_id=13400304))
+    assert same.certain is not None
+    assert same.certain.kind is Kind.FIDE_ID
+    other = register.match(Facts("Mirzoev Azer", fide_id=13400305))
+    assert other.candidates == ()
+    assert other.other_fide_ids == (1,)
+    # a side without an id is no conflict
+    assert register.match(Facts("Mirzoev Azer")).certain is not None
+
+
+def test_evidence_for_and_against() -> None:
+    register = _register(
+        (17, Facts("Novák, Jiří", birth_year=1984, sex="m", federation="CZE")),
+    )
+    agree = register.match(Facts("Novak Jiri", birth_year=1984, federation="cze"))
+    assert agree.certain is not None
+    assert agree.certain.evidence_for == ("birth year", "federation")
+    differ = register.match(Facts("Novak Jiri", birth_year=1985, sex="f"))
+    assert differ.certain is None
+    assert differ.candidates[0].evidence_against == ("birth year", "sex")
+    # a club code is no federation to compare
+    club = register.match(Facts("Novak Jiri", federation="C.C"))
+    assert club.certain is not None
+    assert club.certain.evidence_against == ()
+    # a difference explained by a correction is no evidence against
+    excused = register.match(
+        Facts("Novak Jiri", birth_year=1985), excused=lambda pid, f: f == "birth year"
+    )
+    assert excused.certain is not None
+
+
+def test_two_namesakes_are_uncertain_unless_the_evidence_tells_them_apart() -> None:
+    register = _register(
+        (17, Facts("Novák, Jiří", birth_year=1984)), (18, Facts("Novak, Jiri", birth_year=2010))
+    )
+    assert register.match(Facts("Novak Jiri")).certain is None
+    assert [c.player_id for c in register.match(Facts("Novak Jiri")).candidates] == [17, 18]
+    son = register.match(Facts("Novak Jiri", birth_year=2010)).certain
+    assert son is not None
+    assert son.player_id == 18
+    # evidence against one of them alone is not enough: the other needs evidence for it
+    register = _register((17, Facts("Novák, Jiří")), (18, Facts("Novak, Jiri", birth_year=2010)))
+    assert register.match(Facts("Novak Jiri", birth_year=1984)).certain is None
+
+
+def test_an_alias_decides_over_a_folded_name() -> None:
+    register = _register((17, Facts("Novák, Jiří", birth_year=1984)), (53, Facts("Novak Jiri")))
+    assert register.match(Facts("Novak Jiri")).certain is None
+    register.add_alias(53, "Novak Jiri")
+    found = register.match(Facts("NOVAK, Jiri"))
+    assert found.certain is not None
+    assert (found.certain.player_id, found.certain.kind) == (53, Kind.ALIAS)
+    # the alias of a player whose data contradicts the file is a question again
+    register.add_alias(17, "Novák J.")
+    assert register.match(Facts("Novak J.", birth_year=1990)).certain is None
+    assert register.match(Facts("Novak J.")).certain is not None
+
+
+def test_players_the_file_creates_match_its_later_lines_only_by_folded_name() -> None:
+    register = _register((17, Facts("Smith, John")))
+    register.add_player(-1, Facts("Jones, Bob"), registered=False)
+    later = register.match(Facts("JONES Bob"))
+    assert later.certain is not None
+    assert later.certain.player_id == -1
+    # no near names among them
+    assert register.match(Facts("Jones, B.")).candidates == ()
+
+
+def test_candidates_come_best_first() -> None:
+    register = _register(
+        (1, Facts("Novák, Jan")),
+        (2, Facts("Novák, Jiří", birth_year=1984)),
+        (3, Facts("Nowak, Jiri")),
+        (4, Facts("Novák, Jiří", birth_year=1990)),
+    )
+    found = register.match(Facts("Novak, J.", birth_year=1984))
+    assert [(c.player_id, c.kind) for c in found.candidates] == [
+        (2, INITIALS),
+        (1, INITIALS),
+        (4, INITIALS),
+    ]
+
+
+def test_blocking_compares_only_names_that_share_a_word_or_its_first_letters() -> None:
+    register = Register()
+    for i in range(20_000):
+        register.add_player(i + 1, Facts(f"Player{i:05d}, Given{i:05d}"))
+    register.add_player(30_000, Facts("Carlsen, Magnus"))
+    assert [c.player_id for c in register.match(Facts("Carlsn, Magnus")).candidates] == [30_000]
+    # a word listed under more than BLOCK_LIMIT names is used only with a second word
+    common = Register()
+    for i in range(6_000):
+        common.add_player(i + 1, Facts(f"Garcia, Name{i:04d}x"))
+    common.add_player(9_999, Facts("Garcia, Juan"))
+    assert [c.player_id for c in common.match(Facts("Garcia Juan Jr")).candidates] == [9_999]
+    assert common.match(Facts("Garcia")).candidates == ()
