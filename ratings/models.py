@@ -30,6 +30,7 @@ TIME_CONTROL_CHECK = "time_control IN ('standard', 'rapid', 'blitz')"
 """The three FIDE lists (:class:`ratings.rules.TimeControl`'s values)."""
 
 __all__ = [
+    "SUPERSEDED_KINDS",
     "TIME_CONTROL_CHECK",
     "Base",
     "Bye",
@@ -181,6 +182,12 @@ class Player(Base):
     flag, art. 7.2.2; ``ratings import fide-list``): the standard lists here show him
     inactive from the list of that date until his next rated game here. NULL: no FIDE list
     imported flagged him (revision 0009)."""
+    listed_from: Mapped[dt.date | None] = mapped_column(index=True)
+    """The first day of the first rating period whose list shows the player without a game:
+    the period after the newest rated one when the player was registered (a published list
+    does not gain the players registered after it; docs/DESIGN.md#who-is-on-a-list). A game
+    in an earlier period lists the player from that period. NULL: on every list (registered
+    before any period was rated; revision 0010)."""
 
     def __repr__(self) -> str:
         return f"Player(id={self.id!r}, name={self.name!r})"
@@ -228,16 +235,28 @@ class Import(Base):
         sa.CheckConstraint(
             "kind IN ('players_csv', 'games_csv', 'trf', 'pgn', 'fide_list')", name="kind"
         ),
+        sa.Index(
+            "ix_imports_content_hash",
+            "content_hash",
+            unique=True,
+            sqlite_where=sa.text("undone_by IS NULL"),
+            postgresql_where=sa.text("undone_by IS NULL"),
+        ),
     )
 
     id: Mapped[int_pk]
     kind: Mapped[str] = mapped_column(sa.String(16))
     file_name: Mapped[str] = mapped_column(sa.String(500))
-    content_hash: Mapped[str] = mapped_column(sa.String(64), unique=True)
-    """SHA-256 of the file's bytes, hex."""
+    content_hash: Mapped[str] = mapped_column(sa.String(64))
+    """SHA-256 of the file's bytes, hex: unique among the imports in force (an undone file
+    may be imported again)."""
     imported_at: Mapped[dt.datetime]
     """UTC, naive."""
     rows: Mapped[int]
+    undone_by: Mapped[int | None]
+    """The correction that undid the import (``corrections.batch``, ``ratings import undo``;
+    what it removed is in the log under that batch); NULL while it is in force. No foreign
+    key: a batch is several lines (revision 0010)."""
 
     def __repr__(self) -> str:
         return f"Import(id={self.id!r}, file_name={self.file_name!r})"
@@ -295,6 +314,10 @@ class Game(Base):
     rateable: Mapped[bool] = mapped_column(server_default=sa.true())
     """Played out and not excluded: the game goes to rating (whether it changes anyone's
     rating depends on the players' lists, docs/RULES.md#what-is-rated)."""
+    import_id: Mapped[int | None]
+    """The import that stored the game (``imports.id``); NULL for a game added by hand
+    (``game add``), also into an imported event, which ``ratings import undo`` names as not
+    in the file. No foreign key, no index (revision 0010)."""
 
     def __repr__(self) -> str:
         return f"Game(id={self.id!r}, result={self.result.value!r})"
@@ -468,13 +491,36 @@ class RatingBreakdown(Base):
         return f"RatingBreakdown(game_id={self.game_id!r}, player_id={self.player_id!r})"
 
 
+SUPERSEDED_KINDS = ("changed", "added", "withdrawn")
+"""What a :class:`SupersededRating` records (``superseded_ratings.kind``)."""
+SUPERSEDED_VALUES_CHECK = (
+    "(kind = 'changed' AND old_change IS NOT NULL AND new_change IS NOT NULL) OR "
+    "(kind = 'added' AND old_rating IS NULL AND old_change IS NULL "
+    "AND old_k_used IS NULL AND new_change IS NOT NULL) OR "
+    "(kind = 'withdrawn' AND new_rating IS NULL AND new_change IS NULL "
+    "AND old_change IS NOT NULL)"
+)
+"""Which values a row of each kind has (``ck_superseded_ratings_values_of_kind``)."""
+
+
 class SupersededRating(Base):
-    """A published value that a re-rate after a correction replaced, or that ``ratings
-    unrate`` withdrew (``new_rating`` NULL, ``new_change`` 0, ``period_id`` NULL: the
-    period's row is gone, ``period`` names it); never deleted."""
+    """A published list row that a re-rate changed, added or withdrew, or that ``ratings
+    unrate`` or ``ratings import undo`` withdrew; never deleted
+    (docs/DESIGN.md#re-rates-and-superseded-values).
+
+    ``kind``: ``changed`` (old and new values), ``added`` (a row the published list did not
+    have: the old values NULL), ``withdrawn`` (a row the list no longer has: the new values
+    NULL; ``period_id`` NULL too when ``unrate`` withdrew the whole period).
+    """
 
     __tablename__ = "superseded_ratings"
-    __table_args__ = (sa.CheckConstraint(TIME_CONTROL_CHECK, name="time_control"),)
+    __table_args__ = (
+        sa.CheckConstraint(TIME_CONTROL_CHECK, name="time_control"),
+        sa.CheckConstraint(
+            "kind IN (" + ", ".join(f"'{k}'" for k in SUPERSEDED_KINDS) + ")", name="kind"
+        ),
+        sa.CheckConstraint(SUPERSEDED_VALUES_CHECK, name="values_of_kind"),
+    )
 
     id: Mapped[int_pk]
     period_id: Mapped[int | None] = mapped_column(sa.ForeignKey("rating_periods.id"), index=True)
@@ -483,11 +529,19 @@ class SupersededRating(Base):
     """The period's label, ``YYYY-MM`` (kept when the period is withdrawn)."""
     time_control: Mapped[str] = mapped_column(sa.String(8), server_default="standard")
     """standard | rapid | blitz: the list the value was published on."""
-    player_id: Mapped[int] = mapped_column(sa.ForeignKey("players.id"), index=True)
+    player_id: Mapped[int] = mapped_column(index=True)
+    """The player (``players.id``; no foreign key: the row outlives a player ``import undo``
+    removed, and ids are never reused)."""
+    name: Mapped[str] = mapped_column(sa.String(200))
+    """The player's name when the row was superseded."""
+    kind: Mapped[str] = mapped_column(sa.String(9), server_default="changed")
+    """changed | added | withdrawn (revision 0010)."""
     old_rating: Mapped[int | None]
     new_rating: Mapped[int | None]
-    old_change: Mapped[int]
-    new_change: Mapped[int]
+    old_change: Mapped[int | None]
+    """The published change; NULL for an ``added`` row (none was published)."""
+    new_change: Mapped[int | None]
+    """The change now; NULL for a ``withdrawn`` row."""
     old_k_used: Mapped[int | None]
     """The K the replaced entry used."""
     superseded_at: Mapped[dt.datetime]

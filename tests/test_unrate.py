@@ -83,12 +83,12 @@ def test_unrate_withdraws_the_periods_a_typo_published(club: Club) -> None:
     assert club.rows("SELECT label FROM rating_periods ORDER BY label") == [
         ("2026-09",), ("2026-10",),
     ]  # fmt: skip
-    # the withdrawn values, as a re-rate keeps the values it replaces
+    # the withdrawn rows, as a re-rate keeps a row it drops
     assert club.rows(
-        "SELECT player_id, old_rating, old_change, old_k_used, new_rating, new_change "
+        "SELECT player_id, kind, old_rating, old_change, old_k_used, new_rating, new_change "
         "FROM superseded_ratings WHERE period = '2027-01' AND period_id IS NULL "
         "ORDER BY player_id"
-    ) == [(pid, after, change, k, None, 0) for pid, after, change, k in published]
+    ) == [(pid, "withdrawn", after, change, k, None, None) for pid, after, change, k in published]
     assert club.rows(
         "SELECT period, field, old_value, new_value, reason FROM corrections "
         "WHERE action = 'unrate' ORDER BY id"

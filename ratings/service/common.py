@@ -326,6 +326,17 @@ def first_rated_start(session: Session) -> dt.date | None:
     return session.scalar(sa.select(sa.func.min(RatingPeriod.start_date)))
 
 
+def joining_list(session: Session) -> dt.date | None:
+    """``players.listed_from`` of a player registered now: the first day of the period after
+    the newest rated one, whose list is the first to show the player without a game (a
+    published list does not gain players registered after it, docs/DESIGN.md#who-is-on-a-list);
+    None before any period is rated (on every list)."""
+    newest = session.scalar(sa.select(sa.func.max(RatingPeriod.start_date)))
+    if newest is None:
+        return None
+    return Period(to_date(newest), get_config(session).period_months).next().start
+
+
 def mark_for_rerate(session: Session, day: dt.date) -> RatingPeriod | None:
     """A correction touches the period holding ``day``: mark that rated period (or, for a
     day before every rated period, nothing: see :func:`check_not_before_history`).

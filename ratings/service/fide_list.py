@@ -93,6 +93,7 @@ from ratings.service.common import (
     bulk_insert,
     date_param,
     fetch_all,
+    joining_list,
     list_name,
     to_date,
 )
@@ -363,6 +364,9 @@ class _Reading:
         # connection, which takes no other statement until it ends (a query from the
         # generator waited for it for ever: ``import fide-list --add`` never returned)
         self.newest = _newest_list(session)
+        joins = joining_list(session)
+        self.joins = None if joins is None else date_param(session, joins)
+        """``players.listed_from`` of the players it adds (:func:`joining_list`)."""
         self.register = register
         self.listed = listed
         self.given_date = list_date
@@ -484,7 +488,7 @@ class _Reading:
                 name, key, player.fide_id, player.birth_year, player.sex, _federation(player),
                 _title(player), rating, None, k == 10, k, day_param if taken else None,
                 r_rating, r_k == 10, r_k, b_rating, b_k == 10, b_k,
-                day_param if player.inactive else None,
+                day_param if player.inactive else None, self.joins,
             )  # fmt: skip
 
     def _refreshed(
@@ -597,6 +601,7 @@ _NEW_COLUMNS = (
     "name", "name_key", "fide_id", "birth_year", "sex", "federation", "title", "entry_rating",
     "entry_games", "k10", "fide_k", "fide_k_list", "rapid_entry_rating", "rapid_k10",
     "rapid_fide_k", "blitz_entry_rating", "blitz_k10", "blitz_fide_k", "fide_inactive_list",
+    "listed_from",
 )  # fmt: skip
 
 

@@ -32,7 +32,13 @@ from sqlalchemy.orm import Session
 
 from ratings import rules
 from ratings.errors import PeriodError
-from ratings.models import ENTRY_COLUMNS, RatingBreakdown, RatingPeriod
+from ratings.models import (
+    ENTRY_COLUMNS,
+    SUPERSEDED_KINDS,
+    RatingBreakdown,
+    RatingPeriod,
+    SupersededRating,
+)
 from ratings.results import Result
 from ratings.rules import Period, SystemConfig
 from ratings.service.common import (
@@ -73,6 +79,14 @@ class ChangedRating:
     """The rating published now (None: unrated)."""
     time_control: str = "standard"
     """The list: standard, rapid or blitz."""
+    kind: str = "changed"
+    """``changed`` (a rating), ``added`` (a row the published list did not have: ``old``
+    None) or ``withdrawn`` (a row it no longer has: ``new`` None); as
+    ``superseded_ratings.kind``."""
+
+
+CHANGED, ADDED, WITHDRAWN = SUPERSEDED_KINDS
+"""``superseded_ratings.kind``: a published row changed, added to a list, withdrawn."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +100,8 @@ class RateReport:
     games: int = 0
     """Rated games processed (games that counted for at least one player)."""
     changed: tuple[ChangedRating, ...] = ()
-    """Published ratings that the re-rate changed."""
+    """Published ratings that the re-rate changed, and rows it added to or withdrew from
+    published lists (:attr:`ChangedRating.kind`)."""
     held_back: tuple[str, ...] = ()
     """Labels of the periods with games that were not rated because they have not ended
     (``today`` given, no ``through``): ``rate --through`` rates them on purpose."""
@@ -189,6 +204,12 @@ class _Rater:
         self.long_events: frozenset[int] = frozenset()
         """Events longer than 90 days that may have games in the periods rated (a league:
         rated game by game, in the period each was played)."""
+        self.waiting: dict[int, dt.date] = {}
+        """Registered players on no list yet whose first list without a game comes after
+        the period rated (``players.listed_from``; docs/DESIGN.md#who-is-on-a-list), by id:
+        each joins that list, or the list of a period with a game of theirs before it."""
+        self.held: dict[int, rules.Standing] = {}
+        """The standings of :attr:`waiting` players read with every player (full reads)."""
 
     # --- loading -------------------------------------------------------------------------
 
@@ -205,6 +226,7 @@ class _Rater:
         if tc != "standard" and self._dormant(previous):
             self.dormant = True
             return
+        self.waiting = self._waiting_players(start, previous)
         if previous is not None and SKIP_QUIET_PLAYERS and self._has_rows(previous):
             # the previous list is stored: read players period by period, as they are needed
             self.partial = True
@@ -258,8 +280,12 @@ class _Rater:
                 standings[pid] = _listed_standing(
                     listed, birth_year, entry_k10, fide_k, k_day, flag_day
                 )
+        waiting = self.waiting
+        self.held = {pid: standings.pop(pid) for pid in waiting if pid in standings}
         self.standings = standings
-        if not self.active and any(r is not None for r in entry_list.values()):
+        if not self.active and any(
+            r is not None for pid, r in entry_list.items() if pid not in waiting
+        ):
             self.active = True  # rated players: their list is published every period
         listed_before = bool(before)
         if listed_before:
@@ -281,6 +307,39 @@ class _Rater:
             .first()
         )
         return found is not None
+
+    def _waiting_players(self, start: Period, previous: int | None) -> dict[int, dt.date]:
+        """The registered players not on the list before ``start`` whose first list comes
+        after ``start`` (``players.listed_from``, through its index: a few players, none
+        when the register was complete before the first list)."""
+        on_previous = ""
+        if previous is not None:
+            on_previous = (
+                " AND NOT EXISTS (SELECT 1 FROM rating_history h WHERE h.player_id = p.id "
+                f"AND h.period_id = {int(previous)} AND h.time_control = {self.tc_sql})"
+            )
+        return {
+            pid: to_date(day)
+            for pid, day in fetch_all(
+                self.session,
+                "SELECT p.id, p.listed_from FROM players p WHERE p.listed_from > "
+                f"{self.ph} AND p.merged_into_id IS NULL{on_previous}",
+                (self._date_param(start.start),),
+            )
+        }
+
+    def _joining(self, period: Period, games: Sequence[rules.GameResult]) -> set[int]:
+        """The :attr:`waiting` players who join the list of ``period``: its first list
+        without a game, or a game in it; the others wait on."""
+        if not self.waiting:
+            return set()
+        playing = {g.white_id for g in games} | {g.black_id for g in games}
+        joining = {
+            pid for pid, day in self.waiting.items() if day <= period.start or pid in playing
+        }
+        for pid in joining:
+            del self.waiting[pid]
+        return joining
 
     def _players_for(self, period: Period, games: Sequence[rules.GameResult]) -> PartialState:
         """With :attr:`partial`: the standings of the players whose list row can change in
@@ -319,8 +378,10 @@ class _Rater:
             )
         wanted = {g.white_id for g in games} | {g.black_id for g in games}
         wanted |= self._changing(period, previous_id)
-        if self.live > self.previous_count - len(gone):
-            wanted |= self._unlisted(previous_id)  # registered since the previous list
+        self._joining(period, games)
+        if self.live - (self.previous_count - len(gone)) > len(self.waiting):
+            # registered since the previous list, their list come
+            wanted |= self._unlisted(previous_id, period)
         self._read_players(sorted(pid for pid in wanted if pid not in before), period)
         standings = self.standings
         chosen = {pid: standings[pid] for pid in sorted(wanted) if pid in standings}
@@ -364,14 +425,16 @@ class _Rater:
         )
         return {row[0] for row in fetch_all(self.session, sql, params)}
 
-    def _unlisted(self, previous_id: int) -> set[int]:
-        """Registered players without a row on the previous list."""
+    def _unlisted(self, previous_id: int, period: Period) -> set[int]:
+        """Registered players without a row on the previous list whose first list is that
+        of ``period`` or an earlier one (``players.listed_from``)."""
         sql = (
-            "SELECT p.id FROM players p WHERE p.merged_into_id IS NULL AND NOT EXISTS ("
+            "SELECT p.id FROM players p WHERE p.merged_into_id IS NULL "
+            f"AND (p.listed_from IS NULL OR p.listed_from <= {self.ph}) AND NOT EXISTS ("
             "SELECT 1 FROM rating_history h WHERE h.player_id = p.id "
             f"AND h.period_id = {int(previous_id)} AND h.time_control = {self.tc_sql})"
         )
-        return {row[0] for row in fetch_all(self.session, sql)}
+        return {row[0] for row in fetch_all(self.session, sql, (self._date_param(period.start),))}
 
     def _read_players(self, pids: Sequence[int], period: Period) -> None:
         """Read these players' rows on the previous list into :attr:`previous`, and their
@@ -662,6 +725,9 @@ class _Rater:
         if self.partial:
             partial = self._players_for(period, games)
             standings = partial.standings
+        elif self.held or self.waiting:
+            joining = self._joining(period, games)
+            standings = {**standings, **{pid: self.held.pop(pid) for pid in sorted(joining)}}
         outcome = rules.rate_period(
             self.config,
             period,
@@ -1168,6 +1234,7 @@ def rate(
             session.add(row)
             rated.append(period.label)
         else:
+            changed += _withdrawn_since(session, row, row.rated_at)
             row.status = "published"
             row.rated_at = now
             rerated.append(period.label)
@@ -1225,8 +1292,10 @@ def _supersede(
     now: dt.datetime,
     time_control: str,
 ) -> list[ChangedRating]:
-    """Keep every published value of ``period``'s list ``time_control`` that its re-rate
-    replaced (in name order); returns the rating changes."""
+    """Keep every published row of ``period``'s list ``time_control`` that its re-rate
+    changed (rating or change), withdrew (a player merged away) or added (a player rated
+    there for the first time: a game of a player registered since), in name order; returns
+    the ratings that changed and the rows withdrawn and added."""
     tc = rules.time_control(time_control).value
     new = {
         pid: (after, change)
@@ -1236,29 +1305,63 @@ def _supersede(
             f"WHERE period_id = {int(period.id)} AND time_control = '{tc}'",
         )
     }
-    replaced = [
-        (pid, values, new.get(pid, (None, 0)))
-        for pid, values in old.items()
-        if values[:2] != new.get(pid, (None, 0))
-    ]
-    names = _names(session, [pid for pid, _, _ in replaced])
-    replaced.sort(key=lambda item: (names.get(item[0], ""), item[0]))
+    Old = tuple[int | None, int | None, int | None]  # rating after, change, K used
+    rows: list[tuple[int, str, Old, tuple[int | None, int | None]]] = []
+    for pid, values in old.items():
+        now_values = new.get(pid)
+        if now_values is None:
+            rows.append((pid, WITHDRAWN, values, (None, None)))
+        elif values[:2] != now_values:
+            rows.append((pid, CHANGED, values, now_values))
+    if len(new) > len(old) - sum(1 for _, kind, _, _ in rows if kind == WITHDRAWN):
+        none: Old = (None, None, None)
+        rows += [(pid, ADDED, none, v) for pid, v in new.items() if pid not in old]
+    names = _names(session, [pid for pid, _, _, _ in rows])
+    rows.sort(key=lambda item: (names.get(item[0], ""), item[0]))
     stamp = datetime_param(session, now)
     bulk_insert(
         session,
         "superseded_ratings",
         (
-            "period_id", "period", "time_control", "player_id", "old_rating", "new_rating",
-            "old_change", "new_change", "old_k_used", "superseded_at",
+            "period_id", "period", "time_control", "player_id", "name", "kind", "old_rating",
+            "new_rating", "old_change", "new_change", "old_k_used", "superseded_at",
         ),
         (
-            (period.id, period.label, tc, pid, old_rating, new_rating, old_change, new_change,
-             old_k, stamp)
-            for pid, (old_rating, old_change, old_k), (new_rating, new_change) in replaced
+            (period.id, period.label, tc, pid, names.get(pid, "?"), kind, old_rating,
+             new_rating, old_change, new_change, old_k, stamp)
+            for pid, kind, (old_rating, old_change, old_k), (new_rating, new_change) in rows
         ),
     )  # fmt: skip
     return [
-        ChangedRating(period.label, pid, names.get(pid, "?"), old_rating, new_rating, tc)
-        for pid, (old_rating, _, _), (new_rating, _) in replaced
-        if old_rating != new_rating
+        ChangedRating(
+            period.label, pid, names.get(pid, "?"), old_values[0], new_values[0], tc, kind
+        )
+        for pid, kind, old_values, new_values in rows
+        if kind != CHANGED or old_values[0] != new_values[0]
+    ]
+
+
+def _withdrawn_since(
+    session: Session, period: RatingPeriod, since: dt.datetime
+) -> list[ChangedRating]:
+    """The rows of ``period``'s lists that a correction withdrew since the period was rated
+    (``import undo`` removes players with their published rows, kept as ``withdrawn``): the
+    re-rate reports them with its own changes."""
+    found = session.execute(
+        sa.select(
+            SupersededRating.player_id,
+            SupersededRating.name,
+            SupersededRating.old_rating,
+            SupersededRating.time_control,
+        )
+        .where(
+            SupersededRating.period_id == period.id,
+            SupersededRating.kind == WITHDRAWN,
+            SupersededRating.superseded_at > since,
+        )
+        .order_by(SupersededRating.name, SupersededRating.player_id)
+    )
+    return [
+        ChangedRating(period.label, pid, name, rating, None, tc, WITHDRAWN)
+        for pid, name, rating, tc in found
     ]

@@ -42,6 +42,7 @@ from ratings.service.common import (
     describe,
     first_rated_start,
     get_player,
+    joining_list,
     mark_all_for_rerate,
     merged_record,
 )
@@ -292,6 +293,7 @@ def add_player(
         sex=_clean_sex(sex),
         federation=_clean_code(federation, limits.federation, "federation"),
         title=_clean_code(title, limits.title, "title"),
+        listed_from=joining_list(session),
     )
     session.add(player)
     session.flush()
@@ -706,6 +708,8 @@ def import_players(
         raise InputFileErrors(errors)
 
     import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
+    joins = joining_list(session)
+    listed_from = None if joins is None else date_param(session, joins)
     bulk_insert(
         session,
         "players",
@@ -713,6 +717,7 @@ def import_players(
             "name", "name_key", "birth_date", "birth_year", "fide_id", "entry_rating",
             "entry_games", "k10", "sex", "federation", "title", "import_id",
             "rapid_entry_rating", "rapid_entry_games", "blitz_entry_rating", "blitz_entry_games",
+            "listed_from",
         ),
         (
             (
@@ -732,6 +737,7 @@ def import_players(
                 r.rapid_games,
                 r.blitz_rating,
                 r.blitz_games,
+                listed_from,
             )
             for r in new
         ),

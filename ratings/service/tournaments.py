@@ -61,7 +61,7 @@ from ratings.io.notes import FileWarning
 from ratings.matching import Facts, Kind, fold
 from ratings.models import Bye, Event, Game, Import, Player
 from ratings.names import clean_name, key_of_stored
-from ratings.service.common import without_cycle_collection
+from ratings.service.common import joining_list, without_cycle_collection
 from ratings.service.identity import (
     Decisions,
     MatchQuestionsError,
@@ -367,6 +367,7 @@ class PlayerResolver:
         """Create the new players; returns placeholder -> id."""
         if not self.new:
             return {}
+        joins = joining_list(session)
         result = session.execute(
             sa.insert(Player).returning(Player.id, sort_by_parameter_order=True),
             [
@@ -382,6 +383,7 @@ class PlayerResolver:
                     "entry_rating": p.rating,
                     "entry_games": None,  # unknown, never 0 (issue 12, item 1)
                     "k10": False,
+                    "listed_from": joins,
                 }
                 for p in self.new
             ],

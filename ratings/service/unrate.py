@@ -2,8 +2,8 @@
 
 A period rated by mistake (a game dated 2027 instead of 2026 made ``rate`` publish lists up
 to 2027-12) is withdrawn with every rated period after it, newest first. The values its list
-published go to ``superseded_ratings`` as a re-rate keeps the values it replaces (one line
-per player whose rating or change the list held, the new value none), its list rows,
+published go to ``superseded_ratings`` as a re-rate keeps the rows it drops (one line per
+row of its lists, ``withdrawn``, the new values none), its list rows,
 calculation rows and the period row are deleted, and the corrections log says which periods
 went. The games stay: the next ``rate`` rates their periods again once they have ended.
 
@@ -37,7 +37,7 @@ class WithdrawnPeriod:
     entries: int
     """Its list rows (one per registered player)."""
     kept: int
-    """The published values moved to ``superseded_ratings`` (rated players, changes)."""
+    """The rows moved to ``superseded_ratings`` (``withdrawn``): every entry."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,10 +73,10 @@ def unrate(session: Session, label: str, *, reason: str | None = None) -> Withdr
     """Withdraw the rated period ``label`` (``YYYY-MM``) and every rated period after it,
     newest first (issue 11, item 6).
 
-    Each period's published values are kept in ``superseded_ratings`` exactly as a re-rate
-    keeps those it replaces (players whose rating or change the list held; new rating none,
-    new change 0), with the period's label; earlier superseded values of the period keep
-    their label and lose the link to the deleted period row. The corrections log gets one
+    Each period's published rows are kept in ``superseded_ratings`` as ``withdrawn`` (the
+    new values NULL), as a re-rate keeps a row it drops, with the period's label; earlier
+    superseded values of the period keep their label and lose the link to the deleted
+    period row. The corrections log gets one
     line per period, with ``reason``.
 
     :raises PeriodError: when ``label`` is not a rated period.
@@ -94,14 +94,14 @@ def unrate(session: Session, label: str, *, reason: str | None = None) -> Withdr
         entries = conn.exec_driver_sql(
             f"SELECT count(*) FROM rating_history WHERE period_id = {pid}"
         ).scalar_one()
-        # as rate._supersede: a value is kept when it differs from the new one, (none, 0)
+        # every row of its lists, withdrawn (as rate._supersede keeps a row a re-rate drops)
         kept = conn.exec_driver_sql(
             "INSERT INTO superseded_ratings (period_id, period, time_control, player_id, "
-            "old_rating, new_rating, old_change, new_change, old_k_used, superseded_at) "
-            f"SELECT NULL, {ph}, h.time_control, h.player_id, h.rating_after, NULL, h.change, "
-            f"0, h.k_used, {ph} FROM rating_history h JOIN players p ON p.id = h.player_id "
-            f"WHERE h.period_id = {pid} AND (h.rating_after IS NOT NULL OR h.change <> 0) "
-            "ORDER BY h.time_control DESC, p.name, h.player_id",
+            "name, kind, old_rating, new_rating, old_change, new_change, old_k_used, "
+            f"superseded_at) SELECT NULL, {ph}, h.time_control, h.player_id, p.name, "
+            "'withdrawn', h.rating_after, NULL, h.change, NULL, h.k_used, "
+            f"{ph} FROM rating_history h JOIN players p ON p.id = h.player_id "
+            f"WHERE h.period_id = {pid} ORDER BY h.time_control DESC, p.name, h.player_id",
             (period.label, stamp),
         ).rowcount
         conn.exec_driver_sql(
