@@ -157,6 +157,110 @@ def test_import_undo_refuses_a_register_made_before_players_were_traced(tmp_path
     assert counts(club) == before
 
 
+EVENT = "FIDE C.07 2023 Tie-Break Exercises"
+
+
+def test_import_undo_names_everything_and_what_was_not_in_the_file(club: Club) -> None:
+    """Seen: the prompt said `remove 1 event and 16 games`, and the undo also removed a game
+    added by hand to the imported event, and 10 players who stood on three published lists,
+    with no word of them in the re-rate's report and no row in superseded_ratings."""
+    club.game("Hand, Ann", "Hand, Bob", "1-0", "2024-10-05")
+    club.game("Alyx", "Bruno", "1-0", "2024-08-01", "--event", EVENT)  # by hand, game 70
+    club.ok("rate")
+    assert club.rows("SELECT label FROM rating_periods ORDER BY label") == [
+        ("2024-08",), ("2024-09",), ("2024-10",),
+    ]  # fmt: skip
+    names = dict(club.rows("SELECT id, name FROM players WHERE id > 2"))
+    games = club.rows(
+        "SELECT g.id, g.played_on, g.round, g.white_id, w.name, g.black_id, b.name, g.result "
+        "FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "
+        "WHERE g.event_id = 1 ORDER BY g.id"
+    )
+    byes = club.rows(
+        "SELECT y.round, y.player_id, p.name, y.code FROM byes y "
+        "JOIN players p ON p.id = y.player_id ORDER BY y.id"
+    )
+    listed = [
+        f"  event 1 {EVENT} (2024-08-01 .. 2024-08-01)",
+        *(
+            f"  game {gid}: {day}{f' round {rnd}' if rnd else ''}, {wn} (id {w}) - "
+            f"{bn} (id {b}) {result}"
+            + (": not in the file (added by hand)" if gid == 70 else "")
+            for gid, day, rnd, w, wn, b, bn, result in games
+        ),
+        *(f"  bye: round {rnd}, {name} (id {pid}) {code}" for rnd, pid, name, code in byes),
+        *(f"  player {pid} {name}" for pid, name in sorted(names.items())),
+        "  48 rows of those players on the published lists 2024-08 .. 2024-10 (kept in "
+        "superseded_ratings, withdrawn)",
+    ]
+    assert listed[69] == "  game 70: 2024-08-01, Alyx (id 3) - Bruno (id 4) 1-0: not in the " \
+        "file (added by hand)"  # fmt: skip
+    summary = "1 event, 69 games (1 not in the file), 8 byes and 16 players"
+    code, out, err = invoke(club, "import", "undo", "1", stdin="n\n")
+    assert (code, out) == (1, "")
+    assert err == "\n".join(
+        [f"Undo import 1 ({TRF}) removes {summary}:", *listed,
+         f"Remove them? [y/N]: n", f"Error: {NOT_CONFIRMED}", ""]
+    )  # fmt: skip
+
+    code, out, err = invoke(club, "import", "undo", "1", "--yes")
+    assert code == 0
+    assert out == "\n".join([f"Undid import 1 ({TRF}): removed {summary}", *listed, ""])
+    assert err == "This touches rated period 2024-08: 'ratings rate' re-rates from there\n"
+    # their published rows are kept, withdrawn, with their names
+    kept = club.rows(
+        "SELECT period, player_id, name, kind, new_rating, new_change, period_id IS NOT NULL "
+        "FROM superseded_ratings ORDER BY period, player_id"
+    )
+    assert kept == [
+        (period, pid, names[pid], "withdrawn", None, None, 1)
+        for period in ("2024-08", "2024-09", "2024-10")
+        for pid in sorted(names)
+    ]
+    # the re-rate names them
+    out = club.ok("rate")
+    assert out.startswith(
+        "Re-rated 3 periods 2024-08 .. 2024-10 after corrections; 0 published ratings changed; "
+        "16 players withdrawn from published lists\n"
+    ), out
+    assert out.splitlines()[1:] == [
+        f"  {name} (id {pid}): withdrawn from lists 2024-08 .. 2024-10"
+        for pid, name in sorted(names.items(), key=lambda item: (item[1], item[0]))
+    ]
+    assert club.ok("rate") == "Nothing to rate\n"
+    # the import stays listed, undone by correction 1; the file can be imported again
+    batch = club.rows("SELECT max(batch) FROM corrections WHERE action = 'import_undo'")[0][0]
+    assert club.rows("SELECT id, undone_by FROM imports") == [(1, batch)]
+    listing = club.ok("import", "list", "--format", "csv").splitlines()
+    assert listing[0].endswith(",undone_by")
+    assert listing[1].startswith("1,trf,") and listing[1].endswith(f",{batch}")
+    club.ok("import", "trf", str(TRF))
+    assert club.rows("SELECT id, undone_by FROM imports ORDER BY id") == [(1, batch), (2, None)]
+    code, out, err = invoke(club, "import", "undo", "1", "--yes")
+    assert (code, out) == (1, "")
+    assert err == (
+        f"Error: import 1 ({TRF}) was undone already (correction {batch}, 'ratings log')\n"
+    )
+
+
+def test_import_undo_dry_run_shows_the_same_and_writes_nothing(club: Club) -> None:
+    club.ok("rate")
+    before = club.state()
+    code, dry, err = invoke(club, "import", "undo", "1", "--dry-run")
+    assert (code, club.state()) == (0, before)
+    code, out, err_done = invoke(club, "import", "undo", "1", "--yes")
+    assert code == 0
+    head, *lines = out.splitlines()
+    assert dry.splitlines() == [
+        "Dry run: nothing was changed",
+        head.replace("Undid import", "Would undo import").replace("removed", "remove"),
+        *lines,
+    ]
+    assert err == err_done.replace("This touches", "This would touch").replace(
+        "re-rates", "would re-rate"
+    )
+
+
 # --- the service ---------------------------------------------------------------------------
 
 

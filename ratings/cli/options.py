@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 import click
@@ -73,26 +73,52 @@ def today_unless(allow_future: bool) -> dt.date | None:
     return None if allow_future else clock.today()
 
 
-def say_marked(period: str | None) -> None:
-    """The note every command that marks a rated period for re-rating prints (stderr)."""
-    if period:
+def say_marked(period: str | None, *, would: bool = False) -> None:
+    """The note every command that marks a rated period for re-rating prints (stderr): the
+    earliest period the command touched (``corrections.touched``); ``would``: a dry run's."""
+    if period and would:
+        click.echo(
+            f"This would touch rated period {period}: 'ratings rate' would re-rate from there",
+            err=True,
+        )
+    elif period:
         click.echo(
             f"This touches rated period {period}: 'ratings rate' re-rates from there", err=True
         )
 
 
+DRY_RUN = click.option(
+    "--dry-run",
+    is_flag=True,
+    help="Show what it would change (old -> new) and the rated period it would touch; "
+    "write nothing.",
+)
+
+DRY_RUN_DONE = "Dry run: nothing was changed"
+"""The first line of a correction's dry run (then what it would do, as it would say it)."""
+
+
+def say_changes(lines: Sequence[str]) -> None:
+    """A correction's old -> new lines, indented under its report (stdout)."""
+    for line in lines:
+        click.echo(f"  {line}")
+
+
 T = TypeVar("T")
 
 
-def confirmed(run: Callable[[bool], T], yes: bool) -> tuple[T, EventMove | None]:
+def confirmed(
+    run: Callable[[bool], T], yes: bool, *, dry_run: bool = False
+) -> tuple[T, EventMove | None]:
     """Run a correction that may move an event's dates (issue 11, item 7): first without
     letting it (``run(False)``, rolled back if it would); then, said and confirmed (or with
-    ``--yes``), letting it. Returns what ``run`` returned and the move, if any."""
+    ``--yes``, or in a dry run, which asks nothing), letting it. Returns what ``run``
+    returned and the move, if any."""
     try:
         return run(False), None
     except EventMoveError as exc:
         move = exc.move
-    if not yes:
+    if not yes and not dry_run:
         ask(f"This moves {move.describe()}. Go ahead?")
     return run(True), move
 
@@ -111,10 +137,10 @@ def ask(question: str) -> None:
     raise CommandError(NOT_CONFIRMED)
 
 
-def say_moved(move: EventMove | None) -> None:
-    """The report of an event that a correction moved."""
+def say_moved(move: EventMove | None, *, would: bool = False) -> None:
+    """The report of an event that a correction moved (``would``: a dry run's)."""
     if move is not None:
-        click.echo(f"Moved {move.describe()}")
+        click.echo(f"{'Would move' if would else 'Moved'} {move.describe()}")
 
 
 def reading(session: Session, ref: str) -> tuple[str, str | None]:

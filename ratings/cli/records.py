@@ -12,6 +12,8 @@ from ratings import limits, service
 from ratings.cli import App, pass_app
 from ratings.cli.options import (
     ALLOW_FUTURE,
+    DRY_RUN,
+    DRY_RUN_DONE,
     LATE_OK,
     REASON,
     TIME_CONTROL,
@@ -19,6 +21,7 @@ from ratings.cli.options import (
     ask,
     confirmed,
     reading,
+    say_changes,
     say_late,
     say_marked,
     say_moved,
@@ -30,7 +33,8 @@ from ratings.errors import InvalidInputError, NothingChangedError
 from ratings.models import Player
 from ratings.results import Result
 from ratings.service import aliases as alias_service
-from ratings.service import corrections, reports
+from ratings.service import audit, corrections, reports
+from ratings.service.games import describe_game
 from ratings.service.notices import unknown_games_players
 from ratings.service.rating_periods import game_rating_period
 
@@ -67,13 +71,6 @@ CONFIRMED = click.option("--yes", "-y", is_flag=True, help="Do it without asking
 WHY = click.option(
     "--reason", metavar="TEXT", help="Why: kept with the change in the corrections log."
 )
-
-
-def _marked(period: str | None) -> None:
-    if period:
-        click.echo(
-            f"This touches rated period {period}: 'ratings rate' re-rates from there", err=True
-        )
 
 
 @click.group("player")
@@ -314,12 +311,14 @@ def _cell(value: object) -> Value:
 @click.option("--blitz-rating", metavar="R", help="Blitz entry rating (0-3500); '' clears it.")
 @click.option("--blitz-games", metavar="N", help="Blitz entry games.")
 @ALLOW_SAME_NAME
+@DRY_RUN
 @WHY
 @pass_app
 def player_edit(
     app: App,
     player_ref: str,
     allow_same_name: bool,
+    dry_run: bool,
     reason: str | None,
     name: str | None,
     birthdate: str | None,
@@ -335,7 +334,8 @@ def player_edit(
     blitz_rating: str | None,
     blitz_games: str | None,
 ) -> None:
-    """Correct a player's data (entry data changes re-rate from the first period)."""
+    """Correct a player's data, printing each field old -> new (entry and birth data re-rate
+    from the first period that lists the player)."""
     limits.option("--name", limits.name_length, name)
     games = limits.option("--games", limits.games, games_text)
     kwargs: dict[str, Any] = {
@@ -350,7 +350,7 @@ def player_edit(
     ):
         if text is not None:  # blank clears it
             kwargs[key] = limits.option(option, parse, text) if text.strip() else None
-    with app.session() as session:
+    with app.session(commit=not dry_run) as session:
         p, changed = service.edit_player(
             session,
             player_ref,
@@ -365,11 +365,18 @@ def player_edit(
             reason=reason,
             **kwargs,
         )
+        verb = "Would change" if dry_run else "Changed"
         if changed:
-            report = f"Changed {', '.join(changed)} of {describe_player(p)}"
+            report = f"{verb} {', '.join(changed)} of {describe_player(p)}"
         else:
             report = f"Nothing changed for {describe_player(p)}"
+        lines = audit.change_lines(session, audit.recorded(session))
+        marked = corrections.touched(session)
+    if dry_run:
+        click.echo(DRY_RUN_DONE)
     click.echo(report)  # only once the changes are saved
+    say_changes(lines)
+    say_marked(marked, would=dry_run)
 
 
 def _plural(n: int, word: str) -> str:
@@ -381,10 +388,11 @@ def _plural(n: int, word: str) -> str:
 @click.argument("remove", metavar="DUPLICATE")
 @CONFIRMED
 @click.option("--force", is_flag=True, help="Merge even when FIDE ids or birthdates differ.")
+@DRY_RUN
 @WHY
 @pass_app
 def player_merge(
-    app: App, keep: str, remove: str, yes: bool, force: bool, reason: str | None
+    app: App, keep: str, remove: str, yes: bool, force: bool, dry_run: bool, reason: str | None
 ) -> None:
     """Merge DUPLICATE into KEEP (two records of one person): its games, byes and the data
     KEEP lacks move to KEEP. Asks first (--yes does not); players whose FIDE ids or
@@ -395,27 +403,33 @@ def player_merge(
         plan = service.plan_merge(session, keep, remove)
         service.merge.check_merge(plan, force=force)
         question, ids = plan.describe(), (str(plan.keep.id), str(plan.remove.id))
-    if not yes:
+    if not yes and not dry_run:
         click.echo(question, err=True)
         ask("Merge them?")
-    with app.session() as session:
+    with app.session(commit=not dry_run) as session:
         done = service.merge_players(session, *ids, force=force, reason=reason)
         aliases = f", {_plural(done.aliases, 'alias')}" if done.aliases else ""
+        verb, moved = ("Would merge", "would move") if dry_run else ("Merged", "moved")
         report = (
-            f"Merged {describe_player(done.remove)} into {describe_player(done.keep)}: "
-            f"{_plural(done.games, 'game')}{aliases} and {_plural(done.byes, 'bye')} moved; "
+            f"{verb} {describe_player(done.remove)} into {describe_player(done.keep)}: "
+            f"{_plural(done.games, 'game')}{aliases} and {_plural(done.byes, 'bye')} {moved}; "
             f"'ratings player unmerge {done.remove.id}' undoes it"
         )
+        lines = audit.change_lines(session, audit.recorded(session))
+    if dry_run:
+        click.echo(DRY_RUN_DONE)
     click.echo(report)  # only once the merge is saved
-    _marked(done.marked_period)
+    say_changes(lines)
+    say_marked(done.marked_period, would=dry_run)
 
 
 @player.command("unmerge")
 @click.argument("merged", metavar="DUPLICATE")
 @CONFIRMED
+@DRY_RUN
 @WHY
 @pass_app
-def player_unmerge(app: App, merged: str, yes: bool, reason: str | None) -> None:
+def player_unmerge(app: App, merged: str, yes: bool, dry_run: bool, reason: str | None) -> None:
     """Undo 'player merge' of DUPLICATE (its id): both players and their games are as they
     were before the merge (a game voided since stays voided). The next 'ratings rate'
     re-rates."""
@@ -427,20 +441,26 @@ def player_unmerge(app: App, merged: str, yes: bool, reason: str | None) -> None
             "its games, byes and data go back to it"
         )
         ref = str(found.id)
-    if not yes:
+    if not yes and not dry_run:
         click.echo(question, err=True)
         ask("Unmerge?")
-    with app.session() as session:
+    with app.session(commit=not dry_run) as session:
         done = service.unmerge_player(session, ref, reason=reason)
         aliases = f", {_plural(done.aliases, 'alias')}" if done.aliases else ""
+        verb, moved = ("Would unmerge", "would move") if dry_run else ("Unmerged", "moved")
         report = (
-            f"Unmerged {describe_player(done.restored)} from {describe_player(done.keep)}: "
-            f"{_plural(done.games, 'game')}{aliases} and {_plural(done.byes, 'bye')} moved back"
+            f"{verb} {describe_player(done.restored)} from {describe_player(done.keep)}: "
+            f"{_plural(done.games, 'game')}{aliases} and {_plural(done.byes, 'bye')} {moved} "
+            "back"
         )
+        lines = audit.change_lines(session, audit.recorded(session))
+    if dry_run:
+        click.echo(DRY_RUN_DONE)
     click.echo(report)  # only once the unmerge is saved
+    say_changes(lines)
     for note in done.skipped:
         click.echo(f"Not restored: {note}", err=True)
-    _marked(done.marked_period)
+    say_marked(done.marked_period, would=dry_run)
 
 
 @player.group("alias")
@@ -543,7 +563,6 @@ def game_add(
 
     def add(allow_move: bool) -> tuple[int, str | None, list[str]]:
         with app.session() as session:
-            before = corrections.waiting(session)
             g = service.add_game(
                 session,
                 white,
@@ -559,7 +578,7 @@ def game_add(
             late = []
             if period is not None:
                 late = game_rating_period(session, g.id, period, late_ok=late_ok)
-            return g.id, corrections.newly_marked(session, before), late
+            return g.id, corrections.touched(session), late
 
     (game_id, marked, late), move = confirmed(add, yes)
     click.echo(f"Added game {game_id}")  # only once the game is saved
@@ -576,6 +595,7 @@ def game_add(
 @click.option("--rated/--unrated", default=None, help="--unrated: played but not rated.")
 @ALLOW_FUTURE
 @YES
+@DRY_RUN
 @REASON
 @pass_app
 def game_edit(
@@ -587,9 +607,11 @@ def game_edit(
     rated: bool | None,
     allow_future: bool,
     yes: bool,
+    dry_run: bool,
     reason: str | None,
 ) -> None:
-    """Correct a stored game (its rated period is re-rated by the next 'ratings rate').
+    """Correct a stored game, printing each field old -> new (its rated period is re-rated
+    by the next 'ratings rate').
 
     A new date that changes the event's dates asks first: all its games follow.
     """
@@ -603,9 +625,8 @@ def game_edit(
     played_on = parse_date(date_text) if date_text is not None else None
     today = today_unless(allow_future)
 
-    def edit(allow_move: bool) -> str | None:
-        with app.session() as session:
-            before = corrections.waiting(session)
+    def edit(allow_move: bool) -> tuple[list[str], str | None]:
+        with app.session(commit=not dry_run) as session:
             service.edit_game(
                 session,
                 game_id,
@@ -617,40 +638,50 @@ def game_edit(
                 allow_move=allow_move,
                 reason=reason,
             )
-            return corrections.newly_marked(session, before)
+            lines = audit.change_lines(session, audit.recorded(session))
+            return lines, corrections.touched(session)
 
     try:
-        marked, move = confirmed(edit, yes)
+        (lines, marked), move = confirmed(edit, yes, dry_run=dry_run)
     except NothingChangedError:
         click.echo(f"Game {game_id} unchanged: it already has these values")
         return
-    click.echo(f"Changed game {game_id}")  # only once the change is saved
-    say_moved(move)
-    say_marked(marked)
+    if dry_run:
+        click.echo(DRY_RUN_DONE)
+    click.echo(f"{'Would change' if dry_run else 'Changed'} game {game_id}")  # once saved
+    say_changes(lines)
+    say_moved(move, would=dry_run)
+    say_marked(marked, would=dry_run)
 
 
 @game.command("void")
 @click.argument("game_id_text", metavar="GAME_ID")
 @YES
+@DRY_RUN
 @REASON
 @pass_app
-def game_void(app: App, game_id_text: str, yes: bool, reason: str | None) -> None:
-    """Remove a game recorded in error (its rated period is re-rated by the next rate).
+def game_void(app: App, game_id_text: str, yes: bool, dry_run: bool, reason: str | None) -> None:
+    """Remove a game recorded in error, naming it (its rated period is re-rated by the next
+    rate).
 
     A void that changes the event's dates asks first.
     """
     game_id = limits.option("GAME_ID", limits.game_id, game_id_text)
 
-    def void(allow_move: bool) -> str | None:
-        with app.session() as session:
-            before = corrections.waiting(session)
+    def void(allow_move: bool) -> tuple[list[str], str | None]:
+        with app.session(commit=not dry_run) as session:
+            removed = f"{describe_game(session, game_id)} -> removed"
             service.void_game(session, game_id, allow_move=allow_move, reason=reason)
-            return corrections.newly_marked(session, before)
+            lines = audit.change_lines(session, audit.recorded(session))  # the event's dates
+            return [removed, *lines], corrections.touched(session)
 
-    marked, move = confirmed(void, yes)
-    click.echo(f"Voided game {game_id}")  # only once the game is gone
-    say_moved(move)
-    say_marked(marked)
+    (lines, marked), move = confirmed(void, yes, dry_run=dry_run)
+    if dry_run:
+        click.echo(DRY_RUN_DONE)
+    click.echo(f"{'Would void' if dry_run else 'Voided'} game {game_id}")  # once it is gone
+    say_changes(lines)
+    say_moved(move, would=dry_run)
+    say_marked(marked, would=dry_run)
 
 
 def register(group: click.Group) -> None:

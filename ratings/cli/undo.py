@@ -1,5 +1,5 @@
 """``ratings unrate`` and ``ratings import undo``: the corrections that take back what was
-done in error (issue 11, items 6 and 8)."""
+done in error (issue 11, items 6 and 8; issue 28, items 1 and 2)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,15 @@ import click
 
 from ratings.cli import App, pass_app
 from ratings.cli.imports import import_
-from ratings.cli.options import REASON, YES, ask, say_marked
+from ratings.cli.options import (
+    DRY_RUN,
+    DRY_RUN_DONE,
+    REASON,
+    YES,
+    ask,
+    say_changes,
+    say_marked,
+)
 from ratings.service import corrections, unrate
 from ratings.service import undo as undo_service
 
@@ -25,15 +33,22 @@ def _plural(n: int, noun: str) -> str:
     help="The first rated period to withdraw; every rated period after it goes too.",
 )
 @YES
+@DRY_RUN
 @REASON
 @pass_app
-def unrate_command(app: App, from_label: str, yes: bool, reason: str | None) -> None:
+def unrate_command(app: App, from_label: str, yes: bool, dry_run: bool, reason: str | None) -> None:
     """Withdraw rated periods from YYYY-MM on, newest first (asks first).
 
-    Their published values are kept in superseded_ratings, as a re-rate keeps the values it
-    replaces, and the corrections log records the withdrawal. The games stay: 'ratings rate'
-    rates their periods again once they have ended.
+    Every row of their lists is kept in superseded_ratings (withdrawn), as a re-rate keeps
+    the rows it drops, and the corrections log records the withdrawal. The games stay:
+    'ratings rate' rates their periods again once they have ended.
     """
+    if dry_run:
+        with app.session(commit=False) as session:
+            done = unrate.unrate(session, from_label, reason=reason)
+        click.echo(DRY_RUN_DONE)
+        _say_withdrawn(done, would=True)
+        return
     if not yes:
         with app.session(commit=False) as session:
             labels = [p.label for p in unrate.periods_from(session, from_label)]
@@ -41,9 +56,14 @@ def unrate_command(app: App, from_label: str, yes: bool, reason: str | None) -> 
         ask(f"Withdraw {_plural(len(labels), 'rated period')} ({span}, newest first)?")
     with app.session(bulk=True) as session:
         done = unrate.unrate(session, from_label, reason=reason)
+    _say_withdrawn(done)
+
+
+def _say_withdrawn(done: unrate.Withdrawn, *, would: bool = False) -> None:
+    verb = "Would withdraw" if would else "Withdrew"
     for p in done.periods:
         click.echo(
-            f"Withdrew rated period {p.label} (list of {p.list_date}, "
+            f"{verb} rated period {p.label} (list of {p.list_date}, "
             f"{_plural(p.entries, 'entry').replace('entrys', 'entries')}; "
             f"{p.kept} kept in superseded_ratings)"
         )
@@ -52,33 +72,53 @@ def unrate_command(app: App, from_label: str, yes: bool, reason: str | None) -> 
 @import_.command("undo")
 @click.argument("import_id", metavar="ID", type=int)
 @YES
+@DRY_RUN
 @REASON
 @pass_app
-def import_undo(app: App, import_id: int, yes: bool, reason: str | None) -> None:
-    """Remove what import ID added: its events, games, byes and the players it registered
-    that nothing else uses (asks first; 'ratings import list' shows the ids).
+def import_undo(app: App, import_id: int, yes: bool, dry_run: bool, reason: str | None) -> None:
+    """Remove what import ID added: its events with every game and bye in them, the players
+    it registered and the aliases it stored (asks first, naming each; 'ratings import list'
+    shows the ids).
 
-    Refused when a later correction depends on it (an edited game, a merged player, a
-    player with games from elsewhere), naming what; the import of a player register that
-    changed players ('import players --update', 'import fide-list') cannot be undone exactly
-    and is refused. Everything removed is kept in the corrections log ('ratings log').
+    A game added by hand to one of its events is named as not in the file. The removed
+    players' rows on published lists are kept in superseded_ratings (withdrawn; the next
+    'ratings rate' names them). Refused when a later correction depends on it (an edited
+    game, a merged player, a player with games from elsewhere), naming what; the import of
+    a player register that changed players ('import players --update', 'import
+    fide-list') cannot be undone exactly and is refused. Everything removed is kept in the
+    corrections log ('ratings log'); the import stays in 'ratings import list', undone.
     """
+    if dry_run:
+        with app.session(commit=False) as session:
+            done = undo_service.undo_import(session, import_id, reason=reason)
+            marked = corrections.touched(session)
+        click.echo(DRY_RUN_DONE)
+        _say_undone(done, would=True)
+        say_marked(marked, would=True)
+        return
     if not yes:
         with app.session(commit=False) as session:
             plan = undo_service.plan_undo(session, import_id)
-        ask(f"Undo import {plan.import_id} ({plan.file_name}): remove {plan.describe()}?")
-    with app.session(bulk=True) as session:
-        before = corrections.waiting(session)
-        done = undo_service.undo_import(session, import_id, reason=reason)
-        marked = corrections.newly_marked(session, before)
-    click.echo(f"Undid import {done.import_id} ({done.file_name}): removed {done.describe()}")
-    if done.kept_players:
+        lines = plan.lines()
         click.echo(
-            f"Kept {_plural(len(done.kept_players), 'player')} it registered (used elsewhere): "
-            + ", ".join(f"{pid} ({name})" for pid, name in done.kept_players),
+            f"Undo import {plan.import_id} ({plan.file_name}) removes {plan.describe()}"
+            + (":" if lines else ""),
             err=True,
         )
+        for line in lines:
+            click.echo(f"  {line}", err=True)
+        ask("Remove them?")
+    with app.session(bulk=True) as session:
+        done = undo_service.undo_import(session, import_id, reason=reason)
+        marked = corrections.touched(session)
+    _say_undone(done)
     say_marked(marked)
+
+
+def _say_undone(done: undo_service.UndoPlan, *, would: bool = False) -> None:
+    verb, removed = ("Would undo", "remove") if would else ("Undid", "removed")
+    click.echo(f"{verb} import {done.import_id} ({done.file_name}): {removed} {done.describe()}")
+    say_changes(done.lines())
 
 
 def register(group: click.Group) -> None:

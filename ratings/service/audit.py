@@ -25,16 +25,18 @@ from sqlalchemy.orm import Session
 
 from ratings import limits
 from ratings.errors import LimitError
-from ratings.models import CORRECTION_ACTIONS, Correction
+from ratings.models import CORRECTION_ACTIONS, Correction, Event, Player
 from ratings.service.common import utcnow
 
 __all__ = [
     "Action",
     "Change",
     "as_text",
+    "change_lines",
     "check_reason",
     "entries",
     "record",
+    "recorded",
 ]
 
 
@@ -142,6 +144,7 @@ def record(
     if not changes:
         raise ValueError("record() needs at least one change")
     text = check_reason(reason)
+    session.info.setdefault(_RECORDED, []).extend(changes)
     when = at or utcnow()
     batch = (session.scalar(sa.select(sa.func.max(Correction.batch))) or 0) + 1
     session.execute(
@@ -165,6 +168,56 @@ def record(
         ],
     )
     return batch
+
+
+_RECORDED = "ratings.recorded_changes"
+"""``Session.info`` key: the changes :func:`record` wrote in this unit of work."""
+
+
+def recorded(session: Session) -> list[Change]:
+    """The changes this unit of work (one command) wrote to the log, in order: what a
+    correcting command prints, old -> new (issue 28, item 2)."""
+    return list(session.info.get(_RECORDED, []))
+
+
+def change_lines(session: Session, changes: Sequence[Change]) -> list[str]:
+    """One line a changed field, old -> new, naming what it belongs to with its name now:
+    ``game 17: result 1-0 -> 0-1``, ``player 2 (Bob): birth_year 1985 -> 2010``,
+    ``event 3 (Club Ch): end_date 2026-01-14 -> 2026-01-21``. Lines without a field (a
+    removed row) are left to the command."""
+    player_ids = sorted({c.player_id for c in changes if c.player_id is not None})
+    event_ids = sorted({c.event_id for c in changes if c.event_id is not None})
+    players = dict(
+        session.execute(sa.select(Player.id, Player.name).where(Player.id.in_(player_ids)))
+        .tuples()
+        .all()
+    )
+    events = dict(
+        session.execute(sa.select(Event.id, Event.name).where(Event.id.in_(event_ids)))
+        .tuples()
+        .all()
+    )
+    lines = []
+    for c in changes:
+        if c.field is None:
+            continue
+        if c.game_id is not None:
+            subject = f"game {c.game_id}"
+        elif c.event_id is not None:
+            subject = f"event {c.event_id} ({events.get(c.event_id, '?')})"
+        elif c.player_id is not None:
+            subject = f"player {c.player_id} ({players.get(c.player_id, '?')})"
+        elif c.period is not None:
+            subject = f"period {c.period}"
+        else:
+            subject = "settings"
+        lines.append(f"{subject}: {c.field} {_shown(c.old)} -> {_shown(c.new)}")
+    return lines
+
+
+def _shown(value: object) -> str:
+    text = as_text(value)
+    return "(none)" if text is None else text
 
 
 def entries(

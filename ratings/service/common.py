@@ -22,7 +22,7 @@ from ratings.errors import (
     PlayerMergedError,
     PlayerNotFoundError,
 )
-from ratings.models import Correction, Player, RatingPeriod, Settings
+from ratings.models import Correction, Event, Game, Player, RatingHistory, RatingPeriod, Settings
 from ratings.names import key_of_stored, name_key
 from ratings.rules import Period, SystemConfig, system_config
 
@@ -337,25 +337,94 @@ def joining_list(session: Session) -> dt.date | None:
     return Period(to_date(newest), get_config(session).period_months).next().start
 
 
+_TOUCHED = "ratings.touched_periods"
+"""``Session.info`` key: the rated periods this unit of work marked (:func:`mark_period`)."""
+
+
+def mark_period(session: Session, period: RatingPeriod) -> RatingPeriod:
+    """Mark a rated period for a re-rate, and note that this unit of work touched it (already
+    marked or not): :func:`touched_period` names the earliest."""
+    period.status = "needs_rerate"
+    session.info.setdefault(_TOUCHED, {})[period.start_date] = period.label
+    return period
+
+
+def touched_period(session: Session) -> str | None:
+    """The earliest rated period that this unit of work (one command) marked for a re-rate,
+    whether or not an earlier correction had marked it already: what ``This touches rated
+    period P`` names (issue 28, item 2). None when it marked none."""
+    touched: dict[dt.date, str] = session.info.get(_TOUCHED, {})
+    return touched[min(touched)] if touched else None
+
+
 def mark_for_rerate(session: Session, day: dt.date) -> RatingPeriod | None:
-    """A correction touches the period holding ``day``: mark that rated period (or, for a
-    day before every rated period, nothing: see :func:`check_not_before_history`).
+    """A correction touches the period that rates a result of ``day`` (an event's end, a
+    league game's day): mark that rated period (or, for a day before every rated period,
+    nothing: see :func:`check_not_before_history`). The closing date applies (art. 7.1.3:
+    a day after it goes to the next period).
 
     Returns the marked period, or None when ``day`` is after every rated period.
     """
-    start = period_of(session, day).start
+    start = get_config(session).rating_period(day).start
     period = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == start))
-    if period is not None:
-        period.status = "needs_rerate"
-    return period
+    return None if period is None else mark_period(session, period)
 
 
 def mark_all_for_rerate(session: Session) -> RatingPeriod | None:
-    """A correction to the register (entry data): re-rate from the oldest rated period."""
+    """Re-rate from the oldest rated period (a change to every period's inputs)."""
     period = session.scalar(sa.select(RatingPeriod).order_by(RatingPeriod.start_date).limit(1))
-    if period is not None:
-        period.status = "needs_rerate"
-    return period
+    return None if period is None else mark_period(session, period)
+
+
+def mark_from_first_listing(
+    session: Session, player_ids: Sequence[int], time_controls: Sequence[str] | None = None
+) -> RatingPeriod | None:
+    """A correction to these players' register entries (entry data, birth data) touches the
+    periods that list them or rate a game of theirs: mark the first such rated period (on
+    ``time_controls``; None: any list). None when no rated period has them."""
+    days: list[dt.date] = []
+    lists = RatingHistory.time_control.in_(list(time_controls)) if time_controls else sa.true()
+    games = Event.time_control.in_(list(time_controls)) if time_controls else sa.true()
+    config = get_config(session)
+    for i in range(0, len(player_ids), 500):
+        chunk = list(player_ids[i : i + 500])
+        found = session.scalar(
+            sa.select(sa.func.min(RatingPeriod.start_date))
+            .join(RatingHistory, RatingHistory.period_id == RatingPeriod.id)
+            .where(RatingHistory.player_id.in_(chunk), lists)
+        )
+        if found is not None:
+            days.append(to_date(found))
+        for start, end, given, first in session.execute(
+            sa.select(
+                Event.start_date, Event.end_date, Event.rating_period, sa.func.min(Game.played_on)
+            )
+            .join(Game, Game.event_id == Event.id)
+            .where(sa.or_(Game.white_id.in_(chunk), Game.black_id.in_(chunk)), games)
+            .group_by(Event.id, Event.start_date, Event.end_date, Event.rating_period)
+        ):
+            if given is not None:
+                days.append(to_date(given))
+            elif rules.is_long_event(to_date(start), to_date(end)):
+                days.append(config.rating_period(to_date(first)).start)
+            else:
+                days.append(config.rating_period(to_date(end)).start)
+    for day in sorted(set(days)):
+        period = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == day))
+        if period is not None:
+            return mark_period(session, period)
+    return None
+
+
+def mark_joining(session: Session, player: Player) -> RatingPeriod | None:
+    """A player who (re)joins the lists without a game (``players.listed_from``, a merge
+    undone): mark the first rated period whose list takes the player (None: no such
+    rated period)."""
+    query = sa.select(RatingPeriod).order_by(RatingPeriod.start_date).limit(1)
+    if player.listed_from is not None:
+        query = query.where(RatingPeriod.start_date >= player.listed_from)
+    period = session.scalar(query)
+    return None if period is None else mark_period(session, period)
 
 
 BULK_CHUNK = 50_000

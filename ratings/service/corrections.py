@@ -20,6 +20,7 @@ from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
     Bye,
     Game,
+    Player,
     RatingPeriod,
 )
 from ratings.rules import Period
@@ -28,10 +29,11 @@ from ratings.service.common import (
     clean_text,
     get_config,
     mark_for_rerate,
+    touched_period,
 )
 from ratings.service.dates import check_not_future
 from ratings.service.event_lookup import get_event
-from ratings.service.logged import bye_lines, event_lines, game_lines
+from ratings.service.logged import bye_lines, event_lines, game_lines, game_text
 from ratings.service.moves import EventMove, EventMoveError, Span, event_move, games_span
 from ratings.service.rate import RateReport, rate
 from ratings.service.rating_periods import (
@@ -47,8 +49,8 @@ __all__ = [
     "delete_events",
     "edit_event",
     "mark_event",
-    "newly_marked",
     "rerate_pending",
+    "touched",
     "void_event",
     "waiting",
 ]
@@ -78,10 +80,12 @@ def waiting(session: Session) -> set[str]:
     )
 
 
-def newly_marked(session: Session, before: set[str]) -> str | None:
-    """The oldest rated period marked for a re-rate since ``before`` (:func:`waiting`): what
-    a command that marked one says (issue 11, item 10)."""
-    return min(waiting(session) - before, default=None)
+def touched(session: Session) -> str | None:
+    """The earliest rated period this command marked for a re-rate, already marked before or
+    not: what ``This touches rated period P`` names (issue 11, item 10; issue 28, item 2:
+    not the earliest period some earlier correction marked, nor a later one when the earliest
+    was marked already). :func:`ratings.service.common.touched_period`."""
+    return touched_period(session)
 
 
 # --- events ---------------------------------------------------------------------------------
@@ -245,6 +249,8 @@ class VoidedEvent:
     name: str
     games: int
     byes: int
+    lines: tuple[str, ...] = ()
+    """What it removed, one line a row: the event, each game, each bye."""
 
 
 def void_event(session: Session, ref: str, *, reason: str | None = None) -> VoidedEvent:
@@ -267,7 +273,26 @@ def void_event(session: Session, ref: str, *, reason: str | None = None) -> Void
         lines += game_lines(game)
     for bye in byes:
         lines += bye_lines(bye)
-    voided = VoidedEvent(event.id, event.name, len(games), len(byes))
+    names = dict(
+        session.execute(
+            sa.select(Player.id, Player.name).where(
+                Player.id.in_(
+                    {g.white_id for g in games} | {g.black_id for g in games}
+                    | {b.player_id for b in byes}
+                )
+            )
+        ).tuples()
+    )  # fmt: skip
+    removed = [f"event {event.id} {event.name} ({event.start_date} .. {event.end_date})"]
+    removed += [
+        game_text(g.id, g.played_on, g.round, (g.white_id, names[g.white_id]),
+                  (g.black_id, names[g.black_id]), g.result.value)
+        for g in games
+    ]  # fmt: skip
+    removed += [
+        f"bye: round {b.round}, {names[b.player_id]} (id {b.player_id}) {b.code}" for b in byes
+    ]
+    voided = VoidedEvent(event.id, event.name, len(games), len(byes), tuple(removed))
     mark_event(session, [(event.start_date, event.end_date)], span[0] if span else None)
     delete_events(session, [event.id])
     audit.record(session, audit.Action.EVENT_VOID, *lines, reason=reason)

@@ -95,6 +95,7 @@ from ratings.service.common import (
     fetch_all,
     joining_list,
     list_name,
+    mark_period,
     to_date,
 )
 from ratings.service.storing import check_not_imported, record_import
@@ -853,8 +854,7 @@ def _mark(
         return None
     period = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == min(days)))
     assert period is not None
-    period.status = "needs_rerate"
-    return period.label
+    return mark_period(session, period).label
 
 
 def _k10_and_birth_year_from(

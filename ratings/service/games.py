@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from ratings import limits, rules
 from ratings.errors import InvalidInputError, NothingChangedError, PeriodError
-from ratings.models import Correction, Event, Game, RatingBreakdown
+from ratings.models import Correction, Event, Game, Player, RatingBreakdown
 from ratings.results import Result
 from ratings.rules import is_long_event
 from ratings.service import audit
@@ -22,7 +22,7 @@ from ratings.service.common import (
     mark_for_rerate,
 )
 from ratings.service.dates import check_not_future
-from ratings.service.logged import game_lines
+from ratings.service.logged import game_lines, game_text
 from ratings.service.moves import EventMoveError, event_move, follow_games, games_span
 from ratings.service.storing import history_error
 
@@ -89,6 +89,8 @@ def _refresh_event(
         days.update(game_days)
     if longs[0] != longs[1]:  # every game changes period: from the first game's on
         days.add(min(old[0], event.start_date))
+    if event.rating_period is not None:  # rated whole in the period it was given
+        days = {event.rating_period}
     for day in days:
         problem = history_error(session, day)
         if problem:
@@ -169,6 +171,24 @@ def get_game(session: Session, game_id: int) -> Game:
     if game is None:
         raise InvalidInputError(_removed(session, game_id) or f"no game with id {game_id}")
     return game
+
+
+def describe_game(session: Session, game_id: int) -> str:
+    """One stored game as a void names it: ``game 17: 2026-01-14 round 3, Ann (id 1) - Bob
+    (id 2) 1-0``.
+
+    :raises InvalidInputError: for an unknown game (a removed one: by which correction)."""
+    game = get_game(session, game_id)
+    white = session.get_one(Player, game.white_id)
+    black = session.get_one(Player, game.black_id)
+    return game_text(
+        game.id,
+        game.played_on,
+        game.round,
+        (white.id, white.name),
+        (black.id, black.name),
+        game.result.value,
+    )
 
 
 _REMOVED_BY = {

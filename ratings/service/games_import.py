@@ -332,12 +332,22 @@ def import_games(
                 black_id,
                 value,
                 played,
+                import_id,
             )
 
     bulk_insert(
         session,
         "games",
-        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rateable"),
+        (
+            "event_id",
+            "round",
+            "played_on",
+            "white_id",
+            "black_id",
+            "result",
+            "rateable",
+            "import_id",
+        ),
         game_rows(),
     )
     marked = mark_touched(

@@ -6,10 +6,12 @@ that ``ratings log --player`` finds them.
 
 from __future__ import annotations
 
+import datetime as dt
+
 from ratings.models import Bye, Event, Game, Player
 from ratings.service.audit import Change
 
-__all__ = ["bye_lines", "event_lines", "game_lines", "player_lines"]
+__all__ = ["bye_lines", "event_lines", "game_lines", "game_text", "player_lines"]
 
 
 def game_lines(game: Game) -> list[Change]:
@@ -56,3 +58,20 @@ def player_lines(player: Player, import_id: int | None = None) -> list[Change]:
             "entry_rating", "entry_games", "k10",
         )
     ]  # fmt: skip
+
+
+def game_text(
+    game_id: int,
+    played_on: dt.date,
+    round_: str | None,
+    white: tuple[int, str],
+    black: tuple[int, str],
+    result: str,
+) -> str:
+    """A game as a removal names it: ``game 17: 2026-01-14 round 3, Ann (id 1) - Bob (id 2)
+    1-0``."""
+    played = f"{played_on}{f' round {round_}' if round_ else ''}"
+    return (
+        f"game {game_id}: {played}, {white[1]} (id {white[0]}) - {black[1]} (id {black[0]}) "
+        f"{result}"
+    )

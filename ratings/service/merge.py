@@ -26,9 +26,11 @@ from ratings.service import audit
 from ratings.service.common import (
     describe,
     get_player,
-    mark_all_for_rerate,
+    mark_from_first_listing,
+    mark_joining,
+    touched_period,
 )
-from ratings.service.register import birth_of, count_games
+from ratings.service.register import birth_of, count_games, entry_lists
 
 # --- merge and unmerge --------------------------------------------------------------------
 
@@ -139,6 +141,10 @@ def _merge_changes(keep: Player, remove: Player) -> list[tuple[str, object, obje
     for field in _FILLED:
         if getattr(keep, field) is None and getattr(remove, field) is not None:
             changes.append((field, None, getattr(remove, field)))
+    if keep.listed_from is not None and (
+        remove.listed_from is None or remove.listed_from < keep.listed_from
+    ):  # one person: on the lists since the duplicate was (docs/DESIGN.md#who-is-on-a-list)
+        changes.append(("listed_from", keep.listed_from, remove.listed_from))
     for prefix in ("", "rapid_", "blitz_"):  # each list's games and K=10 flag
         games, k10 = f"{prefix}entry_games", f"{prefix}k10"
         kept_games, removed_games = getattr(keep, games), getattr(remove, games)
@@ -233,6 +239,8 @@ def merge_players(
     keep, remove = plan.keep, plan.remove
     check_merge(plan, force=force)
     audit.check_reason(reason)
+    # the duplicate leaves the lists that show it, its games go to the player kept
+    mark_from_first_listing(session, [remove.id])
     lines: list[audit.Change] = []
     moves: list[tuple[str, int]] = []
     for side, column in (("white", Game.white_id), ("black", Game.black_id)):
@@ -269,7 +277,11 @@ def merge_players(
                 for side, row_id in moves
             ],
         )  # fmt: skip
-    marked = mark_all_for_rerate(session)
+    fields = [field for field, _, _ in plan.changes]
+    if entry_lists(fields) is not None:  # the data the player kept takes feeds its rows
+        mark_from_first_listing(session, [keep.id])
+    if "listed_from" in fields:
+        mark_joining(session, keep)
     session.flush()
     return MergeReport(
         keep=keep,
@@ -277,7 +289,7 @@ def merge_players(
         games=plan.games,
         byes=plan.byes,
         batch=batch,
-        marked_period=marked.label if marked else None,
+        marked_period=touched_period(session),
         aliases=len(alias_ids),
     )
 
@@ -295,6 +307,7 @@ _FIELD_TYPES: dict[str, Callable[[str], object]] = {
     "federation": str,
     "title": str,
     "merged_into_id": int,
+    "listed_from": dt.date.fromisoformat,
 }
 
 
@@ -418,14 +431,18 @@ def unmerge_player(session: Session, ref: str, *, reason: str | None = None) -> 
     lines.append(audit.Change(player_id=remove.id, field="merged_into_id", old=keep.id, new=None))
     session.flush()
     audit.record(session, audit.Action.PLAYER_UNMERGE, *lines, reason=reason)
-    marked = mark_all_for_rerate(session)
     session.flush()
+    restored = [c.field for c in lines if c.player_id == keep.id]
+    if entry_lists(restored) is not None or "listed_from" in restored:
+        mark_from_first_listing(session, [keep.id])  # the data it took, given back
+    mark_from_first_listing(session, [remove.id])  # its games, back
+    mark_joining(session, remove)  # back on the lists it joined
     return UnmergeReport(
         keep=keep,
         restored=remove,
         games=counts["game"],
         byes=counts["bye"],
         skipped=tuple(skipped),
-        marked_period=marked.label if marked else None,
+        marked_period=touched_period(session),
         aliases=counts["alias"],
     )

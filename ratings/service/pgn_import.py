@@ -215,7 +215,16 @@ def import_pgn(
     bulk_insert(
         session,
         "games",
-        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rateable"),
+        (
+            "event_id",
+            "round",
+            "played_on",
+            "white_id",
+            "black_id",
+            "result",
+            "rateable",
+            "import_id",
+        ),
         (
             (
                 event_ids[event],
@@ -225,6 +234,7 @@ def import_pgn(
                 created.get(black, black),
                 result.value,
                 result.is_played,
+                import_id,
             )
             for event, round_, day, white, black, result in rows
         ),

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -43,7 +43,7 @@ from ratings.service.common import (
     first_rated_start,
     get_player,
     joining_list,
-    mark_all_for_rerate,
+    mark_from_first_listing,
     merged_record,
 )
 from ratings.service.identity import (
@@ -305,7 +305,20 @@ ENTRY_FIELDS = frozenset({
     "birth_date", "birth_year", "entry_rating", "entry_games", "k10",
     "rapid_entry_rating", "rapid_entry_games", "blitz_entry_rating", "blitz_entry_games",
 })  # fmt: skip
-"""Fields that feed every period's K and base rating: a change re-rates from the start."""
+"""Fields that feed the player's K and base rating on the lists: a change re-rates from the
+first period that lists the player (:func:`entry_lists`)."""
+
+
+def entry_lists(fields: Iterable[str | None]) -> tuple[str, ...] | None:
+    """The lists whose rows these changed fields of a player feed: ``()`` for every list
+    (birth data: K on every list; the standard entry data also seeds the rapid and blitz
+    lists, R&B art. 7.2.1), the rapid or blitz list for theirs; None when none does."""
+    found = {f for f in fields if f is not None} & ENTRY_FIELDS
+    if not found:
+        return None
+    if any(not f.startswith(("rapid_", "blitz_")) for f in found):
+        return ()
+    return tuple(sorted({f.split("_", 1)[0] for f in found}))
 
 
 def edit_player(
@@ -404,8 +417,10 @@ def edit_player(
     changed = [c.field for c in changes if c.field is not None]
     if changes:
         audit.record(session, audit.Action.PLAYER_EDIT, *changes, reason=reason)
-    if set(changed) & ENTRY_FIELDS:
-        mark_all_for_rerate(session)
+    lists = entry_lists(changed)
+    if lists is not None:
+        session.flush()
+        mark_from_first_listing(session, [player.id], lists or None)
     session.flush()
     return player, changed
 
@@ -770,9 +785,12 @@ def import_players(
     )
     # entry data feeds every list; a rated database must be re-rated from its start
     marked = None
-    entry_changed = any(c.field in ENTRY_FIELDS and not c.kept for c in changes)
-    if (new or entry_changed) and first_rated_start(session) is not None:
-        period = mark_all_for_rerate(session)
+    # new players join the lists from the next one (docs/DESIGN.md#who-is-on-a-list): only
+    # the entry data of registered players re-rates, from their first listed period
+    entry_changed = sorted({c.player_id for c in changes if c.field in ENTRY_FIELDS and not c.kept})
+    if entry_changed and first_rated_start(session) is not None:
+        session.flush()
+        period = mark_from_first_listing(session, entry_changed)
         marked = period.label if period else None
     updated = len({c.player_id for c in changes if not c.kept})
     return ImportReport(

@@ -29,7 +29,7 @@ from ratings.errors import InvalidInputError
 from ratings.models import Event, Game, RatingHistory, RatingPeriod, Settings
 from ratings.rules import SystemConfig
 from ratings.service import audit
-from ratings.service.common import to_date
+from ratings.service.common import mark_period, to_date
 from ratings.service.rate import long_events
 
 __all__ = ["KEYS", "Setting", "SettingChange", "change_setting", "first_affected", "settings"]
@@ -199,7 +199,7 @@ def change_setting(
     if not dry_run:
         setattr(row, spec.column, new)
         if period is not None:
-            period.status = "needs_rerate"
+            mark_period(session, period)
         audit.record(
             session,
             audit.Action.SETTINGS_EDIT,

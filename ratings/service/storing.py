@@ -39,7 +39,8 @@ def content_hash(data: bytes) -> str:
 
 
 def check_not_imported(session: Session, data_hash: str, file_name: str) -> None:
-    """Refuse a file whose exact bytes were imported before, or whose path is longer than
+    """Refuse a file whose exact bytes were imported before (an import in force: an undone
+    one may be imported again), or whose path is longer than
     the ``imports`` table records (:data:`ratings.limits.MAX_FILE_NAME_LENGTH`)."""
     if len(file_name) > limits.MAX_FILE_NAME_LENGTH:
         raise InputFileError(
@@ -48,7 +49,9 @@ def check_not_imported(session: Session, data_hash: str, file_name: str) -> None
             f"the file's path is longer than {limits.MAX_FILE_NAME_LENGTH} characters "
             f"({len(file_name)}); import it from a shorter path",
         )
-    earlier = session.scalar(sa.select(Import).where(Import.content_hash == data_hash))
+    earlier = session.scalar(
+        sa.select(Import).where(Import.content_hash == data_hash, Import.undone_by.is_(None))
+    )
     if earlier is not None:
         raise DuplicateImportError(
             f"{file_name}: this file was already imported on "

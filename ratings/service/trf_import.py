@@ -335,7 +335,7 @@ def import_trf(
 
     event_id = insert_event(session, name, start, end, "trf", import_id)
     set_time_control(session, {event_id: time_control or "standard"})
-    _insert_trf_rows(session, event_id, t.games, t.byes, days, player_id)
+    _insert_trf_rows(session, event_id, import_id, t.games, t.byes, days, player_id)
     marked = mark_touched(session, [first_rated_day(start, end)])
     return TournamentReport(
         file_name=file_name,
@@ -357,6 +357,7 @@ def import_trf(
 def _insert_trf_rows(
     session: Session,
     event_id: int,
+    import_id: int,
     games: Sequence[TrfGame],
     byes: Sequence[TrfBye],
     days: dict[int, dt.date],
@@ -365,7 +366,16 @@ def _insert_trf_rows(
     bulk_insert(
         session,
         "games",
-        ("event_id", "round", "played_on", "white_id", "black_id", "result", "rateable"),
+        (
+            "event_id",
+            "round",
+            "played_on",
+            "white_id",
+            "black_id",
+            "result",
+            "rateable",
+            "import_id",
+        ),
         (
             (
                 event_id,
@@ -375,6 +385,7 @@ def _insert_trf_rows(
                 player_id(g.black),
                 g.result.value,
                 g.rated,
+                import_id,
             )
             for g in games
         ),

@@ -6,12 +6,17 @@ prompt answers); an import of players (players CSV) registered players. Undo rem
 of that, marks the rated periods it touched for a re-rate, deletes the import's row (so that
 a corrected file can be imported again) and writes every removed row to the corrections log.
 
+The plan names every event, game, bye, player and alias it removes, and the games of the
+import's events that were not in the file (added by hand since: ``games.import_id``). The
+rows the removed players have on published lists go to ``superseded_ratings`` as
+``withdrawn`` (the next re-rate reports them with its changes). The import's row stays,
+marked undone by the correction (``imports.undone_by``); its file may be imported again.
+
 It refuses, naming them, when later corrections depend on the import: a game or event of it
 edited, a game side or bye of it moved by a merge, a player it registered that was merged,
 edited, or plays in other events. What cannot be undone exactly is refused too: the changes
 ``import players --update`` made to registered players, and ``import fide-list`` refreshes
-(their old values are in the corrections log; ``player edit`` puts them back). A player it
-registered whose values a re-rate superseded is kept (``superseded_ratings`` names it).
+(their old values are in the corrections log; ``player edit`` puts them back).
 
 Set-based: rows are read as tuples, deleted with a few statements per 500 ids, no ORM
 object per game. Takes the session first and never commits.
@@ -24,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from ratings.errors import InvalidInputError
 from ratings.models import (
@@ -38,14 +43,14 @@ from ratings.models import (
     PlayerAlias,
     RatingHistory,
     RatingPeriod,
-    SupersededRating,
 )
+from ratings.results import Result
 from ratings.service import audit
-from ratings.service.common import mark_for_rerate, to_date
+from ratings.service.common import datetime_param, mark_for_rerate, to_date, utcnow
 from ratings.service.corrections import delete_events, mark_event
-from ratings.service.logged import player_lines
+from ratings.service.logged import game_text, player_lines
 
-__all__ = ["UndoImportError", "UndoPlan", "plan_undo", "undo_import"]
+__all__ = ["UndoGame", "UndoImportError", "UndoPlan", "plan_undo", "undo_import"]
 
 _GAME_FIELDS = ("played_on", "round", "white_id", "black_id", "result", "rateable")
 _SHOWN = 5
@@ -57,42 +62,100 @@ class UndoImportError(InvalidInputError):
 
 
 @dataclass(frozen=True, slots=True)
+class UndoGame:
+    """A game an undo removes."""
+
+    id: int
+    played_on: dt.date
+    round: str | None
+    white_id: int
+    white: str
+    black_id: int
+    black: str
+    result: str
+    in_file: bool
+    """False for a game added by hand to the import's event (not in the file)."""
+
+    def line(self) -> str:
+        """``game 70: 2024-08-01 round 3, Alyx (id 3) - Bruno (id 4) 1-0``."""
+        text = game_text(
+            self.id,
+            self.played_on,
+            self.round,
+            (self.white_id, self.white),
+            (self.black_id, self.black),
+            self.result,
+        )
+        return text if self.in_file else f"{text}: not in the file (added by hand)"
+
+
+@dataclass(frozen=True, slots=True)
 class UndoPlan:
     """What undoing one import removes."""
 
     import_id: int
     file_name: str
     kind: str
-    events: tuple[int, ...]
-    games: int
-    byes: int
-    players: tuple[int, ...]
-    """The players it registered that go with it."""
-    kept_players: tuple[tuple[int, str], ...]
-    """Players it registered that stay (id, name): a re-rate superseded values of theirs."""
-    aliases: tuple[tuple[int, str, int], ...] = ()
-    """The aliases it stored (id, name as written, player id): they go with it."""
+    events: tuple[tuple[int, str, dt.date, dt.date], ...]
+    """(id, name, start, end) of the events it created."""
+    games: tuple[UndoGame, ...]
+    byes: tuple[tuple[str, int, str, str], ...]
+    """(round, player id, player name, code)."""
+    players: tuple[tuple[int, str], ...]
+    """The players it registered that go with it (id, name)."""
+    aliases: tuple[tuple[int, str, int, str], ...] = ()
+    """The aliases it stored (id, name as written, player id, player name)."""
+    list_rows: int = 0
+    """The rows of those players on published lists (they go to superseded_ratings)."""
+    list_periods: tuple[str, str] | None = None
+    """The first and the last period of those rows."""
 
     def describe(self) -> str:
-        """``2 events, 38 games, 4 byes, 3 players and 1 alias ('Novak J.' of player 17)``
-        (what is there)."""
+        """``1 event, 38 games (1 not in the file), 4 byes, 3 players and 1 alias`` (what is
+        there)."""
+        by_hand = sum(1 for g in self.games if not g.in_file)
+        games = _plural(len(self.games), "game") + (
+            f" ({by_hand} not in the file)" if by_hand else ""
+        )
         parts = [
-            _plural(n, noun)
-            for n, noun in (
-                (len(self.events), "event"),
-                (self.games, "game"),
-                (self.byes, "bye"),
-                (len(self.players), "player"),
+            text
+            for n, text in (
+                (len(self.events), _plural(len(self.events), "event")),
+                (len(self.games), games),
+                (len(self.byes), _plural(len(self.byes), "bye")),
+                (len(self.players), _plural(len(self.players), "player")),
+                (
+                    len(self.aliases),
+                    "1 alias" if len(self.aliases) == 1 else f"{len(self.aliases)} aliases",
+                ),
             )
             if n
         ]
-        if self.aliases:
-            named = ", ".join(f"{name!r} of player {pid}" for _, name, pid in self.aliases)
-            count = "1 alias" if len(self.aliases) == 1 else f"{len(self.aliases)} aliases"
-            parts.append(f"{count} ({named})")
         if not parts:
             return "nothing (it added nothing that is still stored)"
         return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
+
+    def lines(self) -> list[str]:
+        """One line for every event, game, bye, player and alias it removes, and one for the
+        published list rows of the players."""
+        lines = [f"event {eid} {name} ({start} .. {end})" for eid, name, start, end in self.events]
+        lines += [g.line() for g in self.games]
+        lines += [
+            f"bye: round {rnd}, {name} (id {pid}) {code}" for rnd, pid, name, code in self.byes
+        ]
+        lines += [f"player {pid} {name}" for pid, name in self.players]
+        lines += [
+            f"alias {name!r} of player {pid} ({holder})" for _, name, pid, holder in self.aliases
+        ]
+        if self.list_periods is not None:
+            first, last = self.list_periods
+            span = first if first == last else f"{first} .. {last}"
+            lists = "list" if first == last else "lists"
+            lines.append(
+                f"{self.list_rows} row{'s' if self.list_rows != 1 else ''} of those players on "
+                f"the published {lists} {span} (kept in superseded_ratings, withdrawn)"
+            )
+        return lines
 
 
 def _plural(n: int, noun: str) -> str:
@@ -124,6 +187,11 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
     item = session.get(Import, import_id)
     if item is None:
         raise UndoImportError(f"no import with id {import_id}; 'ratings import list' shows them")
+    if item.undone_by is not None:
+        raise UndoImportError(
+            f"import {item.id} ({item.file_name}) was undone already (correction "
+            f"{item.undone_by}, 'ratings log')"
+        )
     if item.kind == "fide_list":
         raise UndoImportError(
             f"import {item.id} ({item.file_name}) refreshed the register from FIDE's list, "
@@ -258,39 +326,80 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
             "trace back to it (imports made before schema 0005 did not record them); nothing "
             "was undone: remove its players with 'ratings player merge' or leave them"
         )
-    kept: set[int] = set()
-    for chunk in _chunks(ids):
-        kept.update(
-            session.scalars(
-                sa.select(SupersededRating.player_id)
-                .where(SupersededRating.player_id.in_(chunk))
-                .distinct()
-            )
+    white, black = aliased(Player), aliased(Player)
+    game_rows = session.execute(
+        sa.select(
+            Game.id, Game.played_on, Game.round, Game.white_id, white.name, Game.black_id,
+            black.name, Game.result, Game.import_id,
         )
+        .join(white, white.id == Game.white_id)
+        .join(black, black.id == Game.black_id)
+        .where(in_events)
+        .order_by(Game.id)
+    )  # fmt: skip
+    games_removed = tuple(
+        UndoGame(gid, to_date(day), rnd, w, wn, b, bn, Result(res).value, imp == item.id)
+        for gid, day, rnd, w, wn, b, bn, res, imp in game_rows
+    )
+    byes_removed = tuple(
+        (rnd, pid, name, code)
+        for rnd, pid, name, code in session.execute(
+            sa.select(Bye.round, Bye.player_id, Player.name, Bye.code)
+            .join(Player, Player.id == Bye.player_id)
+            .where(in_its_byes)
+            .order_by(Bye.id)
+        )
+    )
+    event_rows = tuple(
+        (eid, name, to_date(start), to_date(end))
+        for eid, name, start, end in session.execute(
+            sa.select(Event.id, Event.name, Event.start_date, Event.end_date)
+            .where(Event.import_id == item.id)
+            .order_by(Event.id)
+        )
+    )
     aliases = session.execute(
-        sa.select(PlayerAlias.id, PlayerAlias.name, PlayerAlias.player_id)
+        sa.select(PlayerAlias.id, PlayerAlias.name, PlayerAlias.player_id, Player.name)
+        .join(Player, Player.id == PlayerAlias.player_id)
         .where(PlayerAlias.import_id == item.id)
         .order_by(PlayerAlias.id)
     )
+    listed_rows, first, last = 0, None, None
+    for chunk in _chunks(ids):
+        count, low, high = session.execute(
+            sa.select(
+                sa.func.count(), sa.func.min(RatingPeriod.label), sa.func.max(RatingPeriod.label)
+            )
+            .select_from(RatingHistory)
+            .join(RatingPeriod, RatingPeriod.id == RatingHistory.period_id)
+            .where(RatingHistory.player_id.in_(chunk))
+        ).one()
+        if count:
+            listed_rows += count
+            first = low if first is None else min(first, low)
+            last = high if last is None else max(last, high)
     return UndoPlan(
         item.id,
         item.file_name,
         item.kind,
-        events,
-        session.scalar(sa.select(sa.func.count()).select_from(games.subquery())) or 0,
-        session.scalar(sa.select(sa.func.count()).select_from(byes.subquery())) or 0,
-        tuple(pid for pid in ids if pid not in kept),
-        tuple((pid, names[pid]) for pid in ids if pid in kept),
-        tuple((aid, name, pid) for aid, name, pid in aliases),
+        event_rows,
+        games_removed,
+        byes_removed,
+        tuple((pid, names[pid]) for pid in ids),
+        tuple((aid, name, pid, holder) for aid, name, pid, holder in aliases),
+        listed_rows,
+        None if first is None or last is None else (first, last),
     )
 
 
 def undo_import(session: Session, import_id: int, *, reason: str | None = None) -> UndoPlan:
-    """Remove what import ``import_id`` added (issue 11, item 8): its events with their
-    games, byes and calculations, and the players it registered (with their list rows),
-    unless a re-rate superseded values of theirs; delete the import's row. The rated periods
-    its events touch are marked for a re-rate, and so is the oldest rated period that lists
-    a removed player. Every removed row goes to the corrections log with ``reason``.
+    """Remove what import ``import_id`` added (issue 11, item 8; issue 28, item 1): its
+    events with their games (those added by hand too), byes and calculations, the players
+    it registered and the aliases it stored. The removed players' rows on published lists
+    go to ``superseded_ratings`` (``withdrawn``; the next re-rate reports them). The rated
+    periods its events touch are marked for a re-rate, and so is the oldest rated period
+    that lists a removed player. Every removed row goes to the corrections log with
+    ``reason``; the import's row stays, ``undone_by`` that batch.
 
     :raises UndoImportError: see :func:`plan_undo`.
     :raises PeriodError: when an event of it lies before the rating history.
@@ -323,10 +432,11 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
             )
         ]  # fmt: skip
         spans.append(((start, end), None if first is None else to_date(first)))
-    if plan.events:
+    event_ids = [eid for eid, _, _, _ in plan.events]
+    if event_ids:
         for row in session.execute(
             sa.select(Game.id, Game.event_id, *(getattr(Game, f) for f in _GAME_FIELDS))
-            .where(Game.event_id.in_(plan.events))
+            .where(Game.event_id.in_(event_ids))
             .order_by(Game.id)
         ):
             game_id, event_id, *values = row
@@ -344,7 +454,7 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
             ]
         for event_id, round_, player_id, code in session.execute(
             sa.select(Bye.event_id, Bye.round, Bye.player_id, Bye.code)
-            .where(Bye.event_id.in_(plan.events))
+            .where(Bye.event_id.in_(event_ids))
             .order_by(Bye.id)
         ):
             lines.append(
@@ -356,7 +466,7 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
                     old=f"round {round_}: {code}",
                 )
             )
-    removed = list(plan.players)
+    removed = [pid for pid, _ in plan.players]
     for chunk in _chunks(removed):
         for player in session.scalars(
             sa.select(Player).where(Player.id.in_(chunk)).order_by(Player.id)
@@ -376,25 +486,38 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
             oldest = day if oldest is None else min(oldest, day)
     if oldest is not None:
         mark_for_rerate(session, oldest)
-    delete_events(session, list(plan.events))
+    delete_events(session, event_ids)
     conn = session.connection()
     lines += [
         audit.Change(import_id=item.id, player_id=pid, field="alias", old=name)
-        for _, name, pid in plan.aliases
+        for _, name, pid, _ in plan.aliases
     ]
-    for chunk in _chunks([aid for aid, _, _ in plan.aliases]):
+    for chunk in _chunks([aid for aid, _, _, _ in plan.aliases]):
         marks = ", ".join(str(int(a)) for a in chunk)
         conn.exec_driver_sql(f"DELETE FROM player_aliases WHERE id IN ({marks})")
+    stamp = datetime_param(session, utcnow())
+    ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     for chunk in _chunks(removed):
         marks = ", ".join(str(int(p)) for p in chunk)
+        # their published rows stay on record, withdrawn (as a re-rate keeps a row it drops)
+        conn.exec_driver_sql(
+            "INSERT INTO superseded_ratings (period_id, period, time_control, player_id, name, "
+            "kind, old_rating, new_rating, old_change, new_change, old_k_used, superseded_at) "
+            "SELECT h.period_id, rp.label, h.time_control, h.player_id, p.name, 'withdrawn', "
+            f"h.rating_after, NULL, h.change, NULL, h.k_used, {ph} FROM rating_history h "
+            "JOIN rating_periods rp ON rp.id = h.period_id JOIN players p ON p.id = h.player_id "
+            f"WHERE h.player_id IN ({marks}) ORDER BY rp.start_date, h.time_control DESC, "
+            "p.name, h.player_id",
+            (stamp,),
+        )
         conn.exec_driver_sql(f"DELETE FROM rating_history WHERE player_id IN ({marks})")
         conn.exec_driver_sql(f"DELETE FROM players WHERE id IN ({marks})")
-    conn.exec_driver_sql(f"DELETE FROM imports WHERE id = {int(item.id)}")
     session.expire_all()
     lines.append(
         audit.Change(
             import_id=plan.import_id, field="import", old=f"{plan.kind} {plan.file_name}", new=None
         )
     )
-    audit.record(session, audit.Action.IMPORT_UNDO, *lines, reason=reason)
+    batch = audit.record(session, audit.Action.IMPORT_UNDO, *lines, reason=reason)
+    conn.exec_driver_sql(f"UPDATE imports SET undone_by = {int(batch)} WHERE id = {int(item.id)}")
     return plan
