@@ -1244,19 +1244,20 @@ def _supersede(
     names = _names(session, [pid for pid, _, _ in replaced])
     replaced.sort(key=lambda item: (names.get(item[0], ""), item[0]))
     stamp = datetime_param(session, now)
-    bulk_insert(
-        session,
-        "superseded_ratings",
-        (
-            "period_id", "period", "time_control", "player_id", "old_rating", "new_rating",
-            "old_change", "new_change", "old_k_used", "superseded_at",
-        ),
-        (
-            (period.id, period.label, tc, pid, old_rating, new_rating, old_change, new_change,
-             old_k, stamp)
-            for pid, (old_rating, old_change, old_k), (new_rating, new_change) in replaced
-        ),
-    )  # fmt: skip
+    with _keys_checked_by_index(session):  # its period_id's key check too (PostgreSQL)
+        bulk_insert(
+            session,
+            "superseded_ratings",
+            (
+                "period_id", "period", "time_control", "player_id", "old_rating", "new_rating",
+                "old_change", "new_change", "old_k_used", "superseded_at",
+            ),
+            (
+                (period.id, period.label, tc, pid, old_rating, new_rating, old_change,
+                 new_change, old_k, stamp)
+                for pid, (old_rating, old_change, old_k), (new_rating, new_change) in replaced
+            ),
+        )  # fmt: skip
     return [
         ChangedRating(period.label, pid, names.get(pid, "?"), old_rating, new_rating, tc)
         for pid, (old_rating, _, _), (new_rating, _) in replaced
