@@ -31,6 +31,7 @@ from __future__ import annotations
 from ratings.rules.base import (
     CURVE_PLACES,
     CURVE_UNITS,
+    INACTIVE_MONTHS,
     INITIAL_MAX,
     INITIAL_MIN_GAMES,
     INITIAL_POOL_MONTHS,
@@ -170,6 +171,7 @@ __all__ = [
     "FIRST_RATING",
     "FOR_CHANGE",
     "FOR_FIRST_RATING",
+    "INACTIVE_MONTHS",
     "INITIAL_MAX",
     "INITIAL_MIN_GAMES",
     "INITIAL_POOL_MONTHS",

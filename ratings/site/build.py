@@ -59,6 +59,7 @@ from ratings.db import SessionFactory, make_engine
 from ratings.errors import OutputFileError, PeriodError
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
+from ratings.rules import INACTIVE_MONTHS
 from ratings.service import publish as data
 from ratings.service.common import get_config, list_name
 from ratings.service.crosstable import CrossCell, crosstable
@@ -68,9 +69,6 @@ from ratings.site.rows import card_line, crosstable_row, history_gap, history_ro
 from ratings.site.settings import SiteSettings, manifest_settings
 
 __all__ = ["PublishReport", "publish_site"]
-
-INACTIVE_MONTHS = 12
-"""A player with no rated game in this many months is flagged ``i`` on the list (FIDE)."""
 
 _STATIC = ("site.css", "site.js", "chart.js")
 _VEGA = "assets/vega.js"
