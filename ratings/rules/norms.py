@@ -102,6 +102,8 @@ __all__ = [
     "TitleReached",
     "application",
     "check_norms",
+    "holds_or_higher",
+    "interim_rating",
     "interim_ratings",
     "is_long_for_norms",
     "norm_titles",
@@ -701,18 +703,27 @@ def check_norms(
 
 @dataclass(frozen=True, slots=True)
 class RatingPoint:
-    """A rating a player had at some time (1.5.3a): after one game of a period (interim), or
-    a published first rating (no game)."""
+    """A rating a player had at some time (1.5.3a): after one game of a period (interim), a
+    published first rating (no game), or the rating the register holds from before this
+    database (no period, no date)."""
 
-    period: str
-    """The rating period, ``YYYY-MM``."""
-    day: dt.date
-    """The game's date; for a published rating, the list's date."""
+    period: str | None
+    """The rating period, ``YYYY-MM``; None for the register's entry rating."""
+    day: dt.date | None
+    """The game's date; for a published rating, the list's date; None: not known (the entry
+    rating)."""
     game_id: int | None
     """The game after which the player had the rating; None for a published one."""
     rating: int
     games: int | None
     """Rated games completed then (None: unknown, the count before registration was)."""
+
+
+def interim_rating(rating_before: int, k: int, dr_units: int, units_per_point: int) -> int:
+    """A rated player's rating after some games of a period (1.5.3a): the rating at the
+    period start plus K x the sum of their dR (in 1/``units_per_point``), rounded once, half
+    away from zero, as the period's change is (Rating Regulations art. 8.3.4)."""
+    return rating_before + divide_half_away(k * dr_units, units_per_point)
 
 
 def interim_ratings(
@@ -739,7 +750,7 @@ def interim_ratings(
                 period,
                 day,
                 game_id,
-                rating_before + divide_half_away(k * total, units_per_point),
+                interim_rating(rating_before, k, total, units_per_point),
                 None if games_before is None else games_before + j,
             )
         )
@@ -764,7 +775,8 @@ def title_by_rating(
     title: str, threshold: int, points: Iterable[RatingPoint], *, thirty_games: bool = True
 ) -> TitleReached:
     """The first rating at or above ``threshold`` (1.3): after 1 July 2017 with at least 30
-    rated games at the time (``thirty_games``; 1.5.3 has no such condition).
+    rated games at the time (``thirty_games``; 1.5.3 has no such condition). A rating of an
+    unknown date needs the 30 games.
 
     :param points: the player's ratings in time order.
     """
@@ -772,13 +784,26 @@ def title_by_rating(
     for p in points:
         if p.rating < threshold:
             continue
-        if not thirty_games or p.day <= THIRTY_GAMES_AFTER:
+        if not thirty_games or (p.day is not None and p.day <= THIRTY_GAMES_AFTER):
             return TitleReached(title, threshold, True, p)
         if p.games is None:
             unknown = unknown or p
         elif p.games >= TITLE_GAMES:
             return TitleReached(title, threshold, True, p)
     return TitleReached(title, threshold, False, unknown, games_unknown=unknown is not None)
+
+
+_CATEGORIES = (("GM", "IM", "FM", "CM"), ("WGM", "WIM", "WFM", "WCM"))
+"""The open and the women's titles, highest first (0.6.2: a lower title is a lesser one of
+the same category)."""
+
+
+def holds_or_higher(held: str | None, title: str) -> bool:
+    """Whether a player holding ``held`` has ``title`` or a higher title of its category."""
+    for category in _CATEGORIES:
+        if title in category and held is not None and held.upper() in category:
+            return category.index(held.upper()) <= category.index(title)
+    return False
 
 
 def titles_by_rating(sex: str | None, points: Sequence[RatingPoint]) -> tuple[TitleReached, ...]:
