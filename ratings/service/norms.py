@@ -159,17 +159,14 @@ class _Lists:
             period_id = self.period_ids[self.dates.index(list_date)]
             for i in range(0, len(self.ids), _CHUNK):
                 chunk = self.ids[i : i + _CHUNK]
-                ratings.update(
-                    self.session.execute(
-                        sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
-                            RatingHistory.period_id == period_id,
-                            RatingHistory.time_control == "standard",
-                            RatingHistory.player_id.in_(chunk),
-                        )
+                for pid, rating in self.session.execute(
+                    sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
+                        RatingHistory.period_id == period_id,
+                        RatingHistory.time_control == "standard",
+                        RatingHistory.player_id.in_(chunk),
                     )
-                    .tuples()
-                    .all()
-                )
+                ):
+                    ratings[pid] = rating
         self.read[list_date] = ratings
         return ratings
 
