@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from tests.conftest import init_database, table_rows
+from tests.publish_helpers import demo
 
 PLAYERS_HEADER = ["name", "birthdate", "fide_id", "rating", "games", "k10", "sex", "federation",
                   "title"]  # fmt: skip
@@ -467,3 +468,29 @@ def test_an_event_page_without_norms_has_no_section(tmp_path: Path) -> None:
     run(db, "publish", str(tmp_path / "site"))
     page = (tmp_path / "site" / "events" / "1.html").read_text(encoding="utf-8")
     assert "Title norms" not in page
+
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _readme_blocks() -> list[str]:
+    """The output blocks (fenced without a language) of the README's section on norms."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("## Title norms and titles by rating", 1)[1].split("\n## ", 1)[0]
+    return [b.split("\n", 1)[1] for b in section.split("```")[1::2] if not b.startswith("sh")]
+
+
+def test_the_readme_shows_what_the_demo_gives(tmp_path: Path) -> None:
+    """The README's norm check and title check on the demo print what it shows (the norm
+    table's first rows, then ``...``)."""
+    db = str(demo(tmp_path))
+    norms_block, titles_block = _readme_blocks()
+    shown = norms_block.removesuffix("...\n")
+    assert run(db, "norms", "Riverton League 2025 #14").startswith(shown)
+    assert run(db, "norms", "14").startswith(shown)
+    assert run(db, "titles") == titles_block
+    one = run(db, "titles", "--player", "Joriston, Rafael")
+    assert one == "Joriston, Rafael (id 27)\n" + titles_block.replace(
+        "Morovsen, Erik    CM       2200  yes        2267              entry rating          199\n",
+        "",
+    )

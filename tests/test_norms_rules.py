@@ -4,8 +4,11 @@ naming the article."""
 
 from __future__ import annotations
 
+import ast
 import datetime as dt
 import inspect
+import re
+from pathlib import Path
 
 import pytest
 
@@ -584,3 +587,15 @@ def test_one_norm_without_an_exemption_1_4_3e() -> None:
         norms.Reason("1.4.3e", "every norm was made in an event exempt from 1.4.3"),
     )
     assert norms.application(IM, [record(9, True, 1), record(18, False, 2)], ps).complete
+
+
+def test_the_docs_name_tests_that_exist() -> None:
+    """Every test docs/TITLES.md names is a test function of the file it names."""
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "docs" / "TITLES.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"(test_\w+\.py)::(test_\w+)", text))
+    assert len(named) > 20
+    for file, name in sorted(named):
+        tree = ast.parse((root / "tests" / file).read_text(encoding="utf-8"))
+        functions = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
+        assert name in functions, f"{file}::{name}"

@@ -48,8 +48,8 @@ project's words):
   least one norm without a 1.4.3 exemption. :func:`application`.
 * 1.7: a norm of an event of more than 13 rounds counts as 13 games.
 
-What this module cannot establish, and leaves to the rating officer (docs/TITLES.md#
-what-is-not-checked):
+What this module cannot establish, and leaves to the rating officer
+(docs/TITLES.md#what-is-not-checked):
 
 * the texts of 1.4.1 to 1.4.5, 1.4.3e and 1.4.4's rounding were read in a secondary
   transcription of the regulations, not in FIDE's own page: the numbers above are from it;
