@@ -354,9 +354,13 @@ def test_the_norm_exemption_is_set_logged_and_cleared_1_4_3(tmp_path: Path) -> N
 
 
 def test_norms_of_what_cannot_hold_one(tmp_path: Path) -> None:
-    """A rapid event, an unknown event: one line each, exit 1."""
+    """A rapid event, an unknown event, an unknown player: one line each, exit 1."""
     db = Event(ROUND_ROBIN[:2]).build(tmp_path)
     assert fails(db, "norms", "Nope") == (1, "Error: no event 'Nope'\n")
+    assert fails(db, "titles", "--player", "Hero, Harald") == (
+        1,
+        "Error: no player 'Hero, Harald'; did you mean Hero, Harry (id 1)?\n",
+    )
     run(db, "event", "edit", "1", "--time-control", "rapid", "--yes")
     assert fails(db, "norms", "1") == (
         1,

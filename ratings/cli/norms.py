@@ -132,7 +132,7 @@ def norms_command(app: App, event_ref: str, fmt: str) -> None:
                 )
             )
     if not rows:
-        click.echo("No player of the event lacks a norm title (every one holds GM, or IM a woman)")
+        click.echo("No player of the event needs a norm: every one holds the GM title")
         return
     emit_rows(
         ("player", "fed", "norm", "reached", "games", "score", "ra_before", "ra", "rp",
