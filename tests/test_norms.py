@@ -498,3 +498,23 @@ def test_the_readme_shows_what_the_demo_gives(tmp_path: Path) -> None:
         "Morovsen, Erik    CM       2200  yes        2267              entry rating          199\n",
         "",
     )
+
+
+def test_a_new_exemption_republishes_the_event_page(tmp_path: Path) -> None:
+    """The national final without its exemption has no norm on its page; after
+    ``--norm-exemption national-championship`` the next (incremental) publish rewrites the
+    page with the norms, as a publish into an empty folder writes it."""
+    event = Event([(r, t, "ENG", s) for r, t, _, s in ROUND_ROBIN], round_robin=True)
+    db = event.build(tmp_path)
+    run(db, "rate")
+    site = tmp_path / "site"
+    run(db, "publish", str(site))
+    page = site / "events" / "1.html"
+    assert "Title norms" not in page.read_text(encoding="utf-8")
+    run(db, "event", "edit", "1", "--norm-exemption", "national-championship")
+    run(db, "publish", str(site))
+    again = page.read_text(encoding="utf-8")
+    # the hero's GM and IM norms, Opp08's IM norm
+    assert again.count("1.4.3a: exempt event: 1.4.3 and 1.4.4 not applied") == 3
+    run(db, "publish", str(tmp_path / "fresh"))
+    assert (tmp_path / "fresh" / "events" / "1.html").read_text(encoding="utf-8") == again
