@@ -29,7 +29,17 @@ from ratings.results import Result
 TIME_CONTROL_CHECK = "time_control IN ('standard', 'rapid', 'blitz')"
 """The three FIDE lists (:class:`ratings.rules.TimeControl`'s values)."""
 
+NORM_EXEMPTIONS = (
+    "national_championship",
+    "national_team_championship",
+    "zonal",
+    "qualifying_swiss",
+)
+"""``events.norm_exemption``'s values (:class:`ratings.rules.norms.NormExemption`'s): the
+exemptions of FIDE Title Regulations 1.4.3a-d."""
+
 __all__ = [
+    "NORM_EXEMPTIONS",
     "TIME_CONTROL_CHECK",
     "Base",
     "Bye",
@@ -252,6 +262,12 @@ class Event(Base):
         sa.CheckConstraint("end_date >= start_date", name="dates_in_order"),
         sa.CheckConstraint("source IN ('manual', 'csv', 'trf', 'pgn')", name="source"),
         sa.CheckConstraint(TIME_CONTROL_CHECK, name="time_control"),
+        sa.CheckConstraint(
+            "norm_exemption IS NULL OR norm_exemption IN ("
+            + ", ".join(f"'{e}'" for e in NORM_EXEMPTIONS)
+            + ")",
+            name="norm_exemption",
+        ),
     )
 
     id: Mapped[int_pk]
@@ -267,6 +283,11 @@ class Event(Base):
     ``start_date``."""
     time_control: Mapped[str] = mapped_column(sa.String(8), server_default="standard")
     """standard | rapid | blitz: the FIDE list that rates the event's games (issue 15)."""
+    norm_exemption: Mapped[str | None] = mapped_column(sa.String(32))
+    """The event's exemption from the foreign-opponent rules of a title norm (FIDE Title
+    Regulations 1.4.3a-d): national_championship | national_team_championship | zonal |
+    qualifying_swiss; NULL for none (docs/TITLES.md). ``ratings event edit
+    --norm-exemption`` sets it; it changes no rating."""
 
     def __repr__(self) -> str:
         return f"Event(id={self.id!r}, name={self.name!r})"

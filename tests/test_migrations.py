@@ -529,8 +529,12 @@ def test_0003_corrections_are_append_only(tmp_path: Path, backend: str) -> None:
 
 # --- 0004: unknown game counts, FIDE's K, event rating periods, closing days, inactive ------
 
-NEW_IN_0009 = ("players.fide_inactive_list",)
-"""Columns of 0009 (FIDE's inactive flag), left out of the earlier revisions' comparisons."""
+NEW_IN_0011 = ("events.norm_exemption",)
+"""Columns of 0011 (the norm exemption), left out of the earlier revisions' comparisons."""
+
+NEW_IN_0009 = (*NEW_IN_0011, "players.fide_inactive_list")
+"""Columns of 0009 (FIDE's inactive flag) and later, left out of the earlier revisions'
+comparisons."""
 
 NEW_IN_0006 = (
     *NEW_IN_0009,
@@ -910,3 +914,52 @@ def test_0009_keeps_the_log_append_only_and_back(tmp_path: Path, backend: str) -
         engine.dispose()
     migrate.upgrade(url)
     assert _rows(url, "SELECT count(*) FROM corrections") == [(2,)]
+
+
+# --- 0011: an event's norm exemption --------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", POPULATED)
+def test_0011_keeps_every_event_with_no_exemption_and_back(
+    tmp_path: Path, name: str, backend: str
+) -> None:
+    """0011 adds ``events.norm_exemption`` (a rebuild of ``events`` on SQLite): every row of
+    every table is kept, every event has no exemption, the views read as before, the CHECK
+    takes the four kinds of FIDE Title Regulations 1.4.3a-d and refuses anything else;
+    downgrade gives every table back without the column."""
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0001")
+    _load(url, _fixture(name))
+    migrate.upgrade(url, "0009")
+    before = _snapshot(url)
+    views_before = {
+        v: _rows(url, f"SELECT * FROM {v} ORDER BY 1, 2, 3, 4")
+        for v in ("current_ratings", "rating_lists", "rating_calculations")
+    }
+    assert before["events"]
+
+    migrate.upgrade(url, "0011")
+    migrate.check(url)
+    assert _snapshot(url, NEW_IN_0011) == before
+    assert _rows(url, "SELECT DISTINCT norm_exemption FROM events") == [(None,)]
+    for view, rows in views_before.items():
+        assert _rows(url, f"SELECT * FROM {view} ORDER BY 1, 2, 3, 4") == rows, view
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            for kind in ("national_championship", "national_team_championship", "zonal"):
+                conn.exec_driver_sql(f"UPDATE events SET norm_exemption = '{kind}'")
+            conn.exec_driver_sql("UPDATE events SET norm_exemption = 'qualifying_swiss'")
+        with (
+            pytest.raises(sa.exc.IntegrityError, match="ck_events_norm_exemption"),
+            engine.begin() as conn,
+        ):
+            conn.exec_driver_sql("UPDATE events SET norm_exemption = 'olympiad'")
+    finally:
+        engine.dispose()
+
+    migrate.downgrade(url, "0009")
+    assert _snapshot(url) == before
+    for view, rows in views_before.items():
+        assert _rows(url, f"SELECT * FROM {view} ORDER BY 1, 2, 3, 4") == rows, view

@@ -28,6 +28,7 @@ from ratings.cli.options import (
 from ratings.cli.records import game, parse_date
 from ratings.cli.tables import FORMAT, emit_rows
 from ratings.service import browse, corrections
+from ratings.service.norms import EXEMPTION_CHOICES
 
 
 def _score(halves: int) -> str:
@@ -228,6 +229,13 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
     type=click.Choice(LISTS, case_sensitive=False),
     help="The list that rates the event's games: standard, rapid or blitz.",
 )
+@click.option(
+    "--norm-exemption",
+    "norm_exemption",
+    type=click.Choice(EXEMPTION_CHOICES, case_sensitive=False),
+    help="The event's exemption from the federation rules of title norms (FIDE Title "
+    "Regulations 1.4.3a-d), or none; see 'ratings norms'.",
+)
 @LATE_OK
 @ALLOW_FUTURE
 @YES
@@ -241,12 +249,14 @@ def event_edit(
     end_text: str | None,
     period: str | None,
     time_control: str | None,
+    norm_exemption: str | None,
     late_ok: bool,
     allow_future: bool,
     yes: bool,
     reason: str | None,
 ) -> None:
-    """Correct an event's name, dates, period or time control (EVENT: id or exact name).
+    """Correct an event's name, dates, period, time control or norm exemption (EVENT: id or
+    exact name).
 
     The dates must hold all its games. They decide how every game of the event is rated
     (the start picks the list, the end the period), and --time-control the list (standard,
@@ -271,6 +281,7 @@ def event_edit(
                 period=period,
                 time_control=time_control,
                 late_ok=late_ok,
+                norm_exemption=norm_exemption,
             )
             return done, corrections.newly_marked(session, before)
 

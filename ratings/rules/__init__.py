@@ -23,7 +23,9 @@ The modules, each importable on its own:
 * :mod:`ratings.rules.system`: rating systems and periods (docs/RULES.md);
 * :mod:`ratings.rules.engine`: one rating period, records in, list and breakdown rows out;
 * :mod:`ratings.rules.time_control`: standard, rapid and blitz (FIDE's three lists), and PGN's
-  ``TimeControl`` tag.
+  ``TimeControl`` tag;
+* :mod:`ratings.rules.norms`: title norms, titles by rating and title applications (the FIDE
+  Title Regulations, docs/TITLES.md); not re-exported here.
 """
 
 from __future__ import annotations

@@ -95,7 +95,8 @@ class EventEdit:
     name: str
     """The event's name now."""
     changed: tuple[str, ...]
-    """The fields changed: name, start_date, end_date, rating_period, time_control."""
+    """The fields changed: name, start_date, end_date, rating_period, time_control,
+    norm_exemption."""
     move: EventMove | None
     """The dates' or the time control's move, when they changed."""
     warnings: tuple[str, ...] = ()
@@ -129,6 +130,7 @@ def edit_event(
     period: str | None = None,
     time_control: str | None = None,
     late_ok: bool = False,
+    norm_exemption: str | None = None,
 ) -> EventEdit:
     """Correct an event's name, dates, period or time control (issue 11, item 8). New dates
     must hold every game of the event; they decide the list its games use (start) and the
@@ -145,6 +147,11 @@ def edit_event(
     event (each period is re-rated on every list, the one they leave and the one they join)
     and, like new dates, is a move (``allow_move``).
 
+    ``norm_exemption`` (``national-championship``, ``national-team-championship``,
+    ``zonal``, ``qualifying-swiss`` or ``none``) is the event's exemption from the federation
+    rules of title norms (FIDE Title Regulations 1.4.3a-d, docs/TITLES.md); no rating
+    depends on it, so it marks nothing.
+
     :param today: a date after it is refused (None: no check).
     :param allow_move: False: a change of the dates raises
         :class:`~ratings.service.moves.EventMoveError` (roll back then).
@@ -154,6 +161,11 @@ def edit_event(
     """
     audit.check_reason(reason)
     new_tc = None if time_control is None else rules.time_control(time_control).value
+    exemption = None
+    if norm_exemption is not None:
+        from ratings.service.norms import norm_exemption as stored_exemption  # this option only
+
+        exemption = stored_exemption(norm_exemption)
     event = get_event(session, ref)
     new_name = event.name
     if name is not None:
@@ -214,6 +226,13 @@ def edit_event(
                 event_id=event.id, field="rating_period", old=old_period, new=event.rating_period
             )
         )
+    if norm_exemption is not None and exemption != event.norm_exemption:
+        changes.append(
+            audit.Change(
+                event_id=event.id, field="norm_exemption", old=event.norm_exemption, new=exemption
+            )
+        )
+        event.norm_exemption = exemption
     warning = None
     if event.rating_period is not None:  # new dates must not end after its period
         config = get_config(session)

@@ -204,6 +204,8 @@ class SiteEvent:
     name: str
     start_date: dt.date
     end_date: dt.date
+    norm_exemption: str | None = None
+    """Title norms on the event's page depend on it (docs/TITLES.md)."""
 
 
 def events(
@@ -214,7 +216,9 @@ def events(
     has_games = sa.exists().where(Game.event_id == Event.id)
     has_byes = sa.exists().where(Bye.event_id == Event.id)
     rows = session.execute(
-        sa.select(Event.id, Event.name, Event.start_date, Event.end_date).where(
+        sa.select(
+            Event.id, Event.name, Event.start_date, Event.end_date, Event.norm_exemption
+        ).where(
             Event.end_date <= through,
             Event.time_control == time_control,
             sa.or_(has_games, has_byes),

@@ -64,6 +64,7 @@ from ratings.service import publish as data
 from ratings.service.common import get_config, list_name
 from ratings.service.crosstable import CrossCell, crosstable
 from ratings.site import chart
+from ratings.site.norms import event_norm_rows
 from ratings.site.output import SiteFolder
 from ratings.site.rows import card_line, crosstable_row, history_gap, history_row, list_row
 from ratings.site.settings import SiteSettings, manifest_settings
@@ -1004,10 +1005,12 @@ class _Site:
             event = self.events.get(ev.event_id)
             if event is None:
                 continue  # ends after the newest rated period: published once rated
-            self._event(event, ev)
+            self._event(event, ev, event_norm_rows(session, ev.event_id, self.time_control))
             self._tick("events")
 
-    def _event(self, e: data.SiteEvent, ev: data.EventData) -> None:
+    def _event(
+        self, e: data.SiteEvent, ev: data.EventData, norms: Sequence[dict[str, object]] = ()
+    ) -> None:
         name = self._name
 
         def sort_name(pid: int) -> str:
@@ -1048,6 +1051,7 @@ class _Site:
             self.common, root="../", title=self._titled(e.name), e=e,
             players=Markup("".join(players)), count=len(players), rounds=list(table.rounds),
             games=table.games, rated=table.rated, period=period.label if period else "",
+            norms=norms,
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
 
