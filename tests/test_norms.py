@@ -357,9 +357,9 @@ def test_norms_of_what_cannot_hold_one(tmp_path: Path) -> None:
     """A rapid event, an unknown event, an unknown player: one line each, exit 1."""
     db = Event(ROUND_ROBIN[:2]).build(tmp_path)
     assert fails(db, "norms", "Nope") == (1, "Error: no event 'Nope'\n")
-    assert fails(db, "titles", "--player", "Hero, Harald") == (
+    assert fails(db, "titles", "--player", "Hero, Hary") == (
         1,
-        "Error: no player 'Hero, Harald'; did you mean Hero, Harry (id 1)?\n",
+        "Error: no player 'Hero, Hary'; did you mean Hero, Harry (id 1)?\n",
     )
     run(db, "event", "edit", "1", "--time-control", "rapid", "--yes")
     assert fails(db, "norms", "1") == (
