@@ -76,6 +76,7 @@ from ratings.rules.editions import (
 )
 from ratings.rules.engine import (
     BELOW_FLOOR,
+    CARRIED,
     FIRST_RATING,
     FOR_CHANGE,
     FOR_FIRST_RATING,
@@ -91,9 +92,11 @@ from ratings.rules.engine import (
     PeriodOutcome,
     PoolGame,
     Standing,
+    carried,
     carry_bounds,
     changes_without_games,
     first_events_needed,
+    is_carried,
     list_date_for,
     lists_needed,
     next_k,
@@ -165,6 +168,7 @@ from ratings.rules.time_control import (
 
 __all__ = [
     "BELOW_FLOOR",
+    "CARRIED",
     "CURRENT_LIST_RULES",
     "CURVE_PLACES",
     "CURVE_UNITS",
@@ -241,6 +245,7 @@ __all__ = [
     "average_rating",
     "base_k",
     "capped_difference",
+    "carried",
     "carry_bounds",
     "changes_without_games",
     "classify",
@@ -255,6 +260,7 @@ __all__ = [
     "first_events_needed",
     "flags_after",
     "initial_rating",
+    "is_carried",
     "is_long_event",
     "k_factor",
     "latest_rating_period",

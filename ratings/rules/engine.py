@@ -417,6 +417,43 @@ def carry_bounds(
     )
 
 
+CARRIED: Final[Mapping[str, str | int | None]] = {
+    "rating_before": "rating_after",
+    "change": 0,
+    "k_used": None,
+    "period_games": 0,
+    "score_half_points": 0,
+    "pd_sum_units": 0,
+}
+"""What a carried row is: the row of a player with no game that counted, when nothing else
+moves it (:func:`changes_without_games`), is the previous list's row with these fields
+replaced - a field's name (the previous row's value of it) or a value - and every other field
+equal. The one definition: :func:`carried` and :func:`is_carried` follow it here, and
+``ratings.service.rate`` builds the SQL that copies such rows from it."""
+
+
+def carried(previous: ListEntry) -> ListEntry:
+    """``previous`` (a player's row on the list in force) carried to the new list
+    (:data:`CARRIED`)."""
+    values = previous._asdict()
+    for field, value in CARRIED.items():
+        values[field] = values[value] if isinstance(value, str) else value
+    return ListEntry._make(values.values())
+
+
+def is_carried(row: ListEntry, previous: ListEntry) -> bool:
+    """Whether ``row`` is ``carried(previous)``: the same test, by position, for the rate's
+    every row (tests/test_quiet_players.py checks the two agree)."""
+    return (
+        row[5] == 0  # period_games
+        and row[1] == row[2] == previous[2]  # rating before and after = old rating after
+        and row[3:5] == (0, None)  # change, k_used
+        and row[6] == previous[6]  # total_games
+        and row[7:9] == (0, 0)  # score, PD
+        and row[9:] == previous[9:]  # unit, flags, next K, status, inactive, last active
+    )
+
+
 def changes_without_games(
     bounds: CarryBounds,
     previous: ListEntry,
