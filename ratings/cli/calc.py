@@ -176,7 +176,7 @@ def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, 
             name: {
                 "difference": line.difference,
                 "expected": _number(_exact(line.pd)),
-                "change": _number(_exact(line.weighted)),
+                "change": _number(_exact(line.k_dr)),
                 "new_rating": entry.rating_after,
             }
             for name, (line, entry) in games.items()
@@ -188,7 +188,7 @@ def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, 
             name,
             str(line.difference),
             str(_shown(line.pd)),
-            _signed(_shown(line.weighted)),
+            _signed(_shown(line.k_dr)),
             str(entry.rating_after),
         ]
         for name, (line, entry) in games.items()

@@ -157,7 +157,7 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
             *(" ".join(c.text for c in cells) for cells in r.cells),
             _score(r.score_half_points),
             "" if r.performance is None else str(r.performance),
-            _change(r.change),
+            _change(r.k_dr_sum),
         ]
         for r in table.rows
     ]
@@ -168,7 +168,7 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
         values = [
             [r.rank, r.player_id, shown.names.get(r.player_id, "?"), r.rating,
              *(" ".join(c.text for c in cells) for cells in r.cells),
-             Decimal(r.score_half_points) / 2, r.performance, r.change]
+             Decimal(r.score_half_points) / 2, r.performance, r.k_dr_sum]
             for r in table.rows
         ]  # fmt: skip
         if fmt == "csv":

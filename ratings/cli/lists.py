@@ -150,13 +150,13 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
                             "title": r.title,
                             "birth_year": r.birth_year,
                             "rating": r.rating,
-                            "change": _change_value(r.status, r.change),
+                            "change": _change_value(r.list_status, r.change),
                             "period_games": r.period_games,
-                            "games": r.games,
-                            "k": r.k,
+                            "games": r.total_games,
+                            "k": r.next_k,
                             "k10": r.k10,
                             "flag": r.flag,
-                            "status": r.status,
+                            "status": r.list_status,
                         }
                         for r in result.rows
                     ],
@@ -176,8 +176,8 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
             writer.writerow(
                 [r.name, _blank(r.fide_id), _blank(r.federation), _blank(r.title),
                  _blank(r.birth_year), _blank(r.rating),
-                 _blank(_change_value(r.status, r.change)), r.period_games, _blank(r.games),
-                 _blank(r.k), "true" if r.k10 else "false"]
+                 _blank(_change_value(r.list_status, r.change)), r.period_games,
+                 _blank(r.total_games), _blank(r.next_k), "true" if r.k10 else "false"]
             )  # fmt: skip
         click.echo(out.getvalue(), nl=False)
         return
@@ -194,8 +194,8 @@ def _table_line(i: int, r: reports.ListRow) -> str:
     rank = str(i) if r.rating is not None else ""
     return (
         f"{rank:>4}  {r.name:<30} {_blank(r.fide_id):>10} {_blank(r.rating):>6} "
-        f"{_change(r.status, r.change, r.period_games):>5} {_blank(r.games):>6} "
-        f"{_blank(r.k):>3}" + (f"  {r.flag}" if r.flag else "")
+        f"{_change(r.list_status, r.change, r.period_games):>5} {_blank(r.total_games):>6} "
+        f"{_blank(r.next_k):>3}" + (f"  {r.flag}" if r.flag else "")
     )
 
 
@@ -258,7 +258,7 @@ def _fide_row(r: reports.ListRow) -> FideTxtRow:
         title=r.title,
         rating=r.rating,
         games=r.period_games,
-        k=r.k,
+        k=r.next_k,
         birth_year=r.birth_year,
         flag=r.flag,
     )
@@ -314,12 +314,12 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
                             "list_date": r.list_date.isoformat(),
                             "rating_before": r.rating_before,
                             "rating": r.rating_after,
-                            "change": _change_value(r.state, r.change),
-                            "k": r.k,
-                            "games": r.games,
+                            "change": _change_value(r.list_status, r.change),
+                            "k": r.k_used,
+                            "games": r.period_games,
                             "total_games": r.total_games,
                             "score": float(r.score),  # half points: exact as a float
-                            "state": r.state,
+                            "state": r.list_status,
                         }
                         for r in rows
                     ],
@@ -335,9 +335,9 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
                          "total_games", "score", "state"])  # fmt: skip
         for r in rows:
             writer.writerow([r.period, _blank(r.rating_before), _blank(r.rating_after),
-                             _blank(_change_value(r.state, r.change)),
-                             _blank(r.k), r.games, _blank(r.total_games), float(r.score),
-                             r.state])  # fmt: skip
+                             _blank(_change_value(r.list_status, r.change)),
+                             _blank(r.k_used), r.period_games, _blank(r.total_games),
+                             float(r.score), r.list_status])  # fmt: skip
         click.echo(out.getvalue(), nl=False)
         return
     click.echo(f"{player.name} (id {player.id})")
@@ -345,7 +345,8 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
     for r in rows:
         click.echo(
             f"{r.period:<8} {_blank(r.rating_before):>6} {_blank(r.rating_after):>6} "
-            f"{_change(r.state, r.change):>5} {_blank(r.k):>3} {r.games:>5}  {r.state}"
+            f"{_change(r.list_status, r.change):>5} {_blank(r.k_used):>3} {r.period_games:>5}  "
+            f"{r.list_status}"
         )
 
 
@@ -358,8 +359,8 @@ _CARD_COLUMNS = (
 def _card_values(line: reports.CardLine) -> list[Value]:
     return [
         line.played_on, line.event, line.round, line.opponent, line.opponent_rating,
-        line.own_rating, Decimal(line.score_half_points) / 2, line.difference, line.expected,
-        line.change, line.k, line.weighted, line.counts_for,
+        line.own_rating, Decimal(line.score_half_points) / 2, line.difference, line.pd,
+        line.dr, line.k_used, line.k_dr, line.counts_for,
     ]  # fmt: skip
 
 
@@ -388,12 +389,12 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
                     "period": c.period,
                     "list": list_type,
                     "rating_before": c.rating_before,
-                    "k": c.k,
+                    "k": c.k_used,
                     "score": str(c.score),
-                    "expected": str(c.expected_sum),
+                    "expected": str(c.pd_sum),
                     "change": c.change,
                     "rating_after": c.rating_after,
-                    "state": c.state,
+                    "state": c.list_status,
                     "games": [
                         dict(zip(_CARD_COLUMNS, map(_json, _card_values(x)), strict=True))
                         for x in c.lines
@@ -407,7 +408,7 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
     on = on_list(list_type)
     click.echo(f"{c.player.name} (id {c.player.id}), period {c.period}{on}")
     click.echo(
-        f"Rating {_blank(c.rating_before) or 'unrated'}, K {_blank(c.k) or '-'}, "
+        f"Rating {_blank(c.rating_before) or 'unrated'}, K {_blank(c.k_used) or '-'}, "
         f"{len(c.lines)} game(s)"
     )
     click.echo(
@@ -416,18 +417,18 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
     )
     for line in c.lines:
         score = _HALF_POINTS[line.score_half_points]
-        weighted = "" if line.weighted is None else f"{line.weighted:+.2f}"
+        k_dr = "" if line.k_dr is None else f"{line.k_dr:+.2f}"
         click.echo(
             f"{line.played_on.isoformat():<10} {line.opponent[:26]:<26} "
             f"{line.opponent_rating:>5} {_blank(line.own_rating):>5} {score:>3} "
-            f"{_blank(line.difference):>5} {_num(line.expected):>6} {_num(line.change, True):>7} "
-            f"{_blank(line.k):>3} {weighted:>7}"
+            f"{_blank(line.difference):>5} {_num(line.pd):>6} {_num(line.dr, True):>7} "
+            f"{_blank(line.k_used):>3} {k_dr:>7}"
         )
-    if c.k is not None:
-        total = c.sum_change
+    if c.k_used is not None:
+        total = c.dr_sum
         click.echo(
-            f"Total: score {c.score:g}, expected {c.expected_sum:.2f}, "
-            f"sum dR {total:+.2f}, K x sum = {c.k * total:+.2f} -> change {_signed(c.change)}"
+            f"Total: score {c.score:g}, expected {c.pd_sum:.2f}, sum dR {total:+.2f}, "
+            f"K x sum = {c.k_used * total:+.2f} -> change {_signed(c.change)}"
         )
     if c.first_rating is not None:
         _first_rating(c)
@@ -438,7 +439,7 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
             f"{c.adjustment.denominator} x ({c.adjustment.below} - R)): "
             f"{c.unadjusted} -> {c.rating_after}"
         )
-    click.echo(f"New rating: {_blank(c.rating_after) or 'unrated'} ({c.state})")
+    click.echo(f"New rating: {_blank(c.rating_after) or 'unrated'} ({c.list_status})")
 
 
 def _first_rating(c: reports.Card) -> None:
@@ -553,7 +554,7 @@ def performance(
         columns = ("player_id", "name", "scope", "games", "score", "average_opponent",
                    "method", "performance")  # fmt: skip
         values: tuple[Value, ...] = (
-            perf.player.id, perf.player.name, perf.scope, perf.games, perf.score.normalize(),
+            perf.player.id, perf.player.name, perf.scope, perf.rated_games, perf.score.normalize(),
             perf.average_opponent, perf.method, perf.performance,
         )  # fmt: skip
         if fmt == "json":
@@ -563,7 +564,7 @@ def performance(
             emit_rows(columns, [values], fmt)
         return
     click.echo(
-        f"{perf.player.name}, {perf.scope}: {perf.score.normalize():f}/{perf.games}, "
+        f"{perf.player.name}, {perf.scope}: {perf.score.normalize():f}/{perf.rated_games}, "
         f"average opponent {perf.average_opponent}, performance ({perf.method}) "
         f"{perf.performance}"
     )

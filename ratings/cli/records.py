@@ -263,7 +263,7 @@ def _summary_fields(summary: reports.PlayerSummary) -> list[tuple[str, object, s
         ("k10 (by hand)", p.k10, "yes" if p.k10 else "no"),
         ("games stored", summary.games_stored, str(summary.games_stored)),
     ]
-    for s in summary.standings:
+    for s in summary.current_ratings:
         prefix = "" if s.time_control == "standard" else f"{s.time_control} "
         where = f" (list of period {s.period})" if s.period else " (entry, no list yet)"
         rating = "unrated" if s.rating is None else str(s.rating)

@@ -70,8 +70,9 @@ class CrossRow:
     performance: int | None
     """FIDE performance over the rated games (docs/RULES.md#performance-ratings); None without
     one."""
-    change: Decimal | None
-    """K x sum of dR over the event's rated games, unrounded; None when they changed no
+    k_dr_sum: Decimal | None
+    """The rating change from this event: K x sum of dR over its rated games, unrounded (a
+    period's ``change`` is rounded once, over all its games); None when they changed no
     rating (unrated player, or no rated game)."""
 
 
@@ -142,14 +143,14 @@ def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
     used: dict[int, int] = {}
     opponents: dict[int, list[int]] = {}
     scores: dict[int, Decimal] = {}
-    change: dict[int, Decimal] = {}
+    k_dr_sum: dict[int, Decimal] = {}
     for r in ev.ratings:
         if r.own_rating is not None:
             used.setdefault(r.player_id, r.own_rating)
         opponents.setdefault(r.player_id, []).append(r.opponent_rating)
         scores[r.player_id] = scores.get(r.player_id, Decimal(0)) + r.score
-        if r.k is not None and r.dr is not None:
-            change[r.player_id] = change.get(r.player_id, Decimal(0)) + r.k * r.dr
+        if r.k_used is not None and r.dr is not None:
+            k_dr_sum[r.player_id] = k_dr_sum.get(r.player_id, Decimal(0)) + r.k_used * r.dr
     _ratings_against_unrated(ev, used)
 
     order = sorted(
@@ -192,7 +193,7 @@ def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
                 cells=tuple(tuple(cells[pid].get(key, ())) for key in columns),
                 score_half_points=halves[pid],
                 performance=rules.performance_fide(opponents[pid], scores[pid]) if n else None,
-                change=change.get(pid),
+                k_dr_sum=k_dr_sum.get(pid),
             )
         )
     return Crosstable(
