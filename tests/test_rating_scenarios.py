@@ -114,7 +114,7 @@ def test_thirty_game_threshold(club: Club) -> None:
     assert club.entry("Newish", "2025-02")["k"] == 20  # 30 games before the period
     csv_out = club.ok("list", "--period", "2025-01", "--format", "csv")
     row = next(r for r in csv.DictReader(io.StringIO(csv_out)) if r["name"] == "Newish")
-    assert (row["games"], row["k"]) == ("30", "20")
+    assert (row["total_games"], row["next_k"]) == ("30", "20")
 
 
 def test_700_rule(club: Club) -> None:

@@ -143,7 +143,7 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
                     "list_date": result.list_date.isoformat() if result.list_date else None,
                     "players": [
                         {
-                            "id": r.player_id,
+                            "player_id": r.player_id,
                             "name": r.name,
                             "fide_id": r.fide_id,
                             "federation": r.federation,
@@ -152,11 +152,11 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
                             "rating": r.rating,
                             "change": _change_value(r.list_status, r.change),
                             "period_games": r.period_games,
-                            "games": r.total_games,
-                            "k": r.next_k,
+                            "total_games": r.total_games,
+                            "next_k": r.next_k,
                             "k10": r.k10,
                             "flag": r.flag,
-                            "status": r.list_status,
+                            "list_status": r.list_status,
                         }
                         for r in result.rows
                     ],
@@ -168,10 +168,7 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
     if fmt == "csv":
         out = io.StringIO()
         writer = CsvWriter(out)  # neutralises formula-like cells (names such as "=cmd")
-        writer.writerow(
-            ["name", "fide_id", "federation", "title", "birth_year", "rating", "change",
-             "period_games", "games", "k", "k10"]
-        )  # fmt: skip
+        writer.writerow(reports.LIST_CSV_COLUMNS)
         for r in result.rows:
             writer.writerow(
                 [r.name, _blank(r.fide_id), _blank(r.federation), _blank(r.title),
@@ -183,8 +180,8 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
         return
     click.echo(title)
     click.echo(
-        f"{'#':>4}  {'name':<30} {'fide id':>10} {'rating':>6} {'chg':>5} {'games':>6} {'k':>3}"
-        "  flag"
+        f"{'#':>4}  {'name':<30} {'fide id':>10} {'rating':>6} {'chg':>5} {'total games':>11} "
+        f"{'next K':>6}  flag"
     )
     if result.rows:  # one write, not a click.echo per row (600,000 rows at world size)
         click.echo("\n".join(_table_line(i, r) for i, r in enumerate(result.rows, 1)))
@@ -194,8 +191,8 @@ def _table_line(i: int, r: reports.ListRow) -> str:
     rank = str(i) if r.rating is not None else ""
     return (
         f"{rank:>4}  {r.name:<30} {_blank(r.fide_id):>10} {_blank(r.rating):>6} "
-        f"{_change(r.list_status, r.change, r.period_games):>5} {_blank(r.total_games):>6} "
-        f"{_blank(r.next_k):>3}" + (f"  {r.flag}" if r.flag else "")
+        f"{_change(r.list_status, r.change, r.period_games):>5} {_blank(r.total_games):>11} "
+        f"{_blank(r.next_k):>6}" + (f"  {r.flag}" if r.flag else "")
     )
 
 

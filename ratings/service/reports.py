@@ -69,6 +69,14 @@ class ListRow:
         return flag or None
 
 
+LIST_CSV_COLUMNS = (
+    "name", "fide_id", "federation", "title", "birth_year", "rating", "change", "period_games",
+    "total_games", "next_k", "k10",
+)  # fmt: skip
+"""The columns of ``ratings list --format csv`` and of the site's list downloads (which add
+``flags``), named as the ``rating_lists`` and ``current_ratings`` views name them."""
+
+
 @dataclass(frozen=True, slots=True)
 class RatingList:
     """A published list (``period`` None: the register before any period was rated)."""
