@@ -65,26 +65,43 @@ def test_card_performance_and_event_show_in_csv_and_json(db: Path) -> None:
     code, out, _ = run(db, "card", "Ash, Ann", "--format", "csv")
     assert code == 0
     assert out.splitlines() == [
-        "date,event,round,opponent,opponent_rating,own_rating,score,difference,pd,dr,k,k_dr,"
-        "counts_for",
+        "played_on,event,round,opponent,opponent_rating,own_rating,score,difference,pd,dr,k_used,"
+        "k_dr,counts_for",
         '2025-01-10,Jan Cup,,"Birch, Bo",1700,1800,1,100,0.64,0.36,20,7.20,change',
     ]
     card = json.loads(run(db, "card", "Ash, Ann", "--format", "json")[1])
-    assert (card["rating_before"], card["change"], card["rating_after"]) == (1800, 7, 1807)
-    assert card["games"][0]["pd"] == "0.64"
+    assert {key: value for key, value in card.items() if key != "games"} == {
+        "player": {"id": 1, "name": "Ash, Ann"},
+        "period": "2025-01",
+        "list": "standard",
+        "rating_before": 1800,
+        "k_used": 20,
+        "score": "1",
+        "pd_sum": "0.64",
+        "change": 7,
+        "rating_after": 1807,
+        "list_status": "listed",
+    }
+    assert card["games"] == [
+        {
+            "played_on": "2025-01-10", "event": "Jan Cup", "round": None, "opponent": "Birch, Bo",
+            "opponent_rating": 1700, "own_rating": 1800, "score": "1", "difference": 100,
+            "pd": "0.64", "dr": "0.36", "k_used": 20, "k_dr": "7.20", "counts_for": "change",
+        }
+    ]  # fmt: skip
     perf = json.loads(run(db, "performance", "Ash, Ann", "--format", "json")[1])
     assert perf == {
         "player_id": 1,
         "name": "Ash, Ann",
         "scope": perf["scope"],
-        "games": 1,
+        "rated_games": 1,
         "score": "1",
         "average_opponent": 1700,
         "method": "fide",
         "performance": 2500,
     }
     assert run(db, "performance", "1", "--format", "csv")[1].splitlines()[0] == (
-        "player_id,name,scope,games,score,average_opponent,method,performance"
+        "player_id,name,scope,rated_games,score,average_opponent,method,performance"
     )
     code, out, _ = run(db, "event", "show", "Jan Cup", "--format", "csv")
     header = out.splitlines()[0].split(",")

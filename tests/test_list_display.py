@@ -67,9 +67,22 @@ def test_a_new_player_shows_new_and_an_unrated_one_blank(club: Club) -> None:
 
 def test_history_shows_new_for_a_first_rating(club: Club) -> None:
     club.ok("rate")
-    assert club.ok("history", "New").splitlines()[2] == (
-        "2025-01           1922   new         5  first_rating"
-    )
+    assert club.ok("history", "New").splitlines()[1:] == [
+        "period   before  after   chg K used period games  list status",
+        "2025-01           1922   new                   5  first_rating",
+    ]
+    # the schema's names (the rating_lists view's), issue 29 item 4
+    assert club.ok("history", "New", "--format", "csv").splitlines() == [
+        "period,rating_before,rating,change,k_used,period_games,total_games,score,list_status",
+        "2025-01,,1922,,,5,5,3.0,first_rating",
+    ]
+    assert json.loads(club.ok("history", "New", "--format", "json"))["history"] == [
+        {
+            "period": "2025-01", "list_date": "2025-02-01", "rating_before": None,
+            "rating": 1922, "change": None, "k_used": None, "period_games": 5, "total_games": 5,
+            "score": 3.0, "list_status": "first_rating",
+        }
+    ]  # fmt: skip
 
 
 def test_card_defaults_to_the_newest_period(club: Club) -> None:

@@ -312,11 +312,11 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
                             "rating_before": r.rating_before,
                             "rating": r.rating_after,
                             "change": _change_value(r.list_status, r.change),
-                            "k": r.k_used,
-                            "games": r.period_games,
+                            "k_used": r.k_used,
+                            "period_games": r.period_games,
                             "total_games": r.total_games,
                             "score": float(r.score),  # half points: exact as a float
-                            "state": r.list_status,
+                            "list_status": r.list_status,
                         }
                         for r in rows
                     ],
@@ -328,8 +328,8 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
     if fmt == "csv":
         out = io.StringIO()
         writer = CsvWriter(out)  # neutralises formula-like cells
-        writer.writerow(["period", "rating_before", "rating", "change", "k", "games",
-                         "total_games", "score", "state"])  # fmt: skip
+        writer.writerow(["period", "rating_before", "rating", "change", "k_used", "period_games",
+                         "total_games", "score", "list_status"])  # fmt: skip
         for r in rows:
             writer.writerow([r.period, _blank(r.rating_before), _blank(r.rating_after),
                              _blank(_change_value(r.list_status, r.change)),
@@ -338,18 +338,21 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
         click.echo(out.getvalue(), nl=False)
         return
     click.echo(f"{player.name} (id {player.id})")
-    click.echo(f"{'period':<8} {'before':>6} {'after':>6} {'chg':>5} {'k':>3} {'games':>5}  state")
+    click.echo(
+        f"{'period':<8} {'before':>6} {'after':>6} {'chg':>5} {'K used':>6} {'period games':>12}"
+        "  list status"
+    )
     for r in rows:
         click.echo(
             f"{r.period:<8} {_blank(r.rating_before):>6} {_blank(r.rating_after):>6} "
-            f"{_change(r.list_status, r.change):>5} {_blank(r.k_used):>3} {r.period_games:>5}  "
+            f"{_change(r.list_status, r.change):>5} {_blank(r.k_used):>6} {r.period_games:>12}  "
             f"{r.list_status}"
         )
 
 
 _CARD_COLUMNS = (
-    "date", "event", "round", "opponent", "opponent_rating", "own_rating", "score",
-    "difference", "pd", "dr", "k", "k_dr", "counts_for",
+    "played_on", "event", "round", "opponent", "opponent_rating", "own_rating", "score",
+    "difference", "pd", "dr", "k_used", "k_dr", "counts_for",
 )  # fmt: skip
 
 
@@ -386,12 +389,12 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
                     "period": c.period,
                     "list": list_type,
                     "rating_before": c.rating_before,
-                    "k": c.k_used,
+                    "k_used": c.k_used,
                     "score": str(c.score),
-                    "expected": str(c.pd_sum),
+                    "pd_sum": str(c.pd_sum),
                     "change": c.change,
                     "rating_after": c.rating_after,
-                    "state": c.list_status,
+                    "list_status": c.list_status,
                     "games": [
                         dict(zip(_CARD_COLUMNS, map(_json, _card_values(x)), strict=True))
                         for x in c.lines
@@ -405,12 +408,12 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
     on = on_list(list_type)
     click.echo(f"{c.player.name} (id {c.player.id}), period {c.period}{on}")
     click.echo(
-        f"Rating {_blank(c.rating_before) or 'unrated'}, K {_blank(c.k_used) or '-'}, "
+        f"Rating {_blank(c.rating_before) or 'unrated'}, K used {_blank(c.k_used) or '-'}, "
         f"{len(c.lines)} game(s)"
     )
     click.echo(
         f"{'date':<10} {'opponent':<26} {'Ropp':>5} {'Rown':>5} {'S':>3} {'D':>5} "
-        f"{'PD':>6} {'dR':>7} {'K':>3} {'K*dR':>7}"
+        f"{'PD':>6} {'dR':>7} {'K used':>6} {'K*dR':>7}"
     )
     for line in c.lines:
         score = _HALF_POINTS[line.score_half_points]
@@ -419,7 +422,7 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
             f"{line.played_on.isoformat():<10} {line.opponent[:26]:<26} "
             f"{line.opponent_rating:>5} {_blank(line.own_rating):>5} {score:>3} "
             f"{_blank(line.difference):>5} {_num(line.pd):>6} {_num(line.dr, True):>7} "
-            f"{_blank(line.k_used):>3} {k_dr:>7}"
+            f"{_blank(line.k_used):>6} {k_dr:>7}"
         )
     if c.k_used is not None:
         total = c.dr_sum
@@ -548,7 +551,7 @@ def performance(
         )
     say_note(note)
     if fmt != "table":
-        columns = ("player_id", "name", "scope", "games", "score", "average_opponent",
+        columns = ("player_id", "name", "scope", "rated_games", "score", "average_opponent",
                    "method", "performance")  # fmt: skip
         values: tuple[Value, ...] = (
             perf.player.id, perf.player.name, perf.scope, perf.rated_games, perf.score.normalize(),
