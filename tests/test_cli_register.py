@@ -40,7 +40,7 @@ def test_player_list_and_show(club: Club) -> None:
         "games stored:  0\n"
         "rating:        2830 (entry, no list yet)\n"
         "next K:        \n"
-        "rated games:   900\n"
+        "total games:   900\n"
     )
 
 

@@ -42,19 +42,20 @@ def test_player_show_gives_the_standing_and_the_way_to_a_first_rating(db: Path) 
     assert out.splitlines()[11:] == [
         "rating:        1807 (list of period 2025-01)",
         "next K:        20",
-        "rated games:   41",
+        "total games:   41",
     ]
     code, out, _ = run(db, "player", "show", "Cedar, Cy")
     assert out.splitlines()[11:] == [
         "rating:        unrated (list of period 2025-01)",
         "next K:        ",
-        "rated games:   2",  # the games pooled towards the first rating
+        "total games:   2",  # the games pooled towards the first rating
         "first rating:  2 of 5 games against rated opponents, the first on 2025-01-11",
     ]
     shown = json.loads(run(db, "player", "show", "Cedar, Cy", "--format", "json")[1])
     assert shown["first_rating"] == "2/5"
     assert shown["rating"] is None
     assert shown["entry_games"] is None
+    assert (shown["next_k"], shown["total_games"]) == (None, 2)  # the schema's names
     code, out, _ = run(db, "player", "show", "1", "--format", "csv")
     header, row = out.splitlines()
     assert header.startswith("id,name,fide_id,born,sex,federation,title,entry_rating,")
@@ -108,8 +109,12 @@ def test_card_performance_and_event_show_in_csv_and_json(db: Path) -> None:
     table = run(db, "event", "show", "Jan Cup")[1].splitlines()[3].split()
     rounds = [f"round_{n}" for n in table[3:-3]]
     assert header == ["rank", "player_id", "name", "rating", *rounds, "score", "performance",
-                      "change"]  # fmt: skip
+                      "k_dr_sum"]  # fmt: skip
     shown = json.loads(run(db, "event", "show", "1", "--format", "json")[1])
-    assert shown["event"]["name"] == "Jan Cup"
+    assert shown["event"] == {
+        "id": 1, "name": "Jan Cup", "start_date": "2025-01-10", "end_date": "2025-01-12",
+        "period": "2025-01", "period_rated": True, "time_control": "standard", "games": 3,
+        "rated_games": 3,
+    }  # fmt: skip
     assert [(row["name"], row["score"]) for row in shown["rows"]][2] == ("Birch, Bo", "0")
     assert {row["name"] for row in shown["rows"]} == {"Ash, Ann", "Birch, Bo", "Cedar, Cy"}

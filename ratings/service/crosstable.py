@@ -1,5 +1,6 @@
 """An event's crosstable: players ranked by score, results by round, score, the rating each
-player's games used, the FIDE performance and the rating change (K x sum of dR).
+player's games used, the FIDE performance and the rating change from the event (K x sum of
+dR, unrounded).
 
 One function for every place that shows one: the website's event pages
 (:mod:`ratings.site.build`) and ``ratings event show``. It takes what
@@ -86,7 +87,7 @@ class Crosstable:
     """Players by rank: score, then the rating used, then name."""
     games: int
     """Games stored."""
-    rated: int
+    rated_games: int
     """Games that went to rating."""
 
 
@@ -200,5 +201,5 @@ def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
         rounds=tuple(_round_title(k) for k in columns),
         rows=tuple(rows),
         games=len(ev.games),
-        rated=sum(1 for g in ev.games if g.rated),
+        rated_games=sum(1 for g in ev.games if g.rated),
     )

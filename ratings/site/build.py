@@ -1048,7 +1048,7 @@ class _Site:
         page = self.t_event.render(
             self.common, root="../", title=self._titled(e.name), e=e,
             players=Markup("".join(players)), count=len(players), rounds=list(table.rounds),
-            games=table.games, rated=table.rated, period=period.label if period else "",
+            games=table.games, rated=table.rated_games, period=period.label if period else "",
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
 
