@@ -62,6 +62,7 @@ from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.service import publish as data
 from ratings.service.common import get_config, list_name
 from ratings.service.crosstable import CrossCell, crosstable
+from ratings.service.reports import LIST_CSV_COLUMNS
 from ratings.site import chart
 from ratings.site.output import SiteFolder
 from ratings.site.rows import card_line, crosstable_row, history_gap, history_row, list_row
@@ -1086,10 +1087,8 @@ def _merge(
 
 # --- downloads ------------------------------------------------------------------------------
 
-_CSV_HEADER = (
-    "name", "fide_id", "federation", "title", "birth_year", "rating", "change", "period_games",
-    "games", "k", "k10", "flags",
-)  # fmt: skip
+_CSV_HEADER = (*LIST_CSV_COLUMNS, "flags")
+"""The columns of ``ratings list --format csv``, then the flags the page shows."""
 
 
 def _csv(rows: Iterable[tuple[data.SiteListRow, str]], register: dict[int, data.SitePlayer]) -> str:
