@@ -254,8 +254,8 @@ def _fide_row(r: reports.ListRow) -> FideTxtRow:
         sex=r.sex,
         title=r.title,
         rating=r.rating,
-        games=r.period_games,
-        k=r.next_k,
+        period_games=r.period_games,
+        next_k=r.next_k,
         birth_year=r.birth_year,
         flag=r.flag,
     )

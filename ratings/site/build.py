@@ -1121,7 +1121,7 @@ def _txt(
         fide_rows.append(
             FideTxtRow(
                 fide_id=p.fide_id, name=p.name, federation=p.federation, sex=p.sex,
-                title=p.title, rating=e.rating, games=e.period_games, k=e.next_k,
+                title=p.title, rating=e.rating, period_games=e.period_games, next_k=e.next_k,
                 birth_year=p.birth_year, flag=flag,
             )
         )  # fmt: skip
