@@ -21,7 +21,7 @@ from ratings.rules.norms import (
     NormPlayer,
     NormRecord,
     NormTitle,
-    RatingPoint,
+    TitleRatingPoint,
 )
 
 GM, IM, WGM, WIM = NormTitle.GM, NormTitle.IM, NormTitle.WGM, NormTitle.WIM
@@ -497,7 +497,7 @@ def test_the_table_is_the_rating_regulations_table_8_1_1_1_4_9() -> None:
 
 
 def point(period: str, day: dt.date, rating: int, games: int | None, game: int | None = 1):
-    return RatingPoint(period, day, game, rating, games)
+    return TitleRatingPoint(period, day, game, rating, games)
 
 
 def test_interim_ratings_after_each_game_1_5_3a() -> None:

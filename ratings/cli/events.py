@@ -39,7 +39,7 @@ def _score(halves: int) -> str:
     return f"{whole}½" if whole else "½"
 
 
-def _change(value: Decimal | None) -> str:
+def _k_dr_sum(value: Decimal | None) -> str:
     return "" if value is None else f"{value:+.2f}"
 
 
@@ -77,7 +77,7 @@ def game_list(
         )
     say_note(note)
     emit_rows(
-        ("id", "date", "period", "event_id", "event", "round", "white", "black", "result",
+        ("id", "played_on", "period", "event_id", "event", "round", "white", "black", "result",
          "rated"),
         [
             (g.id, g.played_on, g.period, g.event_id, g.event, g.round, g.white, g.black,
@@ -105,15 +105,15 @@ def event_list(app: App, fmt: str) -> None:
         (
             "id",
             "name",
-            "start",
-            "end",
+            "start_date",
+            "end_date",
             "period",
-            "list",
+            "time_control",
             "games",
-            "rated",
+            "rated_games",
             "byes",
             "source",
-            "import",
+            "import_id",
         ),
         [
             (
@@ -140,7 +140,7 @@ def event_list(app: App, fmt: str) -> None:
 @FORMAT
 @pass_app
 def event_show(app: App, event_ref: str, fmt: str) -> None:
-    """Show an event's crosstable: results by round, score, rating, performance, change.
+    """Show an event's crosstable: results by round, score, rating, performance, K x sum(dR).
 
     EVENT is an event id or an exact name. A cell is the opponent's rank, the colour and the
     result (3w1: won with white against number 3); a bye shows its code (H, F, U, Z, +, -).
@@ -149,7 +149,7 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
     with app.session() as session:
         shown = browse.event_table(session, event_ref)
     e, table = shown.event, shown.table
-    header = ["#", "name", "rating", *table.rounds, "score", "perf", "change"]
+    header = ["#", "name", "rating", *table.rounds, "score", "perf", "K*sum(dR)"]
     rows = [
         [
             str(r.rank),
@@ -158,18 +158,18 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
             *(" ".join(c.text for c in cells) for cells in r.cells),
             _score(r.score_half_points),
             "" if r.performance is None else str(r.performance),
-            _change(r.change),
+            _k_dr_sum(r.k_dr_sum),
         ]
         for r in table.rows
     ]
     if fmt != "table":
         rounds = [f"round_{n}" for n in table.rounds]
         columns = ["rank", "player_id", "name", "rating", *rounds, "score", "performance",
-                   "change"]  # fmt: skip
+                   "k_dr_sum"]  # fmt: skip
         values = [
             [r.rank, r.player_id, shown.names.get(r.player_id, "?"), r.rating,
              *(" ".join(c.text for c in cells) for cells in r.cells),
-             Decimal(r.score_half_points) / 2, r.performance, r.change]
+             Decimal(r.score_half_points) / 2, r.performance, r.k_dr_sum]
             for r in table.rows
         ]  # fmt: skip
         if fmt == "csv":
@@ -181,8 +181,8 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
                     "event": {
                         "id": e.id, "name": e.name, "start_date": e.start_date.isoformat(),
                         "end_date": e.end_date.isoformat(), "period": e.period,
-                        "rated": e.period_rated, "time_control": e.time_control,
-                        "games": table.games, "rated_games": table.rated,
+                        "period_rated": e.period_rated, "time_control": e.time_control,
+                        "games": table.games, "rated_games": table.rated_games,
                     },
                     "rows": [
                         {c: (str(v) if isinstance(v, Decimal) else v)
@@ -199,7 +199,7 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
     click.echo(f"Event {e.id}: {e.name}, {e.start_date} .. {e.end_date}")
     click.echo(
         f"Period {e.period} ({state}); {table.games} game{'' if table.games == 1 else 's'}, "
-        f"{table.rated} rated"
+        f"{table.rated_games} rated"
     )
     click.echo(f"Time control: {e.time_control} (rated on the {e.time_control} list)")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]

@@ -13,7 +13,7 @@ import click
 
 from ratings.cli import App, pass_app
 from ratings.cli.tables import Value, emit_rows
-from ratings.rules.norms import Application, NormCheck, RatingPoint, TitleReached
+from ratings.rules.norms import Application, NormCheck, TitleRatingPoint, TitleReached
 from ratings.service import norms
 
 FORMAT = click.option(
@@ -145,7 +145,7 @@ def norms_command(app: App, event_ref: str, fmt: str) -> None:
 # --- titles -------------------------------------------------------------------------------
 
 
-def _point_json(p: RatingPoint | None) -> dict[str, object] | None:
+def _point_json(p: TitleRatingPoint | None) -> dict[str, object] | None:
     if p is None:
         return None
     return {

@@ -287,7 +287,7 @@ class BreakdownLine(NamedTuple):
         return None if self.dr_units is None else points(self.dr_units, self.units_per_point)
 
     @property
-    def weighted(self) -> Decimal | None:
+    def k_dr(self) -> Decimal | None:
         """K x dR, unrounded."""
         dr = self.dr
         return None if dr is None or self.k_used is None else self.k_used * dr

@@ -97,7 +97,7 @@ __all__ = [
     "NormRecord",
     "NormRequirement",
     "NormTitle",
-    "RatingPoint",
+    "TitleRatingPoint",
     "Reason",
     "TitleReached",
     "application",
@@ -702,7 +702,7 @@ def check_norms(
 
 
 @dataclass(frozen=True, slots=True)
-class RatingPoint:
+class TitleRatingPoint:
     """A rating a player had at some time (1.5.3a): after one game of a period (interim), a
     published first rating (no game), or the rating the register holds from before this
     database (no period, no date)."""
@@ -733,7 +733,7 @@ def interim_ratings(
     k: int,
     units_per_point: int,
     games: Sequence[tuple[int, dt.date, int]],
-) -> list[RatingPoint]:
+) -> list[TitleRatingPoint]:
     """A rated player's rating after each game of one period (1.5.3a): the rating at the
     period start plus K x the sum of dR so far, rounded once, half away from zero, as the
     period's change is (Rating Regulations art. 8.3.4); K is the period's (after the 700
@@ -746,7 +746,7 @@ def interim_ratings(
     for j, (game_id, day, dr_units) in enumerate(games, 1):
         total += dr_units
         points.append(
-            RatingPoint(
+            TitleRatingPoint(
                 period,
                 day,
                 game_id,
@@ -764,7 +764,7 @@ class TitleReached:
     title: str
     threshold: int
     reached: bool
-    point: RatingPoint | None
+    point: TitleRatingPoint | None
     """The first rating that met the threshold (and, for 1.3, had the 30 games); for a
     threshold met while the count of games is unknown, the first such rating."""
     games_unknown: bool = False
@@ -772,7 +772,7 @@ class TitleReached:
 
 
 def title_by_rating(
-    title: str, threshold: int, points: Iterable[RatingPoint], *, thirty_games: bool = True
+    title: str, threshold: int, points: Iterable[TitleRatingPoint], *, thirty_games: bool = True
 ) -> TitleReached:
     """The first rating at or above ``threshold`` (1.3): after 1 July 2017 with at least 30
     rated games at the time (``thirty_games``; 1.5.3 has no such condition). A rating of an
@@ -780,7 +780,7 @@ def title_by_rating(
 
     :param points: the player's ratings in time order.
     """
-    unknown: RatingPoint | None = None
+    unknown: TitleRatingPoint | None = None
     for p in points:
         if p.rating < threshold:
             continue
@@ -806,7 +806,9 @@ def holds_or_higher(held: str | None, title: str) -> bool:
     return False
 
 
-def titles_by_rating(sex: str | None, points: Sequence[RatingPoint]) -> tuple[TitleReached, ...]:
+def titles_by_rating(
+    sex: str | None, points: Sequence[TitleRatingPoint]
+) -> tuple[TitleReached, ...]:
     """FM and CM, and WFM and WCM for a woman (1.3.1 to 1.3.4), each as
     :func:`title_by_rating` finds it."""
     return tuple(
@@ -839,7 +841,7 @@ class Application:
     """The games the norms cover (1.5.1)."""
     rating: TitleReached
     """The rating requirement (1.5.3): reached or not, and when."""
-    trail: tuple[RatingPoint, ...]
+    trail: tuple[TitleRatingPoint, ...]
     """The evidence: the ratings of the period in which the requirement was first met, up to
     the game that met it; else those of the period of the highest rating, up to it."""
     missing: tuple[Reason, ...]
@@ -852,7 +854,7 @@ class Application:
 
 
 def application(
-    title: NormTitle, norms: Sequence[NormRecord], points: Sequence[RatingPoint]
+    title: NormTitle, norms: Sequence[NormRecord], points: Sequence[TitleRatingPoint]
 ) -> Application:
     """A title application's state (1.5): norms covering at least 27 games (1.5.1), one of
     them made without a 1.4.3 exemption (1.4.3e), and the title's rating reached at some
@@ -875,7 +877,7 @@ def application(
         have = f"the highest rating is {best.rating}" if best else "no rating"
         missing.append(Reason("1.5.3", f"{have}, {threshold} needed"))
     target = reached.point if reached.reached else max(points, key=lambda p: p.rating, default=None)
-    trail: tuple[RatingPoint, ...] = ()
+    trail: tuple[TitleRatingPoint, ...] = ()
     if target is not None:
         upto = points.index(target)
         start = upto

@@ -35,7 +35,7 @@ from ratings.rules.norms import (
     NormPlayer,
     NormRecord,
     NormTitle,
-    RatingPoint,
+    TitleRatingPoint,
     TitleReached,
 )
 from ratings.service.common import fetch_all, get_player
@@ -413,7 +413,7 @@ WHERE h.list_status = 'first_rating' AND h.time_control = 'standard'
 
 def _rating_points(
     session: Session, player_id: int | None, least: int
-) -> dict[int, list[RatingPoint]]:
+) -> dict[int, list[TitleRatingPoint]]:
     """Each player's ratings in time order, by id, those of ``least`` or more (0: all): the
     register's entry rating (a published rating brought from before this database, of no
     known date), interim ratings after every rated game and published first ratings."""
@@ -426,7 +426,7 @@ def _rating_points(
             "WHERE 2 * (CAST(rating_before AS BIGINT) * units_per_point + k_used * cum) "
             f">= {2 * least - 1} * CAST(units_per_point AS BIGINT)"
         )
-    found: dict[int, list[tuple[dt.date, dt.date, int, RatingPoint]]] = {}
+    found: dict[int, list[tuple[dt.date, dt.date, int, TitleRatingPoint]]] = {}
     for (
         pid,
         label,
@@ -447,11 +447,11 @@ def _rating_points(
         rating = norms.interim_rating(before, k, int(cum), units)
         if rating >= least:
             games = None if games_before is None else int(games_before) + int(j)
-            point = RatingPoint(label, _date(day), game_id, rating, games)
+            point = TitleRatingPoint(label, _date(day), game_id, rating, games)
             found.setdefault(pid, []).append((_date(start), _date(day), game_id, point))
     first = _FIRST_SQL.format(least=int(least), player=f"AND h.player_id = {ph}" if one else "")
     for pid, label, start, list_date, rating, total in fetch_all(session, first, params):
-        point = RatingPoint(label, _date(list_date), None, rating, total)
+        point = TitleRatingPoint(label, _date(list_date), None, rating, total)
         found.setdefault(pid, []).append((_date(start), _date(list_date), 1 << 62, point))
     entry = sa.select(Player.id, Player.entry_rating, Player.entry_games).where(
         Player.merged_into_id.is_(None), Player.entry_rating >= least
@@ -460,7 +460,7 @@ def _rating_points(
         entry = entry.where(Player.id == player_id)
     for pid, entry_rating, entry_games in session.execute(entry):
         if entry_rating is not None:
-            point = RatingPoint(None, None, None, entry_rating, entry_games)
+            point = TitleRatingPoint(None, None, None, entry_rating, entry_games)
             found.setdefault(pid, []).append((dt.date.min, dt.date.min, -1, point))
     return {pid: [p for *_, p in sorted(rows, key=lambda r: r[:3])] for pid, rows in found.items()}
 
