@@ -29,7 +29,17 @@ from ratings.results import Result
 TIME_CONTROL_CHECK = "time_control IN ('standard', 'rapid', 'blitz')"
 """The three FIDE lists (:class:`ratings.rules.TimeControl`'s values)."""
 
+NORM_EXEMPTIONS = (
+    "national_championship",
+    "national_team_championship",
+    "zonal",
+    "qualifying_swiss",
+)
+"""``events.norm_exemption``'s values (:class:`ratings.rules.norms.NormExemption`'s): the
+exemptions of FIDE Title Regulations 1.4.3a-d."""
+
 __all__ = [
+    "NORM_EXEMPTIONS",
     "SUPERSEDED_KINDS",
     "TIME_CONTROL_CHECK",
     "Base",
@@ -187,7 +197,7 @@ class Player(Base):
     the period after the newest rated one when the player was registered (a published list
     does not gain the players registered after it; docs/DESIGN.md#who-is-on-a-list). A game
     in an earlier period lists the player from that period. NULL: on every list (registered
-    before any period was rated; revision 0010)."""
+    before any period was rated; revision 0012)."""
 
     def __repr__(self) -> str:
         return f"Player(id={self.id!r}, name={self.name!r})"
@@ -256,7 +266,7 @@ class Import(Base):
     undone_by: Mapped[int | None]
     """The correction that undid the import (``corrections.batch``, ``ratings import undo``;
     what it removed is in the log under that batch); NULL while it is in force. No foreign
-    key: a batch is several lines (revision 0010)."""
+    key: a batch is several lines (revision 0012)."""
 
     def __repr__(self) -> str:
         return f"Import(id={self.id!r}, file_name={self.file_name!r})"
@@ -271,6 +281,12 @@ class Event(Base):
         sa.CheckConstraint("end_date >= start_date", name="dates_in_order"),
         sa.CheckConstraint("source IN ('manual', 'csv', 'trf', 'pgn')", name="source"),
         sa.CheckConstraint(TIME_CONTROL_CHECK, name="time_control"),
+        sa.CheckConstraint(
+            "norm_exemption IS NULL OR norm_exemption IN ("
+            + ", ".join(f"'{e}'" for e in NORM_EXEMPTIONS)
+            + ")",
+            name="norm_exemption",
+        ),
     )
 
     id: Mapped[int_pk]
@@ -286,6 +302,11 @@ class Event(Base):
     ``start_date``."""
     time_control: Mapped[str] = mapped_column(sa.String(8), server_default="standard")
     """standard | rapid | blitz: the FIDE list that rates the event's games (issue 15)."""
+    norm_exemption: Mapped[str | None] = mapped_column(sa.String(32))
+    """The event's exemption from the foreign-opponent rules of a title norm (FIDE Title
+    Regulations 1.4.3a-d): national_championship | national_team_championship | zonal |
+    qualifying_swiss; NULL for none (docs/TITLES.md). ``ratings event edit
+    --norm-exemption`` sets it; it changes no rating."""
 
     def __repr__(self) -> str:
         return f"Event(id={self.id!r}, name={self.name!r})"
@@ -317,7 +338,7 @@ class Game(Base):
     import_id: Mapped[int | None]
     """The import that stored the game (``imports.id``); NULL for a game added by hand
     (``game add``), also into an imported event, which ``ratings import undo`` names as not
-    in the file. No foreign key, no index (revision 0010)."""
+    in the file. No foreign key, no index (revision 0012)."""
 
     def __repr__(self) -> str:
         return f"Game(id={self.id!r}, result={self.result.value!r})"
@@ -535,7 +556,7 @@ class SupersededRating(Base):
     name: Mapped[str] = mapped_column(sa.String(200))
     """The player's name when the row was superseded."""
     kind: Mapped[str] = mapped_column(sa.String(9), server_default="changed")
-    """changed | added | withdrawn (revision 0010)."""
+    """changed | added | withdrawn (revision 0012)."""
     old_rating: Mapped[int | None]
     new_rating: Mapped[int | None]
     old_change: Mapped[int | None]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal, localcontext
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
 # table 8.1.2 (docs/RULES.md#table-812-d-to-pd): (upper bound of D, PD of the higher rated
@@ -78,6 +78,40 @@ class Entry:
     total_games: int
     status: str
     """listed, first_rating, unrated or below_floor."""
+    score_half_points: int = 0
+    """The period's score over the games that counted, in half points."""
+    pd_sum_units: int = 0
+    """The sum of PD over the rated games, in the method's units (hundredths, or 10^-9)."""
+    units_per_point: int = 100
+    k10: bool = False
+    """The permanent K 10 flag after the list."""
+    reached_2300: bool = False
+    next_k: int | None = None
+    """The K of the next period, before the 700 rule (None: unrated)."""
+    inactive: bool = False
+    """Rated, with no game counted in the 12 months up to the list."""
+    last_active: dt.date | None = None
+    """The first day of the last period with a game that counted, or of the first listed."""
+
+
+Line = tuple[int, int, int, int | None, int, int | None, int, int | None, int | None, int,
+             int | None, str]  # fmt: skip
+"""A breakdown line: game, player, opponent, own rating, opponent rating, D, S in half points,
+PD and dR in units, units per point, K, what it counts for."""
+
+
+def pd_units(diff: int, curve: bool) -> int:
+    """A game's PD in exact units: table 8.1.2 in hundredths, or the curve's E to nine places
+    (half up; the lower rated player gets the rest of the point)."""
+    if not curve:
+        return int(table_pd(diff) * 100)
+
+    def higher(d: int) -> int:
+        with localcontext() as ctx:
+            ctx.prec = 60
+            return int((curve_e(d) * 10**9).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+    return higher(diff) if diff >= 0 else 10**9 - higher(-diff)
 
 
 @dataclass(frozen=True)
@@ -149,9 +183,10 @@ def rate_history(
     players: Sequence[Player],
     games: Sequence[Game],
     through: dt.date | None = None,
+    breakdown: dict[dt.date, list[Line]] | None = None,
 ) -> dict[dt.date, dict[int, Entry]]:
     """Every list from the first game's period to ``through`` (a period's first day), keyed by
-    the period's first day."""
+    the period's first day; ``breakdown``, if given, gets every period's breakdown lines."""
     months = system.months
     fide = system.name == "fide"
     events: dict[int, list[dt.date]] = {}
@@ -178,12 +213,16 @@ def rate_history(
     entry_list = dict(rating)
     published: dict[dt.date, dict[int, Entry]] = {}
     pool_periods = max(26 // months, 1)
+    unit = 10**9 if system.curve else 100
+    last_active: dict[int, dt.date] = {}
 
     period = first
     while period <= last:
         lists[period] = dict(rating)
         tally: dict[int, list[tuple[int, int, Fraction, dt.date]]] = {}
         pooled: dict[int, list[tuple[dt.date, int, int, Fraction]]] = {}
+        lines: dict[int, list[tuple[int, int, int | None, int, Fraction]]] = {}
+        period_lines: list[Line] = []
         for g in sorted(games, key=lambda g: g.gid):
             if period_of(end[g.event], months) != period:
                 continue
@@ -191,6 +230,7 @@ def rate_history(
             on_list = lists.get(period_of(day, months), entry_list)
             for me, opp, score in ((g.white, g.black, g.white_score),
                                    (g.black, g.white, 1 - g.white_score)):  # fmt: skip
+                sides = (g.gid, opp)
                 opp_used = on_list.get(opp)
                 mine = rating[me]
                 if not fide:
@@ -202,11 +242,13 @@ def rate_history(
                     continue
                 if mine is None:
                     pooled.setdefault(me, []).append((period, g.event, opp_used, score))
+                    lines.setdefault(me, []).append((*sides, None, opp_used, score))
                     continue
                 own_used = on_list.get(me)
                 if own_used is None:
                     own_used = mine
                 tally.setdefault(me, []).append((own_used, opp_used, score, day))
+                lines.setdefault(me, []).append((*sides, own_used, opp_used, score))
         cutoff = period
         for _ in range(pool_periods - 1):
             cutoff = add_months(cutoff, -months)
@@ -215,7 +257,7 @@ def rate_history(
             pid = p.pid
             before = rating[pid]
             after = before
-            change, k_used, n = 0, None, 0
+            change, k_used, n, halves, pd_sum = 0, None, 0, 0, 0
             status = "listed" if before is not None else "unrated"
             if pid in tally:
                 n = len(tally[pid])
@@ -230,11 +272,19 @@ def rate_history(
                     k = 700 // n
                 k_used = k
                 total_dr: Fraction | Decimal = 0
-                for own, opp, score, day in tally[pid]:
+                for (own, opp, score, day), line in zip(tally[pid], lines[pid], strict=True):
                     d = own - opp
                     capped = system.name != "elo" and (day < EXEMPT_FROM or own < 2650)
                     if capped:
                         d = max(-400, min(400, d))
+                    pd = pd_units(d, system.curve)
+                    s2 = int(score * 2)
+                    halves += s2
+                    pd_sum += pd
+                    period_lines.append(
+                        (line[0], pid, line[1], own, opp, d, s2, pd, s2 * unit // 2 - pd, unit,
+                         k, "change")
+                    )  # fmt: skip
                     if system.curve:
                         with localcontext() as ctx:
                             ctx.prec = 60
@@ -251,6 +301,12 @@ def rate_history(
                     after, status = None, "below_floor"
             elif pid in pooled:
                 n = len(pooled[pid])
+                for game_id, opp_id, _own, opp, score in lines[pid]:
+                    halves += int(score * 2)
+                    period_lines.append(
+                        (game_id, pid, opp_id, None, opp, None, int(score * 2), None, None, unit,
+                         None, "first_rating")
+                    )  # fmt: skip
                 pool = [x for x in pools[pid] if x[0] >= cutoff] + pooled[pid]
                 pools[pid] = pool
                 by_event: dict[int, list[tuple[int, Fraction]]] = {}
@@ -269,7 +325,26 @@ def rate_history(
                 r2300[pid] = r2300[pid] or after >= 2300
                 pools[pid] = []
             rating[pid] = after
-            entries[pid] = Entry(before, after, change, k_used, n, total[pid], status)
+            counted = pid in tally or pid in pooled
+            if counted or pid not in last_active:
+                last_active[pid] = period
+            inactive = (
+                not counted
+                and before is not None
+                and last_active[pid] < add_months(period, months - 12)
+            )
+            next_k = None
+            if after is not None:
+                next_k = system.k or k_rule(
+                    after, total[pid], birth[pid], k10[pid], r2300[pid],
+                    add_months(period, months).year,
+                )  # fmt: skip
+            entries[pid] = Entry(
+                before, after, change, k_used, n, total[pid], status, halves, pd_sum, unit,
+                k10[pid], r2300[pid], next_k, inactive, last_active[pid],
+            )  # fmt: skip
         published[period] = entries
+        if breakdown is not None:
+            breakdown[period] = period_lines
         period = add_months(period, months)
     return published

@@ -37,7 +37,7 @@ def club(tmp_path: Path) -> Club:
 
 def test_game_list_shows_every_game_with_its_id(club: Club) -> None:
     assert club.ok("game", "list") == (
-        "id  date        period   event_id  event                  round  white  black  result"
+        "id  played_on   period   event_id  event                  round  white  black  result"
         "   rated\n"
         "--  ----------  -------  --------  ---------------------  -----  -----  -----  -------"
         "  -----\n"
@@ -64,7 +64,7 @@ def test_game_list_narrows_to_an_event_a_player_a_period(club: Club) -> None:
     assert club.run("game", "list", "--event", "Feb Open") == (1, "Error: no event 'Feb Open'\n")
     csv = club.ok("game", "list", "--event", "2", "--format", "csv")
     assert csv == (
-        "id,date,period,event_id,event,round,white,black,result,rated\n"
+        "id,played_on,period,event_id,event,round,white,black,result,rated\n"
         '4,2025-02-03,2025-02,2,"Bob - Ann, 2025-02-03",,Bob,Ann,\'+/-,false\n'  # formula-like
     )
 
@@ -72,14 +72,14 @@ def test_game_list_narrows_to_an_event_a_player_a_period(club: Club) -> None:
 def test_event_list(club: Club) -> None:
     club.ok("rate")
     assert club.ok("event", "list") == (
-        "id  name                   start       end         period   list      games  rated  byes"
-        "  source  import\n"
-        "--  ---------------------  ----------  ----------  -------  --------  -----  -----  ----"
-        "  ------  ------\n"
-        " 1  Jan Open               2025-01-05  2025-01-07  2025-01  standard      3      3     0"
-        "  manual\n"
-        " 2  Bob - Ann, 2025-02-03  2025-02-03  2025-02-03  2025-02  standard      1      0     0"
-        "  manual\n"
+        "id  name                   start_date  end_date    period   time_control  games"
+        "  rated_games  byes  source  import_id\n"
+        "--  ---------------------  ----------  ----------  -------  ------------  -----"
+        "  -----------  ----  ------  ---------\n"
+        " 1  Jan Open               2025-01-05  2025-01-07  2025-01  standard          3"
+        "            3     0  manual\n"
+        " 2  Bob - Ann, 2025-02-03  2025-02-03  2025-02-03  2025-02  standard          1"
+        "            0     0  manual\n"
     )
 
 
@@ -89,10 +89,10 @@ def test_event_show_prints_the_crosstable(club: Club) -> None:
         "Event 1: Jan Open, 2025-01-05 .. 2025-01-07\n"
         "Period 2025-01 (rated); 3 games, 3 rated\n"
         "Time control: standard (rated on the standard list)\n"
-        "#  name  rating    1    2    3  score  perf  change\n"
-        "1  Cat     2050       2w½  3b1     1½  1968   -3.00\n"
-        "2  Ann     1850  3w1  1b½          1½  2068  +11.20\n"
-        "3  Bob     1700  2b0       1w0      0  1150   -8.20\n"
+        "#  name  rating    1    2    3  score  perf  K*sum(dR)\n"
+        "1  Cat     2050       2w½  3b1     1½  1968      -3.00\n"
+        "2  Ann     1850  3w1  1b½          1½  2068     +11.20\n"
+        "3  Bob     1700  2b0       1w0      0  1150      -8.20\n"
     )
     # the same numbers as the website's event page: one function makes both
     club.ok("event", "show", "1")

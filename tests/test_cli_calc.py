@@ -84,7 +84,7 @@ def test_expected_default_date_is_today() -> None:
 
 def test_change_table_and_curve() -> None:
     assert run("change", "1500", "1900", "1", "--k", "40", "--date", BEFORE).output == (
-        RULES_2009 + "method  difference  expected    change   new\n"
+        RULES_2009 + "method  difference  expected      K*dR   new\n"
         "table         -400      0.08    +36.80  1537\n"
         "curve         -400    0.0909  +36.3636  1536\n"
     )
@@ -93,7 +93,7 @@ def test_change_table_and_curve() -> None:
 @pytest.mark.parametrize("draw", ["0.5", "1/2", "=", "½"])
 def test_change_draw_spellings(draw: str) -> None:
     assert run("change", "1500", "2000", draw, "--k", "20", "--date", BEFORE).output == (
-        RULES_2009 + "method  difference  expected   change   new\n"
+        RULES_2009 + "method  difference  expected     K*dR   new\n"
         "table         -400      0.08    +8.40  1508\n"
         "curve         -400    0.0909  +8.1818  1508\n"
     )
@@ -101,12 +101,12 @@ def test_change_draw_spellings(draw: str) -> None:
 
 def test_change_loss_and_zero() -> None:
     assert run("change", "1500", "1900", "0", "--k", "40", "--date", BEFORE).output == (
-        RULES_2009 + "method  difference  expected   change   new\n"
+        RULES_2009 + "method  difference  expected     K*dR   new\n"
         "table         -400      0.08    -3.20  1497\n"
         "curve         -400    0.0909  -3.6364  1496\n"
     )
     assert run("change", "2800", "1800", "1", "--k", "10", "--date", AFTER).output == (
-        RULES_2025 + "method  difference  expected   change   new\n"
+        RULES_2025 + "method  difference  expected     K*dR   new\n"
         "table         1000      1.00     0.00  2800\n"
         "curve         1000    0.9968  +0.0315  2800\n"
     )
@@ -134,13 +134,13 @@ def test_change_json(
         "table": {
             "difference": difference,
             "expected": table_expected,
-            "change": table_change,
+            "k_dr": table_change,
             "new_rating": 2701 if table_change > 0.5 else 2700,
         },
         "curve": {
             "difference": difference,
             "expected": curve_expected,
-            "change": curve_change,
+            "k_dr": curve_change,
             "new_rating": 2701,
         },
     }

@@ -40,7 +40,7 @@ def test_player_list_and_show(club: Club) -> None:
         "games stored:  0\n"
         "rating:        2830 (entry, no list yet)\n"
         "next K:        \n"
-        "rated games:   900\n"
+        "total games:   900\n"
     )
 
 
@@ -48,9 +48,9 @@ def test_list_before_any_period_shows_the_register(club: Club) -> None:
     club.player("Newcomer")
     assert club.ok("list") == (
         "Register (no period rated yet): entry ratings\n"
-        "   #  name                              fide id rating   chg  games   k  flag\n"
-        "   1  Carlsen, Magnus                   1503014   2830          900    \n"
-        "   2  Hou, Yifan                                  2630                 \n"
+        "   #  name                              fide id rating   chg total games next K  flag\n"
+        "   1  Carlsen, Magnus                   1503014   2830               900       \n"
+        "   2  Hou, Yifan                                  2630                         \n"
     )
     assert "Newcomer" in club.ok("list", "--all")
 

@@ -153,4 +153,4 @@ def test_merge_moves_games_and_rerates(tmp_path: Path) -> None:
         "player 7 was merged into 5 (correction 1): showing 5\n"
         "id:            5\nname:          Eve\n"
     )
-    assert club.entry("Eve", "2025-03")["games"] >= 1
+    assert club.entry("Eve", "2025-03")["period_games"] >= 1

@@ -123,8 +123,8 @@ def test_history(club: Path, tmp_path: Path) -> None:
     run(db, "rate")
     rows = _cells(run(db, "history", "1", "--format", "csv"))
     assert rows == [
-        ["period", "rating_before", "rating", "change", "k", "games", "total_games", "score",
-         "state"],
+        ["period", "rating_before", "rating", "change", "k_used", "period_games", "total_games",
+         "score", "list_status"],
         # K 20 and no total: the prior game count is unknown (issue 12, item 1)
         ["2026-01", "1800", "1772", "-28", "20", "2", "", "0.0", "listed"],
     ]  # fmt: skip

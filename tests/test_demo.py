@@ -16,6 +16,10 @@ def test_demo_builds_rates_and_lists(tmp_path: Path) -> None:
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "Rating list 2025-12 (list dated 2026-01-01)"
+    assert lines[1:3] == [
+        "   #  name                           rating total games next K",
+        "   1  Elard, Carl                      2444          39     10",
+    ]
     assert len(lines) == 2 + 39
     assert result.stderr.startswith(
         f"Built {db}: 39 rated players, 720 games in 15 events, 12 periods rated "

@@ -182,10 +182,14 @@ def test_missing_inputs_are_named() -> None:
 
 
 def drive(
-    config: SystemConfig, players: Sequence[ref.Player], games: Sequence[ref.Game]
+    config: SystemConfig,
+    players: Sequence[ref.Player],
+    games: Sequence[ref.Game],
+    breakdown: dict[dt.date, list[BreakdownLine]] | None = None,
 ) -> dict[dt.date, dict[int, ListEntry]]:
     """Every period from the first game's to the last, through the engine alone: what the
-    service does around it, with the database replaced by dictionaries."""
+    service does around it, with the database replaced by dictionaries; ``breakdown``, if
+    given, gets every period's breakdown lines."""
     months = config.period_months
     start = {e: min(g.played_on for g in games if g.event == e) for e in {g.event for g in games}}
     end = {e: max(g.played_on for g in games if g.event == e) for e in start}
@@ -219,6 +223,8 @@ def drive(
         )
         lists[period.list_date] = {r.player_id: r.rating_after for r in outcome.list_rows}
         published[period.start] = {r.player_id: r for r in outcome.list_rows}
+        if breakdown is not None:
+            breakdown[period.start] = outcome.breakdown
         standings = outcome.standings
         period = period.next()
     return published
@@ -240,7 +246,8 @@ MARKS = [2299, 2399, 2649]
 @st.composite
 def pools(draw: st.DrawFn) -> tuple[list[ref.Player], list[ref.Game]]:
     """2 to 8 players (some unrated, some near 2300, 2400 and 2650, some juniors) and up to
-    40 games in up to 8 events over up to 6 months around the 1 October 2025 edition."""
+    40 games in up to 8 events over up to 6 months around the 1 October 2025 edition (some
+    events up to 18 months later)."""
     n = draw(st.integers(2, 8))
     players = [
         ref.Player(
@@ -257,7 +264,10 @@ def pools(draw: st.DrawFn) -> tuple[list[ref.Player], list[ref.Game]]:
     first = dt.date(2025, 7, 1)
     games: list[ref.Game] = []
     for event in range(1, draw(st.integers(1, 8)) + 1):
-        day = first + dt.timedelta(days=draw(st.integers(0, 150)))
+        # most events within five months of the 2025 edition; some up to 18 months on, so
+        # that a year without games (art. 7.2.2's inactivity) and a new year's K occur
+        later = draw(st.sampled_from([150, 150, 540]))
+        day = first + dt.timedelta(days=draw(st.integers(0, later)))
         for _ in range(draw(st.integers(1, 6))):
             white = draw(st.integers(1, n))
             black = draw(st.integers(1, n).filter(lambda b, w=white: b != w))
@@ -272,21 +282,28 @@ def pools(draw: st.DrawFn) -> tuple[list[ref.Player], list[ref.Game]]:
 def test_engine_matches_the_reference(
     pool: tuple[list[ref.Player], list[ref.Game]], system: str
 ) -> None:
+    """Every field of every list row and of every breakdown line, period by period."""
     players, games = pool
     config, reference = SYSTEMS[system]
-    ours = drive(config, players, games)
-    theirs = ref.rate_history(reference, players, games)
+    our_lines: dict[dt.date, list[BreakdownLine]] = {}
+    their_lines: dict[dt.date, list[ref.Line]] = {}
+    ours = drive(config, players, games, our_lines)
+    theirs = ref.rate_history(reference, players, games, breakdown=their_lines)
     assert sorted(ours) == sorted(theirs)
     for period, entries in theirs.items():
+        assert sorted(ours[period]) == sorted(entries), period
         for pid, want in entries.items():
             got = ours[period][pid]
-            assert (
-                got.rating_before, got.rating_after, got.change, got.k_used, got.period_games,
-                got.total_games, got.list_status,
-            ) == (
-                want.rating_before, want.rating, want.change, want.k, want.games,
-                want.total_games, want.status,
+            assert tuple(got) == (
+                pid, want.rating_before, want.rating, want.change, want.k, want.games,
+                want.total_games, want.score_half_points, want.pd_sum_units,
+                want.units_per_point, want.k10, want.reached_2300, want.next_k, want.status,
+                want.inactive, want.last_active,
             ), (period, pid)  # fmt: skip
+        assert len(ListEntry._fields) == 16  # a new field needs its reference value above
+        assert sorted(tuple(line) for line in our_lines[period]) == sorted(their_lines[period]), (
+            period
+        )
 
 
 def test_next_k_from_a_standing() -> None:

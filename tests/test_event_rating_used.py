@@ -37,7 +37,7 @@ def club(tmp_path: Path) -> Club:
 
 def test_event_show_gives_the_rating_used(club: Club) -> None:
     assert club.ok("event", "show", "Open").splitlines()[3:] == [
-        "#  name        rating    5    6    7    8    9  score  perf  change",
+        "#  name        rating    5    6    7    8    9  score  perf  K*sum(dR)",
         "1  New, Cat            2b0       4b1       3w1      2  1775",
         "2  Rated, Ann    1850  1w1  3b½                    1½",  # ranked by it, above Dan
         "3  New, Dan                 2w½       4w1  1b0     1½  1968",

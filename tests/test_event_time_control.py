@@ -63,19 +63,19 @@ def _list(club: Club, list_type: str) -> dict[str, dict[str, object]]:
 def test_event_list_and_show_give_the_time_control(club: Club) -> None:
     table = club.ok("event", "list").splitlines()
     assert table[0].split() == [
-        "id", "name", "start", "end", "period", "list", "games", "rated", "byes", "source",
-        "import",
+        "id", "name", "start_date", "end_date", "period", "time_control", "games", "rated_games",
+        "byes", "source", "import_id",
     ]  # fmt: skip
     assert table[2].split()[:7] == ["2", "Jan", "Blitz", "2025-01-15", "2025-01-15", "2025-01",
                                     "blitz"]  # fmt: skip
     assert table[3].split()[:7] == ["1", "Feb", "Open", "2025-02-03", "2025-02-17", "2025-02",
                                     "standard"]  # fmt: skip
     rows = list(csv.DictReader(io.StringIO(club.ok("event", "list", "--format", "csv"))))
-    assert [(r["name"], r["list"]) for r in rows] == [
+    assert [(r["name"], r["time_control"]) for r in rows] == [
         ("Jan Blitz", "blitz"), ("Feb Open", "standard"),
     ]  # fmt: skip
     data = json.loads(club.ok("event", "list", "--format", "json"))
-    assert [(e["name"], e["list"]) for e in data] == [
+    assert [(e["name"], e["time_control"]) for e in data] == [
         ("Jan Blitz", "blitz"), ("Feb Open", "standard"),
     ]  # fmt: skip
     shown = club.ok("event", "show", "Jan Blitz").splitlines()

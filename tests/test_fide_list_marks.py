@@ -66,7 +66,7 @@ def test_only_the_periods_whose_inputs_changed_are_marked(tmp_path: Path) -> Non
     club.game("Late, Lu", "Rival", "1-0", "2026-10-10")
     club.game("Late, Lu", "Rival", "1-0", "2026-11-10")
     club.ok("rate")
-    assert club.entry("Late, Lu", "2026-10")["k"] == 20
+    assert club.entry("Late, Lu", "2026-10")["k_used"] == 20
     december = foa_list(tmp_path / "players_list_foa.txt", LATE)
     out = club.ok("import", "fide-list", str(december), "--month", "2026-12")
     assert out.endswith("This touches rated period 2026-10: 'ratings rate' re-rates from there\n")
@@ -76,7 +76,7 @@ def test_only_the_periods_whose_inputs_changed_are_marked(tmp_path: Path) -> Non
         ("2026-11", "published"),
     ]
     assert club.ok("rate").startswith("Re-rated 2 periods 2026-10 .. 2026-11")
-    assert club.entry("Late, Lu", "2026-10")["k"] == 10
+    assert club.entry("Late, Lu", "2026-10")["k_used"] == 10
     # a junior now: born 2010, K 40 on the 2026 lists, September's included
     young = ("4100100", "Adams, Al", "IRL", "M", "", "", "", "",
              1950, 4, 40, 0, 0, 0, 0, 0, 0, 2010, "")  # fmt: skip

@@ -42,19 +42,20 @@ def test_player_show_gives_the_standing_and_the_way_to_a_first_rating(db: Path) 
     assert out.splitlines()[11:] == [
         "rating:        1807 (list of period 2025-01)",
         "next K:        20",
-        "rated games:   41",
+        "total games:   41",
     ]
     code, out, _ = run(db, "player", "show", "Cedar, Cy")
     assert out.splitlines()[11:] == [
         "rating:        unrated (list of period 2025-01)",
         "next K:        ",
-        "rated games:   2",  # the games pooled towards the first rating
+        "total games:   2",  # the games pooled towards the first rating
         "first rating:  2 of 5 games against rated opponents, the first on 2025-01-11",
     ]
     shown = json.loads(run(db, "player", "show", "Cedar, Cy", "--format", "json")[1])
     assert shown["first_rating"] == "2/5"
     assert shown["rating"] is None
     assert shown["entry_games"] is None
+    assert (shown["next_k"], shown["total_games"]) == (None, 2)  # the schema's names
     code, out, _ = run(db, "player", "show", "1", "--format", "csv")
     header, row = out.splitlines()
     assert header.startswith("id,name,fide_id,born,sex,federation,title,entry_rating,")
@@ -65,34 +66,55 @@ def test_card_performance_and_event_show_in_csv_and_json(db: Path) -> None:
     code, out, _ = run(db, "card", "Ash, Ann", "--format", "csv")
     assert code == 0
     assert out.splitlines() == [
-        "date,event,round,opponent,opponent_rating,own_rating,score,difference,pd,dr,k,k_dr,"
-        "counts_for",
+        "played_on,event,round,opponent,opponent_rating,own_rating,score,difference,pd,dr,k_used,"
+        "k_dr,counts_for",
         '2025-01-10,Jan Cup,,"Birch, Bo",1700,1800,1,100,0.64,0.36,20,7.20,change',
     ]
     card = json.loads(run(db, "card", "Ash, Ann", "--format", "json")[1])
-    assert (card["rating_before"], card["change"], card["rating_after"]) == (1800, 7, 1807)
-    assert card["games"][0]["pd"] == "0.64"
+    assert {key: value for key, value in card.items() if key != "games"} == {
+        "player": {"id": 1, "name": "Ash, Ann"},
+        "period": "2025-01",
+        "list": "standard",
+        "rating_before": 1800,
+        "k_used": 20,
+        "score": "1",
+        "pd_sum": "0.64",
+        "change": 7,
+        "rating_after": 1807,
+        "list_status": "listed",
+    }
+    assert card["games"] == [
+        {
+            "played_on": "2025-01-10", "event": "Jan Cup", "round": None, "opponent": "Birch, Bo",
+            "opponent_rating": 1700, "own_rating": 1800, "score": "1", "difference": 100,
+            "pd": "0.64", "dr": "0.36", "k_used": 20, "k_dr": "7.20", "counts_for": "change",
+        }
+    ]  # fmt: skip
     perf = json.loads(run(db, "performance", "Ash, Ann", "--format", "json")[1])
     assert perf == {
         "player_id": 1,
         "name": "Ash, Ann",
         "scope": perf["scope"],
-        "games": 1,
+        "rated_games": 1,
         "score": "1",
         "average_opponent": 1700,
         "method": "fide",
         "performance": 2500,
     }
     assert run(db, "performance", "1", "--format", "csv")[1].splitlines()[0] == (
-        "player_id,name,scope,games,score,average_opponent,method,performance"
+        "player_id,name,scope,rated_games,score,average_opponent,method,performance"
     )
     code, out, _ = run(db, "event", "show", "Jan Cup", "--format", "csv")
     header = out.splitlines()[0].split(",")
     table = run(db, "event", "show", "Jan Cup")[1].splitlines()[3].split()
     rounds = [f"round_{n}" for n in table[3:-3]]
     assert header == ["rank", "player_id", "name", "rating", *rounds, "score", "performance",
-                      "change"]  # fmt: skip
+                      "k_dr_sum"]  # fmt: skip
     shown = json.loads(run(db, "event", "show", "1", "--format", "json")[1])
-    assert shown["event"]["name"] == "Jan Cup"
+    assert shown["event"] == {
+        "id": 1, "name": "Jan Cup", "start_date": "2025-01-10", "end_date": "2025-01-12",
+        "period": "2025-01", "period_rated": True, "time_control": "standard", "games": 3,
+        "rated_games": 3,
+    }  # fmt: skip
     assert [(row["name"], row["score"]) for row in shown["rows"]][2] == ("Birch, Bo", "0")
     assert {row["name"] for row in shown["rows"]} == {"Ash, Ann", "Birch, Bo", "Cedar, Cy"}

@@ -37,7 +37,7 @@ def ids(club: Club, *args: str) -> list[int]:
     """The games listed, as their numbers in :data:`DAYS`."""
     number = {day: n for n, day in DAYS.items()}
     listed = json.loads(club.ok("game", "list", *args, "--format", "json"))
-    return [number[g["date"]] for g in listed]
+    return [number[g["played_on"]] for g in listed]
 
 
 def test_period_means_the_period_that_rates_the_game(club: Club) -> None:
@@ -56,14 +56,14 @@ def test_played_in_keeps_the_old_meaning(club: Club) -> None:
 def test_the_list_shows_the_period_of_each_game(club: Club) -> None:
     ((league,),) = club.rows("SELECT id FROM games WHERE played_on = '2026-09-20'")
     assert club.ok("game", "list", "--player", "Bob") == (
-        "id  date        period   event_id  event     round  white  black  result  rated\n"
+        "id  played_on   period   event_id  event     round  white  black  result  rated\n"
         "--  ----------  -------  --------  --------  -----  -----  -----  ------  -----\n"
         " 1  2026-09-05  2026-09         1  Sep Open         Ann    Bob    1-0     yes\n"
         " 2  2026-09-12  2026-10         2  Late Cup         Bob    Cat    1-0     yes\n"
         f" {league}  2026-09-20  2026-09         4  League           Cat    Bob    1-0     yes\n"
     )
     assert club.ok("game", "list", "--player", "Bob", "--format", "csv").splitlines()[:2] == [
-        "id,date,period,event_id,event,round,white,black,result,rated",
+        "id,played_on,period,event_id,event,round,white,black,result,rated",
         "1,2026-09-05,2026-09,1,Sep Open,,Ann,Bob,1-0,true",
     ]
 

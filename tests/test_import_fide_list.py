@@ -223,9 +223,9 @@ def test_fide_s_k_rates_the_period_its_list_starts(tmp_path: Path) -> None:
     club.game("Murphy, Sean", "Rival", "1-0", "2026-10-10")
     club.game("Kelly, Conor", "Rival", "1-0", "2026-10-11")
     club.ok("rate")
-    assert club.entry("Murphy, Sean", "2026-09")["k"] == 20
-    assert club.entry("Murphy, Sean", "2026-10")["k"] == 40
-    assert club.entry("Kelly, Conor", "2026-10")["k"] == 10
+    assert club.entry("Murphy, Sean", "2026-09")["k_used"] == 20
+    assert club.entry("Murphy, Sean", "2026-10")["k_used"] == 40
+    assert club.entry("Kelly, Conor", "2026-10")["k_used"] == 10
     # a birth year from FIDE that changes K on published lists: a re-rate from the start
     born = ("4100018", "Murphy, Sean", "IRL", "M", "", "", "", "",
             1900, 5, 40, 0, 0, 0, 0, 0, 0, 2010, "")  # fmt: skip
@@ -237,8 +237,8 @@ def test_fide_s_k_rates_the_period_its_list_starts(tmp_path: Path) -> None:
         ("2026-10", "published"),
     ]
     club.ok("rate")
-    assert club.entry("Murphy, Sean", "2026-09")["k"] == 40  # a junior now (born 2010)
-    assert club.entry("Murphy, Sean", "2026-10")["k"] == 40  # FIDE's, still
+    assert club.entry("Murphy, Sean", "2026-09")["k_used"] == 40  # a junior now (born 2010)
+    assert club.entry("Murphy, Sean", "2026-10")["k_used"] == 40  # FIDE's, still
 
 
 def test_a_list_for_a_rated_period_marks_it(tmp_path: Path) -> None:
@@ -247,13 +247,13 @@ def test_a_list_for_a_rated_period_marks_it(tmp_path: Path) -> None:
     club.player("Rival", "--rating", "1900", "--games", "100", "--birthdate", "1980")
     club.game("Murphy, Sean", "Rival", "1-0", "2026-10-10")
     assert club.ok("rate").endswith(UNKNOWN_GAMES.format(n=1, s=""))
-    assert club.entry("Murphy, Sean", "2026-10")["k"] == 20  # unknown count: K 20
+    assert club.entry("Murphy, Sean", "2026-10")["k_used"] == 20  # unknown count: K 20
     path = foa_list(tmp_path / "players_list_foa.txt", NEWCOMER)
     out = club.ok("import", "fide-list", str(path), "--month", "2026-10")
     assert "This touches rated period 2026-10: 'ratings rate' re-rates from there\n" in out
     assert "Warning" not in out  # FIDE's K settles the unknown count
     club.ok("rate")
-    assert club.entry("Murphy, Sean", "2026-10")["k"] == 40
+    assert club.entry("Murphy, Sean", "2026-10")["k_used"] == 40
 
 
 def test_the_xml_list(tmp_path: Path, club: Club) -> None:

@@ -38,7 +38,7 @@ def test_a_registered_player_without_a_fide_id_is_found_by_the_name_folded(
         "0 of them updated, 1 registered without a FIDE id found by name (they took theirs), "
         "1 player added"
     )
-    assert club.rows("SELECT id, name, fide_id, entry_rating, title FROM players") == [
+    assert club.rows("SELECT id, name, fide_id, entry_rating, title FROM players ORDER BY id") == [
         (1, "Argandoña Riveiro, Iñigo", 2212072, 2408, "IM"),
         (2, "Murphy, Sean", 4100018, 1900, None),
     ]

@@ -184,8 +184,7 @@ def test_import_undo_names_everything_and_what_was_not_in_the_file(club: Club) -
         f"  event 1 {EVENT} (2024-08-01 .. 2024-08-01)",
         *(
             f"  game {gid}: {day}{f' round {rnd}' if rnd else ''}, {wn} (id {w}) - "
-            f"{bn} (id {b}) {result}"
-            + (": not in the file (added by hand)" if gid == 70 else "")
+            f"{bn} (id {b}) {result}" + (": not in the file (added by hand)" if gid == 70 else "")
             for gid, day, rnd, w, wn, b, bn, result in games
         ),
         *(f"  bye: round {rnd}, {name} (id {pid}) {code}" for rnd, pid, name, code in byes),
@@ -200,7 +199,7 @@ def test_import_undo_names_everything_and_what_was_not_in_the_file(club: Club) -
     assert (code, out) == (1, "")
     assert err == "\n".join(
         [f"Undo import 1 ({TRF}) removes {summary}:", *listed,
-         f"Remove them? [y/N]: n", f"Error: {NOT_CONFIRMED}", ""]
+         "Remove them? [y/N]: n", f"Error: {NOT_CONFIRMED}", ""]
     )  # fmt: skip
 
     code, out, err = invoke(club, "import", "undo", "1", "--yes")

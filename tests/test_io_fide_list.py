@@ -444,7 +444,7 @@ def test_any_line_reads_or_is_a_located_problem(tmp_path_factory: pytest.TempPat
     for player in players:
         assert player.fide_id == int(cells[0].strip())
         assert player.standard is not None
-        assert player.standard.games == int(cells[9].strip() or 0)
+        assert player.standard.period_games == int(cells[9].strip() or 0)
 
 
 def attempt(path: Path) -> tuple[list[FideListPlayer], str | None]:

@@ -50,9 +50,9 @@ def test_fide_s_late_rated_events(tmp_path: Path, club: Club) -> None:
     # no list before the October one: nothing is rated in August
     assert club.rows("SELECT min(label) FROM rating_periods") == [("2025-09",)]
     rated = {p: club.entry("Ashe, Ann", p) for p in ("2025-09", "2026-02", "2026-03")}
-    assert rated["2025-09"]["games"] == 2  # the October list
-    assert rated["2026-02"]["games"] == 1
-    assert rated["2026-03"]["games"] == 2  # the April list
+    assert rated["2025-09"]["period_games"] == 2  # the October list
+    assert rated["2026-02"]["period_games"] == 1
+    assert rated["2026-03"]["period_games"] == 2  # the April list
     # the Winter Cup's games use the 1 February list (her rating before the loss of 5
     # February), the change goes onto the 1 March list
     february_list = rated["2026-02"]["rating_before"]
@@ -90,7 +90,7 @@ def test_a_period_before_the_end_is_refused(tmp_path: Path, club: Club) -> None:
     # end on the last day before the list date"
     club.ok("import", "games", str(february), "--period", "2026-02")
     club.ok("rate")
-    assert club.entry("Ashe, Ann", "2026-02")["games"] == 2
+    assert club.entry("Ashe, Ann", "2026-02")["period_games"] == 2
 
 
 def test_trf_and_pgn_imports_take_a_period(tmp_path: Path, club: Club) -> None:
@@ -133,7 +133,7 @@ def test_game_add_period(club: Club) -> None:
     assert club.state() == before
     club.ok("rate")
     assert club.rows("SELECT label FROM rating_periods") == [("2026-02",)]
-    assert club.entry("Ashe, Ann", "2026-02")["games"] == 2
+    assert club.entry("Ashe, Ann", "2026-02")["period_games"] == 2
 
 
 def test_a_league_imported_into_rated_periods_marks_its_first_period(
@@ -150,4 +150,4 @@ def test_a_league_imported_into_rated_periods_marks_its_first_period(
     out = club.ok("import", "games", str(league))
     assert "This touches rated period 2025-09: 'ratings rate' re-rates from there\n" in out
     club.ok("rate")
-    assert club.entry("Birk, Bo", "2025-09")["games"] == 1
+    assert club.entry("Birk, Bo", "2025-09")["period_games"] == 1

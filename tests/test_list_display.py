@@ -41,8 +41,8 @@ def test_a_new_player_shows_new_and_an_unrated_one_blank(club: Club) -> None:
     assert lines[0] == "Rating list 2025-01 (list dated 2025-02-01)"
     new = next(line for line in lines if " New " in line)
     late = next(line for line in lines if " Late " in line)
-    assert new == "   2  New                                         1922   new      5  40"
-    assert late == "      Late                                                        2    "
+    assert new == "   2  New                                         1922   new           5     40"
+    assert late == "      Late                                                             2       "
     rows = {
         r["name"]: r
         for r in csv.DictReader(io.StringIO(club.ok("list", "--all", "--format", "csv")))
@@ -50,16 +50,39 @@ def test_a_new_player_shows_new_and_an_unrated_one_blank(club: Club) -> None:
     assert (rows["New"]["change"], rows["Late"]["change"], rows["A"]["change"]) == ("", "", "0")
     data = json.loads(club.ok("list", "--all", "--format", "json"))
     players = {p["name"]: p for p in data["players"]}
-    assert (players["New"]["change"], players["New"]["status"]) == (None, "first_rating")
-    assert (players["Late"]["change"], players["Late"]["status"]) == (None, "unrated")
-    assert (players["A"]["change"], players["A"]["status"]) == (0, "listed")
+    assert (players["New"]["change"], players["New"]["list_status"]) == (None, "first_rating")
+    assert (players["Late"]["change"], players["Late"]["list_status"]) == (None, "unrated")
+    assert (players["A"]["change"], players["A"]["list_status"]) == (0, "listed")
+    # the schema's names (the rating_lists view's), issue 29 item 4
+    assert club.ok("list", "--format", "csv").splitlines()[0] == (
+        "name,fide_id,federation,title,birth_year,rating,change,period_games,total_games,next_k,k10"
+    )
+    assert players["New"] == {
+        "player_id": 6, "name": "New", "fide_id": None, "federation": None, "title": None,
+        "birth_year": None, "rating": 1922, "change": None, "period_games": 5,
+        "total_games": 5, "next_k": 40, "k10": False, "flag": None,
+        "list_status": "first_rating",
+    }  # fmt: skip
 
 
 def test_history_shows_new_for_a_first_rating(club: Club) -> None:
     club.ok("rate")
-    assert club.ok("history", "New").splitlines()[2] == (
-        "2025-01           1922   new         5  first_rating"
-    )
+    assert club.ok("history", "New").splitlines()[1:] == [
+        "period   before  after   chg K used period games  list status",
+        "2025-01           1922   new                   5  first_rating",
+    ]
+    # the schema's names (the rating_lists view's), issue 29 item 4
+    assert club.ok("history", "New", "--format", "csv").splitlines() == [
+        "period,rating_before,rating,change,k_used,period_games,total_games,score,list_status",
+        "2025-01,,1922,,,5,5,3.0,first_rating",
+    ]
+    assert json.loads(club.ok("history", "New", "--format", "json"))["history"] == [
+        {
+            "period": "2025-01", "list_date": "2025-02-01", "rating_before": None,
+            "rating": 1922, "change": None, "k_used": None, "period_games": 5, "total_games": 5,
+            "score": 3.0, "list_status": "first_rating",
+        }
+    ]  # fmt: skip
 
 
 def test_card_defaults_to_the_newest_period(club: Club) -> None:

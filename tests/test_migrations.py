@@ -529,14 +529,18 @@ def test_0003_corrections_are_append_only(tmp_path: Path, backend: str) -> None:
 
 # --- 0004: unknown game counts, FIDE's K, event rating periods, closing days, inactive ------
 
-NEW_IN_0010 = (
+NEW_IN_0012 = (
     "players.listed_from", "games.import_id", "imports.undone_by", "superseded_ratings.name",
     "superseded_ratings.kind",
 )  # fmt: skip
-"""Columns of 0010 (who is on a list, undone imports), left out of the earlier revisions'
+"""Columns of 0012 (who is on a list, undone imports), left out of the earlier revisions'
 comparisons."""
 
-NEW_IN_0009 = ("players.fide_inactive_list", *NEW_IN_0010)
+NEW_IN_0011 = ("events.norm_exemption", *NEW_IN_0012)
+"""Columns of 0011 (the norm exemption) and later, left out of the earlier revisions'
+comparisons."""
+
+NEW_IN_0009 = (*NEW_IN_0011, "players.fide_inactive_list")
 """Columns of 0009 (FIDE's inactive flag) and later, left out of the earlier revisions'
 comparisons."""
 
@@ -918,3 +922,52 @@ def test_0009_keeps_the_log_append_only_and_back(tmp_path: Path, backend: str) -
         engine.dispose()
     migrate.upgrade(url)
     assert _rows(url, "SELECT count(*) FROM corrections") == [(2,)]
+
+
+# --- 0011: an event's norm exemption --------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@pytest.mark.parametrize("name", POPULATED)
+def test_0011_keeps_every_event_with_no_exemption_and_back(
+    tmp_path: Path, name: str, backend: str
+) -> None:
+    """0011 adds ``events.norm_exemption`` (a rebuild of ``events`` on SQLite): every row of
+    every table is kept, every event has no exemption, the views read as before, the CHECK
+    takes the four kinds of FIDE Title Regulations 1.4.3a-d and refuses anything else;
+    downgrade gives every table back without the column."""
+    url = _database(tmp_path, backend)
+    migrate.upgrade(url, "0001")
+    _load(url, _fixture(name))
+    migrate.upgrade(url, "0009")
+    before = _snapshot(url)
+    views_before = {
+        v: _rows(url, f"SELECT * FROM {v} ORDER BY 1, 2, 3, 4")
+        for v in ("current_ratings", "rating_lists", "rating_calculations")
+    }
+    assert before["events"]
+
+    migrate.upgrade(url, "0011")
+    migrate.check(url)
+    assert _snapshot(url, NEW_IN_0011) == before
+    assert _rows(url, "SELECT DISTINCT norm_exemption FROM events") == [(None,)]
+    for view, rows in views_before.items():
+        assert _rows(url, f"SELECT * FROM {view} ORDER BY 1, 2, 3, 4") == rows, view
+    engine = make_engine(url)
+    try:
+        with engine.begin() as conn:
+            for kind in ("national_championship", "national_team_championship", "zonal"):
+                conn.exec_driver_sql(f"UPDATE events SET norm_exemption = '{kind}'")
+            conn.exec_driver_sql("UPDATE events SET norm_exemption = 'qualifying_swiss'")
+        with (
+            pytest.raises(sa.exc.IntegrityError, match="ck_events_norm_exemption"),
+            engine.begin() as conn,
+        ):
+            conn.exec_driver_sql("UPDATE events SET norm_exemption = 'olympiad'")
+    finally:
+        engine.dispose()
+
+    migrate.downgrade(url, "0009")
+    assert _snapshot(url) == before
+    for view, rows in views_before.items():
+        assert _rows(url, f"SELECT * FROM {view} ORDER BY 1, 2, 3, 4") == rows, view

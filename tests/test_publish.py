@@ -91,13 +91,26 @@ def test_index_is_the_newest_list(demo_site: Path, demo_db: Path) -> None:
     assert found == [name for name, _ in rows]
     for label in ("2025-01", "2025-11"):
         assert f'href="lists/{label}.html"' in body
+    # the schema's words (issue 29, item 4): the period's games, the next period's K
+    assert _headers(body, "list") == [
+        "Rank", "Name", "Title", "Fed", "Born", "Rating", "Change", "Period games", "Next K",
+        "Flags",
+    ]  # fmt: skip
+
+
+def _headers(page: str, table: str) -> list[str]:
+    """The column headers of the page's table of class ``table``, as text."""
+    head = re.search(rf'<table class="[^"]*\b{table}\b[^"]*">.*?<thead>(.*?)</thead>', page, re.S)
+    assert head is not None
+    cells = re.findall(r'<th scope="col">(.*?)</th>', head.group(1))
+    return [re.sub(r"<[^>]+>", "", cell) for cell in cells]
 
 
 def test_downloads_match_the_list(demo_site: Path) -> None:
     rows = list(csv.reader(io.StringIO((demo_site / "lists/2025-12.csv").read_text("utf-8"))))
     assert rows[0] == [
         "name", "fide_id", "federation", "title", "birth_year", "rating", "change",
-        "period_games", "games", "k", "k10", "flags",
+        "period_games", "total_games", "next_k", "k10", "flags",
     ]  # fmt: skip
     assert len(rows) == 1 + 39
     txt = parse_fide_txt((demo_site / "lists/2025-12.txt").read_text("utf-8"))
@@ -121,6 +134,17 @@ def test_player_page_has_chart_table_and_cards(demo_site: Path) -> None:
     assert "<td>1903</td><td>-400</td><td>0.08</td><td>0</td><td>-0.08</td><td>20</td>" in text
     assert "Change -4: rating 1495 → 1491." in text
     assert '<tr class="gap"><th scope="row">2025-06</th>' in text
+    assert _headers(text, "history") == [
+        "Period", "Rating before", "Rating after", "Change", "K used", "Period games", "Score",
+        "List status",
+    ]  # fmt: skip
+    assert _headers(text, "card") == [
+        "Date", "Event", "Rd", "Opponent", "Col", "Ro", "D", "PD", "Result", "dR", "K used",
+        "K\N{MULTIPLICATION SIGN}dR",
+    ]  # fmt: skip
+    assert "<dt>Total games</dt>" in text
+    assert "<dt>Next K</dt>" in text
+    assert "Rating 1495, K used 20: " in text
 
 
 def test_event_page_has_a_crosstable(demo_site: Path) -> None:
@@ -128,6 +152,8 @@ def test_event_page_has_a_crosstable(demo_site: Path) -> None:
     assert "<h1>Ashford Championship 2025 #1</h1>" in text
     assert re.search(r'<td title="[^"]+">\d+[wb][10½]</td>', text)
     assert "rated in period 2025-01" in text
+    k_dr_sum = "K\N{MULTIPLICATION SIGN}\N{GREEK CAPITAL LETTER SIGMA}dR"  # not "Change"
+    assert _headers(text, "crosstable")[-3:] == ["Score", "Perf.", k_dr_sum]
 
 
 def test_a_second_publish_writes_nothing(demo_db: Path, tmp_path: Path) -> None:

@@ -26,15 +26,11 @@ result (white's half points), the opponent's rating, the register's K=10 flag.""
 
 
 def _carry(row: ListEntry) -> ListEntry:
-    """The previous row carried: what ``service.rate._copy_carried`` writes in SQL."""
-    return row._replace(
-        rating_before=row.rating_after,
-        change=0,
-        k_used=None,
-        period_games=0,
-        score_half_points=0,
-        pd_sum_units=0,
-    )
+    """The previous row carried (rules.CARRIED, what ``service.rate`` copies in SQL); the
+    rate's positional test ``rules.is_carried`` agrees with it on every row checked here."""
+    carried = rules.carried(row)
+    assert rules.is_carried(carried, row)
+    return carried
 
 
 @st.composite

@@ -114,7 +114,7 @@ def test_an_unrated_rapid_player_plays_at_the_standard_rating(club: Club) -> Non
     club.game("Std", "Opp", "1-0", "2025-03-07", "--time-control", "rapid")
     club.ok("rate")
     rapid = _list(club, "rapid")
-    assert rapid["Std"]["status"] == "first_rating"
+    assert rapid["Std"]["list_status"] == "first_rating"
     assert rapid["Std"]["rating"] == 2000 + 32  # D -250: PD 0.19, K 40 x 0.81 = 32.4
     assert _card_d(club, "Opp", "rapid") == [250]
     assert _list(club, "standard")["Std"]["rating"] == 2000

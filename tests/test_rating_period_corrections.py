@@ -31,7 +31,7 @@ def test_event_edit_period_is_a_correction(tmp_path: Path, club: Club) -> None:
     club.ok("import", "games", str(february))
     club.game("Ashe, Ann", "Cole, Cy", "1-0", "2026-03-05")
     club.ok("rate")
-    assert club.entry("Ashe, Ann", "2026-02")["games"] == 2
+    assert club.entry("Ashe, Ann", "2026-02")["period_games"] == 2
     # FIDE rated the Winter Cup on the April list: the March period
     out = club.ok("event", "edit", "Winter Cup", "--period", "2026-03", "--reason", "FIDE's list")
     assert out.splitlines()[0] == "Changed rating_period of event 1 (Winter Cup)"
@@ -43,8 +43,8 @@ def test_event_edit_period_is_a_correction(tmp_path: Path, club: Club) -> None:
         "SELECT action, event_id, field, old_value, new_value, reason FROM corrections"
     ) == [("event_edit", 1, "rating_period", None, "2026-03-01", "FIDE's list")]
     club.ok("rate")
-    assert club.entry("Ashe, Ann", "2026-02")["games"] == 0
-    assert club.entry("Ashe, Ann", "2026-03")["games"] == 3
+    assert club.entry("Ashe, Ann", "2026-02")["period_games"] == 0
+    assert club.entry("Ashe, Ann", "2026-03")["period_games"] == 3
     # never before its end
     assert club.run("event", "edit", "Winter Cup", "--period", "2026-01") == (
         1,
@@ -61,7 +61,7 @@ def test_event_edit_period_is_a_correction(tmp_path: Path, club: Club) -> None:
     club.ok("event", "edit", "Winter Cup", "--period", "")
     assert club.rows("SELECT rating_period FROM events WHERE id = 1") == [(None,)]
     club.ok("rate")
-    assert club.entry("Ashe, Ann", "2026-02")["games"] == 2
+    assert club.entry("Ashe, Ann", "2026-02")["period_games"] == 2
 
 
 def test_a_league_correction_marks_the_period_the_game_was_played_in(
@@ -97,10 +97,10 @@ def test_an_event_that_grows_past_90_days_re_rates_from_its_first_game(
     club.ok("import", "games", str(league))
     club.game("Cole, Cy", "Birk, Bo", "1-0", "2025-12-05")
     club.ok("rate")
-    assert club.entry("Birk, Bo", "2025-09")["games"] == 0
+    assert club.entry("Birk, Bo", "2025-09")["period_games"] == 0
     club.game("Cole, Cy", "Birk, Bo", "0-1", "2025-12-20", "--event", "League", "--yes")
     assert club.rows("SELECT min(label) FROM rating_periods WHERE status = 'needs_rerate'") == [
         ("2025-09",)
     ]
     club.ok("rate")
-    assert club.entry("Birk, Bo", "2025-09")["games"] == 1
+    assert club.entry("Birk, Bo", "2025-09")["period_games"] == 1

@@ -82,10 +82,10 @@ def test_junior_k_until_the_end_of_the_year_of_the_18th_birthday(club: Club) -> 
     club.game("Junior", "Adult", "1-0", "2026-01-05")
     assert club.ok("rate") == "Rated 2 periods 2025-12 .. 2026-01 (2 rated games)\n"
     dec = club.entry("Junior", "2025-12")
-    assert (dec["k"], dec["change"], dec["rating"]) == (40, 20, 2020)  # 2025 - 2007 = 18
+    assert (dec["k_used"], dec["change"], dec["rating"]) == (40, 20, 2020)  # 2025 - 2007 = 18
     jan = club.entry("Junior", "2026-01")
     # 2026 - 2007 = 19: K 20; 2020 v 1990: D 30, PD .54, 20 x .46 = 9.2
-    assert (jan["k"], jan["change"], jan["rating"]) == (20, 9, 2029)
+    assert (jan["k_used"], jan["change"], jan["rating"]) == (20, 9, 2029)
 
 
 def test_permanent_k10_after_a_drop_below_2400(club: Club) -> None:
@@ -95,10 +95,10 @@ def test_permanent_k10_after_a_drop_below_2400(club: Club) -> None:
     club.game("Master", "Rival", "0-1", "2025-04-01")
     club.ok("rate")
     march = club.entry("Master", "2025-03")
-    assert (march["k"], march["rating"]) == (10, 2400)
+    assert (march["k_used"], march["rating"]) == (10, 2400)
     # ... and after the fall to 2400 - 5 = 2395, K stays 10
     april = club.entry("Master", "2025-04")
-    assert april["k"] == 10
+    assert april["k_used"] == 10
     assert april["rating_before"] == 2400
     assert club.ratings()["Master"] == 2395
     assert club.entry("Master", "2025-04")["rating"] == 2395
@@ -110,11 +110,11 @@ def test_thirty_game_threshold(club: Club) -> None:
     club.game("Newish", "Old", "1-0", "2025-01-10")
     club.game("Newish", "Old", "1-0", "2025-02-10")
     club.ok("rate")
-    assert club.entry("Newish", "2025-01")["k"] == 40  # 29 games before the period
-    assert club.entry("Newish", "2025-02")["k"] == 20  # 30 games before the period
+    assert club.entry("Newish", "2025-01")["k_used"] == 40  # 29 games before the period
+    assert club.entry("Newish", "2025-02")["k_used"] == 20  # 30 games before the period
     csv_out = club.ok("list", "--period", "2025-01", "--format", "csv")
     row = next(r for r in csv.DictReader(io.StringIO(csv_out)) if r["name"] == "Newish")
-    assert (row["games"], row["k"]) == ("30", "20")
+    assert (row["total_games"], row["next_k"]) == ("30", "20")
 
 
 def test_700_rule(club: Club) -> None:
@@ -125,7 +125,7 @@ def test_700_rule(club: Club) -> None:
     club.game("Busy", "Other", "1-0", "2025-05-20")  # 19 games
     club.ok("rate")
     entry = club.entry("Busy", "2025-05")
-    assert entry["k"] == 36  # 40 x 19 > 700: floor(700 / 19) = 36
+    assert entry["k_used"] == 36  # 40 x 19 > 700: floor(700 / 19) = 36
     assert entry["change"] == 18  # 36 x 0.5
 
 
@@ -145,7 +145,7 @@ def test_exemption_from_the_400_point_rule_by_event_start(
     club.game("Expert", "Elite", "0-1", "2025-10-05", "--event", "Open")
     club.ok("rate")
     entry = club.entry("Elite", "2025-10")
-    assert (entry["k"], entry["games"], entry["change"]) == (10, 2, change)
+    assert (entry["k_used"], entry["period_games"], entry["change"]) == (10, 2, change)
     # the 2200 player is capped either way: D -400, PD .08, 2 x -.08 x 20 = -3.2 -> -3
     assert club.entry("Expert", "2025-10")["change"] == -3
 
@@ -159,10 +159,10 @@ def test_event_spanning_two_periods_uses_the_list_at_its_start(club: Club, tmp_p
     club.game("B", "A", "1/2-1/2", "2025-02-01", "--event", "Weekender")
     club.ok("rate")
     jan = club.entry("A", "2025-01")
-    assert jan["games"] == 1
+    assert jan["period_games"] == 1
     feb = club.entry("A", "2025-02")
     assert feb["rating_before"] == jan["rating"]
-    assert feb["games"] == 2
+    assert feb["period_games"] == 2
     rows = club.rows(
         "SELECT b.own_rating, b.opponent_rating FROM rating_breakdown b "
         "JOIN rating_periods p ON p.id = b.period_id WHERE p.label = '2025-02' AND b.player_id = 1",
@@ -176,7 +176,7 @@ def test_games_against_unrated_opponents_do_not_count(club: Club) -> None:
     club.game("Rated", "Newcomer", "0-1", "2025-01-05")
     club.ok("rate")
     entry = club.entry("Rated", "2025-01")
-    assert (entry["rating"], entry["change"], entry["games"]) == (1900, 0, 0)
+    assert (entry["rating"], entry["change"], entry["period_games"]) == (1900, 0, 0)
 
 
 def test_initial_rating_spec_example(club: Club) -> None:
@@ -192,7 +192,8 @@ def test_initial_rating_spec_example(club: Club) -> None:
     club.game("Debutant", "P5", "1-0", "2025-03-05", "--event", "Open")
     club.ok("rate")
     entry = club.entry("Debutant", "2025-03")
-    assert (entry["rating"], entry["state"], entry["games"]) == (1922, "first_rating", 5)
+    status, games = entry["list_status"], entry["period_games"]
+    assert (entry["rating"], status, games) == (1922, "first_rating", 5)
     # the rated players' ratings do not move against an unrated opponent
     assert club.entry("P4", "2025-03")["change"] == 0
 
@@ -206,13 +207,13 @@ def test_initial_rating_pools_over_periods_and_drops_a_zero_first_event(club: Cl
     for day in (10, 11, 12):
         club.game("Rookie", "R", "1/2-1/2", f"2025-02-{day}", "--event", "Second")
     club.ok("rate")
-    assert club.entry("Rookie", "2025-02")["state"] == "unrated"  # 3 games count so far
+    assert club.entry("Rookie", "2025-02")["list_status"] == "unrated"  # 3 games count so far
     club.game("Rookie", "R", "1/2-1/2", "2025-03-10", "--event", "Third")
     club.game("Rookie", "R", "1/2-1/2", "2025-03-11", "--event", "Third")
     club.ok("rate")
     entry = club.entry("Rookie", "2025-03")
     # five draws against 1800 (the two losses disregarded): Ra 1800, p 50% -> 1800
-    assert (entry["rating"], entry["state"]) == (1800, "first_rating")
+    assert (entry["rating"], entry["list_status"]) == (1800, "first_rating")
 
 
 def test_rating_floor(club: Club) -> None:
@@ -222,7 +223,7 @@ def test_rating_floor(club: Club) -> None:
     club.game("High", "Low", "1-0", "2025-06-02")
     club.ok("rate")
     entry = club.entry("Low", "2025-06")
-    assert (entry["rating"], entry["state"]) == (None, "below_floor")
+    assert (entry["rating"], entry["list_status"]) == (None, "below_floor")
     assert "Low" not in club.ratings() or club.ratings()["Low"] is None
     listed = json.loads(club.ok("list", "--format", "json"))["players"]
     assert [p["name"] for p in listed] == ["High"]
@@ -250,16 +251,16 @@ def test_below_the_floor_a_new_pool_starts(club: Club, apart: bool) -> None:
         for day in range(10, 15):
             club.game(who, "Strong", "1/2-1/2", f"2025-03-{day}", "--event", f"Mar {who}")
     club.ok("rate")
-    assert club.entry("Rookie", "2025-01")["state"] == "first_rating"
+    assert club.entry("Rookie", "2025-01")["list_status"] == "first_rating"
     assert (
         club.entry("Rookie", "2025-02")["rating"],
-        club.entry("Rookie", "2025-02")["state"],
+        club.entry("Rookie", "2025-02")["list_status"],
     ) == (
         None,
         "below_floor",
     )
     rookie, twin = club.entry("Rookie", "2025-03"), club.entry("Twin", "2025-03")
-    assert rookie["state"] == twin["state"] == "first_rating"
+    assert rookie["list_status"] == twin["list_status"] == "first_rating"
     assert rookie["rating"] == twin["rating"] is not None
 
 
@@ -280,7 +281,7 @@ def test_club_system_newcomers_start_at_the_start_rating(tmp_path: Path) -> None
     club.ok("rate")
     entry = club.entry("Newcomer", "2025-01")
     # 1200 v 1200, K 40 (new player): +20; the member (K 20) loses 10; no floor anywhere
-    assert (entry["rating"], entry["state"], entry["k"]) == (1220, "first_rating", 40)
+    assert (entry["rating"], entry["list_status"], entry["k_used"]) == (1220, "first_rating", 40)
     assert club.ratings()["Member"] == 1190
 
 
@@ -324,9 +325,11 @@ def test_card_shows_the_per_game_breakdown(club: Club) -> None:
     club.ok("rate")
     assert club.ok("card", "Ann", "--period", "2025-01") == (
         "Ann (id 1), period 2025-01\n"
-        "Rating 1500, K 20, 1 game(s)\n"
-        "date       opponent                    Ropp  Rown   S     D     PD      dR   K    K*dR\n"
-        "2025-01-10 Bob                         1900  1500   ½  -400   0.08   +0.42  20   +8.40\n"
+        "Rating 1500, K used 20, 1 game(s)\n"
+        "date       opponent                    Ropp  Rown   S     D     PD      dR K used    K*dR"
+        "\n"
+        "2025-01-10 Bob                         1900  1500   ½  -400   0.08   +0.42     20   +8.40"
+        "\n"
         "Total: score 0.5, expected 0.08, sum dR +0.42, K x sum = +8.40 -> change +8\n"
         "New rating: 1508 (listed)\n"
     )
@@ -341,8 +344,8 @@ def test_a_junior_who_reached_2300_loses_the_junior_k(club: Club) -> None:
     club.game("Prodigy", "Coach", "1/2-1/2", "2025-01-10")
     club.game("Kid", "Coach", "1/2-1/2", "2025-01-11")
     club.ok("rate")
-    assert club.entry("Prodigy", "2025-01")["k"] == 20  # published >= 2300: no junior K
-    assert club.entry("Kid", "2025-01")["k"] == 40
+    assert club.entry("Prodigy", "2025-01")["k_used"] == 20  # published >= 2300: no junior K
+    assert club.entry("Kid", "2025-01")["k_used"] == 40
 
 
 def test_performance_methods_and_event_scope(club: Club) -> None:

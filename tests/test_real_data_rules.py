@@ -37,7 +37,7 @@ def test_an_established_player_with_an_unknown_count_is_not_rated_as_new(club: C
     club.game("Adult", "Rival", "0-1", "2025-03-10")
     assert club.ok("rate").split("\n", 1)[1] == WARNING.format(n=1, s="")
     entry = club.entry("Adult", "2025-03")
-    assert (entry["k"], entry["change"], entry["total_games"]) == (20, -10, None)
+    assert (entry["k_used"], entry["change"], entry["total_games"]) == (20, -10, None)
 
 
 def test_junior_and_2400_rules_apply_whatever_the_count(club: Club) -> None:
@@ -47,8 +47,8 @@ def test_junior_and_2400_rules_apply_whatever_the_count(club: Club) -> None:
     club.game("Junior", "Rival", "1-0", "2025-03-10")
     club.game("Master", "Rival", "1-0", "2025-03-11")
     club.ok("rate")
-    assert club.entry("Junior", "2025-03")["k"] == 40
-    assert club.entry("Master", "2025-03")["k"] == 10
+    assert club.entry("Junior", "2025-03")["k_used"] == 40
+    assert club.entry("Master", "2025-03")["k_used"] == 10
 
 
 def test_unknown_games_are_listed_and_settled(club: Club) -> None:
@@ -63,7 +63,7 @@ def test_unknown_games_are_listed_and_settled(club: Club) -> None:
     assert club.ok("player", "list", "--unknown-games").splitlines()[1:] == []
     club.game("Adult", "Known", "1-0", "2025-03-10")
     assert "Warning" not in club.ok("rate")
-    assert club.entry("Adult", "2025-03")["k"] == 40  # 12 games before the period
+    assert club.entry("Adult", "2025-03")["k_used"] == 40  # 12 games before the period
 
 
 def test_rate_without_anything_to_rate_still_warns(club: Club) -> None:
@@ -219,7 +219,7 @@ def test_a_league_is_rated_in_the_periods_its_games_were_played(tmp_path: Path) 
     club.game("A", "C", "1-0", "2010-10-05")  # A rises in October, outside the league
     club.ok("rate")
     september = club.entry("A", "2010-09")
-    assert (september["games"], september["change"]) == (1, 10)
+    assert (september["period_games"], september["change"]) == (1, 10)
     march = club.rows(
         "SELECT own_rating, opponent_rating FROM rating_calculations "
         "WHERE period = '2011-03' AND name = 'A'"

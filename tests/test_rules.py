@@ -239,7 +239,7 @@ def test_worked_examples(
     own: int, opp: int, score: str, k: int, day: date, exact: str, rounded: int
 ) -> None:
     line, entry = one_game(own, opp, score, k, day)
-    assert line.weighted == D(exact)
+    assert line.k_dr == D(exact)
     assert entry.change == rounded
     assert line.k_used == entry.k_used == k
     assert entry.rating_after == own + rounded
@@ -284,9 +284,9 @@ def test_curve_seed_example() -> None:
     assert win.pd.quantize(D("0.0001")) == D("0.7597")
     assert (win_entry.change, loss_entry.change) == (8, -8)
     assert (win_entry.rating_after, loss_entry.rating_after) == (1608, 1392)
-    assert win.weighted is not None
-    assert loss.weighted is not None
-    assert win.weighted + loss.weighted == 0
+    assert win.k_dr is not None
+    assert loss.k_dr is not None
+    assert win.k_dr + loss.k_dr == 0
 
 
 @pytest.mark.parametrize(
@@ -391,7 +391,7 @@ def test_rules_imports_only_the_standard_library() -> None:
 def test_rounding_is_once_per_period() -> None:
     """Two +0.4 games give +1 (0.8 rounded once), not 0 + 0 (art. 8.3.4)."""
     lines, entry = one_player([(2700, 2200, D(1)), (2700, 2200, D(1))], k=10, day=AFTER)
-    assert [line.weighted for line in lines] == [D("0.4"), D("0.4")]
+    assert [line.k_dr for line in lines] == [D("0.4"), D("0.4")]
     assert entry.change == 1
 
 
@@ -767,9 +767,9 @@ def test_complementary_when_cap_treats_both_alike(
     day = edition.effective_from
     a, _ = rate_game(own, opp, int(score * 2), k=20, event_start=day, method=method)
     b, _ = rate_game(opp, own, 2 - int(score * 2), k=20, event_start=day, method=method)
-    assert a.weighted is not None
-    assert b.weighted is not None
-    assert a.weighted + b.weighted == 0
+    assert a.k_dr is not None
+    assert b.k_dr is not None
+    assert a.k_dr + b.k_dr == 0
 
 
 @PROPERTY
@@ -801,7 +801,7 @@ def test_change_sign_follows_score_minus_expected(
 ) -> None:
     lines, entry = one_player(games, k=k, day=edition.effective_from, method=method)
     diff = sum((s for _, _, s in games), D(0)) - sum((line.pd or 0 for line in lines), D(0))
-    exact = sum((line.weighted or 0 for line in lines), D(0))
+    exact = sum((line.k_dr or 0 for line in lines), D(0))
     assert (exact > 0) == (diff > 0)
     assert (exact < 0) == (diff < 0)
     assert entry.change == 0 or (entry.change > 0) == (diff > 0)
@@ -829,7 +829,7 @@ def test_change_monotonic_in_score(
 
     def rate(gs: list[tuple[int, int, Decimal]]) -> tuple[Decimal, int]:
         lines, entry = one_player(gs, k=20, day=edition.effective_from, method=method)
-        return sum((line.weighted or 0 for line in lines), D(0)), entry.change
+        return sum((line.k_dr or 0 for line in lines), D(0)), entry.change
 
     assert rate(better)[0] > rate(games)[0]
     assert rate(better)[1] >= rate(games)[1]

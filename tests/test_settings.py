@@ -62,7 +62,7 @@ def test_closing_days_of_an_upgraded_database(tmp_path: Path) -> None:
     club.game("Birk, Bo", "Cole, Cy", "1-0", "2026-10-30")
     club.game("Cole, Cy", "Ashe, Ann", "1-0", "2026-11-10")
     club.ok("rate")
-    assert club.entry("Birk, Bo", "2026-10")["games"] == 1
+    assert club.entry("Birk, Bo", "2026-10")["period_games"] == 1
     assert club.ok("settings", "closing-days", "3", "--yes", "--reason", "FIDE's art. 7.1.3") == (
         "closing-days 0 -> 3\n"
         "This touches rated period 2026-10: 'ratings rate' re-rates from there\n"
@@ -77,8 +77,8 @@ def test_closing_days_of_an_upgraded_database(tmp_path: Path) -> None:
         ("settings_edit", "settings", "closing_days", "0", "3", "FIDE's art. 7.1.3")
     ]
     assert club.ok("rate").startswith("Re-rated 2 periods 2026-10 .. 2026-11")
-    assert club.entry("Birk, Bo", "2026-10")["games"] == 0
-    assert club.entry("Birk, Bo", "2026-11")["games"] == 1
+    assert club.entry("Birk, Bo", "2026-10")["period_games"] == 0
+    assert club.entry("Birk, Bo", "2026-11")["period_games"] == 1
     assert "closing-days   3" in club.ok("settings")
 
 
@@ -146,11 +146,11 @@ def test_k_start_rating_and_expected_of_a_club(tmp_path: Path) -> None:
         "k fide -> 24\nThis touches rated period 2026-09: 'ratings rate' re-rates from there\n"
     )
     club.ok("rate")
-    assert club.entry("Ashe, Ann", "2026-09")["k"] == 24
+    assert club.entry("Ashe, Ann", "2026-09")["k_used"] == 24
     assert club.ok("settings", "k", "fide", "--yes").startswith("k 24 -> fide\n")
     assert club.ok("settings", "expected", "curve", "--yes").startswith("expected table -> curve\n")
     club.ok("rate")
-    assert club.entry("Ashe, Ann", "2026-09")["k"] == 20
+    assert club.entry("Ashe, Ann", "2026-09")["k_used"] == 20
 
 
 @pytest.mark.parametrize(

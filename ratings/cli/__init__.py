@@ -325,6 +325,13 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
             "and the new value, and the reason given."
         ),
     ),
+    "norms": (
+        ("norms",),
+        (
+            "Check the title norms of an event's players: each GM, IM (WGM, WIM) norm reached "
+            "or missed, and why."
+        ),
+    ),
     "performance": (
         ("lists",),
         (
@@ -365,6 +372,13 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     "sql": (
         ("sql",),
         "Run one read-only SQL statement (SELECT, PRAGMA table_info ...) and print the rows.",
+    ),
+    "titles": (
+        ("norms",),
+        (
+            "Show titles reached by rating and the state of title applications (FIDE Title "
+            "Regulations 1.3, 1.5)."
+        ),
     ),
     "unrate": (
         ("undo",),

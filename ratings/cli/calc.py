@@ -160,8 +160,8 @@ def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, 
     """Rating change of a player rated R1 for one game against R2.
 
     RESULT is R1's score: 1, 0.5 (also 1/2, = or ½) or 0, or the game's result with R1
-    first, as other commands take it: 1-0, 1/2-1/2, 0-1. The change is K x (S - PD),
-    unrounded; NEW is R1 plus the change rounded half away from zero (art. 8.3.4).
+    first, as other commands take it: 1-0, 1/2-1/2, 0-1. The change is K*dR = K x (S - PD),
+    unrounded; NEW is R1 plus K*dR rounded half away from zero (art. 8.3.4).
     """
     with _rules_errors():
         half_points = int(rules.parse_score(result) * 2)
@@ -176,7 +176,7 @@ def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, 
             name: {
                 "difference": line.difference,
                 "expected": _number(_exact(line.pd)),
-                "change": _number(_exact(line.weighted)),
+                "k_dr": _number(_exact(line.k_dr)),
                 "new_rating": entry.rating_after,
             }
             for name, (line, entry) in games.items()
@@ -188,13 +188,13 @@ def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, 
             name,
             str(line.difference),
             str(_shown(line.pd)),
-            _signed(_shown(line.weighted)),
+            _signed(_shown(line.k_dr)),
             str(entry.rating_after),
         ]
         for name, (line, entry) in games.items()
     ]
     click.echo(f"rules: {rule_set.name}")
-    click.echo(_table(["method", "difference", "expected", "change", "new"], rows))
+    click.echo(_table(["method", "difference", "expected", "K*dR", "new"], rows))
 
 
 @calc.command("performance")

@@ -15,10 +15,10 @@ COLUMNS = (
     "player_id",
     "name",
     "published_change",
-    "published_k",
-    "games",
+    "published_k_used",
+    "change_games",
     "recomputed_change",
-    "recomputed_k",
+    "recomputed_k_used",
 )
 
 
@@ -78,17 +78,17 @@ def _scope(report: CheckReport, every_period: bool) -> str:
 
 
 def _row(d: Disagreement) -> tuple[Value, ...]:
-    k: Value = d.recomputed_k
-    if d.recomputed_k is not None and d.recomputed_k != d.recomputed_k_max:
-        k = f"{d.recomputed_k}..{d.recomputed_k_max}"  # games of one period with two K
+    k: Value = d.recomputed_k_used
+    if d.recomputed_k_used is not None and d.recomputed_k_used != d.recomputed_k_used_max:
+        k = f"{d.recomputed_k_used}..{d.recomputed_k_used_max}"  # games of one period, two K
     return (
         d.period,
         d.time_control,
         d.player_id,
         d.name,
         d.published_change,
-        d.published_k,
-        d.games,
+        d.published_k_used,
+        d.change_games,
         d.recomputed_change,
         k,
     )

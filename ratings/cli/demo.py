@@ -67,9 +67,10 @@ def demo(ctx: click.Context, db_path: Path | None) -> None:
         err=True,
     )
     click.echo(f"Rating list {final.period} (list dated {final.list_date})")
-    click.echo(f"{'#':>4}  {'name':<30} {'rating':>6} {'games':>6} {'k':>3}")
+    click.echo(f"{'#':>4}  {'name':<30} {'rating':>6} {'total games':>11} {'next K':>6}")
     for i, row in enumerate(final.rows, 1):
-        click.echo(f"{i:>4}  {row.name:<30} {row.rating or '':>6} {row.games:>6} {row.k or '':>3}")
+        rating, total, next_k = row.rating or "", row.total_games, row.next_k or ""
+        click.echo(f"{i:>4}  {row.name:<30} {rating:>6} {total:>11} {next_k:>6}")
     click.echo(f'Explore it: ratings --db {db_path} history "{final.rows[0].name}"', err=True)
 
 

@@ -12,6 +12,8 @@ from ratings.cli import App, pass_app
 from ratings.cli.imports import import_
 from ratings.cli.options import (
     ALLOW_FUTURE,
+    DRY_RUN,
+    DRY_RUN_DONE,
     LATE_OK,
     LISTS,
     REASON,
@@ -19,6 +21,7 @@ from ratings.cli.options import (
     ask,
     confirmed,
     reading,
+    say_changes,
     say_late,
     say_marked,
     say_moved,
@@ -27,7 +30,8 @@ from ratings.cli.options import (
 )
 from ratings.cli.records import game, parse_date
 from ratings.cli.tables import FORMAT, emit_rows
-from ratings.service import browse, corrections
+from ratings.service import audit, browse, corrections
+from ratings.service.norms import EXEMPTION_CHOICES
 
 
 def _score(halves: int) -> str:
@@ -38,7 +42,7 @@ def _score(halves: int) -> str:
     return f"{whole}½" if whole else "½"
 
 
-def _change(value: Decimal | None) -> str:
+def _k_dr_sum(value: Decimal | None) -> str:
     return "" if value is None else f"{value:+.2f}"
 
 
@@ -76,7 +80,7 @@ def game_list(
         )
     say_note(note)
     emit_rows(
-        ("id", "date", "period", "event_id", "event", "round", "white", "black", "result",
+        ("id", "played_on", "period", "event_id", "event", "round", "white", "black", "result",
          "rated"),
         [
             (g.id, g.played_on, g.period, g.event_id, g.event, g.round, g.white, g.black,
@@ -104,15 +108,15 @@ def event_list(app: App, fmt: str) -> None:
         (
             "id",
             "name",
-            "start",
-            "end",
+            "start_date",
+            "end_date",
             "period",
-            "list",
+            "time_control",
             "games",
-            "rated",
+            "rated_games",
             "byes",
             "source",
-            "import",
+            "import_id",
         ),
         [
             (
@@ -139,7 +143,7 @@ def event_list(app: App, fmt: str) -> None:
 @FORMAT
 @pass_app
 def event_show(app: App, event_ref: str, fmt: str) -> None:
-    """Show an event's crosstable: results by round, score, rating, performance, change.
+    """Show an event's crosstable: results by round, score, rating, performance, K x sum(dR).
 
     EVENT is an event id or an exact name. A cell is the opponent's rank, the colour and the
     result (3w1: won with white against number 3); a bye shows its code (H, F, U, Z, +, -).
@@ -148,7 +152,7 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
     with app.session() as session:
         shown = browse.event_table(session, event_ref)
     e, table = shown.event, shown.table
-    header = ["#", "name", "rating", *table.rounds, "score", "perf", "change"]
+    header = ["#", "name", "rating", *table.rounds, "score", "perf", "K*sum(dR)"]
     rows = [
         [
             str(r.rank),
@@ -157,18 +161,18 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
             *(" ".join(c.text for c in cells) for cells in r.cells),
             _score(r.score_half_points),
             "" if r.performance is None else str(r.performance),
-            _change(r.change),
+            _k_dr_sum(r.k_dr_sum),
         ]
         for r in table.rows
     ]
     if fmt != "table":
         rounds = [f"round_{n}" for n in table.rounds]
         columns = ["rank", "player_id", "name", "rating", *rounds, "score", "performance",
-                   "change"]  # fmt: skip
+                   "k_dr_sum"]  # fmt: skip
         values = [
             [r.rank, r.player_id, shown.names.get(r.player_id, "?"), r.rating,
              *(" ".join(c.text for c in cells) for cells in r.cells),
-             Decimal(r.score_half_points) / 2, r.performance, r.change]
+             Decimal(r.score_half_points) / 2, r.performance, r.k_dr_sum]
             for r in table.rows
         ]  # fmt: skip
         if fmt == "csv":
@@ -180,8 +184,8 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
                     "event": {
                         "id": e.id, "name": e.name, "start_date": e.start_date.isoformat(),
                         "end_date": e.end_date.isoformat(), "period": e.period,
-                        "rated": e.period_rated, "time_control": e.time_control,
-                        "games": table.games, "rated_games": table.rated,
+                        "period_rated": e.period_rated, "time_control": e.time_control,
+                        "games": table.games, "rated_games": table.rated_games,
                     },
                     "rows": [
                         {c: (str(v) if isinstance(v, Decimal) else v)
@@ -198,7 +202,7 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
     click.echo(f"Event {e.id}: {e.name}, {e.start_date} .. {e.end_date}")
     click.echo(
         f"Period {e.period} ({state}); {table.games} game{'' if table.games == 1 else 's'}, "
-        f"{table.rated} rated"
+        f"{table.rated_games} rated"
     )
     click.echo(f"Time control: {e.time_control} (rated on the {e.time_control} list)")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
@@ -228,9 +232,17 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
     type=click.Choice(LISTS, case_sensitive=False),
     help="The list that rates the event's games: standard, rapid or blitz.",
 )
+@click.option(
+    "--norm-exemption",
+    "norm_exemption",
+    type=click.Choice(EXEMPTION_CHOICES, case_sensitive=False),
+    help="The event's exemption from the federation rules of title norms (FIDE Title "
+    "Regulations 1.4.3a-d), or none; see 'ratings norms'.",
+)
 @LATE_OK
 @ALLOW_FUTURE
 @YES
+@DRY_RUN
 @REASON
 @pass_app
 def event_edit(
@@ -241,12 +253,15 @@ def event_edit(
     end_text: str | None,
     period: str | None,
     time_control: str | None,
+    norm_exemption: str | None,
     late_ok: bool,
     allow_future: bool,
     yes: bool,
+    dry_run: bool,
     reason: str | None,
 ) -> None:
-    """Correct an event's name, dates, period or time control (EVENT: id or exact name).
+    """Correct an event's name, dates, period, time control or norm exemption (EVENT: id or
+    exact name), printing each field old -> new.
 
     The dates must hold all its games. They decide how every game of the event is rated
     (the start picks the list, the end the period), and --time-control the list (standard,
@@ -256,9 +271,8 @@ def event_edit(
     end = parse_date(end_text, "--end") if end_text is not None else None
     today = today_unless(allow_future)
 
-    def edit(allow_move: bool) -> tuple[corrections.EventEdit, str | None]:
-        with app.session() as session:
-            before = corrections.waiting(session)
+    def edit(allow_move: bool) -> tuple[corrections.EventEdit, list[str], str | None]:
+        with app.session(commit=not dry_run) as session:
             done = corrections.edit_event(
                 session,
                 event_ref,
@@ -271,45 +285,56 @@ def event_edit(
                 period=period,
                 time_control=time_control,
                 late_ok=late_ok,
+                norm_exemption=norm_exemption,
             )
-            return done, corrections.newly_marked(session, before)
+            lines = audit.change_lines(session, audit.recorded(session))
+            return done, lines, corrections.touched(session)
 
-    (done, marked), move = confirmed(edit, yes)
+    (done, lines, marked), move = confirmed(edit, yes, dry_run=dry_run)
+    if dry_run:
+        click.echo(DRY_RUN_DONE)
     if done.changed:
-        click.echo(f"Changed {', '.join(done.changed)} of event {done.event_id} ({done.name})")
+        verb = "Would change" if dry_run else "Changed"
+        click.echo(f"{verb} {', '.join(done.changed)} of event {done.event_id} ({done.name})")
     else:
         click.echo(f"Nothing changed for event {done.event_id} ({done.name})")
+    say_changes(lines)
     say_late(done.warnings)
-    say_moved(move)
-    say_marked(marked)
+    say_moved(move, would=dry_run)
+    say_marked(marked, would=dry_run)
 
 
 @event.command("void")
 @click.argument("event_ref", metavar="EVENT")
 @YES
+@DRY_RUN
 @REASON
 @pass_app
-def event_void(app: App, event_ref: str, yes: bool, reason: str | None) -> None:
-    """Remove an event recorded in error, with all its games and byes (asks first).
+def event_void(app: App, event_ref: str, yes: bool, dry_run: bool, reason: str | None) -> None:
+    """Remove an event recorded in error, with all its games and byes, naming each (asks
+    first).
 
     Everything removed is kept in the corrections log ('ratings log').
     """
-    if not yes:
+    if not yes and not dry_run:
         with app.session(commit=False) as session:
             e = browse.event_info(session, event_ref)
         ask(
             f"Void event {e.id} ({e.name}, {e.start_date} .. {e.end_date}) and its "
             f"{_plural(e.games, 'game')} and {_plural(e.byes, 'bye')}?",
         )
-    with app.session() as session:
-        before = corrections.waiting(session)
+    with app.session(commit=not dry_run) as session:
         voided = corrections.void_event(session, event_ref, reason=reason)
-        marked = corrections.newly_marked(session, before)
+        marked = corrections.touched(session)
+    if dry_run:
+        click.echo(DRY_RUN_DONE)
     click.echo(
-        f"Voided event {voided.event_id} ({voided.name}): {_plural(voided.games, 'game')} "
-        f"and {_plural(voided.byes, 'bye')} removed"
+        f"{'Would void' if dry_run else 'Voided'} event {voided.event_id} ({voided.name}): "
+        f"{_plural(voided.games, 'game')} and {_plural(voided.byes, 'bye')} "
+        f"{'would be ' if dry_run else ''}removed"
     )
-    say_marked(marked)
+    say_changes(voided.lines)
+    say_marked(marked, would=dry_run)
 
 
 def _plural(n: int, noun: str) -> str:

@@ -185,20 +185,20 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
                     "list_date": result.list_date.isoformat() if result.list_date else None,
                     "players": [
                         {
-                            "id": r.player_id,
+                            "player_id": r.player_id,
                             "name": r.name,
                             "fide_id": r.fide_id,
                             "federation": r.federation,
                             "title": r.title,
                             "birth_year": r.birth_year,
                             "rating": r.rating,
-                            "change": _change_value(r.status, r.change),
+                            "change": _change_value(r.list_status, r.change),
                             "period_games": r.period_games,
-                            "games": r.games,
-                            "k": r.k,
+                            "total_games": r.total_games,
+                            "next_k": r.next_k,
                             "k10": r.k10,
                             "flag": r.flag,
-                            "status": r.status,
+                            "list_status": r.list_status,
                         }
                         for r in result.rows
                     ],
@@ -210,23 +210,20 @@ def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
     if fmt == "csv":
         out = io.StringIO()
         writer = CsvWriter(out)  # neutralises formula-like cells (names such as "=cmd")
-        writer.writerow(
-            ["name", "fide_id", "federation", "title", "birth_year", "rating", "change",
-             "period_games", "games", "k", "k10"]
-        )  # fmt: skip
+        writer.writerow(reports.LIST_CSV_COLUMNS)
         for r in result.rows:
             writer.writerow(
                 [r.name, _blank(r.fide_id), _blank(r.federation), _blank(r.title),
                  _blank(r.birth_year), _blank(r.rating),
-                 _blank(_change_value(r.status, r.change)), r.period_games, _blank(r.games),
-                 _blank(r.k), "true" if r.k10 else "false"]
+                 _blank(_change_value(r.list_status, r.change)), r.period_games,
+                 _blank(r.total_games), _blank(r.next_k), "true" if r.k10 else "false"]
             )  # fmt: skip
         click.echo(out.getvalue(), nl=False)
         return
     click.echo(title)
     click.echo(
-        f"{'#':>4}  {'name':<30} {'fide id':>10} {'rating':>6} {'chg':>5} {'games':>6} {'k':>3}"
-        "  flag"
+        f"{'#':>4}  {'name':<30} {'fide id':>10} {'rating':>6} {'chg':>5} {'total games':>11} "
+        f"{'next K':>6}  flag"
     )
     if result.rows:  # one write, not a click.echo per row (600,000 rows at world size)
         click.echo("\n".join(_table_line(i, r) for i, r in enumerate(result.rows, 1)))
@@ -236,8 +233,8 @@ def _table_line(i: int, r: reports.ListRow) -> str:
     rank = str(i) if r.rating is not None else ""
     return (
         f"{rank:>4}  {r.name:<30} {_blank(r.fide_id):>10} {_blank(r.rating):>6} "
-        f"{_change(r.status, r.change, r.period_games):>5} {_blank(r.games):>6} "
-        f"{_blank(r.k):>3}" + (f"  {r.flag}" if r.flag else "")
+        f"{_change(r.list_status, r.change, r.period_games):>5} {_blank(r.total_games):>11} "
+        f"{_blank(r.next_k):>6}" + (f"  {r.flag}" if r.flag else "")
     )
 
 
@@ -299,8 +296,8 @@ def _fide_row(r: reports.ListRow) -> FideTxtRow:
         sex=r.sex,
         title=r.title,
         rating=r.rating,
-        games=r.period_games,
-        k=r.k,
+        period_games=r.period_games,
+        next_k=r.next_k,
         birth_year=r.birth_year,
         flag=r.flag,
     )
@@ -356,12 +353,12 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
                             "list_date": r.list_date.isoformat(),
                             "rating_before": r.rating_before,
                             "rating": r.rating_after,
-                            "change": _change_value(r.state, r.change),
-                            "k": r.k,
-                            "games": r.games,
+                            "change": _change_value(r.list_status, r.change),
+                            "k_used": r.k_used,
+                            "period_games": r.period_games,
                             "total_games": r.total_games,
                             "score": float(r.score),  # half points: exact as a float
-                            "state": r.state,
+                            "list_status": r.list_status,
                         }
                         for r in rows
                     ],
@@ -373,35 +370,39 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
     if fmt == "csv":
         out = io.StringIO()
         writer = CsvWriter(out)  # neutralises formula-like cells
-        writer.writerow(["period", "rating_before", "rating", "change", "k", "games",
-                         "total_games", "score", "state"])  # fmt: skip
+        writer.writerow(["period", "rating_before", "rating", "change", "k_used", "period_games",
+                         "total_games", "score", "list_status"])  # fmt: skip
         for r in rows:
             writer.writerow([r.period, _blank(r.rating_before), _blank(r.rating_after),
-                             _blank(_change_value(r.state, r.change)),
-                             _blank(r.k), r.games, _blank(r.total_games), float(r.score),
-                             r.state])  # fmt: skip
+                             _blank(_change_value(r.list_status, r.change)),
+                             _blank(r.k_used), r.period_games, _blank(r.total_games),
+                             float(r.score), r.list_status])  # fmt: skip
         click.echo(out.getvalue(), nl=False)
         return
     click.echo(f"{player.name} (id {player.id})")
-    click.echo(f"{'period':<8} {'before':>6} {'after':>6} {'chg':>5} {'k':>3} {'games':>5}  state")
+    click.echo(
+        f"{'period':<8} {'before':>6} {'after':>6} {'chg':>5} {'K used':>6} {'period games':>12}"
+        "  list status"
+    )
     for r in rows:
         click.echo(
             f"{r.period:<8} {_blank(r.rating_before):>6} {_blank(r.rating_after):>6} "
-            f"{_change(r.state, r.change):>5} {_blank(r.k):>3} {r.games:>5}  {r.state}"
+            f"{_change(r.list_status, r.change):>5} {_blank(r.k_used):>6} {r.period_games:>12}  "
+            f"{r.list_status}"
         )
 
 
 _CARD_COLUMNS = (
-    "date", "event", "round", "opponent", "opponent_rating", "own_rating", "score",
-    "difference", "pd", "dr", "k", "k_dr", "counts_for",
+    "played_on", "event", "round", "opponent", "opponent_rating", "own_rating", "score",
+    "difference", "pd", "dr", "k_used", "k_dr", "counts_for",
 )  # fmt: skip
 
 
 def _card_values(line: reports.CardLine) -> list[Value]:
     return [
         line.played_on, line.event, line.round, line.opponent, line.opponent_rating,
-        line.own_rating, Decimal(line.score_half_points) / 2, line.difference, line.expected,
-        line.change, line.k, line.weighted, line.counts_for,
+        line.own_rating, Decimal(line.score_half_points) / 2, line.difference, line.pd,
+        line.dr, line.k_used, line.k_dr, line.counts_for,
     ]  # fmt: skip
 
 
@@ -430,12 +431,12 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
                     "period": c.period,
                     "list": list_type,
                     "rating_before": c.rating_before,
-                    "k": c.k,
+                    "k_used": c.k_used,
                     "score": str(c.score),
-                    "expected": str(c.expected_sum),
+                    "pd_sum": str(c.pd_sum),
                     "change": c.change,
                     "rating_after": c.rating_after,
-                    "state": c.state,
+                    "list_status": c.list_status,
                     "games": [
                         dict(zip(_CARD_COLUMNS, map(_json, _card_values(x)), strict=True))
                         for x in c.lines
@@ -449,27 +450,27 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
     on = on_list(list_type)
     click.echo(f"{c.player.name} (id {c.player.id}), period {c.period}{on}")
     click.echo(
-        f"Rating {_blank(c.rating_before) or 'unrated'}, K {_blank(c.k) or '-'}, "
+        f"Rating {_blank(c.rating_before) or 'unrated'}, K used {_blank(c.k_used) or '-'}, "
         f"{len(c.lines)} game(s)"
     )
     click.echo(
         f"{'date':<10} {'opponent':<26} {'Ropp':>5} {'Rown':>5} {'S':>3} {'D':>5} "
-        f"{'PD':>6} {'dR':>7} {'K':>3} {'K*dR':>7}"
+        f"{'PD':>6} {'dR':>7} {'K used':>6} {'K*dR':>7}"
     )
     for line in c.lines:
         score = _HALF_POINTS[line.score_half_points]
-        weighted = "" if line.weighted is None else f"{line.weighted:+.2f}"
+        k_dr = "" if line.k_dr is None else f"{line.k_dr:+.2f}"
         click.echo(
             f"{line.played_on.isoformat():<10} {line.opponent[:26]:<26} "
             f"{line.opponent_rating:>5} {_blank(line.own_rating):>5} {score:>3} "
-            f"{_blank(line.difference):>5} {_num(line.expected):>6} {_num(line.change, True):>7} "
-            f"{_blank(line.k):>3} {weighted:>7}"
+            f"{_blank(line.difference):>5} {_num(line.pd):>6} {_num(line.dr, True):>7} "
+            f"{_blank(line.k_used):>6} {k_dr:>7}"
         )
-    if c.k is not None:
-        total = c.sum_change
+    if c.k_used is not None:
+        total = c.dr_sum
         click.echo(
-            f"Total: score {c.score:g}, expected {c.expected_sum:.2f}, "
-            f"sum dR {total:+.2f}, K x sum = {c.k * total:+.2f} -> change {_signed(c.change)}"
+            f"Total: score {c.score:g}, expected {c.pd_sum:.2f}, sum dR {total:+.2f}, "
+            f"K x sum = {c.k_used * total:+.2f} -> change {_signed(c.change)}"
         )
     if c.first_rating is not None:
         _first_rating(c)
@@ -480,7 +481,7 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
             f"{c.adjustment.denominator} x ({c.adjustment.below} - R)): "
             f"{c.unadjusted} -> {c.rating_after}"
         )
-    click.echo(f"New rating: {_blank(c.rating_after) or 'unrated'} ({c.state})")
+    click.echo(f"New rating: {_blank(c.rating_after) or 'unrated'} ({c.list_status})")
 
 
 def _first_rating(c: reports.Card) -> None:
@@ -592,10 +593,10 @@ def performance(
         )
     say_note(note)
     if fmt != "table":
-        columns = ("player_id", "name", "scope", "games", "score", "average_opponent",
+        columns = ("player_id", "name", "scope", "rated_games", "score", "average_opponent",
                    "method", "performance")  # fmt: skip
         values: tuple[Value, ...] = (
-            perf.player.id, perf.player.name, perf.scope, perf.games, perf.score.normalize(),
+            perf.player.id, perf.player.name, perf.scope, perf.rated_games, perf.score.normalize(),
             perf.average_opponent, perf.method, perf.performance,
         )  # fmt: skip
         if fmt == "json":
@@ -605,7 +606,7 @@ def performance(
             emit_rows(columns, [values], fmt)
         return
     click.echo(
-        f"{perf.player.name}, {perf.scope}: {perf.score.normalize():f}/{perf.games}, "
+        f"{perf.player.name}, {perf.scope}: {perf.score.normalize():f}/{perf.rated_games}, "
         f"average opponent {perf.average_opponent}, performance ({perf.method}) "
         f"{perf.performance}"
     )

@@ -220,7 +220,7 @@ def player_list(app: App, search: str | None, unknown_games: bool, fmt: str) -> 
 )
 @pass_app
 def player_show(app: App, player_ref: str, fmt: str) -> None:
-    """Show one player's register entry, current rating on each list (next K, rated
+    """Show one player's register entry, current rating on each list (next K, total rated
     games), an unrated player's way to a first rating, and the aliases."""
     with app.session(commit=False) as session:
         ref, note = reading(session, player_ref)
@@ -230,7 +230,7 @@ def player_show(app: App, player_ref: str, fmt: str) -> None:
         for label, _, text in fields:
             click.echo(f"{label + ':':<15}{text}")
         return
-    keys = [label.replace(" (by hand)", "").replace(" ", "_") for label, _, _ in fields]
+    keys = [label.replace(" (by hand)", "").replace(" ", "_").lower() for label, _, _ in fields]
     if fmt == "json":
         values = dict(zip(keys, (raw for _, raw, _ in fields), strict=True))
         click.echo(json.dumps(values, indent=2, ensure_ascii=False))
@@ -260,7 +260,7 @@ def _summary_fields(summary: reports.PlayerSummary) -> list[tuple[str, object, s
         ("k10 (by hand)", p.k10, "yes" if p.k10 else "no"),
         ("games stored", summary.games_stored, str(summary.games_stored)),
     ]
-    for s in summary.standings:
+    for s in summary.current_ratings:
         prefix = "" if s.time_control == "standard" else f"{s.time_control} "
         where = f" (list of period {s.period})" if s.period else " (entry, no list yet)"
         rating = "unrated" if s.rating is None else str(s.rating)
@@ -268,7 +268,7 @@ def _summary_fields(summary: reports.PlayerSummary) -> list[tuple[str, object, s
         fields += [
             (f"{prefix}rating", s.rating, rating + where),
             (f"{prefix}next K", s.next_k, _shown(s.next_k)),
-            (f"{prefix}rated games", s.total_games, total),
+            (f"{prefix}total games", s.total_games, total),
         ]
     if summary.progress is not None:
         g = summary.progress

@@ -174,10 +174,11 @@ class FideRating(NamedTuple):
 
     rating: int | None
     """The rating, 1 to :data:`ratings.limits.MAX_RATING`; None when unrated (0 or blank)."""
-    games: int
+    period_games: int
     """Rated games in the period that produced the list (blank is 0)."""
-    k: int | None
-    """The K-factor FIDE published for the next period; None when 0 or blank."""
+    next_k: int | None
+    """The K-factor FIDE published for the next period (kept as ``players.fide_k``); None
+    when 0 or blank."""
 
 
 class FideListPlayer(NamedTuple):

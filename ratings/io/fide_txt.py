@@ -66,10 +66,10 @@ class FideTxtRow:
     """``GM``, ``IM``, ``WGM``, ..."""
     rating: int | None
     """Rating; None for an unrated player (written as 0)."""
-    games: int
-    """Rated games in the period."""
-    k: int | None
-    """K-factor for the next period; None when unknown (written as 0)."""
+    period_games: int
+    """Rated games in the period (FIDE's ``Gms``)."""
+    next_k: int | None
+    """K-factor for the next period (FIDE's ``K``); None when unknown (written as 0)."""
     birth_year: int | None
     """Birth year; None when unknown (written as 0)."""
     flag: str | None
@@ -160,8 +160,8 @@ def format_fide_txt(
             " " * 15,
             " " * 4,
             _cell(row.rating or 0, 6, "rating"),
-            _cell(row.games, 4, "games"),
-            _cell(row.k or 0, 3, "K"),
+            _cell(row.period_games, 4, "period games"),
+            _cell(row.next_k or 0, 3, "next K"),
             _cell(row.birth_year or 0, 6, "birth year"),
             (row.flag or "").ljust(4),
         ]
@@ -254,8 +254,8 @@ def parse_fide_txt(text: str, filename: str = "<fide txt>") -> list[FideTxtRow]:
                 sex=sex or None,
                 title=cell("title") or cell("women_title") or None,
                 rating=integer("rating", "rating") or None,
-                games=integer("games", "Gms") or 0,
-                k=integer("k", "K") or None,
+                period_games=integer("games", "Gms") or 0,
+                next_k=integer("k", "K") or None,
                 birth_year=integer("birth_year", "B-day") or None,
                 flag=cell("flag") or None,
             )

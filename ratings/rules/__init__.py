@@ -23,7 +23,9 @@ The modules, each importable on its own:
 * :mod:`ratings.rules.system`: rating systems and periods (docs/RULES.md);
 * :mod:`ratings.rules.engine`: one rating period, records in, list and breakdown rows out;
 * :mod:`ratings.rules.time_control`: standard, rapid and blitz (FIDE's three lists), and PGN's
-  ``TimeControl`` tag.
+  ``TimeControl`` tag;
+* :mod:`ratings.rules.norms`: title norms, titles by rating and title applications (the FIDE
+  Title Regulations, docs/TITLES.md); not re-exported here.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from __future__ import annotations
 from ratings.rules.base import (
     CURVE_PLACES,
     CURVE_UNITS,
+    INACTIVE_MONTHS,
     INITIAL_MAX,
     INITIAL_MIN_GAMES,
     INITIAL_POOL_MONTHS,
@@ -73,6 +76,7 @@ from ratings.rules.editions import (
 )
 from ratings.rules.engine import (
     BELOW_FLOOR,
+    CARRIED,
     FIRST_RATING,
     FOR_CHANGE,
     FOR_FIRST_RATING,
@@ -88,9 +92,11 @@ from ratings.rules.engine import (
     PeriodOutcome,
     PoolGame,
     Standing,
+    carried,
     carry_bounds,
     changes_without_games,
     first_events_needed,
+    is_carried,
     list_date_for,
     lists_needed,
     next_k,
@@ -162,6 +168,7 @@ from ratings.rules.time_control import (
 
 __all__ = [
     "BELOW_FLOOR",
+    "CARRIED",
     "CURRENT_LIST_RULES",
     "CURVE_PLACES",
     "CURVE_UNITS",
@@ -170,6 +177,7 @@ __all__ = [
     "FIRST_RATING",
     "FOR_CHANGE",
     "FOR_FIRST_RATING",
+    "INACTIVE_MONTHS",
     "INITIAL_MAX",
     "INITIAL_MIN_GAMES",
     "INITIAL_POOL_MONTHS",
@@ -237,6 +245,7 @@ __all__ = [
     "average_rating",
     "base_k",
     "capped_difference",
+    "carried",
     "carry_bounds",
     "changes_without_games",
     "classify",
@@ -251,6 +260,7 @@ __all__ = [
     "first_events_needed",
     "flags_after",
     "initial_rating",
+    "is_carried",
     "is_long_event",
     "k_factor",
     "latest_rating_period",

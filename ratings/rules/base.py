@@ -61,6 +61,9 @@ INITIAL_MAX = 2200
 before): :data:`ratings.rules.LIST_RULES` dates it."""
 INITIAL_POOL_MONTHS = 26
 """The games for a first rating are pooled over at most 26 months (art. 7.1.4)."""
+INACTIVE_MONTHS = 12
+"""A rated player with no rated game in this many months up to a list is inactive on it
+(FIDE's ``i`` flag, art. 7.2.2)."""
 K10_MARK = 2400
 """A published rating at or above this makes K = 10 for good (art. 8.3.3)."""
 JUNIOR_MARK = 2300

@@ -82,6 +82,11 @@ class ListRules:
     """One K for every player instead of art. 8.3.3's (the 700 rule still applies); None:
     art. 8.3.3."""
 
+    def keeps(self, rating: int) -> bool:
+        """Whether ``rating`` is published: at or above the floor (art. 7.1.4, 7.2.1; a
+        rating that drops below it is shown as unrated)."""
+        return rating >= self.rating_floor
+
 
 LIST_RULES: tuple[ListRules, ...] = (
     ListRules(

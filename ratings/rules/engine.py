@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
@@ -37,14 +36,13 @@ from decimal import Decimal
 from typing import Final, Literal, NamedTuple
 
 from ratings.rules.base import (
+    INACTIVE_MONTHS,
     INITIAL_MIN_GAMES,
     INITIAL_POOL_MONTHS,
     JUNIOR_MARK,
     JUNIOR_MAX_AGE,
     K10_MARK,
-    K_PRODUCT_LIMIT,
     NEW_PLAYER_GAMES,
-    CapRule,
     ExpectedMethod,
     InvalidPeriodError,
     InvalidResultError,
@@ -54,10 +52,10 @@ from ratings.rules.base import (
     divide_half_away,
     points,
 )
-from ratings.rules.editions import ListRules
-from ratings.rules.expected import RuleSet, _curve_units, table_pd
+from ratings.rules.editions import ListRules, RatingAdjustment
+from ratings.rules.expected import RuleSet, _capped_difference, expected_units
 from ratings.rules.players import (
-    base_k,
+    _apply_700_rule,
     drop_zero_first_event,
     flags_after,
     initial_rating,
@@ -289,7 +287,7 @@ class BreakdownLine(NamedTuple):
         return None if self.dr_units is None else points(self.dr_units, self.units_per_point)
 
     @property
-    def weighted(self) -> Decimal | None:
+    def k_dr(self) -> Decimal | None:
         """K x dR, unrounded."""
         dr = self.dr
         return None if dr is None or self.k_used is None else self.k_used * dr
@@ -404,7 +402,7 @@ def carry_bounds(
         # [before - 18, after - 19] ends; one year of margin on each side
         births = (before - JUNIOR_MAX_AGE - 1, after - JUNIOR_MAX_AGE)
     return CarryBounds(
-        active_from=_add_months(period.start, period.months - 12),
+        active_from=_add_months(period.start, period.months - INACTIVE_MONTHS),
         junior_births=births,
         fide_k_from=period.previous().start,  # one list of margin
         units_per_point=config.units_per_point,
@@ -416,6 +414,43 @@ def carry_bounds(
             and config.list_rules(period.start, time_control).fixed_k
             != config.list_rules(period.list_date, time_control).fixed_k
         ),
+    )
+
+
+CARRIED: Final[Mapping[str, str | int | None]] = {
+    "rating_before": "rating_after",
+    "change": 0,
+    "k_used": None,
+    "period_games": 0,
+    "score_half_points": 0,
+    "pd_sum_units": 0,
+}
+"""What a carried row is: the row of a player with no game that counted, when nothing else
+moves it (:func:`changes_without_games`), is the previous list's row with these fields
+replaced - a field's name (the previous row's value of it) or a value - and every other field
+equal. The one definition: :func:`carried` and :func:`is_carried` follow it here, and
+``ratings.service.rate`` builds the SQL that copies such rows from it."""
+
+
+def carried(previous: ListEntry) -> ListEntry:
+    """``previous`` (a player's row on the list in force) carried to the new list
+    (:data:`CARRIED`)."""
+    values = previous._asdict()
+    for field, value in CARRIED.items():
+        values[field] = values[value] if isinstance(value, str) else value
+    return ListEntry._make(values.values())
+
+
+def is_carried(row: ListEntry, previous: ListEntry) -> bool:
+    """Whether ``row`` is ``carried(previous)``: the same test, by position, for the rate's
+    every row (tests/test_quiet_players.py checks the two agree)."""
+    return (
+        row[5] == 0  # period_games
+        and row[1] == row[2] == previous[2]  # rating before and after = old rating after
+        and row[3:5] == (0, None)  # change, k_used
+        and row[6] == previous[6]  # total_games
+        and row[7:9] == (0, 0)  # score, PD
+        and row[9:] == previous[9:]  # unit, flags, next K, status, inactive, last active
     )
 
 
@@ -470,6 +505,106 @@ _NO_LISTS: Mapping[date, Mapping[int, int | None]] = {}
 _NO_SEEDS: Mapping[int, int | None] = {}
 
 
+class _EventLists(NamedTuple):
+    """What the games of events that started on one day are rated with (art. 8.3.1; R&B
+    art. 7.2.1, 7.3.1): the list in force then, its edition, and the standard list that
+    seeds unrated players on the rapid and blitz lists."""
+
+    on_list: Mapping[int, int | None]
+    """Player id -> rating on the list in force when the event started (None: unrated)."""
+    rule_set: RuleSet
+    """The edition in force on the event's start date (the 400-point rule, art. 8.3.1)."""
+    excluding: RuleSet | None
+    """The edition when it leaves some games unrated (R&B art. 7.3.1), else None."""
+    seeds: Mapping[int, int | None]
+    """The standard list in force then (rapid and blitz only; empty otherwise)."""
+
+
+class RatedGame(NamedTuple):
+    """One game from the side of a player rated for it: the values of its breakdown line."""
+
+    game_id: int
+    """The game."""
+    opponent_id: int
+    """The opponent."""
+    own_rating: int
+    """Own rating used: the list in force when the event started (or the period start's)."""
+    opponent_rating: int
+    """Opponent's rating used."""
+    difference: int
+    """D used, own minus opponent, after the 400-point rule for this player (art. 8.3.1)."""
+    pd_units: int
+    """PD (table 8.1.2) or the curve's E, in the system's units."""
+    half_points: int
+    """S in half points: 2, 1 or 0."""
+
+
+class PooledGame(NamedTuple):
+    """One game of a player unrated on the list in force, against a rated opponent: pooled
+    towards a first rating (art. 7.1.4, 8.2)."""
+
+    game_id: int
+    """The game."""
+    event_id: int
+    """Its event (a zero score in the player's first event is disregarded, art. 8.2)."""
+    opponent_id: int
+    """The opponent."""
+    opponent_rating: int
+    """Opponent's rating on the list in force when the event started."""
+    half_points: int
+    """The player's score in half points."""
+
+
+@dataclass(slots=True)
+class _CountedGames:
+    """Every player's games that count this period (:func:`_count_games`)."""
+
+    rated: dict[int, list[RatedGame]] = dataclasses.field(default_factory=dict)
+    """Player id -> the games that change the player's rating (art. 8.3)."""
+    pooled: dict[int, list[PooledGame]] = dataclasses.field(default_factory=dict)
+    """Player id -> the games pooled towards the player's first rating (art. 7.1.4)."""
+    seeded: dict[int, tuple[date, int]] = dataclasses.field(default_factory=dict)
+    """Player id -> (earliest event start, the standard rating played at): R&B art. 7.2.1."""
+    counted: int = 0
+    """Games that counted for at least one of their players."""
+
+
+@dataclass(frozen=True, slots=True)
+class _PeriodRules:
+    """The rules of one period on one list, looked up once (:func:`_period_rules`)."""
+
+    config: SystemConfig
+    period: Period
+    list_type: TimeControl
+    edition: ListRules
+    """The edition of art. 7.1.4, 8.2 and the rapid and blitz K for the period (art. 7.2.1)."""
+    fixed_k: int | None
+    """One K for everybody this period (the system's, or the edition's); None: art. 8.3.3."""
+    next_fixed_k: int | None
+    """The same for the new list's next K."""
+    adjustment: RatingAdjustment | None
+    """FIDE's one-time adjustment of the new list (1 March 2024), if any."""
+    active_from: date
+    """A rated player with no game counted since before this day is inactive on the new list
+    (:data:`INACTIVE_MONTHS` up to it, art. 7.2.2)."""
+
+
+def _period_rules(config: SystemConfig, period: Period, list_type: TimeControl) -> _PeriodRules:
+    """The rules the period follows: editions by the list in force (its start) and, for the
+    next K, by the new list (its date); art. 7.2.2's inactivity window."""
+    edition = config.list_rules(period.start, list_type)
+    return _PeriodRules(
+        config=config,
+        period=period,
+        list_type=list_type,
+        edition=edition,
+        fixed_k=config.k or edition.fixed_k,
+        next_fixed_k=config.k or config.list_rules(period.list_date, list_type).fixed_k,
+        adjustment=config.list_adjustment(period, list_type),
+        active_from=_add_months(period.start, period.months - INACTIVE_MONTHS),
+    )
+
+
 def rate_period(
     config: SystemConfig,
     period: Period,
@@ -508,13 +643,26 @@ def rate_period(
         towards a first rating; the new rating is that standard rating (of the player's
         earliest event of the period) plus the change, a first rating on this list.
 
-    Every game uses the ratings on the list in force when its event started, for both players
-    (docs/RULES.md#which-ratings-a-game-uses); a player unrated on that list but rated at the period
-    start plays at the latter (and, under club and elo, an unrated one at the start rating). Games
-    against an opponent unrated on that list count for nobody (fide, docs/RULES.md#what-is-rated) or
-    are pooled towards an unrated player's first rating (art. 7.1.4). K comes from the standing
-    (art. 8.3.3, or the system's fixed K) and the 700 rule; the change is K x sum(dR), rounded once
-    (8.3.4).
+    The steps, each stated once in ``ratings.rules``:
+
+    1. :func:`_count_games`: every game from both sides, at the ratings of the list in force
+       when its event started (docs/RULES.md#which-ratings-a-game-uses); D after the
+       400-point rule (art. 8.3.1, :func:`~ratings.rules.expected.capped_difference`) and PD
+       (table 8.1.2 or the curve, :func:`~ratings.rules.expected.expected_units`); a game
+       against an opponent unrated on that list counts for nobody (docs/RULES.md#what-is-rated)
+       or is pooled towards an unrated player's first rating (art. 7.1.4);
+    2. for each player, one of:
+
+       * :func:`_carried`: no game counted: the row carries, with FIDE's one-time adjustment,
+         inactivity (art. 7.2.2) and the next K;
+       * :func:`_rated`: a rated player: K (art. 8.3.3, :func:`~ratings.rules.standing_k`),
+         the 700 rule (:func:`~ratings.rules.apply_700_rule`), the change K x sum(dR) rounded
+         once (art. 8.3.4, :func:`~ratings.rules.divide_half_away`), the floor (art. 7.2.1,
+         :meth:`ListRules.keeps`);
+       * :func:`_pooled`: an unrated player: the pool of 26 months and the first rating it
+         gives (art. 7.1.4, 8.2, :func:`_first_rating`);
+
+    3. the next K of the new list (:func:`next_k`, art. 8.3.3).
 
     :raises MissingInputError: a needed list, seed list or first event was not given.
     :raises InvalidPeriodError: the period's length is not the system's.
@@ -525,66 +673,84 @@ def rate_period(
         raise InvalidTimeControlError(
             "standard ratings seed only the rapid and blitz lists (R&B art. 7.2.1)"
         )
-    months = config.period_months
-    if period.months != months:
-        raise InvalidPeriodError(f"{period.label} is not a {months}-month period")
-    start = period.start
+    if period.months != config.period_months:
+        raise InvalidPeriodError(f"{period.label} is not a {config.period_months}-month period")
+    rules = _period_rules(config, period, list_type)
+    counted = _count_games(rules, standings, games, lists, seeds)
+    rows: list[ListEntry] = []
+    breakdown: list[BreakdownLine] = []
+    new_standings: dict[int, Standing] = {}
+    for pid, state in standings.items():
+        rated = counted.rated.get(pid)
+        if rated is not None:
+            row, state = _rated(rules, pid, state, rated, counted.seeded.get(pid), breakdown)
+        elif pid in counted.pooled:
+            row, state = _pooled(rules, pid, state, counted.pooled[pid], first_events, breakdown)
+        else:
+            row, state = _carried(rules, pid, state)
+        rows.append(row)
+        new_standings[pid] = state
+    return PeriodOutcome(rows, breakdown, new_standings, counted.counted)
+
+
+def _event_lists(
+    rules: _PeriodRules,
+    game_id: int,
+    event_start: date,
+    current: Mapping[int, int | None],
+    lists: Mapping[date, Mapping[int, int | None]],
+    seeds: Mapping[date, Mapping[int, int | None]] | None,
+) -> _EventLists:
+    """The list in force when an event started, its edition (art. 8.3.1) and, on the rapid
+    and blitz lists, the standard list that seeds unrated players (R&B art. 7.2.1)."""
+    list_date = list_date_for(event_start, rules.period.months)
+    if list_date == rules.period.start:
+        on_list = current
+    elif list_date in lists:
+        on_list = lists[list_date]
+    else:
+        raise MissingInputError(f"game {game_id}: no list dated {list_date.isoformat()} was given")
+    rule_set = rules.config.rule_set(event_start, rules.list_type)
+    seed_list: Mapping[int, int | None] = _NO_SEEDS
+    if seeds is not None:
+        if list_date not in seeds:
+            raise MissingInputError(
+                f"game {game_id}: no standard list dated {list_date.isoformat()} was "
+                "given to seed unrated players (R&B art. 7.2.1)"
+            )
+        seed_list = seeds[list_date]
+    excluding = rule_set if rule_set.not_rated_difference is not None else None
+    return _EventLists(on_list, rule_set, excluding, seed_list)
+
+
+def _count_games(
+    rules: _PeriodRules,
+    standings: Mapping[int, Standing],
+    games: Iterable[GameResult],
+    lists: Mapping[date, Mapping[int, int | None]],
+    seeds: Mapping[date, Mapping[int, int | None]] | None,
+) -> _CountedGames:
+    """Step 1 of :func:`rate_period`: each game from both sides, as it counts (or not)."""
+    config = rules.config
     curve = config.expected is ExpectedMethod.CURVE
-    unit = config.units_per_point
-    half = unit // 2
     start_rating = config.start_rating
     pools = config.uses_initial_ratings
     current: dict[int, int | None] = {pid: s.rating for pid, s in standings.items()}
-
-    # per event start: (the list in force, the cap, the rating from which the cap is waived,
-    # the edition when it leaves some games unrated, the standard list seeding unrated players)
-    contexts: dict[
-        date, tuple[Mapping[int, int | None], int, int, RuleSet | None, Mapping[int, int | None]]
-    ] = {}
-    seeded: dict[int, tuple[date, int]] = {}  # player -> (earliest event start, its seed)
-    played: dict[int, list[tuple[int, int, int, int, int, int, int]]] = {}
-    pooled: dict[int, list[tuple[int, int, int, int, int]]] = {}
-    counted = 0
+    contexts: dict[date, _EventLists] = {}
+    counted = _CountedGames()
+    rated, pooled, seeded = counted.rated, counted.pooled, counted.seeded
+    games_counted = 0
     for game_id, event_id, event_start, white, black, white_halves in games:
         context = contexts.get(event_start)
         if context is None:
-            list_date = list_date_for(event_start, months)
-            if list_date == start:
-                on_list: Mapping[int, int | None] = current
-            elif list_date in lists:
-                on_list = lists[list_date]
-            else:
-                raise MissingInputError(
-                    f"game {game_id}: no list dated {list_date.isoformat()} was given"
-                )
-            rule_set = config.rule_set(event_start, list_type)
-            seed_list: Mapping[int, int | None] = _NO_SEEDS
-            if seeds is not None:
-                if list_date not in seeds:
-                    raise MissingInputError(
-                        f"game {game_id}: no standard list dated {list_date.isoformat()} was "
-                        "given to seed unrated players (R&B art. 7.2.1)"
-                    )
-                seed_list = seeds[list_date]
-            excluding = rule_set if rule_set.not_rated_difference is not None else None
-            if rule_set.cap is CapRule.NONE:
-                context = (on_list, 0, 0, excluding, seed_list)
-            elif rule_set.cap is CapRule.ALL:
-                context = (on_list, rule_set.cap_difference, sys.maxsize, excluding, seed_list)
-            else:
-                assert rule_set.cap_exempt_from is not None
-                context = (
-                    on_list, rule_set.cap_difference, rule_set.cap_exempt_from, excluding,
-                    seed_list,
-                )  # fmt: skip
+            context = _event_lists(rules, game_id, event_start, current, lists, seeds)
             contexts[event_start] = context
-        on_list, cap, exempt_from, excluding, seed_list = context
+        on_list, rule_set, excluding, seed_list = context
         white_state = standings.get(white)
         black_state = standings.get(black)
         if white_state is None or black_state is None:
             continue  # not in the register (a merged-away record keeps no games): unrated
         if seed_list:
-            # R&B art. 7.2.1: unrated here when the event started, rated on the standard list
             white_seed = _seed(seed_list, on_list, white, white_state)
             black_seed = _seed(seed_list, on_list, black, black_state)
         else:
@@ -627,181 +793,23 @@ def rate_period(
                 continue  # opponent unrated on the event's list (docs/RULES.md#what-is-rated)
             if own_now is None:
                 if pools:
-                    pooled.setdefault(pid, []).append((game_id, event_id, opp, opp_used, halves))
+                    pooled.setdefault(pid, []).append(
+                        PooledGame(game_id, event_id, opp, opp_used, halves)
+                    )
                     used = True
                 continue
             own_used = on_list.get(pid)
             if own_used is None:
                 own_used = own_now  # unrated when the event started, rated since
-            diff = own_used - opp_used
-            if cap and own_used < exempt_from:  # the 400-point rule, by own rating (8.3.1)
-                if diff > cap:
-                    diff = cap
-                elif diff < -cap:
-                    diff = -cap
-            if curve:
-                exp = _curve_units(diff) if diff >= 0 else unit - _curve_units(-diff)
-            else:
-                exp = table_pd(diff)
-            played.setdefault(pid, []).append((game_id, opp, own_used, opp_used, diff, exp, halves))
+            diff = _capped_difference(own_used, opp_used, rule_set)  # art. 8.3.1
+            pd = expected_units(diff, curve)  # table 8.1.2, or the curve
+            rated.setdefault(pid, []).append(
+                RatedGame(game_id, opp, own_used, opp_used, diff, pd, halves)
+            )
             used = True
-        counted += used
-
-    list_date = period.list_date
-    # the editions of art. 7.1.4, 8.2 and the rapid and blitz K for this period (by the list in
-    # force) and for the new list (its next K), and FIDE's one-time adjustment of the new list
-    edition = config.list_rules(start, list_type)
-    fixed_k = config.k or edition.fixed_k
-    next_fixed_k = config.k or config.list_rules(list_date, list_type).fixed_k
-    floor = edition.rating_floor
-    adjustment = config.list_adjustment(period, list_type)
-    first_ratings = _first_ratings(period, standings, pooled, first_events, edition)
-    list_year = list_date.year
-    start_year = start.year
-    # inactive (the "i" flag): rated, with no game counted since before this first day, i.e.
-    # in the 12 months up to the new list
-    active_from = _add_months(start, months - 12)
-    uses_700 = config.uses_700_rule
-    uses_floor = config.uses_floor
-    rows: list[ListEntry] = []
-    breakdown: list[BreakdownLine] = []
-    new_standings: dict[int, Standing] = {}
-    for pid, state in standings.items():
-        before = state.rating
-        seed = seeded.get(pid)
-        rating_for_k = before if seed is None else seed[1]
-        mine = played.get(pid)
-        pool_games = pooled.get(pid)
-        if mine is None and pool_games is None:
-            # no game counted: the entry carries over (only the next K can change, by age)
-            next_k = None
-            after: int | None = before
-            if before is not None:
-                if adjustment is not None and before < adjustment.below:
-                    after = adjustment.apply(before)  # FIDE's one-time change of the list
-                    state = dataclasses.replace(state, rating=after)
-                if next_fixed_k:
-                    next_k = next_fixed_k
-                elif state.fide_k is None and state.total_games is not None:
-                    next_k = base_k(
-                        after,
-                        state.total_games,
-                        state.birth_year,
-                        state.k10,
-                        state.reached_2300,
-                        list_year,
-                    )
-                else:
-                    next_k = _k(state, after, state.total_games, list_date)
-            last_active = state.last_active
-            first_listed = last_active is None
-            if last_active is None:  # first listed now: inactivity counts from here
-                last_active = start
-                state = dataclasses.replace(state, last_active=start)
-            # art. 7.2.2: no game in a year, or still inactive (no game since), or FIDE's flag
-            # turns it on with this list (the first dated on or after FIDE's, or his first)
-            flagged = state.fide_inactive
-            inactive = before is not None and (
-                last_active < active_from
-                or state.inactive
-                or (
-                    flagged is not None
-                    and flagged <= list_date
-                    and (first_listed or flagged > start)
-                )
-            )
-            if inactive != state.inactive:
-                state = dataclasses.replace(state, inactive=inactive)
-            # most players, most periods: built with tuple.__new__, which skips the named
-            # tuple's Python-level __new__ (a third of the cost of 20,000 rows a period)
-            rows.append(
-                _new_tuple(ListEntry, (
-                    pid, before, after, 0, None, 0, state.total_games, 0, 0, unit, state.k10,
-                    state.reached_2300, next_k, LISTED if before is not None else UNRATED,
-                    inactive, last_active,
-                ))
-            )  # fmt: skip
-            new_standings[pid] = state
-            continue
-        change = 0
-        k_used: int | None = None
-        halves_total = 0
-        pd_total = 0
-        status: ListStatus
-        if mine is not None:
-            n = len(mine)
-            if fixed_k:
-                base = fixed_k
-            elif state.fide_k is None and state.total_games is not None:
-                base = base_k(
-                    rating_for_k,
-                    state.total_games,
-                    state.birth_year,
-                    state.k10,
-                    state.reached_2300,
-                    start_year,
-                )
-            else:
-                base = _k(state, rating_for_k, state.total_games, start)
-            k_used = K_PRODUCT_LIMIT // n if uses_700 and base * n > K_PRODUCT_LIMIT else base
-            sum_dr = 0
-            for game_id, opp, own_used, opp_used, diff, exp, halves in mine:
-                dr = halves * half - exp
-                sum_dr += dr
-                halves_total += halves
-                pd_total += exp
-                breakdown.append(
-                    BreakdownLine(
-                        game_id, pid, opp, own_used, opp_used, diff, halves, exp, dr, unit,
-                        k_used, FOR_CHANGE,
-                    )
-                )  # fmt: skip
-            change = divide_half_away(k_used * sum_dr, unit)
-            own_base = before if before is not None else start_rating
-            if seed is not None:
-                own_base = seed[1]  # R&B art. 7.2.1: rated at the standard rating
-            assert own_base is not None  # unrated players play only at a start rating or seed
-            after = own_base + change
-            status = LISTED if before is not None else FIRST_RATING
-            if uses_floor and own_base + change < floor:
-                after = None
-                status = BELOW_FLOOR
-            pool = state.pool
-        else:
-            assert pool_games is not None
-            n = len(pool_games)
-            for game_id, _event_id, opp, opp_used, halves in pool_games:
-                halves_total += halves
-                breakdown.append(
-                    BreakdownLine(
-                        game_id, pid, opp, None, opp_used, None, halves, None, None, unit, None,
-                        FOR_FIRST_RATING,
-                    )
-                )  # fmt: skip
-            pool, after = first_ratings[pid]
-            status = FIRST_RATING if after is not None else UNRATED
-        total = None if state.total_games is None else state.total_games + n
-        if adjustment is not None and after is not None:
-            after = adjustment.apply(after)  # FIDE's one-time change of the list
-        flags = flags_after(state.k10, state.reached_2300, after)
-        next_k = None
-        if after is not None:
-            next_k = next_fixed_k or standing_k(
-                after, total, state.birth_year, flags.k10, flags.reached_2300, list_date,
-                state.fide_k, state.fide_k_list,
-            )  # fmt: skip
-            pool = ()
-        rows.append(
-            ListEntry(
-                pid, before, after, change, k_used, n, total, halves_total, pd_total, unit,
-                flags.k10, flags.reached_2300, next_k, status, False, start,
-            )
-        )  # fmt: skip
-        new_standings[pid] = Standing(
-            after, total, state.birth_year, flags.k10, flags.reached_2300, pool, state.fide_k,
-            state.fide_k_list, start, False, state.fide_inactive,
-        )  # fmt: skip
-    return PeriodOutcome(rows, breakdown, new_standings, counted)
+        games_counted += used
+    counted.counted = games_counted
+    return counted
 
 
 def _seed(
@@ -817,49 +825,203 @@ def _seed(
     return seed_list.get(pid)
 
 
-def _first_ratings(
-    period: Period,
-    standings: Mapping[int, Standing],
-    pooled: Mapping[int, Sequence[tuple[int, int, int, int, int]]],
-    first_events: Mapping[int, int | None],
-    edition: ListRules,
-) -> dict[int, tuple[tuple[PoolGame, ...], int | None]]:
-    """For each player with pooled games this period: the pool of the last 26 months, and the
-    first rating it gives if it is published (art. 7.1.4, 8.2, of the period's edition). A
-    zero score in the player's first event ever is disregarded; fewer than 5 games or Ru
-    below the floor publish nothing."""
-    cutoff = pool_window_start(period)
-    found: dict[int, tuple[tuple[PoolGame, ...], int | None]] = {}
-    for pid, games in pooled.items():
-        pool = tuple(g for g in standings[pid].pool if g.period_start >= cutoff) + tuple(
-            PoolGame(period.start, event_id, opp_used, halves)
-            for _game_id, event_id, _opp, opp_used, halves in games
+def _carried(rules: _PeriodRules, pid: int, state: Standing) -> tuple[ListEntry, Standing]:
+    """A player with no game that counted: the row carries over, with FIDE's one-time
+    adjustment of the list, inactivity (art. 7.2.2) and the next K (by age, art. 8.3.3)."""
+    before = state.rating
+    after = before
+    adjustment = rules.adjustment
+    if before is not None and adjustment is not None and before < adjustment.below:
+        after = adjustment.apply(before)  # FIDE's one-time change of the list
+        state = dataclasses.replace(state, rating=after)
+    period = rules.period
+    last_active = state.last_active
+    first_listed = last_active is None
+    if last_active is None:  # first listed now: inactivity counts from here
+        last_active = period.start
+        state = dataclasses.replace(state, last_active=last_active)
+    inactive = before is not None and _inactive(rules, state, last_active, first_listed)
+    if inactive != state.inactive:
+        state = dataclasses.replace(state, inactive=inactive)
+    unit = rules.config.units_per_point
+    k = _next_k(rules, after, state.total_games, state, state.k10, state.reached_2300)
+    # most players, most periods: built with tuple.__new__, which skips the named tuple's
+    # Python-level __new__ (a third of the cost of 20,000 rows a period)
+    row = _new_tuple(ListEntry, (
+        pid, before, after, 0, None, 0, state.total_games, 0, 0, unit, state.k10,
+        state.reached_2300, k, LISTED if before is not None else UNRATED, inactive, last_active,
+    ))  # fmt: skip
+    return row, state
+
+
+def _inactive(rules: _PeriodRules, state: Standing, last_active: date, first_listed: bool) -> bool:
+    """Art. 7.2.2 for a rated player with no game this period: inactive after
+    :data:`INACTIVE_MONTHS` without a game, still inactive (no game since), or flagged by
+    FIDE's list (from the first list here dated on or after FIDE's, or his first list here)."""
+    if last_active < rules.active_from or state.inactive:
+        return True
+    flagged = state.fide_inactive
+    return (
+        flagged is not None
+        and flagged <= rules.period.list_date
+        and (first_listed or flagged > rules.period.start)
+    )
+
+
+def _rated(
+    rules: _PeriodRules,
+    pid: int,
+    state: Standing,
+    games: Sequence[RatedGame],
+    seed: tuple[date, int] | None,
+    breakdown: list[BreakdownLine],
+) -> tuple[ListEntry, Standing]:
+    """A player rated for the period's games: K (art. 8.3.3) and the 700 rule, the change
+    K x sum(dR) rounded once (art. 8.3.4), the new rating and the floor (art. 7.2.1); the
+    player's breakdown lines are added to ``breakdown``."""
+    config = rules.config
+    period = rules.period
+    unit = config.units_per_point
+    before = state.rating
+    rating_for_k = before if seed is None else seed[1]
+    n = len(games)
+    k = rules.fixed_k or standing_k(
+        rating_for_k, state.total_games, state.birth_year, state.k10, state.reached_2300,
+        period.start, state.fide_k, state.fide_k_list,
+    )  # fmt: skip
+    if config.uses_700_rule:
+        k = _apply_700_rule(k, n)
+    half = unit // 2
+    sum_dr = halves_total = pd_total = 0
+    for game_id, opp, own_used, opp_used, diff, pd, halves in games:
+        dr = halves * half - pd  # dR = S - PD
+        sum_dr += dr
+        halves_total += halves
+        pd_total += pd
+        breakdown.append(
+            BreakdownLine(
+                game_id, pid, opp, own_used, opp_used, diff, halves, pd, dr, unit, k, FOR_CHANGE
+            )
         )
-        rating = None
-        if len(pool) >= INITIAL_MIN_GAMES:
-            if pid not in first_events:
-                raise MissingInputError(f"player {pid}: the first event was not given")
-            first_event = first_events[pid]
-            by_event: dict[int, list[tuple[int, Decimal]]] = {}
-            for g in pool:
-                by_event.setdefault(g.event_id, []).append(
-                    (g.opponent_rating, Decimal(g.half_points) / 2)
-                )
-            first = by_event.pop(first_event, []) if first_event is not None else []
-            result = initial_rating(drop_zero_first_event([first, *by_event.values()]), edition)
-            if result is not None and result.published:
-                rating = result.rating
-        found[pid] = (pool, rating)
-    return found
+    change = divide_half_away(k * sum_dr, unit)  # art. 8.3.4: rounded once, half away from 0
+    own_base = before if before is not None else config.start_rating
+    if seed is not None:
+        own_base = seed[1]  # R&B art. 7.2.1: rated at the standard rating
+    assert own_base is not None  # unrated players play only at a start rating or seed
+    after: int | None = own_base + change
+    status: ListStatus = LISTED if before is not None else FIRST_RATING
+    if config.uses_floor and not rules.edition.keeps(own_base + change):
+        after, status = None, BELOW_FLOOR
+    return _new_row(
+        rules, pid, state, after, status, change, k, n, halves_total, pd_total, state.pool
+    )
 
 
-def _k(state: Standing, rating: int | None, games: int | None, list_date: date) -> int:
-    """Art. 8.3.3's K from a standing whose count is unknown or that FIDE published a K for
-    (:func:`ratings.rules.standing_k`)."""
-    return standing_k(
-        rating, games, state.birth_year, state.k10, state.reached_2300, list_date,
+def _pooled(
+    rules: _PeriodRules,
+    pid: int,
+    state: Standing,
+    games: Sequence[PooledGame],
+    first_events: Mapping[int, int | None],
+    breakdown: list[BreakdownLine],
+) -> tuple[ListEntry, Standing]:
+    """An unrated player's games against rated opponents: pooled (art. 7.1.4, 26 months), and
+    the first rating the pool gives, if it is published (art. 8.2)."""
+    unit = rules.config.units_per_point
+    halves_total = 0
+    for game_id, _event_id, opp, opp_used, halves in games:
+        halves_total += halves
+        breakdown.append(
+            BreakdownLine(
+                game_id, pid, opp, None, opp_used, None, halves, None, None, unit, None,
+                FOR_FIRST_RATING,
+            )
+        )  # fmt: skip
+    pool, after = _first_rating(rules, pid, state, games, first_events)
+    status: ListStatus = FIRST_RATING if after is not None else UNRATED
+    return _new_row(rules, pid, state, after, status, 0, None, len(games), halves_total, 0, pool)
+
+
+def _new_row(
+    rules: _PeriodRules,
+    pid: int,
+    state: Standing,
+    after: int | None,
+    status: ListStatus,
+    change: int,
+    k_used: int | None,
+    n: int,
+    halves_total: int,
+    pd_total: int,
+    pool: tuple[PoolGame, ...],
+) -> tuple[ListEntry, Standing]:
+    """The row and the new standing of a player whose games counted: FIDE's one-time
+    adjustment of the list, the permanent flags (art. 8.3.3) and the next K."""
+    if rules.adjustment is not None and after is not None:
+        after = rules.adjustment.apply(after)  # FIDE's one-time change of the list
+    total = None if state.total_games is None else state.total_games + n
+    flags = flags_after(state.k10, state.reached_2300, after)
+    k = _next_k(rules, after, total, state, flags.k10, flags.reached_2300)
+    if after is not None:
+        pool = ()
+    start = rules.period.start
+    row = ListEntry(
+        pid, state.rating, after, change, k_used, n, total, halves_total, pd_total,
+        rules.config.units_per_point, flags.k10, flags.reached_2300, k, status, False, start,
+    )  # fmt: skip
+    new = Standing(
+        after, total, state.birth_year, flags.k10, flags.reached_2300, pool, state.fide_k,
+        state.fide_k_list, start, False, state.fide_inactive,
+    )  # fmt: skip
+    return row, new
+
+
+def _next_k(
+    rules: _PeriodRules,
+    rating: int | None,
+    total_games: int | None,
+    state: Standing,
+    k10: bool,
+    reached_2300: bool,
+) -> int | None:
+    """The K a player has on the new list, before the 700 rule (art. 8.3.3; the system's or
+    the new list's edition's fixed K); None for an unrated player. :func:`next_k` for the
+    values of a row being made."""
+    if rating is None:
+        return None
+    return rules.next_fixed_k or standing_k(
+        rating, total_games, state.birth_year, k10, reached_2300, rules.period.list_date,
         state.fide_k, state.fide_k_list,
     )  # fmt: skip
+
+
+def _first_rating(
+    rules: _PeriodRules,
+    pid: int,
+    state: Standing,
+    games: Sequence[PooledGame],
+    first_events: Mapping[int, int | None],
+) -> tuple[tuple[PoolGame, ...], int | None]:
+    """A player's pool of the last 26 months (art. 7.1.4) with this period's games, and the
+    first rating it gives if it is published (art. 8.2, of the period's edition). A zero
+    score in the player's first event ever is disregarded; fewer than 5 games or Ru below the
+    floor publish nothing."""
+    period = rules.period
+    cutoff = pool_window_start(period)
+    pool = tuple(g for g in state.pool if g.period_start >= cutoff) + tuple(
+        PoolGame(period.start, g.event_id, g.opponent_rating, g.half_points) for g in games
+    )
+    if len(pool) < INITIAL_MIN_GAMES:
+        return pool, None
+    if pid not in first_events:
+        raise MissingInputError(f"player {pid}: the first event was not given")
+    first_event = first_events[pid]
+    by_event: dict[int, list[tuple[int, Decimal]]] = {}
+    for g in pool:
+        by_event.setdefault(g.event_id, []).append((g.opponent_rating, Decimal(g.half_points) / 2))
+    first = by_event.pop(first_event, []) if first_event is not None else []
+    result = initial_rating(drop_zero_first_event([first, *by_event.values()]), rules.edition)
+    return pool, (result.rating if result is not None and result.published else None)
 
 
 def next_k(
@@ -871,12 +1033,15 @@ def next_k(
     """The K a player has on the list dated ``list_date`` of ``time_control``, before the 700
     rule: the system's fixed K, the edition's (K 20 on the rapid and blitz lists before 1
     October 2022), or art. 8.3.3 from the standing (:func:`ratings.rules.standing_k`: an
-    unknown count, FIDE's published K); None for an unrated player. (The list rows'
-    ``next_k``, which :func:`rate_period` computes inline the same way.)"""
+    unknown count, FIDE's published K); None for an unrated player (the rule every list
+    row's ``next_k`` follows)."""
     if standing.rating is None:
         return None
     fixed = config.k or config.list_rules(list_date, time_control).fixed_k
-    return fixed or _k(standing, standing.rating, standing.total_games, list_date)
+    return fixed or standing_k(
+        standing.rating, standing.total_games, standing.birth_year, standing.k10,
+        standing.reached_2300, list_date, standing.fide_k, standing.fide_k_list,
+    )  # fmt: skip
 
 
 def pool_after(

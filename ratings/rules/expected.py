@@ -201,6 +201,15 @@ def table_pd(diff: int) -> int:
     return 100 - (_PD[-diff] if -diff <= TABLE_MAX_DIFFERENCE else 100)
 
 
+def expected_units(diff: int, curve: bool) -> int:
+    """The expected score of a player whose difference used (after art. 8.3.1) is ``diff``,
+    in the method's exact units: table 8.1.2 in hundredths, or the curve in units of
+    10^-:data:`CURVE_PLACES` (the one rule the period engine and :func:`expected` follow)."""
+    if not curve:
+        return table_pd(diff)
+    return _curve_units(diff) if diff >= 0 else CURVE_UNITS - _curve_units(-diff)
+
+
 @functools.lru_cache(maxsize=4096)
 def _curve_units(absdiff: int) -> int:
     """Curve expected score of the higher rated player, in units of 10^-CURVE_PLACES."""

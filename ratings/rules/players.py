@@ -153,9 +153,12 @@ def apply_700_rule(k: int, n: int) -> int:
     """
     _check_k(k)
     _check_count(n)
-    if k * n > K_PRODUCT_LIMIT:
-        return K_PRODUCT_LIMIT // n
-    return k
+    return _apply_700_rule(k, n)
+
+
+def _apply_700_rule(k: int, n: int) -> int:
+    """:func:`apply_700_rule` on checked values (the period engine's)."""
+    return K_PRODUCT_LIMIT // n if k * n > K_PRODUCT_LIMIT else k
 
 
 class Flags(NamedTuple):

@@ -187,16 +187,18 @@ def change_lines(session: Session, changes: Sequence[Change]) -> list[str]:
     removed row) are left to the command."""
     player_ids = sorted({c.player_id for c in changes if c.player_id is not None})
     event_ids = sorted({c.event_id for c in changes if c.event_id is not None})
-    players = dict(
-        session.execute(sa.select(Player.id, Player.name).where(Player.id.in_(player_ids)))
-        .tuples()
-        .all()
-    )
-    events = dict(
-        session.execute(sa.select(Event.id, Event.name).where(Event.id.in_(event_ids)))
-        .tuples()
-        .all()
-    )
+    players: dict[int, str] = {
+        pid: name
+        for pid, name in session.execute(
+            sa.select(Player.id, Player.name).where(Player.id.in_(player_ids))
+        )
+    }
+    events: dict[int, str] = {
+        eid: name
+        for eid, name in session.execute(
+            sa.select(Event.id, Event.name).where(Event.id.in_(event_ids))
+        )
+    }
     lines = []
     for c in changes:
         if c.field is None:

@@ -39,14 +39,16 @@ class Disagreement:
     name: str
     published_change: int | None
     """The row's ``change``; None: the player has no row on this list."""
-    published_k: int | None
-    games: int
-    """The player's games on this list that count for his change (breakdown rows)."""
+    published_k_used: int | None
+    """The row's ``k_used``."""
+    change_games: int
+    """The player's games on this list that count for his change (breakdown rows with
+    ``counts_for = 'change'``; an unrated player's pooled games are not among them)."""
     recomputed_change: int | None
     """K x sum(dR), rounded; None: no such games (the row should be carried unchanged)."""
-    recomputed_k: int | None
+    recomputed_k_used: int | None
     """The lowest K of those games (None: no games)."""
-    recomputed_k_max: int | None
+    recomputed_k_used_max: int | None
     """The highest K of those games: it differs from the lowest only when they disagree."""
 
 

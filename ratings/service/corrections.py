@@ -99,7 +99,8 @@ class EventEdit:
     name: str
     """The event's name now."""
     changed: tuple[str, ...]
-    """The fields changed: name, start_date, end_date, rating_period, time_control."""
+    """The fields changed: name, start_date, end_date, rating_period, time_control,
+    norm_exemption."""
     move: EventMove | None
     """The dates' or the time control's move, when they changed."""
     warnings: tuple[str, ...] = ()
@@ -133,6 +134,7 @@ def edit_event(
     period: str | None = None,
     time_control: str | None = None,
     late_ok: bool = False,
+    norm_exemption: str | None = None,
 ) -> EventEdit:
     """Correct an event's name, dates, period or time control (issue 11, item 8). New dates
     must hold every game of the event; they decide the list its games use (start) and the
@@ -149,6 +151,11 @@ def edit_event(
     event (each period is re-rated on every list, the one they leave and the one they join)
     and, like new dates, is a move (``allow_move``).
 
+    ``norm_exemption`` (``national-championship``, ``national-team-championship``,
+    ``zonal``, ``qualifying-swiss`` or ``none``) is the event's exemption from the federation
+    rules of title norms (FIDE Title Regulations 1.4.3a-d, docs/TITLES.md); no rating
+    depends on it, so it marks nothing.
+
     :param today: a date after it is refused (None: no check).
     :param allow_move: False: a change of the dates raises
         :class:`~ratings.service.moves.EventMoveError` (roll back then).
@@ -158,6 +165,11 @@ def edit_event(
     """
     audit.check_reason(reason)
     new_tc = None if time_control is None else rules.time_control(time_control).value
+    exemption = None
+    if norm_exemption is not None:
+        from ratings.service.norms import norm_exemption as stored_exemption  # this option only
+
+        exemption = stored_exemption(norm_exemption)
     event = get_event(session, ref)
     new_name = event.name
     if name is not None:
@@ -218,6 +230,13 @@ def edit_event(
                 event_id=event.id, field="rating_period", old=old_period, new=event.rating_period
             )
         )
+    if norm_exemption is not None and exemption != event.norm_exemption:
+        changes.append(
+            audit.Change(
+                event_id=event.id, field="norm_exemption", old=event.norm_exemption, new=exemption
+            )
+        )
+        event.norm_exemption = exemption
     warning = None
     if event.rating_period is not None:  # new dates must not end after its period
         config = get_config(session)
@@ -273,16 +292,13 @@ def void_event(session: Session, ref: str, *, reason: str | None = None) -> Void
         lines += game_lines(game)
     for bye in byes:
         lines += bye_lines(bye)
-    names = dict(
-        session.execute(
-            sa.select(Player.id, Player.name).where(
-                Player.id.in_(
-                    {g.white_id for g in games} | {g.black_id for g in games}
-                    | {b.player_id for b in byes}
-                )
-            )
-        ).tuples()
-    )  # fmt: skip
+    ids = {g.white_id for g in games} | {g.black_id for g in games} | {b.player_id for b in byes}
+    names: dict[int, str] = {
+        pid: name
+        for pid, name in session.execute(
+            sa.select(Player.id, Player.name).where(Player.id.in_(sorted(ids)))
+        )
+    }
     removed = [f"event {event.id} {event.name} ({event.start_date} .. {event.end_date})"]
     removed += [
         game_text(g.id, g.played_on, g.round, (g.white_id, names[g.white_id]),

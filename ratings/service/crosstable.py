@@ -1,5 +1,6 @@
 """An event's crosstable: players ranked by score, results by round, score, the rating each
-player's games used, the FIDE performance and the rating change (K x sum of dR).
+player's games used, the FIDE performance and the rating change from the event (K x sum of
+dR, unrounded).
 
 One function for every place that shows one: the website's event pages
 (:mod:`ratings.site.build`) and ``ratings event show``. It takes what
@@ -70,8 +71,9 @@ class CrossRow:
     performance: int | None
     """FIDE performance over the rated games (docs/RULES.md#performance-ratings); None without
     one."""
-    change: Decimal | None
-    """K x sum of dR over the event's rated games, unrounded; None when they changed no
+    k_dr_sum: Decimal | None
+    """The rating change from this event: K x sum of dR over its rated games, unrounded (a
+    period's ``change`` is rounded once, over all its games); None when they changed no
     rating (unrated player, or no rated game)."""
 
 
@@ -85,7 +87,7 @@ class Crosstable:
     """Players by rank: score, then the rating used, then name."""
     games: int
     """Games stored."""
-    rated: int
+    rated_games: int
     """Games that went to rating."""
 
 
@@ -142,14 +144,14 @@ def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
     used: dict[int, int] = {}
     opponents: dict[int, list[int]] = {}
     scores: dict[int, Decimal] = {}
-    change: dict[int, Decimal] = {}
+    k_dr_sum: dict[int, Decimal] = {}
     for r in ev.ratings:
         if r.own_rating is not None:
             used.setdefault(r.player_id, r.own_rating)
         opponents.setdefault(r.player_id, []).append(r.opponent_rating)
         scores[r.player_id] = scores.get(r.player_id, Decimal(0)) + r.score
-        if r.k is not None and r.dr is not None:
-            change[r.player_id] = change.get(r.player_id, Decimal(0)) + r.k * r.dr
+        if r.k_used is not None and r.dr is not None:
+            k_dr_sum[r.player_id] = k_dr_sum.get(r.player_id, Decimal(0)) + r.k_used * r.dr
     _ratings_against_unrated(ev, used)
 
     order = sorted(
@@ -192,12 +194,12 @@ def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
                 cells=tuple(tuple(cells[pid].get(key, ())) for key in columns),
                 score_half_points=halves[pid],
                 performance=rules.performance_fide(opponents[pid], scores[pid]) if n else None,
-                change=change.get(pid),
+                k_dr_sum=k_dr_sum.get(pid),
             )
         )
     return Crosstable(
         rounds=tuple(_round_title(k) for k in columns),
         rows=tuple(rows),
         games=len(ev.games),
-        rated=sum(1 for g in ev.games if g.rated),
+        rated_games=sum(1 for g in ev.games if g.rated),
     )

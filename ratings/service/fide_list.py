@@ -444,7 +444,7 @@ class _Reading:
             self.read += 1
             standard = player.standard
             rating = None if standard is None else standard.rating
-            k = None if standard is None or rating is None else standard.k
+            k = None if standard is None or rating is None else standard.next_k
             pid = by_fide.get(player.fide_id)
             if pid is not None:
                 self.matched += 1
@@ -479,9 +479,9 @@ class _Reading:
             self.added += 1
             rapid, blitz = player.rapid, player.blitz
             r_rating = None if rapid is None else rapid.rating
-            r_k = None if rapid is None or r_rating is None else rapid.k
+            r_k = None if rapid is None or r_rating is None else rapid.next_k
             b_rating = None if blitz is None else blitz.rating
-            b_k = None if blitz is None or b_rating is None else blitz.k
+            b_k = None if blitz is None or b_rating is None else blitz.next_k
             taken = k is not None or r_k is not None or b_k is not None
             if taken:
                 self.with_k += 1
@@ -512,9 +512,9 @@ class _Reading:
             other = entry.rating
             if pid not in self.listed[tc]:
                 new[i] = other
-            if other is not None and entry.k is not None:
+            if other is not None and entry.next_k is not None:
                 taken = True
-                new[i + 1], new[2], new[i + 2] = entry.k, self.list_date, entry.k == 10
+                new[i + 1], new[2], new[i + 2] = entry.next_k, self.list_date, entry.next_k == 10
         if taken:
             self.with_k += 1
             # every FIDE K is dated by the one fide_k_list: a K this list does not give must
@@ -524,7 +524,7 @@ class _Reading:
                 new[1] = None
             for tc, i in _OTHER_LISTS:
                 entry = player.rapid if tc == "rapid" else player.blitz
-                if entry is None or entry.rating is None or entry.k is None:
+                if entry is None or entry.rating is None or entry.next_k is None:
                     new[i + 1] = None
         year = player.birth_year
         if year is not None and year != old[4]:
@@ -581,7 +581,11 @@ class _Reading:
         self.linked[pid] = NotAdded(
             player.line, player.fide_id, name, pid, "another player of the list has that name too"
         )
-        k = None if player.standard is None or player.standard.rating is None else player.standard.k
+        k = (
+            None
+            if player.standard is None or player.standard.rating is None
+            else player.standard.next_k
+        )
         self.updates[pid] = self._refreshed(pid, player, None if player.standard is None
                                             else player.standard.rating, k)  # fmt: skip
         return True

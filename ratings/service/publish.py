@@ -104,8 +104,9 @@ class SitePeriod:
     start: dt.date
     end: dt.date
     list_date: dt.date
-    state: str
-    """``published`` or ``needs_rerate`` (a correction is waiting for ``ratings rate``)."""
+    status: str
+    """``rating_periods.status``: ``published`` or ``needs_rerate`` (a correction is waiting
+    for ``ratings rate``)."""
     stamp: str
     """When it was last (re-)rated, ISO text: a new stamp means its rows were rewritten."""
 
@@ -132,8 +133,8 @@ def periods(session: Session, time_control: str = "standard") -> list[SitePeriod
         )
     rows = session.execute(query)
     return [
-        SitePeriod(pid, label, start, end, list_date, state, rated_at.isoformat())
-        for pid, label, start, end, list_date, state, rated_at in rows
+        SitePeriod(pid, label, start, end, list_date, status, rated_at.isoformat())
+        for pid, label, start, end, list_date, status, rated_at in rows
     ]
 
 
@@ -204,6 +205,8 @@ class SiteEvent:
     name: str
     start_date: dt.date
     end_date: dt.date
+    norm_exemption: str | None = None
+    """Title norms on the event's page depend on it (docs/TITLES.md)."""
 
 
 def events(
@@ -214,7 +217,9 @@ def events(
     has_games = sa.exists().where(Game.event_id == Event.id)
     has_byes = sa.exists().where(Bye.event_id == Event.id)
     rows = session.execute(
-        sa.select(Event.id, Event.name, Event.start_date, Event.end_date).where(
+        sa.select(
+            Event.id, Event.name, Event.start_date, Event.end_date, Event.norm_exemption
+        ).where(
             Event.end_date <= through,
             Event.time_control == time_control,
             sa.or_(has_games, has_byes),
@@ -227,28 +232,29 @@ def events(
 
 
 @dataclass(frozen=True, slots=True)
-class ListEntry:
-    """One player's entry on one period's list (the register columns come from
-    :class:`SitePlayer`)."""
+class SiteListRow:
+    """One player's row on one period's list, as the site's list pages show it (the register
+    columns come from :class:`SitePlayer`)."""
 
     player_id: int
     rating: int | None
     change: int
+    """Whole points (art. 8.3.4)."""
     period_games: int
     """Rated games in this period."""
-    games: int
+    total_games: int
     """Rated games completed through this period, entry games included."""
-    k: int | None
+    next_k: int | None
     """K for the next period (before the 700 rule)."""
     k10: bool
-    state: str
+    list_status: str
     """listed | first_rating | unrated | below_floor."""
 
 
-def list_entries(
+def list_rows(
     session: Session, period_ids: Collection[int], time_control: str = "standard"
-) -> Iterator[tuple[int, list[ListEntry]]]:
-    """The rated players' entries on the lists ``time_control`` of ``period_ids``:
+) -> Iterator[tuple[int, list[SiteListRow]]]:
+    """The rated players' rows on the lists ``time_control`` of ``period_ids``:
     ``(period id, entries)`` one period at a time, in no particular order within a period."""
     for chunk in _chunks(sorted(period_ids), 8):
         rows = _fetch(
@@ -264,7 +270,7 @@ def list_entries(
         for period_id, group in itertools.groupby(rows, key=lambda r: r[0]):
             yield (
                 period_id,
-                [ListEntry(r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8]) for r in group],
+                [SiteListRow(r[1], r[2], r[3], r[4], r[5], r[6], bool(r[7]), r[8]) for r in group],
             )
 
 
@@ -293,15 +299,16 @@ class PeriodRow:
     rating_before: int | None
     rating_after: int | None
     change: int
-    k: int | None
+    """Whole points (art. 8.3.4)."""
+    k_used: int | None
     """K used (after the 700 rule); None when no game was rated."""
-    games: int
+    period_games: int
     total_games: int | None
     score: Decimal
-    expected_sum: Decimal
+    pd_sum: Decimal
     next_k: int | None
     k10: bool
-    state: str
+    list_status: str
 
 
 _HISTORY_COLUMNS = (
@@ -383,11 +390,12 @@ class CardGame:
     difference: int | None
     """D used, after the 400-point rule (art. 8.3.1)."""
     score: Decimal
-    expected: Decimal | None
+    pd: Decimal | None
     """PD (table 8.1.2) or the curve's expectation."""
     dr: Decimal | None
     """dR = score - PD."""
-    k: int | None
+    k_used: int | None
+    """K used (after the 700 rule); None for a game pooled towards a first rating."""
 
 
 def card_games(
@@ -548,7 +556,7 @@ class EventRating:
     opponent_rating: int
     score: Decimal
     dr: Decimal | None
-    k: int | None
+    k_used: int | None
 
 
 @dataclass(frozen=True, slots=True)

@@ -913,7 +913,7 @@ def _split_carried(
         old = before.get(row.player_id)
         if old is not None:
             on_both += 1
-            if _carries(row, old):
+            if rules.is_carried(row, old):
                 continue
         explicit.append(row)
     if on_both != len(before):
@@ -934,34 +934,18 @@ def _split_partial(
         if old is None:
             explicit.append(row)  # not on the previous list
             continue
-        if not _carries(row, old):
+        if not rules.is_carried(row, old):
             explicit.append(row)
             replaced += 1
     return explicit, listed - replaced
 
 
-def _carries(row: rules.ListEntry, old: rules.ListEntry) -> bool:
-    """Whether ``row`` is ``old`` carried over (:data:`_CARRY_SELECT`, by position)."""
-    return (
-        row[5] == 0  # period_games
-        and row[1] == row[2] == old[2]  # rating before and after = old rating after
-        and row[3:5] == (0, None)  # change, k_used
-        and row[6] == old[6]  # total_games
-        and row[7:9] == (0, 0)  # score, PD
-        and row[9:] == old[9:]  # unit, flags, next K, status, inactive, last active
-    )
-
-
 _CARRY_SELECT = {
-    "rating_before": "rating_after",
-    "change": "0",
-    "k_used": "NULL",
-    "period_games": "0",
-    "score_half_points": "0",
-    "pd_sum_units": "0",
+    field: value if isinstance(value, str) else "NULL" if value is None else str(int(value))
+    for field, value in rules.CARRIED.items()
 }
-"""How a carried row's columns come from the previous row (the others are copied as they
-are); the same rule as the test in :func:`_split_carried`."""
+"""How a carried row's columns come from the previous row, in SQL (the others are copied as
+they are): :data:`ratings.rules.CARRIED`, the one definition, as column names and literals."""
 
 
 def _copy_carried(
@@ -1319,19 +1303,20 @@ def _supersede(
     names = _names(session, [pid for pid, _, _, _ in rows])
     rows.sort(key=lambda item: (names.get(item[0], ""), item[0]))
     stamp = datetime_param(session, now)
-    bulk_insert(
-        session,
-        "superseded_ratings",
-        (
-            "period_id", "period", "time_control", "player_id", "name", "kind", "old_rating",
-            "new_rating", "old_change", "new_change", "old_k_used", "superseded_at",
-        ),
-        (
-            (period.id, period.label, tc, pid, names.get(pid, "?"), kind, old_rating,
-             new_rating, old_change, new_change, old_k, stamp)
-            for pid, kind, (old_rating, old_change, old_k), (new_rating, new_change) in rows
-        ),
-    )  # fmt: skip
+    with _keys_checked_by_index(session):  # its period_id's key check too (PostgreSQL)
+        bulk_insert(
+            session,
+            "superseded_ratings",
+            (
+                "period_id", "period", "time_control", "player_id", "name", "kind", "old_rating",
+                "new_rating", "old_change", "new_change", "old_k_used", "superseded_at",
+            ),
+            (
+                (period.id, period.label, tc, pid, names.get(pid, "?"), kind, old_rating,
+                 new_rating, old_change, new_change, old_k, stamp)
+                for pid, kind, (old_rating, old_change, old_k), (new_rating, new_change) in rows
+            ),
+        )  # fmt: skip
     return [
         ChangedRating(
             period.label, pid, names.get(pid, "?"), old_values[0], new_values[0], tc, kind

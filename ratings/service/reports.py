@@ -48,15 +48,17 @@ class ListRow:
     birth_year: int | None
     rating: int | None
     change: int
+    """Whole points (art. 8.3.4)."""
     period_games: int
-    games: int | None
-    """Total rated games (entry games included); None: unknown."""
-    k: int | None
+    """Games that counted in the period."""
+    total_games: int | None
+    """Rated games completed through the period (entry games included); None: unknown."""
+    next_k: int | None
     """K for the next period (before the 700 rule)."""
     k10: bool
-    status: str = "listed"
-    """The list status: listed, first_rating (``change`` means nothing: there was no rating
-    before), unrated or below_floor."""
+    list_status: str = "listed"
+    """listed, first_rating (``change`` means nothing: there was no rating before), unrated
+    or below_floor."""
     inactive: bool = False
     """No rated game in the 12 months up to the list (FIDE's ``i``)."""
 
@@ -65,6 +67,14 @@ class ListRow:
         """FIDE's flag: ``w`` a woman, ``i`` inactive, ``wi`` both; None for none."""
         flag = ("w" if self.sex == "f" else "") + ("i" if self.inactive else "")
         return flag or None
+
+
+LIST_CSV_COLUMNS = (
+    "name", "fide_id", "federation", "title", "birth_year", "rating", "change", "period_games",
+    "total_games", "next_k", "k10",
+)  # fmt: skip
+"""The columns of ``ratings list --format csv`` and of the site's list downloads (which add
+``flags``), named as the ``rating_lists`` and ``current_ratings`` views name them."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,11 +227,11 @@ def _register_list(
         query = query.where(rating_column.is_not(None))
     rows = []
     for row in session.execute(query):
-        *player, rating, games, k10 = cast(_Values, row)
-        standing = rules.Standing.from_entry(rating, games, row.birth_year, k10)
-        k = rules.next_k(config, standing, first.start, time_control) if first else None
-        status = "unrated" if rating is None else "listed"
-        values = (*player, rating, 0, 0, games, k, standing.k10, status)
+        *player, rating, total_games, k10 = cast(_Values, row)
+        standing = rules.Standing.from_entry(rating, total_games, row.birth_year, k10)
+        next_k = rules.next_k(config, standing, first.start, time_control) if first else None
+        list_status = "unrated" if rating is None else "listed"
+        values = (*player, rating, 0, 0, total_games, next_k, standing.k10, list_status)
         rows.append(ListRow(*values))
     rows.sort(key=_sort_key)
     return RatingList(None, None, tuple(rows))
@@ -266,16 +276,16 @@ class HistoryRow:
     """Rating on the new list (None: unrated)."""
     change: int
     """Whole points (art. 8.3.4)."""
-    k: int | None
+    k_used: int | None
     """K used (after the 700 rule); None when no game changed the rating."""
-    games: int
+    period_games: int
     """Games that counted in the period."""
     total_games: int | None
     """Rated games completed through the period (None: unknown)."""
     score: Decimal
     """Sum of S over the period's games."""
-    state: str
-    """The list status: listed, first_rating, unrated or below_floor."""
+    list_status: str
+    """listed, first_rating, unrated or below_floor."""
 
 
 def history(
@@ -297,11 +307,11 @@ def history(
             rating_before=h.rating_before,
             rating_after=h.rating_after,
             change=h.change,
-            k=h.k_used,
-            games=h.period_games,
+            k_used=h.k_used,
+            period_games=h.period_games,
             total_games=h.total_games,
             score=Decimal(h.score_half_points) / 2,
-            state=h.list_status,
+            list_status=h.list_status,
         )
         for rp, h in rows
     ]
@@ -323,12 +333,12 @@ class CardLine:
     """S in half points: 2, 1 or 0."""
     difference: int | None
     """D used, after the 400-point rule (art. 8.3.1)."""
-    expected: Decimal | None
+    pd: Decimal | None
     """PD (table 8.1.2, hundredths) or the curve's E (10^-9)."""
-    change: Decimal | None
+    dr: Decimal | None
     """dR = S - PD."""
-    k: int | None
-    """K used; None for a game pooled towards a first rating."""
+    k_used: int | None
+    """K used (after the 700 rule); None for a game pooled towards a first rating."""
     counts_for: str = rules.FOR_CHANGE
     """``change`` or ``first_rating`` (pooled towards a first rating, art. 8.2)."""
     event_id: int = 0
@@ -340,9 +350,9 @@ class CardLine:
         return Decimal(self.score_half_points) / 2
 
     @property
-    def weighted(self) -> Decimal | None:
+    def k_dr(self) -> Decimal | None:
         """K x dR, unrounded."""
-        return None if self.k is None or self.change is None else self.k * self.change
+        return None if self.k_used is None or self.dr is None else self.k_used * self.dr
 
 
 @dataclass(frozen=True, slots=True)
@@ -353,15 +363,17 @@ class Card:
     period: str
     rating_before: int | None
     rating_after: int | None
-    k: int | None
+    k_used: int | None
+    """K used (after the 700 rule); None when no game changed the rating."""
     change: int
+    """Whole points: K x :attr:`dr_sum`, rounded once (art. 8.3.4)."""
     lines: tuple[CardLine, ...]
     score: Decimal
     """Sum of S."""
-    expected_sum: Decimal
+    pd_sum: Decimal
     """Sum of PD over the rated games."""
-    state: str
-    """The list status: listed, first_rating, unrated or below_floor."""
+    list_status: str
+    """listed, first_rating, unrated or below_floor."""
     pooled: tuple[CardLine, ...] = ()
     """An unrated player's games of earlier periods still in the pool (art. 7.1.4)."""
     first_rating: rules.FirstRatingWork | None = None
@@ -376,9 +388,9 @@ class Card:
     """With :attr:`adjustment`: the rating the period's games gave, before it."""
 
     @property
-    def sum_change(self) -> Decimal:
+    def dr_sum(self) -> Decimal:
         """sum(dR), exact."""
-        return sum((line.change for line in self.lines if line.change is not None), Decimal(0))
+        return sum((line.dr for line in self.lines if line.dr is not None), Decimal(0))
 
 
 def card(
@@ -433,12 +445,12 @@ def card(
         period=period.label,
         rating_before=entry.rating_before,
         rating_after=entry.rating_after,
-        k=entry.k_used,
+        k_used=entry.k_used,
         change=entry.change,
         lines=lines,
         score=Decimal(entry.score_half_points) / 2,
-        expected_sum=rules.points(entry.pd_sum_units, entry.units_per_point),
-        state=entry.list_status,
+        pd_sum=rules.points(entry.pd_sum_units, entry.units_per_point),
+        list_status=entry.list_status,
         pooled=pooled,
         first_rating=work,
         first_event=first_event_name,
@@ -483,9 +495,9 @@ def _card_line(b: RatingBreakdown, g: Game, event_name: str, opp_name: str) -> C
         own_rating=b.own_rating,
         score_half_points=b.score_half_points,
         difference=b.difference,
-        expected=_points(b.pd_units, b.units_per_point),
-        change=_points(b.dr_units, b.units_per_point),
-        k=b.k_used,
+        pd=_points(b.pd_units, b.units_per_point),
+        dr=_points(b.dr_units, b.units_per_point),
+        k_used=b.k_used,
         counts_for=b.counts_for,
         event_id=g.event_id,
     )
@@ -560,7 +572,8 @@ class Performance:
     player: Player
     scope: str
     method: str
-    games: int
+    rated_games: int
+    """The player's rated games in the scope (a period's on one list, or an event's)."""
     score: Decimal
     average_opponent: int
     performance: int
@@ -646,9 +659,10 @@ def performance(
 
 
 @dataclass(frozen=True, slots=True)
-class Standing:
+class CurrentRating:
     """A player's place on one list now: the newest list that holds the player, or the
-    register's entry values before any list was published (``current_ratings``)."""
+    register's entry values before any list was published (a row of ``current_ratings``;
+    not :class:`ratings.rules.Standing`, the engine's input)."""
 
     time_control: str
     rating: int | None
@@ -677,7 +691,8 @@ class PlayerSummary:
 
     player: Player
     games_stored: int
-    standings: tuple[Standing, ...]
+    current_ratings: tuple[CurrentRating, ...]
+    """One per list that has the player, standard first."""
     progress: FirstRatingProgress | None
     """Only for an unrated player of a ``fide`` database."""
     aliases: tuple[tuple[str, str, int | None], ...]
@@ -690,8 +705,8 @@ def player_summary(session: Session, player: Player) -> PlayerSummary:
     from ratings.models import PlayerAlias
     from ratings.service.register import count_games
 
-    standings = tuple(
-        Standing(tc, rating, next_k, total, period)
+    current = tuple(
+        CurrentRating(tc, rating, next_k, total, period)
         for tc, rating, next_k, total, period in session.execute(
             sa.text(
                 "SELECT time_control, rating, next_k, total_games, period FROM current_ratings "
@@ -702,7 +717,7 @@ def player_summary(session: Session, player: Player) -> PlayerSummary:
         )
     )
     progress = None
-    standard = next((s for s in standings if s.time_control == "standard"), None)
+    standard = next((s for s in current if s.time_control == "standard"), None)
     config = get_config(session)
     if config.start_rating is None and (standard is None or standard.rating is None):
         progress = _progress(session, player)
@@ -714,7 +729,7 @@ def player_summary(session: Session, player: Player) -> PlayerSummary:
             .order_by(PlayerAlias.id)
         )
     )
-    return PlayerSummary(player, count_games(session, player.id), standings, progress, aliases)
+    return PlayerSummary(player, count_games(session, player.id), current, progress, aliases)
 
 
 def _progress(session: Session, player: Player) -> FirstRatingProgress:

@@ -59,18 +59,18 @@ from ratings.db import SessionFactory, make_engine
 from ratings.errors import OutputFileError, PeriodError
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
+from ratings.rules import INACTIVE_MONTHS
 from ratings.service import publish as data
 from ratings.service.common import get_config, list_name
 from ratings.service.crosstable import CrossCell, crosstable
+from ratings.service.reports import LIST_CSV_COLUMNS
 from ratings.site import chart
+from ratings.site.norms import event_norm_rows
 from ratings.site.output import SiteFolder
 from ratings.site.rows import card_line, crosstable_row, history_gap, history_row, list_row
 from ratings.site.settings import SiteSettings, manifest_settings
 
 __all__ = ["PublishReport", "publish_site"]
-
-INACTIVE_MONTHS = 12
-"""A player with no rated game in this many months is flagged ``i`` on the list (FIDE)."""
 
 _STATIC = ("site.css", "site.js", "chart.js")
 _VEGA = "assets/vega.js"
@@ -168,7 +168,7 @@ def _fraction(value: Decimal | None, *, signed: bool = False) -> str:
 
 
 @functools.lru_cache(maxsize=65536)
-def _weighted(k: int, dr: Decimal) -> str:
+def _k_dr(k: int, dr: Decimal) -> str:
     """K x dR, two decimals."""
     return f"{k * dr:+.2f}"
 
@@ -220,7 +220,7 @@ class _Plan:
 
 
 def _period_key(p: data.SitePeriod) -> str:
-    return f"{p.stamp} {p.state}"
+    return f"{p.stamp} {p.status}"
 
 
 def _plan(
@@ -288,7 +288,7 @@ def _plan(
         lists.update(p.id for p in periods[index[pid] : index[pid] + window])
     if known:
         lists = {p.id for p in periods}
-    pending = next((i for i, p in enumerate(periods) if p.state == "needs_rerate"), None)
+    pending = next((i for i, p in enumerate(periods) if p.status == "needs_rerate"), None)
     if pending is not None:  # every list from there on says it may still change
         lists.update(p.id for p in periods[pending:])
 
@@ -395,7 +395,7 @@ def publish_site(
     window = max(1, INACTIVE_MONTHS // config.period_months)
     new_bits = _dirty_bits(session, out, periods, time_control)
     plan = _plan(session, out, build, periods, register, events, new_bits, window, time_control)
-    pending = next((p.label for p in periods if p.state == "needs_rerate"), None)
+    pending = next((p.label for p in periods if p.status == "needs_rerate"), None)
     shared = _Shared(
         periods, register, events, site_title, system, window, pending,
         url or "", out.path,
@@ -550,9 +550,9 @@ def _shows(previous: data.PeriodRow | None, row: data.PeriodRow, index: int) -> 
 def _table_row(previous: data.PeriodRow | None, row: data.PeriodRow) -> bool:
     return (
         previous is None
-        or row.games > 0
+        or row.period_games > 0
         or row.rating_after != previous.rating_after
-        or row.state != previous.state
+        or row.list_status != previous.list_status
         or row.k10 != previous.k10
     )
 
@@ -788,7 +788,7 @@ class _Site:
                     inactive_at[p.id] = {
                         pid for pid in self.register if last_active.get(pid, -1) <= i - window
                     }
-        for period_id, entries in data.list_entries(session, render, self.time_control):
+        for period_id, entries in data.list_rows(session, render, self.time_control):
             p = self.by_id[period_id]
             rows = sorted(
                 (e for e in entries if e.player_id in self.register),
@@ -830,12 +830,12 @@ class _Site:
                 )  # fmt: skip
                 self.out.put("index.html", page.encode("utf-8"))
 
-    def _flags(self, e: data.ListEntry, inactive: set[int]) -> str:
+    def _flags(self, e: data.SiteListRow, inactive: set[int]) -> str:
         player = self.register[e.player_id]
         flag = ("w" if player.sex == "f" else "") + ("i" if e.player_id in inactive else "")
-        return f"{flag} new".strip() if e.state == "first_rating" else flag
+        return f"{flag} new".strip() if e.list_status == "first_rating" else flag
 
-    def _list_rows(self, root: str, flagged: list[tuple[data.ListEntry, str]]) -> Markup:
+    def _list_rows(self, root: str, flagged: list[tuple[data.SiteListRow, str]]) -> Markup:
         """The list's table rows (see :mod:`ratings.site.rows` for why not cell by cell)."""
         register, html = self.register, self._html
         out = []
@@ -855,7 +855,7 @@ class _Site:
                     _signed(e.change) if played else "",
                     _trend(e.change if played else 0),
                     e.period_games,
-                    e.k,
+                    e.next_k,
                     html(flags),
                 )
             )
@@ -947,18 +947,19 @@ class _Site:
         return mask
 
     def _history_row(self, r: data.PeriodRow, card: bool) -> str:
-        played = r.games > 0
+        played = r.period_games > 0
+        status = _STATES.get(r.list_status, r.list_status)
         return history_row(
             self.labels[r.period_id], card, r.rating_before, r.rating_after,
-            _signed(r.change) if played else "", _trend(r.change if played else 0), r.k,
-            r.games, _score(r.score) if played else "", self._html(_STATES.get(r.state, r.state)),
+            _signed(r.change) if played else "", _trend(r.change if played else 0), r.k_used,
+            r.period_games, _score(r.score) if played else "", self._html(status),
         )  # fmt: skip
 
     def _card(
         self, period: data.SitePeriod, games: list[data.CardGame], row: data.PeriodRow | None
     ) -> dict[str, object]:
         games.sort(key=lambda g: (g.played_on, g.game_id))
-        rated = [g for g in games if g.k is not None and g.dr is not None]
+        rated = [g for g in games if g.k_used is not None and g.dr is not None]
         event_names, html, name = self.event_names, self._html, self._name
         lines = []
         for g in games:
@@ -973,29 +974,27 @@ class _Site:
                     g.white,
                     g.opponent_rating,
                     g.difference,
-                    _fraction(g.expected),
+                    _fraction(g.pd),
                     _score(g.score),
                     _fraction(g.dr, signed=True),
-                    g.k,
-                    _weighted(g.k, g.dr) if g.k is not None and g.dr is not None else "",
+                    g.k_used,
+                    _k_dr(g.k_used, g.dr) if g.k_used is not None and g.dr is not None else "",
                 )
             )
-        k = rated[0].k if rated else None
+        k_used = rated[0].k_used if rated else None
         dr_sum = sum((g.dr for g in rated if g.dr is not None), Decimal(0))
         return {
             "label": period.label,
             "rated": bool(rated),
             "before": _blank(row.rating_before) if row else "",
             "after": (_blank(row.rating_after) or "unrated") if row else "",
-            "k": _blank(k),
+            "k_used": _blank(k_used),
             "lines": Markup("".join(lines)),
             "count": len(lines),
-            "pd_sum": _fraction(
-                sum((g.expected for g in rated if g.expected is not None), Decimal(0))
-            ),
+            "pd_sum": _fraction(sum((g.pd for g in rated if g.pd is not None), Decimal(0))),
             "score": _score(sum((g.score for g in games), Decimal(0))),
             "dr_sum": _fraction(dr_sum, signed=True),
-            "kdr_sum": f"{k * dr_sum:+.2f}" if k is not None else "",
+            "k_dr_sum": f"{k_used * dr_sum:+.2f}" if k_used is not None else "",
             "change": _signed(row.change) if row else "",
         }
 
@@ -1006,10 +1005,12 @@ class _Site:
             event = self.events.get(ev.event_id)
             if event is None:
                 continue  # ends after the newest rated period: published once rated
-            self._event(event, ev)
+            self._event(event, ev, event_norm_rows(session, ev.event_id, self.time_control))
             self._tick("events")
 
-    def _event(self, e: data.SiteEvent, ev: data.EventData) -> None:
+    def _event(
+        self, e: data.SiteEvent, ev: data.EventData, norms: Sequence[dict[str, object]] = ()
+    ) -> None:
         name = self._name
 
         def sort_name(pid: int) -> str:
@@ -1031,7 +1032,7 @@ class _Site:
                             Markup("; ").join(c[1] for c in found),
                         )
                     )
-            delta = row.change
+            delta = row.k_dr_sum
             players.append(
                 crosstable_row(
                     row.rank,
@@ -1049,7 +1050,8 @@ class _Site:
         page = self.t_event.render(
             self.common, root="../", title=self._titled(e.name), e=e,
             players=Markup("".join(players)), count=len(players), rounds=list(table.rounds),
-            games=table.games, rated=table.rated, period=period.label if period else "",
+            games=table.games, rated=table.rated_games, period=period.label if period else "",
+            norms=norms,
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
 
@@ -1087,13 +1089,11 @@ def _merge(
 
 # --- downloads ------------------------------------------------------------------------------
 
-_CSV_HEADER = (
-    "name", "fide_id", "federation", "title", "birth_year", "rating", "change", "period_games",
-    "games", "k", "k10", "flags",
-)  # fmt: skip
+_CSV_HEADER = (*LIST_CSV_COLUMNS, "flags")
+"""The columns of ``ratings list --format csv``, then the flags the page shows."""
 
 
-def _csv(rows: Iterable[tuple[data.ListEntry, str]], register: dict[int, data.SitePlayer]) -> str:
+def _csv(rows: Iterable[tuple[data.SiteListRow, str]], register: dict[int, data.SitePlayer]) -> str:
     """The list as ``ratings list --format csv`` writes it, plus the flags; every cell
     neutralised against formula injection (:mod:`ratings.io.csv_out`)."""
     out = io.StringIO()
@@ -1103,13 +1103,13 @@ def _csv(rows: Iterable[tuple[data.ListEntry, str]], register: dict[int, data.Si
         p = register[e.player_id]
         writer.writerow(
             (p.name, p.fide_id, p.federation, p.title, p.birth_year, e.rating, e.change,
-             e.period_games, e.games, e.k, "true" if e.k10 else "false", flags)
+             e.period_games, e.total_games, e.next_k, "true" if e.k10 else "false", flags)
         )  # fmt: skip
     return out.getvalue()
 
 
 def _txt(
-    rows: Iterable[tuple[data.ListEntry, str]],
+    rows: Iterable[tuple[data.SiteListRow, str]],
     register: dict[int, data.SitePlayer],
     period: data.SitePeriod,
     time_control: str = "standard",
@@ -1123,7 +1123,7 @@ def _txt(
         fide_rows.append(
             FideTxtRow(
                 fide_id=p.fide_id, name=p.name, federation=p.federation, sex=p.sex,
-                title=p.title, rating=e.rating, games=e.period_games, k=e.k,
+                title=p.title, rating=e.rating, period_games=e.period_games, next_k=e.next_k,
                 birth_year=p.birth_year, flag=flag,
             )
         )  # fmt: skip

@@ -38,7 +38,7 @@ def list_row(
     change: str,
     trend: Markup,
     period_games: int,
-    k: int | None,
+    next_k: int | None,
     flags: Markup,
 ) -> str:
     """One line of a rating list (``root``, ``change``: built from numbers)."""
@@ -46,7 +46,7 @@ def list_row(
         f'<tr><td>{int(rank)}</td><th scope="row"><a href="{root}players/{int(player_id)}.html">'
         f"{name}</a></th><td>{title}</td><td>{federation}</td><td>{_int(born)}</td>"
         f"<td>{_int(rating)}</td><td{trend}>{change}</td><td>{int(period_games)}</td>"
-        f"<td>{_int(k)}</td><td>{flags}</td></tr>\n"
+        f"<td>{_int(next_k)}</td><td>{flags}</td></tr>\n"
     )
 
 
@@ -57,18 +57,18 @@ def history_row(
     after: int | None,
     change: str,
     trend: Markup,
-    k: int | None,
-    games: int,
+    k_used: int | None,
+    period_games: int,
     score: str,
-    state: Markup,
+    list_status: Markup,
 ) -> str:
     """One period of a player's period table (``change``, ``score``: built from numbers);
     ``card``: the period's label links to its calculation card below."""
     head = f'<a href="#p{label}">{label}</a>' if card else label
     return (
         f'<tr><th scope="row">{head}</th><td>{_int(before)}</td><td>{_int(after)}</td>'
-        f"<td{trend}>{change}</td><td>{_int(k)}</td><td>{int(games)}</td><td>{score}</td>"
-        f"<td>{state}</td></tr>\n"
+        f"<td{trend}>{change}</td><td>{_int(k_used)}</td><td>{int(period_games)}</td>"
+        f"<td>{score}</td><td>{list_status}</td></tr>\n"
     )
 
 
@@ -94,17 +94,17 @@ def card_line(
     pd: str,
     result: str,
     dr: str,
-    k: int | None,
-    kdr: str,
+    k_used: int | None,
+    k_dr: str,
 ) -> str:
-    """One game on a calculation card (``date``, ``pd``, ``result``, ``dr``, ``kdr``: built
+    """One game on a calculation card (``date``, ``pd``, ``result``, ``dr``, ``k_dr``: built
     from numbers)."""
     return (
         f'<tr><td>{date}</td><td><a href="../events/{int(event_id)}.html">{event}</a></td>'
         f'<td>{round_}</td><th scope="row"><a href="{int(opponent_id)}.html">{opponent}</a>'
         f"</th><td>{'w' if white else 'b'}</td><td>{int(opponent_rating)}</td>"
         f"<td>{_int(difference)}</td><td>{pd}</td><td>{result}</td><td>{dr}</td>"
-        f"<td>{_int(k)}</td><td>{kdr}</td></tr>\n"
+        f"<td>{_int(k_used)}</td><td>{k_dr}</td></tr>\n"
     )
 
 
@@ -116,7 +116,7 @@ def crosstable_row(
     cells: Sequence[tuple[Markup, Markup]],
     score: str,
     performance: int | None,
-    change: str,
+    k_dr_sum: str,
     trend: Markup,
 ) -> str:
     """One player's line of a crosstable. ``cells``: per round the text (opponent rank,
@@ -127,5 +127,5 @@ def crosstable_row(
     return (
         f'<tr><td>{int(rank)}</td><th scope="row"><a href="../players/{int(player_id)}.html">'
         f"{name}</a></th><td>{_int(rating)}</td>{rounds}<td>{score}</td>"
-        f"<td>{_int(performance)}</td><td{trend}>{change}</td></tr>\n"
+        f"<td>{_int(performance)}</td><td{trend}>{k_dr_sum}</td></tr>\n"
     )

@@ -1,7 +1,7 @@
 """who is on a published list, rows added and withdrawn, undone imports kept (issue 28)
 
-Revision ID: 0010
-Revises: 0009
+Revision ID: 0012
+Revises: 0011
 Create Date: 2026-12-02 15:00:00.000000
 
 * ``players.listed_from`` (DATE, NULL, indexed): the first period whose list shows the
@@ -28,8 +28,8 @@ Create Date: 2026-12-02 15:00:00.000000
   imported event before this revision cannot be told apart: it counts as the file's).
 
 Downgrade: ``added`` rows get ``old_change`` 0 and ``withdrawn`` rows ``new_change`` 0 (as
-0009 wrote them); the rows of players no longer registered are deleted (0009's foreign key
-needs the player); undone imports' rows are deleted (0009 deleted them at the undo); the
+0011 wrote them); the rows of players no longer registered are deleted (0011's foreign key
+needs the player); undone imports' rows are deleted (0011 deleted them at the undo); the
 columns are dropped (on SQLite ``players`` and ``games`` are rebuilt, the views that read
 them dropped and created again around it, the highest ids ever given kept).
 
@@ -50,12 +50,13 @@ from ratings import views
 # op.f()/the naming convention, write every ALTER as `with op.batch_alter_table(...)` (SQLite),
 # never import ratings.models here (use sa.table()/sa.column() stubs), and make downgrade() work.
 
-revision: str = "0010"
-down_revision: str | Sequence[str] | None = "0009"
+revision: str = "0012"
+down_revision: str | Sequence[str] | None = "0011"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
-VIEWS_0009 = (views.CURRENT_RATINGS_0007, views.RATING_LISTS_0006, views.RATING_CALCULATIONS_0006)
+VIEWS_0011 = (views.CURRENT_RATINGS_0007, views.RATING_LISTS_0006, views.RATING_CALCULATIONS_0006)
+"""The views at 0011 (0009 to 0011 changed none), dropped around the rebuilds of the downgrade."""
 AUTOINCREMENT = {"sqlite_autoincrement": True}
 KIND_CHECK = "kind IN ('changed', 'added', 'withdrawn')"
 VALUES_OF_KIND_CHECK = (
@@ -207,7 +208,7 @@ def downgrade() -> None:
 
     # SQLite rebuilds players and games: the views that read them go and come back around
     # the batches, and the highest ids ever given are kept (as in 0009)
-    for view in reversed(VIEWS_0009):
+    for view in reversed(VIEWS_0011):
         op.drop_view(view)
     for table in ("players", "games"):
         sequence = _sequence(table)
@@ -218,5 +219,5 @@ def downgrade() -> None:
             else:
                 batch_op.drop_column("import_id")
         _restore_sequence(table, sequence)
-    for view in VIEWS_0009:
+    for view in VIEWS_0011:
         op.create_view(view)

@@ -1,0 +1,551 @@
+"""Title norms of an event, titles by rating and title applications (FIDE Title Regulations;
+docs/TITLES.md): the reads around :mod:`ratings.rules.norms`, which does the arithmetic.
+
+:func:`event_norms` loads one event's games and byes, the ratings of the list in force at its
+start (or, for an event longer than 30 days, on each game's day: art. 1.1.4), the players'
+titles, federations and sex from the register, and asks the rules for each player's verdict.
+:func:`title_report` finds the titles reached by rating (art. 1.3) from the published lists
+and every game's rating change (the interim ratings of art. 1.5.3a), and the state of each
+title application (art. 1.5) from the norms made here.
+
+Every read is set-based: a few queries per event or per report, never one per game. The
+functions take the session first and write nothing.
+"""
+
+from __future__ import annotations
+
+import bisect
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy.orm import Session
+
+from ratings.errors import InvalidInputError
+from ratings.federations import is_fide_federation
+from ratings.models import NORM_EXEMPTIONS, Bye, Event, Game, Player, RatingHistory, RatingPeriod
+from ratings.rules import norms
+from ratings.rules.norms import (
+    Application,
+    NormCheck,
+    NormEvent,
+    NormExemption,
+    NormGame,
+    NormPlayer,
+    NormRecord,
+    NormTitle,
+    TitleRatingPoint,
+    TitleReached,
+)
+from ratings.service.common import fetch_all, get_player
+from ratings.service.crosstable import BYE_HALF_POINTS
+from ratings.service.event_lookup import get_event
+
+__all__ = [
+    "EXEMPTION_CHOICES",
+    "EventNorms",
+    "PlayerNorms",
+    "PlayerTitles",
+    "event_norms",
+    "norm_exemption",
+    "norms_reached",
+    "title_report",
+]
+
+EXEMPTION_CHOICES = (*(e.replace("_", "-") for e in NORM_EXEMPTIONS), "none")
+"""``event edit --norm-exemption``'s values: the four kinds of 1.4.3a-d, and ``none``."""
+assert tuple(e.value for e in NormExemption) == NORM_EXEMPTIONS
+
+_CHUNK = 500
+"""Player ids per ``IN (...)`` list."""
+_UNPLAYED_WIN_BYES = frozenset({"U", "+"})
+"""Bye codes of a round won without playing (1.4.1c): a pairing-allocated bye (``U``) or a
+forfeit win without an opponent (``+``); a full-point bye asked for (``F``) is not one."""
+
+
+def norm_exemption(kind: str) -> str | None:
+    """The stored value of an ``--norm-exemption`` KIND (``national-championship``, ...,
+    ``none``): ``events.norm_exemption``'s value, None for none.
+
+    :raises InvalidInputError: for another kind.
+    """
+    text = kind.strip().lower().replace("-", "_")
+    if text == "none":
+        return None
+    if text not in NORM_EXEMPTIONS:
+        raise InvalidInputError(
+            f"--norm-exemption: unknown kind {kind!r} (use {', '.join(EXEMPTION_CHOICES)})"
+        )
+    return text
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerNorms:
+    """One player's verdicts in one event."""
+
+    player_id: int
+    name: str
+    federation: str | None
+    title: str | None
+    score_half_points: int
+    """The event score (games and byes), for the order of the report."""
+    checks: tuple[NormCheck, ...]
+    """One per norm title worth checking (:func:`ratings.rules.norms.norm_titles`)."""
+
+
+@dataclass(frozen=True, slots=True)
+class EventNorms:
+    """The norms of one event's players."""
+
+    event_id: int
+    name: str
+    start_date: dt.date
+    end_date: dt.date
+    rounds: int
+    round_robin: bool
+    exemption: NormExemption | None
+    per_game: bool
+    """Longer than 30 days: each game used the list in force on its day (1.1.4)."""
+    lists: tuple[dt.date | None, ...]
+    """The dates of the lists whose ratings were used, oldest first; None for the register's
+    entry ratings (no list published before)."""
+    players: tuple[PlayerNorms, ...]
+    """By event score, then name."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Side:
+    player: int
+    opponent: int
+    halves: int
+    played: bool
+    """Over the board and rated (1.4.2c)."""
+    day: dt.date
+    round_no: int
+    label: str
+
+
+def _round_key(text: str) -> tuple[int, int, str]:
+    """Rounds in their natural order: 1, 2, ..., 10, then others by text."""
+    return (0, int(text), "") if text.isascii() and text.isdigit() else (1, 0, text)
+
+
+class _Lists:
+    """The standard list in force on a day (the newest published list dated on or before
+    it; before any, the register's entry ratings), each read once."""
+
+    def __init__(self, session: Session, entry: dict[int, int | None], ids: Sequence[int]):
+        self.session = session
+        self.entry = entry
+        self.ids = ids
+        rows = session.execute(
+            sa.select(RatingPeriod.list_date, RatingPeriod.id).order_by(RatingPeriod.list_date)
+        ).all()
+        self.dates = [r[0] for r in rows]
+        self.period_ids = [r[1] for r in rows]
+        self.read: dict[dt.date | None, dict[int, int | None]] = {}
+
+    def date_on(self, day: dt.date) -> dt.date | None:
+        i = bisect.bisect_right(self.dates, day)
+        return self.dates[i - 1] if i else None
+
+    def ratings(self, list_date: dt.date | None) -> dict[int, int | None]:
+        found = self.read.get(list_date)
+        if found is not None:
+            return found
+        ratings = dict(self.entry)
+        if list_date is not None:
+            period_id = self.period_ids[self.dates.index(list_date)]
+            for i in range(0, len(self.ids), _CHUNK):
+                chunk = self.ids[i : i + _CHUNK]
+                for pid, rating in self.session.execute(
+                    sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
+                        RatingHistory.period_id == period_id,
+                        RatingHistory.time_control == "standard",
+                        RatingHistory.player_id.in_(chunk),
+                    )
+                ):
+                    ratings[pid] = rating
+        self.read[list_date] = ratings
+        return ratings
+
+
+_Registered = tuple[str, str | None, str | None, str | None, int | None]
+"""A player's name, federation, title, sex and entry rating."""
+
+
+def _players(session: Session, ids: Sequence[int]) -> dict[int, _Registered]:
+    """(name, federation, title, sex, entry rating) by id."""
+    found: dict[int, _Registered] = {}
+    for i in range(0, len(ids), _CHUNK):
+        for pid, name, fed, title, sex, entry in session.execute(
+            sa.select(
+                Player.id,
+                Player.name,
+                Player.federation,
+                Player.title,
+                Player.sex,
+                Player.entry_rating,
+            ).where(Player.id.in_(ids[i : i + _CHUNK]))
+        ):
+            found[pid] = (name, fed, title, sex, entry)
+    return found
+
+
+def _member(federation: str | None) -> bool:
+    return federation is not None and is_fide_federation(federation)
+
+
+def event_norms(session: Session, ref: str) -> EventNorms:
+    """Every player's norm verdicts in one event (EVENT: id or exact name), as
+    :func:`ratings.rules.norms.check_norms` gives them.
+
+    :raises InvalidInputError: for an unknown event, one that is not standard (norms use
+        standard ratings, art. 0.5), or one without games.
+    """
+    event = get_event(session, ref)
+    if event.time_control != "standard":
+        raise InvalidInputError(
+            f"event {event.id} ({event.name}) is rated on the {event.time_control} list; title "
+            "norms are made in standard events (FIDE Title Regulations 0.5)"
+        )
+    return _event_norms(session, event)
+
+
+def _event_norms(session: Session, event: Event) -> EventNorms:
+    games = session.execute(
+        sa.select(
+            Game.round, Game.played_on, Game.white_id, Game.black_id, Game.result, Game.rateable
+        )
+        .where(Game.event_id == event.id)
+        .order_by(Game.played_on, Game.id)
+    ).all()
+    if not games:
+        raise InvalidInputError(f"event {event.id} ({event.name}) holds no games")
+    byes = session.execute(
+        sa.select(Bye.player_id, Bye.round, Bye.code).where(Bye.event_id == event.id)
+    ).all()
+
+    by_label = all(g.round for g in games)
+    order: dict[str, int] = {}
+    order_by_day: dict[dt.date, int] = {}
+    if by_label:
+        labels = {g.round for g in games} | {b.round for b in byes}
+        order = {label: i for i, label in enumerate(sorted(labels, key=_round_key), 1)}
+    else:  # no round names: rounds by the days the games were played
+        days = sorted({g.played_on for g in games})
+        order_by_day = {day: i for i, day in enumerate(days, 1)}
+    sides: list[_Side] = []
+    pairs: set[frozenset[int]] = set()
+    for g in games:
+        number = order[g.round] if by_label else order_by_day[g.played_on]
+        label = g.round if by_label else g.played_on.isoformat()
+        played = g.result.is_played and g.rateable
+        pairs.add(frozenset((g.white_id, g.black_id)))
+        for player, opponent, halves in (
+            (g.white_id, g.black_id, g.result.white_half_points),
+            (g.black_id, g.white_id, g.result.black_half_points),
+        ):
+            sides.append(_Side(player, opponent, halves, played, g.played_on, number, label))
+    rounds = len(order) if by_label else len(order_by_day)
+    in_games = sorted({s.player for s in sides})
+    ids = sorted(set(in_games) | {b.player_id for b in byes})
+    register = _players(session, ids)
+    lists = _Lists(session, {pid: p[4] for pid, p in register.items()}, ids)
+    per_game = norms.is_long_for_norms(event.start_date, event.end_date)
+    start_list = lists.date_on(event.start_date)
+
+    def list_of(day: dt.date) -> dt.date | None:
+        return lists.date_on(day) if per_game else start_list
+
+    used = sorted({list_of(s.day) for s in sides}, key=lambda d: (d is not None, d))
+
+    def rating(pid: int, day: dt.date) -> int | None:
+        return lists.ratings(list_of(day)).get(pid)
+
+    n = len(in_games)
+    round_robin = n >= 3 and len(pairs) == n * (n - 1) // 2
+    zero: frozenset[int] = frozenset()
+    if round_robin:
+        zero = norms.zero_scorers(
+            (s.player, rating(s.player, s.day), rating(s.opponent, s.day), s.halves)
+            for s in sides
+            if s.played
+        )
+    exemption = NormExemption(event.norm_exemption) if event.norm_exemption else None
+    setting = NormEvent(rounds, round_robin, exemption, zero)
+    names = {pid: p[0] for pid, p in register.items()}
+
+    def name_of(pid: int) -> str:
+        return names.get(pid, f"player {pid}")
+
+    mine: dict[int, list[NormGame]] = {pid: [] for pid in ids}
+    score = dict.fromkeys(ids, 0)
+    for s in sides:
+        _, fed, title, _, _ = register[s.opponent]
+        mine[s.player].append(
+            NormGame(
+                round_no=s.round_no,
+                round_label=s.label,
+                opponent_id=s.opponent,
+                rating=rating(s.opponent, s.day),
+                title=title,
+                federation=fed,
+                member=_member(fed),
+                score_half_points=s.halves,
+                over_the_board=s.played,
+            )
+        )
+        score[s.player] += s.halves
+    unplayed = dict.fromkeys(ids, 0)
+    for b in byes:
+        score[b.player_id] += BYE_HALF_POINTS.get(b.code, 0)
+        if b.code in _UNPLAYED_WIN_BYES:
+            unplayed[b.player_id] += 1
+    results = []
+    for pid in ids:
+        name, fed, title, sex, _ = register[pid]
+        player = NormPlayer(pid, fed, _member(fed), title, sex)
+        checks = norms.check_norms(
+            player, mine[pid], setting, unplayed_wins=unplayed[pid], name_of=name_of
+        )
+        results.append(PlayerNorms(pid, name, fed, title, score[pid], checks))
+    results.sort(key=lambda p: (-p.score_half_points, p.name.lower(), p.player_id))
+    return EventNorms(
+        event_id=event.id,
+        name=event.name,
+        start_date=event.start_date,
+        end_date=event.end_date,
+        rounds=rounds,
+        round_robin=round_robin,
+        exemption=exemption,
+        per_game=per_game,
+        lists=tuple(used),
+        players=tuple(results),
+    )
+
+
+def norms_reached(session: Session, event_id: int) -> list[tuple[PlayerNorms, NormCheck]]:
+    """The norms reached in one standard event (for its page on the website); none for an
+    event whose players have fewer than 8 games each (no norm is possible: 1.4.1, 1.4.1c)."""
+    sides = _sides(event_id)
+    most = session.scalar(
+        sa.select(sa.func.count())
+        .select_from(sides)
+        .group_by(sides.c.player_id)
+        .order_by(sa.func.count().desc())
+        .limit(1)
+    )
+    if not most or most < norms.MIN_NORM_GAMES - 1:
+        return []
+    event = session.get(Event, event_id)
+    if event is None or event.time_control != "standard":
+        return []
+    found = _event_norms(session, event)
+    return [(p, c) for p in found.players for c in p.checks if c.norm]
+
+
+def _sides(event_id: int | None = None) -> sa.Subquery:
+    """(event_id, player_id) for every side of every game (of one event)."""
+    white = sa.select(Game.event_id.label("event_id"), Game.white_id.label("player_id"))
+    black = sa.select(Game.event_id.label("event_id"), Game.black_id.label("player_id"))
+    if event_id is not None:
+        white = white.where(Game.event_id == event_id)
+        black = black.where(Game.event_id == event_id)
+    return sa.union_all(white, black).subquery()
+
+
+# --- titles by rating and applications ------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerTitles:
+    """One player's titles by rating (1.3) and title applications (1.5)."""
+
+    player_id: int
+    name: str
+    title: str | None
+    """The title the register holds."""
+    by_rating: tuple[TitleReached, ...]
+    """FM and CM (WFM and WCM for a woman): reached, or the threshold not met; in the report
+    for every player only those reached (or reached with an unknown count of games) that the
+    player does not hold already (nor a higher title of the category)."""
+    applications: tuple[Application, ...]
+    """One per title the player has a norm for here."""
+
+
+_POINTS_SQL = """
+SELECT player_id, label, start_date, played_on, game_id, rating_before, k_used,
+       units_per_point, cum, j, games_before
+FROM (
+    SELECT b.player_id AS player_id, p.label AS label, p.start_date AS start_date,
+           g.played_on AS played_on, g.id AS game_id, h.rating_before AS rating_before,
+           b.k_used AS k_used, b.units_per_point AS units_per_point,
+           SUM(CAST(b.dr_units AS BIGINT)) OVER w AS cum,
+           ROW_NUMBER() OVER w AS j,
+           h.total_games - h.period_games AS games_before
+    FROM rating_breakdown b
+    JOIN games g ON g.id = b.game_id
+    JOIN events e ON e.id = g.event_id
+    JOIN rating_periods p ON p.id = b.period_id
+    JOIN rating_history h ON h.period_id = b.period_id AND h.player_id = b.player_id
+        AND h.time_control = 'standard'
+    WHERE b.counts_for = 'change' AND e.time_control = 'standard' {player}
+    WINDOW w AS (PARTITION BY b.player_id, b.period_id ORDER BY g.played_on, g.id
+                 ROWS UNBOUNDED PRECEDING)
+) t
+{at_least}
+ORDER BY player_id, start_date, played_on, game_id
+"""
+"""Every rated player's interim ratings: K x the sum of dR so far, per game of each period
+(1.5.3a), on the standard list; ``at_least`` keeps the rows that may reach a rating (the exact
+test, rounded half away from zero, is done on the rows returned)."""
+
+_FIRST_SQL = """
+SELECT h.player_id, p.label, p.start_date, p.list_date, h.rating_after, h.total_games
+FROM rating_history h JOIN rating_periods p ON p.id = h.period_id
+WHERE h.list_status = 'first_rating' AND h.time_control = 'standard'
+    AND h.rating_after >= {least} {player}
+"""
+"""Published first ratings (no game of theirs changed them: a point of their own)."""
+
+
+def _rating_points(
+    session: Session, player_id: int | None, least: int
+) -> dict[int, list[TitleRatingPoint]]:
+    """Each player's ratings in time order, by id, those of ``least`` or more (0: all): the
+    register's entry rating (a published rating brought from before this database, of no
+    known date), interim ratings after every rated game and published first ratings."""
+    ph = "?" if session.connection().dialect.name == "sqlite" else "%s"
+    params: tuple[int, ...] = (player_id,) if player_id is not None else ()
+    one = player_id is not None
+    at_least = ""
+    if least:
+        at_least = (
+            "WHERE 2 * (CAST(rating_before AS BIGINT) * units_per_point + k_used * cum) "
+            f">= {2 * least - 1} * CAST(units_per_point AS BIGINT)"
+        )
+    found: dict[int, list[tuple[dt.date, dt.date, int, TitleRatingPoint]]] = {}
+    for (
+        pid,
+        label,
+        start,
+        day,
+        game_id,
+        before,
+        k,
+        units,
+        cum,
+        j,
+        games_before,
+    ) in fetch_all(
+        session,
+        _POINTS_SQL.format(player=f"AND b.player_id = {ph}" if one else "", at_least=at_least),
+        params,
+    ):
+        rating = norms.interim_rating(before, k, int(cum), units)
+        if rating >= least:
+            games = None if games_before is None else int(games_before) + int(j)
+            point = TitleRatingPoint(label, _date(day), game_id, rating, games)
+            found.setdefault(pid, []).append((_date(start), _date(day), game_id, point))
+    first = _FIRST_SQL.format(least=int(least), player=f"AND h.player_id = {ph}" if one else "")
+    for pid, label, start, list_date, rating, total in fetch_all(session, first, params):
+        point = TitleRatingPoint(label, _date(list_date), None, rating, total)
+        found.setdefault(pid, []).append((_date(start), _date(list_date), 1 << 62, point))
+    entry = sa.select(Player.id, Player.entry_rating, Player.entry_games).where(
+        Player.merged_into_id.is_(None), Player.entry_rating >= least
+    )
+    if player_id is not None:
+        entry = entry.where(Player.id == player_id)
+    for pid, entry_rating, entry_games in session.execute(entry):
+        if entry_rating is not None:
+            point = TitleRatingPoint(None, None, None, entry_rating, entry_games)
+            found.setdefault(pid, []).append((dt.date.min, dt.date.min, -1, point))
+    return {pid: [p for *_, p in sorted(rows, key=lambda r: r[:3])] for pid, rows in found.items()}
+
+
+def _date(value: object) -> dt.date:
+    """A date from raw SQL (ISO text on SQLite)."""
+    return value if isinstance(value, dt.date) else dt.date.fromisoformat(str(value))
+
+
+def _norm_events(session: Session, player_id: int | None) -> list[Event]:
+    """The standard events in which some player (or this one) has at least 8 games: the
+    only ones that may hold a norm (1.4.1, 1.4.1c)."""
+    sides = _sides()
+    query = (
+        sa.select(sides.c.event_id)
+        .group_by(sides.c.event_id, sides.c.player_id)
+        .having(sa.func.count() >= norms.MIN_NORM_GAMES - 1)
+    )
+    if player_id is not None:
+        query = query.where(sides.c.player_id == player_id)
+    ids = set(session.scalars(query))
+    if not ids:
+        return []
+    return list(
+        session.scalars(
+            sa.select(Event)
+            .where(Event.id.in_(sorted(ids)), Event.time_control == "standard")
+            .order_by(Event.end_date, Event.id)
+        )
+    )
+
+
+def title_report(session: Session, player_ref: str | None = None) -> list[PlayerTitles]:
+    """Titles by rating (1.3) and title applications (1.5): of one player (PLAYER), or of
+    every player who reached a title by rating or made a norm here, by name.
+
+    Ratings are this database's standard lists and the interim ratings after each rated
+    game (1.5.3a); norms are those :func:`event_norms` finds in the stored events.
+
+    :raises PlayerNotFoundError: for an unknown PLAYER.
+    """
+    one = get_player(session, player_ref) if player_ref is not None else None
+    made: dict[int, dict[NormTitle, list[NormRecord]]] = {}
+    for event in _norm_events(session, one.id if one else None):
+        found = _event_norms(session, event)
+        for p in found.players:
+            if one is not None and p.player_id != one.id:
+                continue
+            for c in p.checks:
+                if c.norm:
+                    made.setdefault(p.player_id, {}).setdefault(c.title, []).append(
+                        NormRecord(
+                            event.id,
+                            event.name,
+                            event.end_date,
+                            c.norm_games,
+                            event.norm_exemption is not None,
+                        )
+                    )
+    lowest = min(threshold for _, threshold, _ in norms.RATING_TITLES)
+    if one is not None:
+        points = _rating_points(session, one.id, 0)
+    else:
+        points = _rating_points(session, None, lowest)
+        for pid in made:  # the whole trail of those who apply
+            points.update(_rating_points(session, pid, 0))
+    ids = sorted(set(points) | set(made)) if one is None else [one.id]
+    info = {pid: p[:4] for pid, p in _players(session, ids).items()}
+    report = []
+    for pid in ids:
+        name, _, title, sex = info[pid]
+        mine = points.get(pid, [])
+        by_rating = norms.titles_by_rating(sex, mine)
+        if one is None:  # what a rating officer may apply for
+            by_rating = tuple(
+                t
+                for t in by_rating
+                if t.point is not None and not norms.holds_or_higher(title, t.title)
+            )
+        titles = made.get(pid, {})
+        applications = tuple(
+            norms.application(t, titles[t], mine) for t in NormTitle if t in titles
+        )
+        if one is None and not by_rating and not applications:
+            continue
+        report.append(PlayerTitles(pid, name, title, by_rating, applications))
+    report.sort(key=lambda p: (p.name.lower(), p.player_id))
+    return report

@@ -1,0 +1,37 @@
+"""The norms reached in an event, for its page on the website (docs/TITLES.md): what
+:func:`ratings.service.norms.norms_reached` finds, as the template's rows."""
+
+from __future__ import annotations
+
+from sqlalchemy.orm import Session
+
+from ratings.service.norms import norms_reached
+
+__all__ = ["event_norm_rows"]
+
+
+def _score(halves: int) -> str:
+    whole, half = divmod(halves, 2)
+    return f"{whole}.5" if half else str(whole)
+
+
+def event_norm_rows(session: Session, event_id: int, time_control: str) -> list[dict[str, object]]:
+    """One row per norm reached in a standard event (none for a rapid or blitz site): the
+    player, the title, games counted, score, Ra and Rp, and the notes on how it was reached
+    (later rounds ignored, the opponent raised to the floor...). The template escapes every
+    value."""
+    if time_control != "standard":
+        return []
+    return [
+        {
+            "player_id": p.player_id,
+            "name": p.name,
+            "title": c.title.value,
+            "games": c.games,
+            "score": _score(c.score_half_points),
+            "ra": c.ra,
+            "rp": c.rp,
+            "notes": "; ".join(str(r) for r in c.notes),
+        }
+        for p, c in norms_reached(session, event_id)
+    ]
