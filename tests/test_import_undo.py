@@ -63,14 +63,15 @@ def test_import_undo_removes_what_the_import_added(club: Club) -> None:
     code, out, err = invoke(club, "import", "undo", "1", stdin="n\n")
     what = f"1 event, {games - 1} games, {byes} byes and {created} players"
     assert (code, out) == (1, "")
-    assert err == f"Undo import 1 ({TRF}): remove {what}? [y/N]: n\nError: " \
-        f"{NOT_CONFIRMED}\n"  # fmt: skip
+    assert err.startswith(f"Undo import 1 ({TRF}) removes {what}:\n  event 1 ")
+    assert err.endswith(f"\nRemove them? [y/N]: n\nError: {NOT_CONFIRMED}\n")
     assert club.state() == before
 
     code, out, err = invoke(club, "import", "undo", "1", "--yes", "--reason", "wrong file")
-    assert (code, out) == (0, f"Undid import 1 ({TRF}): removed {what}\n")
+    assert code == 0
+    assert out.startswith(f"Undid import 1 ({TRF}): removed {what}\n  event 1 ")
     assert err.startswith("This touches rated period ")
-    assert counts(club) == (2, 1, 1, 0, 0)
+    assert counts(club) == (2, 1, 1, 0, 1)  # the import stays, undone
     assert club.rows("SELECT name FROM players ORDER BY id") == [("Hand, Ann",), ("Hand, Bob",)]
     logged = club.rows(
         "SELECT count(DISTINCT batch), count(DISTINCT game_id), max(reason) FROM corrections "
@@ -83,9 +84,9 @@ def test_import_undo_removes_what_the_import_added(club: Club) -> None:
     ) == [(created,)]
     # re-rated without it; the same file can be imported again
     assert "Re-rated" in club.ok("rate")
-    assert counts(club) == (2, 1, 1, 0, 0)
+    assert counts(club) == (2, 1, 1, 0, 1)
     club.ok("import", "trf", str(TRF))
-    assert counts(club) == (players, events, games, byes, 1)
+    assert counts(club) == (players, events, games, byes, 2)
 
 
 def test_import_undo_refuses_when_later_corrections_depend_on_it(club: Club) -> None:
@@ -132,7 +133,8 @@ def test_import_undo_of_a_player_register(tmp_path: Path) -> None:
     club.ok("import", "players", str(register))
     club.player("Hand, Ann", "--rating", "1800", "--games", "40")
     assert invoke(club, "import", "undo", "1", "--yes") == (
-        0, f"Undid import 1 ({register}): removed 2 players\n", "",
+        0, f"Undid import 1 ({register}): removed 2 players\n  player 1 New, Nora\n"
+        "  player 2 New, Ned\n", "",
     )  # fmt: skip
     assert club.rows("SELECT name FROM players") == [("Hand, Ann",)]
 
@@ -275,15 +277,19 @@ def test_undo_import_service(tmp_path: Path) -> None:
     engine = make_engine(database_url(str(club.db)))
     with SessionFactory(bind=engine) as session, session.begin():
         plan = undo.plan_undo(session, 1)
-        assert (plan.kind, len(plan.events), plan.games, plan.byes, plan.players) == (
-            "games_csv", 1, 2, 0, (),
+        assert (plan.kind, len(plan.events), len(plan.games), plan.byes, plan.players) == (
+            "games_csv", 1, 2, (), (),
         )  # fmt: skip
+        assert [game.line() for game in plan.games] == [
+            "game 1: 2025-02-03, Ann (id 1) - Bob (id 2) 1-0",
+            "game 2: 2025-02-04, Bob (id 2) - Ann (id 1) 1-0",
+        ]
         assert plan.describe() == "1 event and 2 games"
         assert undo.undo_import(session, 1, reason="twice") == plan
         assert corrections.waiting(session) == {"2025-02"}
         lines = audit.entries(session, action=audit.Action.IMPORT_UNDO)
         assert {line.field for line in lines} >= {"name", "result", "import"}
         assert {line.reason for line in lines} == {"twice"}
-        with pytest.raises(undo.UndoImportError, match="no import with id 1"):
+        with pytest.raises(undo.UndoImportError, match="was undone already"):
             undo.plan_undo(session, 1)
     engine.dispose()

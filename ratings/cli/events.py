@@ -345,11 +345,15 @@ def _plural(n: int, noun: str) -> str:
 @FORMAT
 @pass_app
 def import_list(app: App, fmt: str) -> None:
-    """List the imported files with their ids: kind, when, what each added."""
+    """List the imported files with their ids: kind, when, what each added; an undone
+    import stays, undone_by naming the correction that undid it ('ratings log')."""
     with app.session() as session:
         imports = browse.list_imports(session)
     emit_rows(
-        ("id", "kind", "file", "imported_at", "rows", "events", "games", "byes", "first_event"),
+        (
+            "id", "kind", "file", "imported_at", "rows", "events", "games", "byes",
+            "first_event", "undone_by",
+        ),  # fmt: skip
         [
             (
                 i.id,
@@ -361,6 +365,7 @@ def import_list(app: App, fmt: str) -> None:
                 i.games,
                 i.byes,
                 i.first_event,
+                i.undone_by,
             )
             for i in imports
         ],

@@ -280,10 +280,14 @@ class ImportInfo:
     byes: int
     first_event: str | None
     """The name of its first event, if it added any."""
+    undone_by: int | None = None
+    """The corrections batch of the ``import undo`` that undid it (``imports.undone_by``;
+    its events, games and byes are gone: 0); None for an import in force."""
 
 
 def list_imports(session: Session) -> list[ImportInfo]:
-    """Every import, oldest first, with the events, games and byes it added."""
+    """Every import, oldest first, with the events, games and byes it added (an undone
+    import too: :attr:`ImportInfo.undone_by`)."""
     events: dict[int, list[tuple[int, str]]] = {}
     for event_id, import_id, name in session.execute(
         sa.select(Event.id, Event.import_id, Event.name)
@@ -319,6 +323,7 @@ def list_imports(session: Session) -> list[ImportInfo]:
             games.get(i.id, 0),
             byes.get(i.id, 0),
             events[i.id][0][1] if events.get(i.id) else None,
+            i.undone_by,
         )
         for i in session.scalars(sa.select(Import).order_by(Import.id))
     ]
