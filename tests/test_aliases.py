@@ -112,13 +112,14 @@ def test_merge_moves_aliases_and_unmerge_moves_them_back(db: Path) -> None:
     assert run(db, "player", "merge", "1", "2", "--yes", "--force") == (
         0,
         "Merged Novák, Jan (id 2) into Novák, Jiří (id 1): 0 games, 1 alias and 0 byes moved; "
-        "'ratings player unmerge 2' undoes it\n",
+        "'ratings player unmerge 2' undoes it\n"
+        "  player 2 (Novák, Jan): merged_into_id (none) -> 1\n",
         "",
     )
     assert rows(db, "SELECT player_id FROM player_aliases") == [(1,)]
     assert run(db, "player", "unmerge", "2", "--yes")[1] == (
         "Unmerged Novák, Jan (id 2) from Novák, Jiří (id 1): 0 games, 1 alias and 0 byes moved "
-        "back\n"
+        "back\n  player 2 (Novák, Jan): merged_into_id 1 -> (none)\n"
     )
     assert rows(db, "SELECT player_id FROM player_aliases") == [(2,)]
 
@@ -128,11 +129,12 @@ def test_import_undo_removes_the_aliases_it_stored(tmp_path: Path, db: Path) -> 
     assert run(db, "import", "trf", str(path), "--match", "Novak J.=1")[0] == 0
     result = run(db, "import", "undo", "1")
     assert result[2].startswith(
-        f"Undo import 1 ({path}): remove 1 event, 1 game and 1 alias ('Novak J.' of player 1)?"
+        f"Undo import 1 ({path}) removes 1 event, 1 game and 1 alias:\n"
     )
-    assert run(db, "import", "undo", "1", "--yes")[1] == (
-        f"Undid import 1 ({path}): removed 1 event, 1 game and 1 alias ('Novak J.' of player 1)\n"
-    )
+    assert "\n  alias 'Novak J.' of player 1 (Novák, Jiří)\n" in result[2]
+    out = run(db, "import", "undo", "1", "--yes")[1]
+    assert out.startswith(f"Undid import 1 ({path}): removed 1 event, 1 game and 1 alias\n")
+    assert out.endswith("\n  alias 'Novak J.' of player 1 (Novák, Jiří)\n")
     assert rows(db, "SELECT count(*) FROM player_aliases") == [(0,)]
     assert ("alias", "Novak J.", 1) in rows(
         db, "SELECT field, old_value, player_id FROM corrections WHERE action = 'import_undo'"

@@ -96,16 +96,23 @@ def test_player_edit(club: Club) -> None:
     )
     assert club.ok("player", "edit", "2", "--fide-id", "8603006", "--k10") == (
         "Changed fide_id, k10 of Hou, Yifan (id 2)\n"
+        "  player 2 (Hou, Yifan): fide_id (none) -> 8603006\n"
+        "  player 2 (Hou, Yifan): k10 false -> true\n"
     )
-    assert (
-        club.ok("player", "edit", "2", "--fide-id", "") == "Changed fide_id of Hou, Yifan (id 2)\n"
+    assert club.ok("player", "edit", "2", "--fide-id", "") == (
+        "Changed fide_id of Hou, Yifan (id 2)\n  player 2 (Hou, Yifan): fide_id 8603006 -> (none)\n"
     )
 
 
 def test_game_add_edit_void(club: Club) -> None:
     assert club.ok("game", "add", "1", "2", "1-0", "--date", "2025-04-01") == "Added game 1\n"
-    assert club.ok("game", "edit", "1", "--result", "=") == "Changed game 1\n"
-    assert club.ok("game", "void", "1") == "Voided game 1\n"
+    assert club.ok("game", "edit", "1", "--result", "=") == (
+        "Changed game 1\n  game 1: result 1-0 -> 1/2-1/2\n"
+    )
+    assert club.ok("game", "void", "1") == (
+        "Voided game 1\n"
+        "  game 1: 2025-04-01, Carlsen, Magnus (id 1) - Hou, Yifan (id 2) 1/2-1/2 -> removed\n"
+    )
     code, out = club.run("game", "void", "1")  # twice: it says so (issue 28, item 14)
     assert (code, out.split(" (batch ")[0]) == (1, "Error: game 1 was voided")
 

@@ -77,7 +77,10 @@ def test_corrections_equal_a_rebuild(tmp_path: Path) -> None:
         "publishing\n"
     )
     out = club.ok("player", "edit", "Bob", "--birthdate", "2010")  # a junior: K 40
-    assert out == "Changed birth_year of Bob (id 2)\n"
+    assert out == (
+        "Changed birth_year of Bob (id 2)\n  player 2 (Bob): birth_year 1985 -> 2010\n"
+        "This touches rated period 2025-01: 'ratings rate' re-rates from there\n"
+    )
     out = club.ok("rate")
     lines = out.splitlines()
     assert lines[0].startswith("Re-rated 3 periods 2025-01 .. 2025-03 after corrections; ")
@@ -142,6 +145,7 @@ def test_merge_moves_games_and_rerates(tmp_path: Path) -> None:
     assert club.ok("player", "merge", "Eve", "Eve Twin", "--yes") == (
         "Merged Eve Twin (id 7) into Eve (id 5): 1 game and 0 byes moved; "
         "'ratings player unmerge 7' undoes it\n"
+        "  player 7 (Eve Twin): merged_into_id (none) -> 5\n"
         "This touches rated period 2025-01: 'ratings rate' re-rates from there\n"
     )
     out = club.ok("rate")

@@ -49,7 +49,8 @@ def invoke(club: Club, *args: str, stdin: str | None = None) -> tuple[int, str, 
 
 def test_event_edit_renames_without_asking(club: Club) -> None:
     assert invoke(club, "event", "edit", "Feb Open", "--name", "February Open") == (
-        0, "Changed name of event 1 (February Open)\n", "",
+        0, "Changed name of event 1 (February Open)\n"
+        "  event 1 (February Open): name Feb Open -> February Open\n", "",
     )  # fmt: skip
     assert invoke(club, "event", "edit", "1", "--name", "February Open") == (
         0, "Nothing changed for event 1 (February Open)\n", "",
@@ -68,7 +69,8 @@ def test_event_edit_of_the_dates_asks_and_says_what_moves(club: Club) -> None:
     assert club.state() == before
     code, out, err = invoke(club, *args, "--yes")
     assert (code, out, err) == (
-        0, f"Changed end_date of event 1 (Feb Open)\nMoved {move}\n", MARKED,
+        0, "Changed end_date of event 1 (Feb Open)\n"
+        f"  event 1 (Feb Open): end_date 2025-02-17 -> 2025-03-02\nMoved {move}\n", MARKED,
     )  # fmt: skip
     assert club.rows(
         "SELECT field, old_value, new_value, reason FROM corrections WHERE action = 'event_edit'"
@@ -98,7 +100,13 @@ def test_event_void_asks_then_removes_everything_on_record(club: Club) -> None:
     assert club.state() == before
     args = ("event", "void", "Feb Open", "--reason", "wrong file")
     code, out, err = invoke(club, *args, stdin="y\n")
-    assert (code, out) == (0, "Voided event 1 (Feb Open): 3 games and 0 byes removed\n")
+    assert (code, out) == (
+        0, "Voided event 1 (Feb Open): 3 games and 0 byes removed\n"
+        "  event 1 Feb Open (2025-02-03 .. 2025-02-17)\n"
+        "  game 1: 2025-02-03, Ann (id 1) - Bob (id 2) 1-0\n"
+        "  game 2: 2025-02-10, Bob (id 2) - Cat (id 3) 1-0\n"
+        "  game 3: 2025-02-17, Cat (id 3) - Ann (id 1) 1-0\n",
+    )  # fmt: skip
     assert err.endswith(MARKED)
     assert club.rows("SELECT count(*) FROM games") == [(1,)]
     assert club.rows("SELECT count(*) FROM events") == [(1,)]

@@ -49,6 +49,11 @@ def invoke(club: Club, *args: str, stdin: str | None = None) -> tuple[int, str, 
     return result.exit_code, result.stdout, result.stderr
 
 
+TO_MARCH = (
+    "  game 4: played_on 2025-02-24 -> 2025-03-31\n"
+    "  event 1 (Feb Swiss): end_date 2025-02-24 -> 2025-03-31\n"
+)
+"""The old -> new lines of game 4 moved to 31 March, its event's end with it."""
 MOVE = (
     "event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-02-24 -> 2025-02-03 .. 2025-03-31; "
     "its 4 games rated in period 2025-03, not 2025-02"
@@ -63,7 +68,7 @@ def test_a_date_that_moves_the_event_asks_first(club: Club) -> None:
     assert club.state() == before  # nothing changed
 
     code, out, err = invoke(club, "game", "edit", "4", "--date", "2025-03-31", stdin="y\n")
-    assert (code, out) == (0, f"Changed game 4\nMoved {MOVE}\n")
+    assert (code, out) == (0, f"Changed game 4\n{TO_MARCH}Moved {MOVE}\n")
     assert err == f"This moves {MOVE}. Go ahead? [y/N]: y\n{MARKED}"
     assert club.rows("SELECT start_date, end_date FROM events WHERE id = 1") == [
         ("2025-02-03", "2025-03-31")
@@ -72,11 +77,13 @@ def test_a_date_that_moves_the_event_asks_first(club: Club) -> None:
 
 def test_yes_moves_without_asking_and_says_so(club: Club) -> None:
     code, out, err = invoke(club, "game", "edit", "4", "--date", "2025-03-31", "--yes")
-    assert (code, out, err) == (0, f"Changed game 4\nMoved {MOVE}\n", MARKED)
+    assert (code, out, err) == (0, f"Changed game 4\n{TO_MARCH}Moved {MOVE}\n", MARKED)
     # and back: the end follows its last game again
     code, out, err = invoke(club, "game", "edit", "4", "--date", "2025-02-24", "--yes")
     assert out == (
-        "Changed game 4\nMoved event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-03-31 -> "
+        "Changed game 4\n  game 4: played_on 2025-03-31 -> 2025-02-24\n"
+        "  event 1 (Feb Swiss): end_date 2025-03-31 -> 2025-02-24\n"
+        "Moved event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-03-31 -> "
         "2025-02-03 .. 2025-02-24; its 4 games rated in period 2025-02, not 2025-03\n"
     )
 
@@ -90,23 +97,29 @@ def test_without_a_terminal_the_move_is_refused(club: Club) -> None:
 
 def test_an_edit_within_the_event_asks_nothing_and_says_what_it_marked(club: Club) -> None:
     assert invoke(club, "game", "edit", "2", "--date", "2025-02-11") == (
-        0, "Changed game 2\n", MARKED,
+        0, "Changed game 2\n  game 2: played_on 2025-02-10 -> 2025-02-11\n", MARKED,
     )  # fmt: skip
-    assert invoke(club, "game", "edit", "2", "--result", "0-1") == (0, "Changed game 2\n", "")
+    # marked already: the command touched it all the same, and says so (issue 28, item 2)
+    assert invoke(club, "game", "edit", "2", "--result", "0-1") == (
+        0, "Changed game 2\n  game 2: result 1-0 -> 0-1\n", MARKED,
+    )  # fmt: skip
 
 
 def test_an_end_date_that_moves_within_the_period_asks_too(club: Club) -> None:
     _, out, _ = invoke(club, "game", "edit", "4", "--date", "2025-02-27", "--yes")
     assert out == (
-        "Changed game 4\nMoved event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-02-24 -> "
-        "2025-02-03 .. 2025-02-27\n"
+        "Changed game 4\n  game 4: played_on 2025-02-24 -> 2025-02-27\n"
+        "  event 1 (Feb Swiss): end_date 2025-02-24 -> 2025-02-27\n"
+        "Moved event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-02-24 -> 2025-02-03 .. 2025-02-27\n"
     )
 
 
 def test_a_start_that_moves_to_another_list_says_so(club: Club) -> None:
     _, out, _ = invoke(club, "game", "edit", "1", "--date", "2025-01-31", "--yes")
     assert out == (
-        "Changed game 1\nMoved event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-02-24 -> "
+        "Changed game 1\n  game 1: played_on 2025-02-03 -> 2025-01-31\n"
+        "  event 1 (Feb Swiss): start_date 2025-02-03 -> 2025-01-31\n"
+        "Moved event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-02-24 -> "
         "2025-01-31 .. 2025-02-24; its 4 games use the list of 2025-01-01, not 2025-02-01\n"
     )
 
@@ -115,11 +128,15 @@ def test_voiding_the_last_game_moves_the_end(club: Club) -> None:
     code, out, err = invoke(club, "game", "void", "4", stdin="y\n")
     assert code == 0
     assert out == (
-        "Voided game 4\nMoved event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-02-24 -> "
+        "Voided game 4\n  game 4: 2025-02-24, Bob (id 2) - Dan (id 4) 1-0 -> removed\n"
+        "  event 1 (Feb Swiss): end_date 2025-02-24 -> 2025-02-17\n"
+        "Moved event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-02-24 -> "
         "2025-02-03 .. 2025-02-17\n"
     )
     assert err.endswith(MARKED)
-    assert invoke(club, "game", "void", "2") == (0, "Voided game 2\n", "")  # already marked
+    assert invoke(club, "game", "void", "2") == (
+        0, "Voided game 2\n  game 2: 2025-02-10, Cat (id 3) - Dan (id 4) 1-0 -> removed\n", MARKED,
+    )  # fmt: skip
 
 
 def test_a_game_added_to_the_event_in_its_period_asks_nothing(club: Club) -> None:
@@ -141,8 +158,12 @@ def test_a_game_added_in_the_next_period_asks_first(club: Club) -> None:
 
 def test_the_date_of_a_game_of_its_own_asks_nothing(club: Club) -> None:
     """A game without an event is an event of its own: no other game follows it."""
-    assert invoke(club, "game", "edit", "5", "--date", "2025-01-16") == (0, "Changed game 5\n",
-        "This touches rated period 2025-01: 'ratings rate' re-rates from there\n")  # fmt: skip
+    assert invoke(club, "game", "edit", "5", "--date", "2025-01-16") == (
+        0, "Changed game 5\n  game 5: played_on 2025-01-15 -> 2025-01-16\n"
+        "  event 2 (Ann - Dan, 2025-01-15): start_date 2025-01-15 -> 2025-01-16\n"
+        "  event 2 (Ann - Dan, 2025-01-15): end_date 2025-01-15 -> 2025-01-16\n",
+        "This touches rated period 2025-01: 'ratings rate' re-rates from there\n",
+    )  # fmt: skip
     # to another period it asks: the game is rated elsewhere
     code, _, err = invoke(club, "game", "edit", "5", "--date", "2025-02-16", stdin="n\n")
     assert (code, err) == (1, f"{err.split('[y/N]: ')[0]}[y/N]: n\n{REFUSED}")
@@ -156,7 +177,7 @@ def test_a_declared_span_stays_when_a_result_is_corrected(tmp_path: Path) -> Non
     club.ok("import", "trf", str(trf), "--date", "2024-08-01")
     (span,) = club.rows("SELECT start_date, end_date FROM events")
     code, out, err = invoke(club, "game", "edit", "1", "--result", "0-1")
-    assert (code, out, err) == (0, "Changed game 1\n", "")
+    assert (code, out, err) == (0, "Changed game 1\n  game 1: result 1-0 -> 0-1\n", "")
     assert club.rows("SELECT start_date, end_date FROM events") == [span]
 
 

@@ -104,7 +104,8 @@ def test_event_edit_time_control_asks_logs_and_moves_the_games(club: Club) -> No
     # confirmed
     code, out, err = invoke(club, *args, stdin="y\n")
     assert (code, out) == (
-        0, f"Changed time_control of event {event} (Feb Open)\nMoved {move}\n",
+        0, f"Changed time_control of event {event} (Feb Open)\n"
+        f"  event {event} (Feb Open): time_control standard -> rapid\nMoved {move}\n",
     )  # fmt: skip
     assert err == f"This moves {move}. Go ahead? [y/N]: y\n{MARKED}"
     assert club.rows(
@@ -135,7 +136,8 @@ def test_event_edit_time_control_asks_logs_and_moves_the_games(club: Club) -> No
     code, out, err = invoke(club, "event", "edit", event, "--time-control", "standard", "--yes")
     back = move.replace("rapid list, not standard", "standard list, not rapid")
     assert (code, out, err) == (
-        0, f"Changed time_control of event {event} (Feb Open)\nMoved {back}\n", MARKED,
+        0, f"Changed time_control of event {event} (Feb Open)\n"
+        f"  event {event} (Feb Open): time_control rapid -> standard\nMoved {back}\n", MARKED,
     )  # fmt: skip
     club.ok("rate")
     assert _list(club, "standard") == standard_before

@@ -66,7 +66,7 @@ def test_an_edit_without_a_change_is_refused(club: Club) -> None:
 
 def test_a_real_edit_still_marks_and_logs(club: Club) -> None:
     code, out, err = invoke(club, "game", "edit", "1", "--result", "1-0")
-    assert (code, out) == (0, "Changed game 1\n")
+    assert (code, out) == (0, "Changed game 1\n  game 1: result 0-1 -> 1-0\n")
     assert err == "This touches rated period 2025-01: 'ratings rate' re-rates from there\n"
     assert club.rows("SELECT field, old_value, new_value FROM corrections") == [
         ("result", "0-1", "1-0")

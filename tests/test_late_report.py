@@ -134,7 +134,10 @@ def test_event_edit(club: Club) -> None:
         ["--db", club.db, "event", "edit", "Late Cup", "--period", "2026-05", "--late-ok"],
     )
     assert result.exit_code == 0, result.output
-    assert result.stdout == "Changed rating_period of event 1 (Late Cup)\n"
+    assert result.stdout == (
+        "Changed rating_period of event 1 (Late Cup)\n"
+        "  event 1 (Late Cup): rating_period (none) -> 2026-05\n"
+    )
     assert result.stderr == WARNING.format(name="Late Cup") + "\n"
     # a later edit of something else keeps the period it was given
     club.ok("event", "edit", "Late Cup", "--name", "Late Cup 2026")

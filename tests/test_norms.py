@@ -333,11 +333,15 @@ def test_the_norm_exemption_is_set_logged_and_cleared_1_4_3(tmp_path: Path) -> N
     edit = ["event", "edit", "1", "--norm-exemption"]
     assert run(db, *edit, "zonal", "--reason", "zone 1.1") == (
         "Changed norm_exemption of event 1 (Masters 2025)\n"
+        "  event 1 (Masters 2025): norm_exemption (none) -> zonal\n"
     )
     assert table_rows(db, "SELECT norm_exemption FROM events") == [("zonal",)]
     assert run(db, "norms", "1").splitlines()[1].endswith("norm exemption: zonal (1.4.3c)")
     assert run(db, *edit, "ZONAL") == "Nothing changed for event 1 (Masters 2025)\n"
-    assert run(db, *edit, "none") == "Changed norm_exemption of event 1 (Masters 2025)\n"
+    assert run(db, *edit, "none") == (
+        "Changed norm_exemption of event 1 (Masters 2025)\n"
+        "  event 1 (Masters 2025): norm_exemption zonal -> (none)\n"
+    )
     assert table_rows(
         db, "SELECT action, event_id, field, old_value, new_value, reason FROM corrections"
     ) == [

@@ -577,7 +577,10 @@ def test_merge_and_unmerge_restore_both_players_exactly(tmp_path: Path, db: Path
     ) == (
         0,
         "Merged Ann Twin (id 2) into Ann (id 1): 25 games and 0 byes moved; "
-        "'ratings player unmerge 2' undoes it\n",
+        "'ratings player unmerge 2' undoes it\n"
+        "  player 1 (Ann): sex (none) -> f\n"
+        "  player 1 (Ann): federation (none) -> NED\n"
+        "  player 2 (Ann Twin): merged_into_id (none) -> 1\n",
         "This touches rated period 2025-01: 'ratings rate' re-rates from there\n",
     )
     # both FIDE ids find the player kept; the duplicate keeps its own
@@ -601,7 +604,10 @@ def test_merge_and_unmerge_restore_both_players_exactly(tmp_path: Path, db: Path
 
     assert run(db, "player", "unmerge", "2", "--yes") == (
         0,
-        "Unmerged Ann Twin (id 2) from Ann (id 1): 25 games and 0 byes moved back\n",
+        "Unmerged Ann Twin (id 2) from Ann (id 1): 25 games and 0 byes moved back\n"
+        "  player 1 (Ann): federation NED -> (none)\n"
+        "  player 1 (Ann): sex f -> (none)\n"
+        "  player 2 (Ann Twin): merged_into_id 1 -> (none)\n",
         "This touches rated period 2025-01: 'ratings rate' re-rates from there\n",
     )
     assert _snapshot(db) == before
@@ -639,7 +645,8 @@ def test_unmerge_keeps_later_corrections_and_says_so(tmp_path: Path, db: Path) -
     assert run(db, "player", "edit", "Ann", "--federation", "GER")[0] == 0
     assert run(db, "player", "unmerge", "Ann B", "--yes") == (
         0,
-        "Unmerged Ann B (id 2) from Ann (id 1): 1 game and 0 byes moved back\n",
+        "Unmerged Ann B (id 2) from Ann (id 1): 1 game and 0 byes moved back\n"
+        "  player 2 (Ann B): merged_into_id 1 -> (none)\n",
         "Not restored: game 1 was removed since the merge\n"
         "Not restored: federation of player 1 was changed since the merge (now GER); kept\n",
     )

@@ -672,7 +672,9 @@ def game_void(app: App, game_id_text: str, yes: bool, dry_run: bool, reason: str
         with app.session(commit=not dry_run) as session:
             removed = f"{describe_game(session, game_id)} -> removed"
             service.void_game(session, game_id, allow_move=allow_move, reason=reason)
-            lines = audit.change_lines(session, audit.recorded(session))  # the event's dates
+            # the game's own lines are its removal (said above); the rest, the event's dates
+            moved = [c for c in audit.recorded(session) if c.game_id != game_id]
+            lines = audit.change_lines(session, moved)
             return [removed, *lines], corrections.touched(session)
 
     (lines, marked), move = confirmed(void, yes, dry_run=dry_run)

@@ -213,13 +213,18 @@ def change_lines(session: Session, changes: Sequence[Change]) -> list[str]:
             subject = f"period {c.period}"
         else:
             subject = "settings"
-        lines.append(f"{subject}: {c.field} {_shown(c.old)} -> {_shown(c.new)}")
+        month = c.field == "rating_period"  # stored as the period's first day
+        lines.append(f"{subject}: {c.field} {_shown(c.old, month)} -> {_shown(c.new, month)}")
     return lines
 
 
-def _shown(value: object) -> str:
+def _shown(value: object, month: bool = False) -> str:
+    """A logged value as the line shows it: ``(none)`` for no value, a rating period as
+    ``YYYY-MM``."""
     text = as_text(value)
-    return "(none)" if text is None else text
+    if text is None:
+        return "(none)"
+    return text[:7] if month and len(text) == 10 else text
 
 
 def entries(
