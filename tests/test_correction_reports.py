@@ -51,7 +51,7 @@ def club(tmp_path: Path) -> Club:
     club.game("Dan", "Ann", "0-1", "2026-10-10", "--event", "Oct Cup")
     club.game("Dan Twin", "Cat", "1-0", "2026-10-11", "--event", "Oct Cup")
     club.ok("rate")
-    games = Path(club.db).parent / "late.csv"
+    games = tmp_path / "late.csv"
     games.write_text("date,white,black,result,event\n2026-10-28,Ann,Cat,1-0,Late Cup\n",
                      encoding="utf-8")  # fmt: skip
     club.ok("import", "games", str(games))

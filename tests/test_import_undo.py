@@ -234,7 +234,8 @@ def test_import_undo_names_everything_and_what_was_not_in_the_file(club: Club) -
     assert club.rows("SELECT id, undone_by FROM imports") == [(1, batch)]
     listing = club.ok("import", "list", "--format", "csv").splitlines()
     assert listing[0].endswith(",undone_by")
-    assert listing[1].startswith("1,trf,") and listing[1].endswith(f",{batch}")
+    assert listing[1].startswith("1,trf,")
+    assert listing[1].endswith(f",{batch}")
     club.ok("import", "trf", str(TRF))
     assert club.rows("SELECT id, undone_by FROM imports ORDER BY id") == [(1, batch), (2, None)]
     code, out, err = invoke(club, "import", "undo", "1", "--yes")

@@ -104,7 +104,7 @@ def test_players_registered_later_join_from_the_next_list(club: Club, tmp_path: 
         "SELECT l.name, h.rating_before, h.list_status, h.inactive FROM rating_lists l "
         "JOIN rating_history h ON h.player_id = l.player_id "
         "AND h.period_id = (SELECT id FROM rating_periods WHERE label = l.period) "
-        "WHERE l.period = '2025-04' AND l.name LIKE 'New%' ORDER BY l.name"
+        "WHERE l.period = '2025-04' AND substr(l.name, 1, 4) = 'New,' ORDER BY l.name"
     ) == [("New, Ned", None, "unrated", 0), ("New, Nia", 1700, "listed", 0)]
 
 

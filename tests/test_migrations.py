@@ -970,3 +970,68 @@ def test_0011_keeps_every_event_with_no_exemption_and_back(
     assert _snapshot(url) == before
     for view, rows in views_before.items():
         assert _rows(url, f"SELECT * FROM {view} ORDER BY 1, 2, 3, 4") == rows, view
+
+
+# --- 0012: who is on a list, rows added and withdrawn, undone imports -----------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_0012_keeps_every_list_and_the_record_and_back(tmp_path: Path, backend: str) -> None:
+    """A database made at head (a player registered after the first list, games imported
+    and by hand, ratings changed by a re-rate, a merged duplicate withdrawn, an import
+    undone) taken down to 0011 and up again: 0012's fill gives back what the code wrote
+    (``listed_from``, ``games.import_id``, the kinds and names of the superseded rows); the
+    downgrade deletes what 0011 cannot hold (the undone import, the rows of a removed
+    player) and nothing else."""
+    url = _database(tmp_path, backend)
+    db = str(tmp_path / "r.db") if backend == "sqlite" else url
+    _cli(db, "init", "--system", "club")
+    for name in ("Ann", "Bob", "Bob Twin"):
+        _cli(db, "player", "add", name, "--rating", "1800", "--games", "40")
+    _cli(db, "game", "add", "Ann", "Bob", "1-0", "--date", "2025-01-05")
+    _cli(db, "rate")
+    _cli(db, "player", "add", "Cat", "--rating", "1700", "--games", "40")  # after January
+    feb, register = tmp_path / "feb.csv", tmp_path / "register.csv"
+    feb.write_text("date,white,black,result,event\n2025-02-03,Bob,Cat,1-0,Feb Cup\n")
+    register.write_text("name,rating,games\nNewcomer,1500,10\n")
+    _cli(db, "import", "games", str(feb))
+    _cli(db, "import", "players", str(register))  # on the lists from February
+    _cli(db, "rate")
+    _cli(db, "game", "edit", "1", "--result", "0-1", "--yes")
+    _cli(db, "player", "merge", "--yes", "--force", "Bob", "Bob Twin")
+    _cli(db, "rate")
+    _cli(db, "import", "undo", "2", "--yes")  # Newcomer goes, his February row withdrawn
+    _cli(db, "rate")
+    players = "SELECT id, name, listed_from FROM players ORDER BY id"
+    games = "SELECT id, import_id FROM games ORDER BY id"
+    superseded = (
+        "SELECT id, period, player_id, name, kind, old_rating, new_rating, old_change, "
+        "new_change FROM superseded_ratings ORDER BY id"
+    )
+    at_head = {q: _rows(url, q) for q in (players, games, superseded)}
+    assert at_head[players] == [
+        (1, "Ann", None), (2, "Bob", None), (3, "Bob Twin", None), (4, "Cat", "2025-02-01"),
+    ]  # fmt: skip (Newcomer, 5, removed)
+    assert at_head[games] == [(1, None), (2, 1)]
+    kinds = {(kind, name) for _, _, _, name, kind, *_ in at_head[superseded]}
+    assert kinds == {
+        ("changed", "Ann"), ("changed", "Bob"), ("changed", "Cat"), ("withdrawn", "Bob Twin"),
+        ("withdrawn", "Newcomer"),
+    }  # fmt: skip
+    assert _rows(url, "SELECT id, undone_by FROM imports ORDER BY id") == [(1, None), (2, 3)]
+
+    migrate.downgrade(url, "0011")
+    assert _rows(url, "SELECT id FROM imports") == [(1,)]  # 0011 deleted an undone import
+    kept = [r for r in at_head[superseded] if r[3] != "Newcomer"]  # no player: no row
+    assert _rows(
+        url,
+        "SELECT id, period, player_id, old_rating, new_rating, old_change, new_change "
+        "FROM superseded_ratings ORDER BY id",
+    ) == [(i, p, pid, o, n, oc, 0 if nc is None else nc) for i, p, pid, _, _, o, n, oc, nc in kept]
+
+    migrate.upgrade(url)
+    migrate.check(url)
+    assert _rows(url, players) == at_head[players]
+    assert _rows(url, games) == at_head[games]
+    assert _rows(url, superseded) == kept
+    assert _rows(url, "SELECT id, undone_by FROM imports ORDER BY id") == [(1, None)]

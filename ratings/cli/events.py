@@ -341,6 +341,13 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
+IMPORT_COLUMNS = (
+    "id", "kind", "file", "imported_at", "rows", "events", "games", "byes", "first_event",
+    "undone_by",
+)  # fmt: skip
+"""``import list``'s columns (``undone_by``: the correction that undid the import)."""
+
+
 @import_.command("list")
 @FORMAT
 @pass_app
@@ -350,10 +357,7 @@ def import_list(app: App, fmt: str) -> None:
     with app.session() as session:
         imports = browse.list_imports(session)
     emit_rows(
-        (
-            "id", "kind", "file", "imported_at", "rows", "events", "games", "byes",
-            "first_event", "undone_by",
-        ),  # fmt: skip
+        IMPORT_COLUMNS,
         [
             (
                 i.id,
