@@ -128,9 +128,7 @@ def test_import_undo_removes_the_aliases_it_stored(tmp_path: Path, db: Path) -> 
     path = _event(tmp_path)
     assert run(db, "import", "trf", str(path), "--match", "Novak J.=1")[0] == 0
     result = run(db, "import", "undo", "1")
-    assert result[2].startswith(
-        f"Undo import 1 ({path}) removes 1 event, 1 game and 1 alias:\n"
-    )
+    assert result[2].startswith(f"Undo import 1 ({path}) removes 1 event, 1 game and 1 alias:\n")
     assert "\n  alias 'Novak J.' of player 1 (Novák, Jiří)\n" in result[2]
     out = run(db, "import", "undo", "1", "--yes")[1]
     assert out.startswith(f"Undid import 1 ({path}): removed 1 event, 1 game and 1 alias\n")

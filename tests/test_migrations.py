@@ -1010,7 +1010,10 @@ def test_0012_keeps_every_list_and_the_record_and_back(tmp_path: Path, backend: 
     )
     at_head = {q: _rows(url, q) for q in (players, games, superseded)}
     assert at_head[players] == [
-        (1, "Ann", None), (2, "Bob", None), (3, "Bob Twin", None), (4, "Cat", "2025-02-01"),
+        (1, "Ann", None),
+        (2, "Bob", None),
+        (3, "Bob Twin", None),
+        (4, "Cat", "2025-02-01"),
     ]  # fmt: skip (Newcomer, 5, removed)
     assert at_head[games] == [(1, None), (2, 1)]
     kinds = {(kind, name) for _, _, _, name, kind, *_ in at_head[superseded]}
