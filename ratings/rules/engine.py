@@ -23,6 +23,7 @@ K x sum(dR) rounded once, half away from zero (art. 8.3.4). ``ratings.service.ra
 these records from the database and stores the rows; nothing here touches a database.
 
 About 830 lines: a third are the records' attribute docstrings, and the period is one function.
+Over 600 lines: the period's records (a quarter is their docstrings) and its steps.
 """
 
 from __future__ import annotations

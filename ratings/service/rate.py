@@ -1,7 +1,8 @@
 """Rating periods, strictly in order: the heart of the product (docs/DESIGN.md#the-period-engine).
 
-About 1,200 lines, kept whole: one use case, the loads and stores around one engine call per
-period, sharing the state carried from period to period (the players' standings).
+Over 600 lines: one use case, the loads and stores around one engine call per period.
+
+They share the state carried from period to period (the players' standings).
 
 This module loads and stores; all rating arithmetic is :func:`ratings.rules.rate_period`.
 Set-based: a period's games are read with one query, the players' standings stay in memory
