@@ -20,7 +20,8 @@ answers every new rating, but as functions of plain data:
 Everything is integer arithmetic in the system's exact unit (:attr:`SystemConfig.units_per_point`:
 hundredths for table 8.1.2, :data:`CURVE_UNITS` for the curve); each player's change is
 K x sum(dR) rounded once, half away from zero (art. 8.3.4). ``ratings.service.rate`` (and its
-``rate_*`` modules) loads these records from the database and stores the rows; nothing here touches a database.
+``rate_*`` modules) loads these records from the database and stores the rows; nothing here
+touches a database.
 
 Over 600 lines: the period's records (a quarter is their docstrings) and its steps.
 """
