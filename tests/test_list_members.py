@@ -19,7 +19,7 @@ import pytest
 import ratings.clock
 from tests.test_rating_scenarios import Club
 
-rate_service = importlib.import_module("ratings.service.rate")  # the package exports rate()
+rate_state = importlib.import_module("ratings.service.rate_state")  # reads SKIP_QUIET_PLAYERS
 TODAY = dt.date(2025, 6, 10)
 PLAYERS = [
     ("Ann", "--rating", "1850", "--games", "40"),
@@ -152,7 +152,7 @@ def test_quiet_and_full_reads_list_the_same_players(
 ) -> None:
     """The players registered after a list join it the same way whether a re-rate reads
     only the players whose rows can change or every player every period."""
-    monkeypatch.setattr(rate_service, "SKIP_QUIET_PLAYERS", skip_quiet)
+    monkeypatch.setattr(rate_state, "SKIP_QUIET_PLAYERS", skip_quiet)
     club = build(tmp_path / "club.db")
     club.player("New, Nia", "--rating", "1700", "--games", "40")
     club.player("Late, Lou", "--rating", "1800", "--games", "50")

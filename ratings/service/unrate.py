@@ -94,7 +94,8 @@ def unrate(session: Session, label: str, *, reason: str | None = None) -> Withdr
         entries = conn.exec_driver_sql(
             f"SELECT count(*) FROM rating_history WHERE period_id = {pid}"
         ).scalar_one()
-        # every row of its lists, withdrawn (as rate._supersede keeps a row a re-rate drops)
+        # every row of its lists, withdrawn (as rate_superseded.supersede keeps a row a
+        # re-rate drops)
         kept = conn.exec_driver_sql(
             "INSERT INTO superseded_ratings (period_id, period, time_control, player_id, "
             "name, kind, old_rating, new_rating, old_change, new_change, old_k_used, "
