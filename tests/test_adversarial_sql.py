@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner, Result
-from conftest import PG_URL, new_database
 
 from ratings.cli import cli
 from ratings.db import database_url, make_engine
 from ratings.service import sql as service_sql
+from tests.conftest import PG_URL, new_database
 
 TOO_LONG = (
     "Error: a value is longer than ratings sql reads (at most 1,000,000 bytes); select a part "

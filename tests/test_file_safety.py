@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from safety_helpers import digest, integrity
 
 from ratings import migrate
 from ratings.cli import cli
+from tests.safety_helpers import digest, integrity
 
 
 @pytest.fixture(scope="module")

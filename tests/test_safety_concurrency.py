@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from safety_helpers import build, count, digest, generate, integrity, invoke, start
 from sqlalchemy import exc as sa_exc
 
 import ratings.db
 from ratings import errors
 from ratings.cli import App, cli
 from ratings.db import BUSY_TIMEOUT_MS, database_url, make_engine
+from tests.safety_helpers import build, count, digest, generate, integrity, invoke, start
 
 # the module, not the function of the same name that ratings.service exports
 rate_module = importlib.import_module("ratings.service.rate")
