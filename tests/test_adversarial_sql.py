@@ -153,6 +153,7 @@ def test_the_limits_stay_with_the_query(db: Path) -> None:
         assert service_sql.run_query(engine, "SELECT 1").rows == ((1,),)
         with engine.connect() as conn:
             raw = conn.connection.driver_connection
+            assert raw is not None
             assert raw.getlimit(sqlite3.SQLITE_LIMIT_LENGTH) == 1_000_000_000
             assert raw.getlimit(sqlite3.SQLITE_LIMIT_COLUMN) == 2000
             # SQLite's own printf, which the query's would refuse
