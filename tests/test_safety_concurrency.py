@@ -15,7 +15,7 @@ import shutil
 import sqlite3
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -154,14 +154,14 @@ def test_a_command_that_fails_halfway_changes_nothing(
     first two: the command is one transaction."""
     db = copy(federation["imported"], tmp_path)
     before = db.read_bytes()
-    original = rate_module._Rater.rate_period
+    original: Callable[[object, object, int], int] = rate_module._Rater.rate_period
     calls = []
 
-    def failing(self: rate_module._Rater, period: object, period_id: int) -> int:
+    def failing(self: object, period: object, period_id: int) -> int:
         calls.append(period)
         if len(calls) == 3:
             raise errors.PeriodError("simulated failure in the third period")
-        return original(self, period, period_id)  # type: ignore[arg-type]
+        return original(self, period, period_id)
 
     monkeypatch.setattr(rate_module._Rater, "rate_period", failing)
     assert invoke(db, "rate") == (1, "Error: simulated failure in the third period\n")
