@@ -53,7 +53,7 @@ from ratings.rules.base import (
     points,
 )
 from ratings.rules.editions import ListRules, RatingAdjustment
-from ratings.rules.expected import RuleSet, _capped_difference, expected_units
+from ratings.rules.expected import RuleSet, _capped_difference, expected_units_by
 from ratings.rules.players import (
     _apply_700_rule,
     drop_zero_first_event,
@@ -587,6 +587,14 @@ class _PeriodRules:
     active_from: date
     """A rated player with no game counted since before this day is inactive on the new list
     (:data:`INACTIVE_MONTHS` up to it, art. 7.2.2)."""
+    pool_from: date
+    """The first period start of an unrated player's pool (:func:`pool_window_start`)."""
+    start: date
+    """The period's first day (``period.start``, looked up once)."""
+    list_date: date
+    """The new list's date (``period.list_date``, looked up once)."""
+    unit: int
+    """The system's units per point (``config.units_per_point``, looked up once)."""
 
 
 def _period_rules(config: SystemConfig, period: Period, list_type: TimeControl) -> _PeriodRules:
@@ -602,6 +610,10 @@ def _period_rules(config: SystemConfig, period: Period, list_type: TimeControl) 
         next_fixed_k=config.k or config.list_rules(period.list_date, list_type).fixed_k,
         adjustment=config.list_adjustment(period, list_type),
         active_from=_add_months(period.start, period.months - INACTIVE_MONTHS),
+        pool_from=pool_window_start(period),
+        start=period.start,
+        list_date=period.list_date,
+        unit=config.units_per_point,
     )
 
 
@@ -732,7 +744,7 @@ def _count_games(
 ) -> _CountedGames:
     """Step 1 of :func:`rate_period`: each game from both sides, as it counts (or not)."""
     config = rules.config
-    curve = config.expected is ExpectedMethod.CURVE
+    pd_of = expected_units_by(config.expected is ExpectedMethod.CURVE)  # table 8.1.2 or curve
     start_rating = config.start_rating
     pools = config.uses_initial_ratings
     current: dict[int, int | None] = {pid: s.rating for pid, s in standings.items()}
@@ -794,7 +806,7 @@ def _count_games(
             if own_now is None:
                 if pools:
                     pooled.setdefault(pid, []).append(
-                        PooledGame(game_id, event_id, opp, opp_used, halves)
+                        _new_tuple(PooledGame, (game_id, event_id, opp, opp_used, halves))
                     )
                     used = True
                 continue
@@ -802,9 +814,10 @@ def _count_games(
             if own_used is None:
                 own_used = own_now  # unrated when the event started, rated since
             diff = _capped_difference(own_used, opp_used, rule_set)  # art. 8.3.1
-            pd = expected_units(diff, curve)  # table 8.1.2, or the curve
+            pd = pd_of(diff)  # table 8.1.2, or the curve (expected_units)
+            # named tuples built with tuple.__new__ (as the carried rows): half the cost
             rated.setdefault(pid, []).append(
-                RatedGame(game_id, opp, own_used, opp_used, diff, pd, halves)
+                _new_tuple(RatedGame, (game_id, opp, own_used, opp_used, diff, pd, halves))
             )
             used = True
         games_counted += used
@@ -834,16 +847,15 @@ def _carried(rules: _PeriodRules, pid: int, state: Standing) -> tuple[ListEntry,
     if before is not None and adjustment is not None and before < adjustment.below:
         after = adjustment.apply(before)  # FIDE's one-time change of the list
         state = dataclasses.replace(state, rating=after)
-    period = rules.period
     last_active = state.last_active
     first_listed = last_active is None
     if last_active is None:  # first listed now: inactivity counts from here
-        last_active = period.start
+        last_active = rules.start
         state = dataclasses.replace(state, last_active=last_active)
     inactive = before is not None and _inactive(rules, state, last_active, first_listed)
     if inactive != state.inactive:
         state = dataclasses.replace(state, inactive=inactive)
-    unit = rules.config.units_per_point
+    unit = rules.unit
     k = _next_k(rules, after, state.total_games, state, state.k10, state.reached_2300)
     # most players, most periods: built with tuple.__new__, which skips the named tuple's
     # Python-level __new__ (a third of the cost of 20,000 rows a period)
@@ -863,8 +875,8 @@ def _inactive(rules: _PeriodRules, state: Standing, last_active: date, first_lis
     flagged = state.fide_inactive
     return (
         flagged is not None
-        and flagged <= rules.period.list_date
-        and (first_listed or flagged > rules.period.start)
+        and flagged <= rules.list_date
+        and (first_listed or flagged > rules.start)
     )
 
 
@@ -880,14 +892,13 @@ def _rated(
     K x sum(dR) rounded once (art. 8.3.4), the new rating and the floor (art. 7.2.1); the
     player's breakdown lines are added to ``breakdown``."""
     config = rules.config
-    period = rules.period
-    unit = config.units_per_point
+    unit = rules.unit
     before = state.rating
     rating_for_k = before if seed is None else seed[1]
     n = len(games)
     k = rules.fixed_k or standing_k(
         rating_for_k, state.total_games, state.birth_year, state.k10, state.reached_2300,
-        period.start, state.fide_k, state.fide_k_list,
+        rules.start, state.fide_k, state.fide_k_list,
     )  # fmt: skip
     if config.uses_700_rule:
         k = _apply_700_rule(k, n)
@@ -899,10 +910,10 @@ def _rated(
         halves_total += halves
         pd_total += pd
         breakdown.append(
-            BreakdownLine(
-                game_id, pid, opp, own_used, opp_used, diff, halves, pd, dr, unit, k, FOR_CHANGE
-            )
-        )
+            _new_tuple(BreakdownLine, (
+                game_id, pid, opp, own_used, opp_used, diff, halves, pd, dr, unit, k, FOR_CHANGE,
+            ))
+        )  # fmt: skip
     change = divide_half_away(k * sum_dr, unit)  # art. 8.3.4: rounded once, half away from 0
     own_base = before if before is not None else config.start_rating
     if seed is not None:
@@ -927,7 +938,7 @@ def _pooled(
 ) -> tuple[ListEntry, Standing]:
     """An unrated player's games against rated opponents: pooled (art. 7.1.4, 26 months), and
     the first rating the pool gives, if it is published (art. 8.2)."""
-    unit = rules.config.units_per_point
+    unit = rules.unit
     halves_total = 0
     for game_id, _event_id, opp, opp_used, halves in games:
         halves_total += halves
@@ -964,11 +975,11 @@ def _new_row(
     k = _next_k(rules, after, total, state, flags.k10, flags.reached_2300)
     if after is not None:
         pool = ()
-    start = rules.period.start
-    row = ListEntry(
+    start = rules.start
+    row = _new_tuple(ListEntry, (
         pid, state.rating, after, change, k_used, n, total, halves_total, pd_total,
-        rules.config.units_per_point, flags.k10, flags.reached_2300, k, status, False, start,
-    )  # fmt: skip
+        rules.unit, flags.k10, flags.reached_2300, k, status, False, start,
+    ))  # fmt: skip
     new = Standing(
         after, total, state.birth_year, flags.k10, flags.reached_2300, pool, state.fide_k,
         state.fide_k_list, start, False, state.fide_inactive,
@@ -990,7 +1001,7 @@ def _next_k(
     if rating is None:
         return None
     return rules.next_fixed_k or standing_k(
-        rating, total_games, state.birth_year, k10, reached_2300, rules.period.list_date,
+        rating, total_games, state.birth_year, k10, reached_2300, rules.list_date,
         state.fide_k, state.fide_k_list,
     )  # fmt: skip
 
@@ -1006,10 +1017,10 @@ def _first_rating(
     first rating it gives if it is published (art. 8.2, of the period's edition). A zero
     score in the player's first event ever is disregarded; fewer than 5 games or Ru below the
     floor publish nothing."""
-    period = rules.period
-    cutoff = pool_window_start(period)
+    cutoff = rules.pool_from
+    start = rules.start
     pool = tuple(g for g in state.pool if g.period_start >= cutoff) + tuple(
-        PoolGame(period.start, g.event_id, g.opponent_rating, g.half_points) for g in games
+        PoolGame(start, g.event_id, g.opponent_rating, g.half_points) for g in games
     )
     if len(pool) < INITIAL_MIN_GAMES:
         return pool, None

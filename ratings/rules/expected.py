@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import functools
+import sys
 from bisect import bisect_right
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 
@@ -56,6 +58,10 @@ class RuleSet:
     :attr:`not_rated_above` on the relevant list. None: no such rule (standard chess)."""
     not_rated_above: int | None = None
     """See :attr:`not_rated_difference`."""
+    capped_below: int = field(init=False, repr=False, compare=False)
+    """Derived from :attr:`cap`: a player whose own rating is below this is capped (every
+    rating under :attr:`CapRule.ALL`, none under :attr:`CapRule.NONE`); one comparison per
+    game in the period engine."""
 
     def __post_init__(self) -> None:
         if self.cap is CapRule.BELOW_2650 and self.cap_exempt_from is None:
@@ -68,18 +74,21 @@ class RuleSet:
             raise InvalidRatingError(
                 f"cap difference must be a positive integer: {self.cap_difference!r}"
             )
+        if self.cap is CapRule.ALL:
+            below = sys.maxsize
+        elif self.cap is CapRule.NONE:
+            below = -sys.maxsize  # no rating is below it
+        else:
+            assert self.cap_exempt_from is not None  # checked above
+            below = self.cap_exempt_from
+        object.__setattr__(self, "capped_below", below)
 
     def caps(self, own_rating: int) -> bool:
         """True if this player's difference is capped under this edition (art. 8.3.1).
 
         Decided by the **own** rating of the player whose change is computed.
         """
-        if self.cap is CapRule.ALL:
-            return True
-        if self.cap is CapRule.NONE:
-            return False
-        assert self.cap_exempt_from is not None  # checked in __post_init__
-        return own_rating < self.cap_exempt_from
+        return own_rating < self.capped_below
 
     def rates(self, white: int, black: int) -> bool:
         """False for a game this edition does not rate at all: rapid and blitz from 1
@@ -205,8 +214,16 @@ def expected_units(diff: int, curve: bool) -> int:
     """The expected score of a player whose difference used (after art. 8.3.1) is ``diff``,
     in the method's exact units: table 8.1.2 in hundredths, or the curve in units of
     10^-:data:`CURVE_PLACES` (the one rule the period engine and :func:`expected` follow)."""
-    if not curve:
-        return table_pd(diff)
+    return expected_units_by(curve)(diff)
+
+
+def expected_units_by(curve: bool) -> Callable[[int], int]:
+    """:func:`expected_units` for one method, chosen once (the period engine's per-game call)."""
+    return _curve_pd_units if curve else table_pd
+
+
+def _curve_pd_units(diff: int) -> int:
+    """The curve's expected score for ``own - opp`` = ``diff`` in 10^-CURVE_PLACES units."""
     return _curve_units(diff) if diff >= 0 else CURVE_UNITS - _curve_units(-diff)
 
 
@@ -251,7 +268,7 @@ class Expectation:
 def _capped_difference(own: int, opp: int, rule_set: RuleSet) -> int:
     """``own - opp``, limited to +-cap if this player is capped under ``rule_set`` (8.3.1)."""
     diff = own - opp
-    if rule_set.caps(own):
+    if own < rule_set.capped_below:  # RuleSet.caps, without a call per game
         cap = rule_set.cap_difference
         if diff > cap:
             return cap
