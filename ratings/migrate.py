@@ -1,7 +1,6 @@
 """Alembic, wrapped for the CLI and the tests: upgrade, downgrade, current, check, backup.
 
-About 650 lines, kept whole: migrations, backups and restores are one story (a restore checks
-the backup's schema revision against these migrations before it replaces a database).
+Over 600 lines: migrations and backups together (a restore checks a backup's revision first).
 
 The Alembic ``Config`` is built in code so that an installed wheel (which carries the
 migrations as ``ratings/_migrations``) works as well as a checkout (top-level ``migrations/``).

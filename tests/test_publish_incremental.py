@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from ratings.site import build
+from ratings.site import pool
 from tests.publish_helpers import copy_demo, demo, ok, run, site_files
 
 
@@ -128,8 +128,8 @@ def test_worker_processes_give_the_same_site(
 ) -> None:
     serial = tmp_path / "serial"
     publish(db, serial, "--jobs", "1")
-    monkeypatch.setattr(build, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(build, "_CHUNK_PAGES", 12)
+    monkeypatch.setattr(pool, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(pool, "CHUNK_PAGES", 12)
     parallel = tmp_path / "parallel"
     publish(db, parallel, "--jobs", "2")
     assert site_files(parallel) == site_files(serial)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ratings.site import build
+from ratings.site import build, pool
 from ratings.site.output import MANIFEST
 from tests.publish_helpers import ok, run, site_files
 
@@ -183,8 +183,8 @@ def test_worker_processes_publish_the_rapid_list(
     ok("--db", str(db), "rate")
     serial = tmp_path / "serial"
     publish(db, serial, "--list", "rapid", "--jobs", "1")
-    monkeypatch.setattr(build, "PARALLEL_FROM", 1)
-    monkeypatch.setattr(build, "_CHUNK_PAGES", 1)
+    monkeypatch.setattr(pool, "PARALLEL_FROM", 1)
+    monkeypatch.setattr(pool, "CHUNK_PAGES", 1)
     parallel = tmp_path / "parallel"
     publish(db, parallel, "--list", "rapid", "--jobs", "2")
     assert site_files(parallel) == site_files(serial)

@@ -1,5 +1,5 @@
 """The list rows of players without games are copied in SQL from the previous period's
-(``ratings.service.rate._split_carried`` / ``_copy_carried``, issue 13's speed target): the
+(``ratings.service.rate_carry.split_carried`` / ``copy_carried``, issue 13's speed target): the
 database must hold exactly the rows the engine computed, as when every row is inserted one
 by one. Checked on a synthetic pool with all three lists, from scratch and in a re-rate."""
 
@@ -20,6 +20,7 @@ from ratings.db import SessionFactory, database_url, make_engine
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.models import Game
 from ratings.rules import ListEntry, system_config
+from ratings.service import rate_carry, rate_state
 from tests.conftest import PG_URL, nested_plans, new_database
 from tests.safety_helpers import bench_generate
 
@@ -79,30 +80,30 @@ def test_carried_rows_are_the_engines_rows(
     """Copying the carried rows, and reading only the players whose rows can change (the
     default), store exactly the rows of a rate that reads every player every period and
     inserts every row one by one."""
-    copy = rate_module._copy_carried
+    copy = rate_module.copy_carried
     carried: list[int] = []
 
     def counting(*args: object, **kwargs: object) -> None:
         carried.append(int(args[4]))  # type: ignore[call-overload]
         copy(*args, **kwargs)
 
-    monkeypatch.setattr(rate_module, "_copy_carried", counting)
+    monkeypatch.setattr(rate_module, "copy_carried", counting)
     fast = _rated(session, federation)
     assert sum(carried) > len(fast) // 2  # most rows were copied in SQL
-    monkeypatch.setattr(rate_module, "SKIP_QUIET_PLAYERS", False)
-    monkeypatch.setattr(rate_module, "_split_carried", lambda rows, previous: (rows, 0))
+    monkeypatch.setattr(rate_state, "SKIP_QUIET_PLAYERS", False)
+    monkeypatch.setattr(rate_module, "split_carried", lambda rows, previous: (rows, 0))
     slow = _rated(open_session, federation)
     assert {row[1] for row in slow} == {"standard", "rapid", "blitz"}
     assert fast == slow
 
 
 def test_the_carry_test_reads_the_columns_it_names() -> None:
-    """_split_carried compares list rows by position: the positions of ListEntry's fields."""
+    """split_carried compares list rows by position: the positions of ListEntry's fields."""
     assert ListEntry._fields[:10] == (
         "player_id", "rating_before", "rating_after", "change", "k_used", "period_games",
         "total_games", "score_half_points", "pd_sum_units", "units_per_point",
     )  # fmt: skip
-    assert set(rate_module._CARRY_SELECT) <= set(ListEntry._fields)
+    assert set(rate_carry.CARRY_SELECT) <= set(ListEntry._fields)
 
 
 @pytest.mark.postgres

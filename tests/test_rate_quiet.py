@@ -23,6 +23,7 @@ from ratings.db import SessionFactory, database_url, make_engine
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.models import ENTRY_COLUMNS, Player, RatingPeriod
 from ratings.rules import ListEntry, Period, system_config
+from ratings.service import rate_state
 from ratings.service.common import to_date
 from tests.conftest import BOTH_BACKENDS, new_database
 from tests.safety_helpers import bench_generate
@@ -117,7 +118,7 @@ def test_month_by_month_equals_reading_every_player(
     monkeypatch.undo()
     assert read  # the partial path ran
     assert min(read) < 220 // 2  # and left most players unread in some months
-    monkeypatch.setattr(rate_module, "SKIP_QUIET_PLAYERS", False)
+    monkeypatch.setattr(rate_state, "SKIP_QUIET_PLAYERS", False)
     with fresh() as session:
         everyone = _monthly(session, federation, lambda month: _changes(session, month))
     assert len({row[0] for row in quiet}) == MONTHS

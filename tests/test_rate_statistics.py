@@ -10,7 +10,6 @@ query a table on PostgreSQL."""
 from __future__ import annotations
 
 import datetime as dt
-import importlib
 import shutil
 import time
 from collections.abc import Iterator
@@ -24,12 +23,11 @@ from ratings import migrate, service
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.rules import Period, system_config
-from ratings.service import common
+from ratings.service import common, rate_games, rate_state, rate_superseded
 from ratings.service.rate import stale_statistics
 from tests.conftest import BOTH_BACKENDS, new_database
 from tests.safety_helpers import bench_generate
 
-rate_module = importlib.import_module("ratings.service.rate")  # the package exports rate()
 START = dt.date(2024, 1, 1)
 MONTHS = 6
 PLAYERS = 120
@@ -96,7 +94,8 @@ def _recording(engine: sa.Engine, monkeypatch: pytest.MonkeyPatch) -> list[str]:
         return common.fetch_all(session, sql, params)
 
     sa.event.listen(engine, "before_cursor_execute", grab)
-    monkeypatch.setattr(rate_module, "fetch_all", fetch_all)
+    for module in (rate_state, rate_games, rate_superseded):  # the modules of a rate that use it
+        monkeypatch.setattr(module, "fetch_all", fetch_all)
     return sent
 
 
@@ -106,7 +105,7 @@ def test_a_rate_after_an_import_analyzes_what_the_import_filled(
     players, games, _month = federation
     # short id lists: a period's players would take several queries if PostgreSQL listed
     # them as SQLite does (the federation is far smaller than the 500 of a real list)
-    monkeypatch.setattr(rate_module, "ID_LIST_SIZE", 10)
+    monkeypatch.setattr(rate_state, "ID_LIST_SIZE", 10)
     engine = make_engine(url)
     sent = _recording(engine, monkeypatch)
     postgres = engine.dialect.name == "postgresql"

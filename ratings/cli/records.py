@@ -1,4 +1,7 @@
-"""``ratings player ...`` and ``ratings game ...``: the register and single results."""
+"""``ratings player ...`` and ``ratings game ...``: the register and single results.
+
+Over 600 lines: the player and game groups share the date, result and player parsing.
+"""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """Players and games CSV files (README.md#csv-formats), parsed into plain frozen dataclasses.
 
-About 700 lines, kept whole: the players and games files share the delimiter detection, the
-column maps, the cell checks and the writers.
+Over 600 lines: the players and games files share delimiter detection, cell checks, writers.
 
 Readers check the whole file and raise :class:`~ratings.errors.InputFileErrors` listing every
 problem (``FILE:LINE: field: problem``), so a user fixes a file in one pass. Line numbers are

@@ -1,7 +1,6 @@
 """FIDE's rating list downloads, read as a stream of typed player records.
 
-About 1,060 lines, kept whole: the TXT and XML readers build the same record with the same checks,
-and the federation filter runs inside both.
+Over 600 lines: the TXT and XML readers build one record with the same checks and filter.
 
 FIDE publishes its lists monthly on https://ratings.fide.com/download_lists.phtml, each as
 a ZIP holding one file, in two formats:

@@ -1,7 +1,6 @@
 """FIDE Tournament Report Files (TRF16 and TRF-2026): parse into plain data, and write TRF16.
 
-About 870 lines, kept whole: one format whose reader and writer share the column table and are
-tested as a round trip; most of it is the reader's checks, each with its message.
+Over 600 lines: one format, reader and writer sharing the column table; mostly the checks.
 
 Our own parser of the fixed-column ``001`` player line, which TRF16 and TRF-2026 share.
 Columns are 1-based and inclusive, as in the FIDE description:

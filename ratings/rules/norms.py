@@ -62,6 +62,8 @@ What this module cannot establish, and leaves to the rating officer
   play) are not checked;
 * 1.4.1f is tried by dropping the lowest-rated defeated opponents first; other choices are
   not searched.
+
+Over 600 lines: the Title Regulations' arithmetic, article by article, and its records.
 """
 
 from __future__ import annotations

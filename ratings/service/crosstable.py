@@ -3,7 +3,7 @@ player's games used, the FIDE performance and the rating change from the event (
 dR, unrounded).
 
 One function for every place that shows one: the website's event pages
-(:mod:`ratings.site.build`) and ``ratings event show``. It takes what
+(:mod:`ratings.site.render_events`) and ``ratings event show``. It takes what
 :func:`ratings.service.publish.event_data` reads (games, byes, breakdown rows) and answers
 plain values; the callers format them (HTML, or text).
 """

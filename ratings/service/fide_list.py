@@ -52,9 +52,11 @@ player. One transaction (the caller's): a file that cannot be read whole changes
 The file's SHA-256 is recorded, so importing the same file twice is refused (except with
 ``add``, above).
 
-About 640 lines, kept whole: the register's bulk read, the one pass over the file and the bulk
-writes share one row layout (the players' columns in :data:`FIELDS` order, indexed by position
-in the pass for speed), which a split would spread over modules.
+Over 600 lines: the bulk read, the one pass and the bulk writes share one row layout.
+
+The register's bulk read, the one pass over the file and the bulk writes share one row layout
+(the players' columns in :data:`FIELDS` order, indexed by position in the pass for speed),
+which a split would spread over modules.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Reading what the published website shows: set-based queries for ``ratings publish`` and
 ``ratings plot``.
 
-About 770 lines, kept whole on purpose: it is the one place that reads the columns the site
-shows (see below).
+Over 600 lines: the one place that reads the columns the site shows (see below).
 
 A federation holds millions of list and breakdown rows, so nothing here loads one page at a
 time: each function runs one query (or one per chunk of ids) and streams plain, frozen rows

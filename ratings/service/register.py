@@ -1,7 +1,6 @@
 """The register: adding, editing and listing players, and the players CSV import.
 
-About 670 lines, kept whole: the register's checks (names, namesakes, FIDE ids, entry data,
-codes) serve add, edit and the players CSV import alike.
+Over 600 lines: add, edit and the players CSV import share the register's checks.
 
 Merging and unmerging are :mod:`ratings.service.merge`.
 

@@ -1,4 +1,7 @@
-"""Reading the results: rating lists, a player's history, the per-game card, performance."""
+"""Reading the results: rating lists, a player's history, the per-game card, performance.
+
+Over 600 lines: the CLI's result reads (list, history, card, performance, summary).
+"""
 
 from __future__ import annotations
 

@@ -25,6 +25,8 @@ held SQLite read lock keeps writers out).
 
 Whoever holds the database URL can still write with other tools: this protects the data from
 ``ratings sql``, not from its user.
+
+Over 600 lines: one read-only query runner, its bounds and its guards, on both backends.
 """
 
 from __future__ import annotations

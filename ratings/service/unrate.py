@@ -94,7 +94,7 @@ def unrate(session: Session, label: str, *, reason: str | None = None) -> Withdr
         entries = conn.exec_driver_sql(
             f"SELECT count(*) FROM rating_history WHERE period_id = {pid}"
         ).scalar_one()
-        # as rate._supersede: a value is kept when it differs from the new one, (none, 0)
+        # as rate_superseded.supersede: a value is kept when it differs from the new one, (none, 0)
         kept = conn.exec_driver_sql(
             "INSERT INTO superseded_ratings (period_id, period, time_control, player_id, "
             "old_rating, new_rating, old_change, new_change, old_k_used, superseded_at) "

@@ -1,0 +1,110 @@
+"""What every page renderer shares: the data of a publish (:class:`Shared`, sent to the
+worker processes), the Jinja2 environment, and :class:`Pages`, the base of the list, player
+and event renderers (the escaped names, the common template values)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import jinja2
+from markupsafe import Markup, escape
+
+from ratings import __version__
+from ratings.service import publish as data
+from ratings.site.output import SiteFolder
+
+__all__ = ["Pages", "Shared", "environment", "list_title"]
+
+
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("ratings.site", "templates"),
+        autoescape=True,  # every page is HTML: every value is escaped, in text and attributes
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    return env
+
+
+def list_title(time_control: str) -> str:
+    """What the site calls its list: "Rating list" (standard), "Rapid rating list", ..."""
+    return (
+        "Rating list" if time_control == "standard" else f"{time_control.capitalize()} rating list"
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Shared:
+    """What every part of a publish needs (picklable: sent to the worker processes)."""
+
+    periods: Sequence[data.SitePeriod]
+    register: dict[int, data.SitePlayer]
+    events: dict[int, data.SiteEvent]
+    site_title: str
+    system: str
+    window: int
+    pending: str | None
+    url: str
+    directory: Path
+    identity: tuple[int, int]
+    database: Path | None
+    time_control: str = "standard"
+    """The list the site shows."""
+
+
+class Pages:
+    """Renders pages into the output folder: the state the renderers share."""
+
+    def __init__(self, env: jinja2.Environment, out: SiteFolder, shared: Shared) -> None:
+        self.out = out
+        self.shared = shared
+        self.periods = shared.periods
+        self.index = {p.id: i for i, p in enumerate(shared.periods)}
+        self.by_id = {p.id: p for p in shared.periods}
+        self.register = shared.register
+        self.events = shared.events
+        self.time_control = shared.time_control
+        self.list_title = list_title(shared.time_control)
+        self.common = {
+            "site_title": shared.site_title, "system": shared.system, "version": __version__,
+            "list_title": self.list_title,
+            "list_name": "" if shared.time_control == "standard" else shared.time_control,
+        }  # fmt: skip
+        # each name escaped once, not once per row (ratings.site.rows)
+        self.names = {pid: escape(p.name) for pid, p in shared.register.items()}
+        self.event_names = {eid: escape(e.name) for eid, e in shared.events.items()}
+        self.labels = {p.id: escape(p.label) for p in shared.periods}
+        self._escaped: dict[str | None, Markup] = {}
+        self.t_list = env.get_template("list.html.j2")
+        self.t_player = env.get_template("player.html.j2")
+        self.t_event = env.get_template("event.html.j2")
+        self.rendered = 0
+
+    def _html(self, text: str | None) -> Markup:
+        """``text`` escaped, remembered (titles, federations, rounds, flags: few values)."""
+        found = self._escaped.get(text)
+        if found is None:
+            found = self._escaped[text] = escape(text or "")
+        return found
+
+    def _name(self, player_id: int) -> Markup:
+        found = self.names.get(player_id)
+        return found if found is not None else escape(f"#{player_id}")
+
+    def _titled(self, name: str) -> str:
+        """A player's or event's page title: the name, and which list unless standard."""
+        return name if self.time_control == "standard" else f"{name} ({self.time_control} list)"
+
+    def _tick(self, kind: str) -> None:
+        self.rendered += 1
+
+    def _period_of(self, day: Any) -> data.SitePeriod | None:
+        for p in self.periods:
+            if p.start <= day <= p.end:
+                return p
+        return None

@@ -1,0 +1,199 @@
+"""The incremental plan of a publish: which lists, players and events to render, from the
+manifest of the previous publish (:mod:`ratings.site.build` describes the rules), and the
+period bitmaps that say which periods show on a player's page."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ratings.service import publish as data
+from ratings.site.output import SiteFolder
+
+__all__ = [
+    "Plan",
+    "dirty_bits",
+    "event_fingerprint",
+    "fingerprint",
+    "period_key",
+    "plan_publish",
+    "player_fingerprint",
+    "shows",
+    "table_row",
+]
+
+
+def fingerprint(*values: object) -> str:
+    return hashlib.blake2b(repr(values).encode("utf-8"), digest_size=8).hexdigest()
+
+
+def player_fingerprint(p: data.SitePlayer) -> str:
+    return fingerprint(*dataclasses.astuple(p))
+
+
+def event_fingerprint(e: data.SiteEvent) -> str:
+    return fingerprint(*dataclasses.astuple(e))
+
+
+@dataclass(slots=True)
+class Plan:
+    """What to render."""
+
+    full: bool
+    lists: set[int]
+    """Period ids whose list to render."""
+    players: set[int]
+    events: set[int]
+    dirty: set[int]
+    """Period ids rated since the previous publish."""
+
+
+def period_key(p: data.SitePeriod) -> str:
+    return f"{p.stamp} {p.status}"
+
+
+def plan_publish(
+    session: Session,
+    out: SiteFolder,
+    build: str,
+    periods: Sequence[data.SitePeriod],
+    register: dict[int, data.SitePlayer],
+    events: dict[int, data.SiteEvent],
+    new_bits: dict[int, int],
+    window: int,
+    time_control: str = "standard",
+) -> Plan:
+    old = out.old or {}
+    old_periods = old.get("periods")
+    labels = [p.label for p in periods]
+    everything = Plan(True, {p.id for p in periods}, set(register), set(events), set())
+    if (
+        old.get("build") != build
+        or not isinstance(old_periods, list)
+        or not all(isinstance(x, list) and len(x) == 2 for x in old_periods)
+        or labels[: len(old_periods)] != [label for label, _ in old_periods]
+    ):
+        return everything
+    old_players = old.get("players")
+    old_events = old.get("events")
+    if not isinstance(old_players, dict) or not isinstance(old_events, dict):
+        return everything
+    index = {p.id: i for i, p in enumerate(periods)}
+    dirty = {
+        p.id
+        for i, p in enumerate(periods)
+        if i >= len(old_periods) or old_periods[i][1] != period_key(p)
+    }
+    if 2 * len(dirty) > len(periods):
+        return everything  # most of the history was re-rated: read it all in one pass
+    dirty_mask = sum(1 << index[pid] for pid in dirty)
+
+    changed = {
+        pid for pid, p in register.items() if _old_fp(old_players, pid) != player_fingerprint(p)
+    }
+    known = {pid for pid in changed if str(pid) in old_players}  # changed, not new
+    players = set(changed)
+    players |= {pid for pid, bits in new_bits.items() if bits & dirty_mask}
+    for key, entry in old_players.items():
+        if isinstance(entry, list) and len(entry) == 2 and int(entry[1], 16) & dirty_mask:
+            players.add(int(key))
+    players |= data.players_in_periods(session, dirty, time_control)
+    if known:
+        players |= data.opponents_of(session, known, time_control)
+
+    changed_events = {
+        eid for eid, e in events.items() if old_events.get(str(eid)) != event_fingerprint(e)
+    }
+    spans = [(p.start, p.end) for p in periods if p.id in dirty]
+    event_ids = changed_events | (data.events_in_periods(session, spans) & set(events))
+    if known:
+        event_ids |= data.events_of_players(session, known) & set(events)
+    old_changed_events = {eid for eid in changed_events if str(eid) in old_events}
+    if old_changed_events:
+        players |= data.players_of_events(session, old_changed_events)
+
+    lists = set(dirty)
+    for pid in dirty:
+        lists.update(p.id for p in periods[index[pid] : index[pid] + window])
+    if known:
+        lists = {p.id for p in periods}
+    pending = next((i for i, p in enumerate(periods) if p.status == "needs_rerate"), None)
+    if pending is not None:  # every list from there on says it may still change
+        lists.update(p.id for p in periods[pending:])
+
+    players |= {pid for pid in register if not out.exists(f"players/{pid}.html")}
+    event_ids |= {eid for eid in events if not out.exists(f"events/{eid}.html")}
+    for p in periods:
+        if not all(out.exists(f"lists/{p.label}.{ext}") for ext in ("html", "csv", "txt")):
+            lists.add(p.id)
+    players &= set(register)
+    return Plan(False, lists, players, event_ids, dirty)
+
+
+def _old_fp(old_players: dict[str, Any], pid: int) -> str | None:
+    entry = old_players.get(str(pid))
+    return entry[0] if isinstance(entry, list) and len(entry) == 2 else None
+
+
+def dirty_bits(
+    session: Session,
+    out: SiteFolder,
+    periods: Sequence[data.SitePeriod],
+    time_control: str = "standard",
+) -> dict[int, int]:
+    """For the periods rated since the previous publish: which players' pages they show on
+    (bit per period index), from those periods' rows and the row before them."""
+    old = (out.old or {}).get("periods")
+    if not isinstance(old, list):
+        return {}
+    index = {p.id: i for i, p in enumerate(periods)}
+    dirty = [
+        i
+        for i, p in enumerate(periods)
+        if i >= len(old) or not isinstance(old[i], list) or old[i][1:] != [period_key(p)]
+    ]
+    if not dirty or 2 * len(dirty) > len(periods):
+        return {}
+    wanted = {periods[i].id for i in dirty} | {periods[i - 1].id for i in dirty if i > 0}
+    rows: dict[int, list[data.PeriodRow]] = {}
+    for player_id, row in data.period_rows(session, wanted, time_control):
+        rows.setdefault(player_id, []).append(row)
+    bits: dict[int, int] = {}
+    for player_id, player_rows in rows.items():
+        player_rows.sort(key=lambda r: index[r.period_id])
+        mask = 0
+        previous: data.PeriodRow | None = None
+        for row in player_rows:
+            i = index[row.period_id]
+            adjacent = previous is not None and index[previous.period_id] == i - 1
+            if (
+                row.period_id in wanted
+                and i in dirty
+                and shows(previous if adjacent else None, row, i)
+            ):
+                mask |= 1 << i
+            previous = row
+        if mask:
+            bits[player_id] = mask
+    return bits
+
+
+def shows(previous: data.PeriodRow | None, row: data.PeriodRow, index: int) -> bool:
+    """Whether a period shows on the player's page: a table row (games, a new rating or
+    state, the first entry) or a change of the K the details give."""
+    return table_row(previous, row) or (previous is not None and row.next_k != previous.next_k)
+
+
+def table_row(previous: data.PeriodRow | None, row: data.PeriodRow) -> bool:
+    return (
+        previous is None
+        or row.period_games > 0
+        or row.rating_after != previous.rating_after
+        or row.list_status != previous.list_status
+        or row.k10 != previous.k10
+    )

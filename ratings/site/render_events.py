@@ -1,0 +1,89 @@
+"""The event pages: the crosstable, the rated games' changes and the norms."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from markupsafe import Markup
+from sqlalchemy.orm import Session
+
+from ratings.service import publish as data
+from ratings.service.crosstable import CrossCell, crosstable
+from ratings.site.cells import halves, trend
+from ratings.site.norms import event_norm_rows
+from ratings.site.pages import Pages
+from ratings.site.rows import crosstable_row
+
+__all__ = ["EventPages"]
+
+
+class EventPages(Pages):
+    """Renders the event pages."""
+
+    def events_pages(self, session: Session, wanted: Collection[int] | None) -> None:
+        for ev in data.event_data(session, wanted):
+            event = self.events.get(ev.event_id)
+            if event is None:
+                continue  # ends after the newest rated period: published once rated
+            self._event(event, ev, event_norm_rows(session, ev.event_id, self.time_control))
+            self._tick("events")
+
+    def _event(
+        self, e: data.SiteEvent, ev: data.EventData, norms: Sequence[dict[str, object]] = ()
+    ) -> None:
+        name = self._name
+
+        def sort_name(pid: int) -> str:
+            player = self.register.get(pid)
+            return player.name.lower() if player is not None else ""
+
+        table = crosstable(ev, sort_name)
+        players: list[str] = []
+        for row in table.rows:
+            row_cells = []
+            for results in row.cells:
+                found = [self._cross_cell(c) for c in results]
+                if len(found) == 1:
+                    row_cells.append(found[0])
+                else:  # several games in one round (or none)
+                    row_cells.append(
+                        (
+                            Markup(" ").join(c[0] for c in found),
+                            Markup("; ").join(c[1] for c in found),
+                        )
+                    )
+            delta = row.k_dr_sum
+            players.append(
+                crosstable_row(
+                    row.rank,
+                    row.player_id,
+                    name(row.player_id),
+                    row.rating,
+                    row_cells,
+                    halves(row.score_half_points),
+                    row.performance,
+                    f"{delta:+.2f}" if delta is not None else "",
+                    trend(delta),
+                )
+            )
+        period = self._period_of(e.end_date)
+        page = self.t_event.render(
+            self.common, root="../", title=self._titled(e.name), e=e,
+            players=Markup("".join(players)), count=len(players), rounds=list(table.rounds),
+            games=table.games, rated=table.rated_games, period=period.label if period else "",
+            norms=norms,
+        )  # fmt: skip
+        self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
+
+    def _cross_cell(self, c: CrossCell) -> tuple[Markup, Markup]:
+        """A crosstable cell: opponent's rank, colour, result (or a bye's code); the
+        opponent's name as its note."""
+        if c.opponent_id is None:
+            return self._html(c.mark), _BYE
+        opponent = self._name(c.opponent_id)
+        # c.text is built from numbers and this package's marks: nothing to escape
+        return Markup(c.text), opponent if c.rated else opponent + _NOT_RATED
+
+
+_BYE = Markup("bye")
+_NOT_RATED = Markup(" (not rated)")

@@ -1,0 +1,184 @@
+"""The player pages: details, the rating chart, the period table (quiet runs folded into one
+row) and a calculation card per period with games."""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterator, Sequence
+from decimal import Decimal
+
+from markupsafe import Markup
+from sqlalchemy.orm import Session
+
+from ratings.service import publish as data
+from ratings.site import chart
+from ratings.site.cells import blank, fraction, k_dr, score, signed, trend
+from ratings.site.pages import Pages
+from ratings.site.plan import shows, table_row
+from ratings.site.rows import card_line, history_gap, history_row
+
+__all__ = ["PlayerPages"]
+
+
+_STATES = {
+    "listed": "rated",
+    "first_rating": "first rating",
+    "unrated": "unrated",
+    "below_floor": "below the floor: unrated",
+}
+
+
+class PlayerPages(Pages):
+    """Renders the player pages."""
+
+    def players(self, session: Session, wanted: Collection[int] | None) -> dict[int, int]:
+        """Render the player pages (``wanted`` None: all); returns their period bitmaps."""
+        bits: dict[int, int] = {}
+        histories = data.history_rows(session, wanted, self.time_control)
+        cards = data.card_games(session, wanted, self.time_control)
+        ids = sorted(pid for pid in self.register if wanted is None or pid in wanted)
+        for pid, rows, games in _merge(ids, histories, cards):
+            bits[pid] = self._player(self.register[pid], rows, games)
+            self._tick("players")
+        return bits
+
+    def _player(
+        self, p: data.SitePlayer, rows: list[data.PeriodRow], games: list[data.CardGame]
+    ) -> int:
+        index = self.index
+        rows = sorted((r for r in rows if r.period_id in index), key=lambda r: index[r.period_id])
+        by_period: dict[int, list[data.CardGame]] = {}
+        for g in games:
+            by_period.setdefault(g.period_id, []).append(g)
+        mask = 0
+        shown: list[data.PeriodRow] = []
+        previous: data.PeriodRow | None = None
+        for row in rows:
+            adjacent = (
+                previous
+                if previous is not None and index[previous.period_id] == index[row.period_id] - 1
+                else None
+            )
+            card = row.period_id in by_period
+            if table_row(adjacent, row) or card:
+                shown.append(row)
+                mask |= 1 << index[row.period_id]
+            elif shows(adjacent, row, index[row.period_id]):
+                mask |= 1 << index[row.period_id]
+            previous = row
+        for period_id in by_period:
+            if period_id in index:
+                mask |= 1 << index[period_id]
+        table: list[str] = []
+        for n, newer in enumerate(shown):
+            if n > 0 and index[newer.period_id] - index[shown[n - 1].period_id] > 1:
+                since = self.periods[index[shown[n - 1].period_id] + 1].id
+                until = self.periods[index[newer.period_id] - 1].id
+                table.append(history_gap(self.labels[since], self.labels[until]))
+            table.append(self._history_row(newer, newer.period_id in by_period))
+        table.reverse()
+        latest = rows[-1] if rows else None
+        points = [
+            (self.by_id[r.period_id].list_date, self.by_id[r.period_id].label, r.rating_after)
+            for r in shown
+            if r.rating_after is not None
+        ]
+        if shown and shown[0].rating_before is not None:
+            start = self.by_id[shown[0].period_id]  # the rating the history starts from
+            points.insert(0, (start.start, f"before {start.label}", shown[0].rating_before))
+        spec = chart.rating_chart([chart.Series(p.name, points)], title=None) if points else None
+        cards = [
+            self._card(
+                self.by_id[period_id],
+                by_period[period_id],
+                next((r for r in rows if r.period_id == period_id), None),
+            )
+            for period_id in sorted(by_period, key=lambda x: -index.get(x, -1))
+            if period_id in index
+        ]
+        if latest is not None:
+            rating = blank(latest.rating_after) or "unrated"
+            total_games, next_k, k10 = (
+                latest.total_games,
+                blank(latest.next_k) or "\N{EN DASH}",
+                latest.k10,
+            )
+        else:
+            rating = f"{p.entry_rating} (entry rating)" if p.entry_rating else "unrated"
+            total_games, next_k, k10 = p.entry_games, "\N{EN DASH}", p.k10
+        page = self.t_player.render(
+            self.common, root="../", title=self._titled(p.name), p=p, rating=rating,
+            total_games=total_games, next_k=next_k, k10=k10, spec=spec,
+            rows=Markup("".join(table)), cards=cards,
+        )  # fmt: skip
+        self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
+        return mask
+
+    def _history_row(self, r: data.PeriodRow, card: bool) -> str:
+        played = r.period_games > 0
+        status = _STATES.get(r.list_status, r.list_status)
+        return history_row(
+            self.labels[r.period_id], card, r.rating_before, r.rating_after,
+            signed(r.change) if played else "", trend(r.change if played else 0), r.k_used,
+            r.period_games, score(r.score) if played else "", self._html(status),
+        )  # fmt: skip
+
+    def _card(
+        self, period: data.SitePeriod, games: list[data.CardGame], row: data.PeriodRow | None
+    ) -> dict[str, object]:
+        games.sort(key=lambda g: (g.played_on, g.game_id))
+        rated = [g for g in games if g.k_used is not None and g.dr is not None]
+        event_names, html, name = self.event_names, self._html, self._name
+        lines = []
+        for g in games:
+            lines.append(
+                card_line(
+                    g.played_on.isoformat(),
+                    g.event_id,
+                    event_names.get(g.event_id, Markup()),
+                    html(g.round),
+                    g.opponent_id,
+                    name(g.opponent_id),
+                    g.white,
+                    g.opponent_rating,
+                    g.difference,
+                    fraction(g.pd),
+                    score(g.score),
+                    fraction(g.dr, signed=True),
+                    g.k_used,
+                    k_dr(g.k_used, g.dr) if g.k_used is not None and g.dr is not None else "",
+                )
+            )
+        k_used = rated[0].k_used if rated else None
+        dr_sum = sum((g.dr for g in rated if g.dr is not None), Decimal(0))
+        return {
+            "label": period.label,
+            "rated": bool(rated),
+            "before": blank(row.rating_before) if row else "",
+            "after": (blank(row.rating_after) or "unrated") if row else "",
+            "k_used": blank(k_used),
+            "lines": Markup("".join(lines)),
+            "count": len(lines),
+            "pd_sum": fraction(sum((g.pd for g in rated if g.pd is not None), Decimal(0))),
+            "score": score(sum((g.score for g in games), Decimal(0))),
+            "dr_sum": fraction(dr_sum, signed=True),
+            "k_dr_sum": f"{k_used * dr_sum:+.2f}" if k_used is not None else "",
+            "change": signed(row.change) if row else "",
+        }
+
+
+def _merge(
+    ids: Sequence[int],
+    histories: Iterator[tuple[int, list[data.PeriodRow]]],
+    cards: Iterator[tuple[int, list[data.CardGame]]],
+) -> Iterator[tuple[int, list[data.PeriodRow], list[data.CardGame]]]:
+    """Join two id-ordered streams with the ids wanted (ascending)."""
+    h = next(histories, None)
+    c = next(cards, None)
+    for pid in ids:
+        while h is not None and h[0] < pid:
+            h = next(histories, None)
+        while c is not None and c[0] < pid:
+            c = next(cards, None)
+        rows = h[1] if h is not None and h[0] == pid else []
+        games = c[1] if c is not None and c[0] == pid else []
+        yield pid, rows, games
