@@ -49,8 +49,10 @@ def random_pool(
             rating = int(rng.gauss(1800, 250))
             rating = max(1000, min(2390, rating))
         birth = rng.choice([None, rng.randint(1950, 2000), rng.randint(2005, 2015)])
-        games = rng.choice([0, 0, rng.randint(1, 40), rng.randint(30, 400)])
-        pool.append(Player(pid, rating, games, birth, rating is not None and rng.random() < 0.02))
+        past_games = rng.choice([0, 0, rng.randint(1, 40), rng.randint(30, 400)])
+        pool.append(
+            Player(pid, rating, past_games, birth, rating is not None and rng.random() < 0.02)
+        )
         strength[pid] = rating if rating is not None else rng.randint(1300, 2000)
     games: list[Game] = []
     event = 0

@@ -271,7 +271,8 @@ def rate_history(
                 if system.name != "elo" and k * n > 700:
                     k = 700 // n
                 k_used = k
-                total_dr: Fraction | Decimal = 0
+                curve_dr = Decimal(0)  # the curve's sum of score - E, to 60 digits
+                table_dr = Fraction(0)  # table 8.1.2's, exact
                 for (own, opp, score, day), line in zip(tally[pid], lines[pid], strict=True):
                     d = own - opp
                     capped = system.name != "elo" and (day < EXEMPT_FROM or own < 2650)
@@ -288,12 +289,10 @@ def rate_history(
                     if system.curve:
                         with localcontext() as ctx:
                             ctx.prec = 60
-                            total_dr = Decimal(total_dr) + (
-                                Decimal(score.numerator) / score.denominator - curve_e(d)
-                            )
+                            curve_dr += Decimal(score.numerator) / score.denominator - curve_e(d)
                     else:
-                        total_dr = Fraction(total_dr) + score - table_pd(d)
-                change = round_half_away(k * total_dr)
+                        table_dr += score - table_pd(d)
+                change = round_half_away(k * (curve_dr if system.curve else table_dr))
                 after = base + change
                 if before is None:
                     status = "first_rating"

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from safety_helpers import digest, integrity
 from sqlalchemy import exc as sa_exc
 
 from ratings.cli import cli
 from ratings.db import database_url, make_engine, sqlite_path
+from tests.safety_helpers import digest, integrity
 
 PLAYERS_CSV = 'name,birthdate,rating,games\n"Smith, Ann",1990,1800,40\n"Jones, Bob",1985,1650,40\n'
 GAMES_CSV = (

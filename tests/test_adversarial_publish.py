@@ -88,7 +88,7 @@ def set_format(m: dict[str, Any]) -> None:
     m["format"] = 99
 
 
-DAMAGE: list[tuple[str, Callable[[Path], None], str]] = [
+DAMAGE: list[tuple[str, Callable[[Path], object], str]] = [
     ("hex mask", lambda s: edit(s, set_player_mask), "players: '1': not [fingerprint, hex mask]"),
     ("files entry", lambda s: edit(s, set_files_entry),
      "files: 'index.html': not [sha256, size]"),

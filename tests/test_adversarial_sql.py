@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner, Result
-from conftest import PG_URL, new_database
 
 from ratings.cli import cli
 from ratings.db import database_url, make_engine
 from ratings.service import sql as service_sql
+from tests.conftest import PG_URL, new_database
 
 TOO_LONG = (
     "Error: a value is longer than ratings sql reads (at most 1,000,000 bytes); select a part "
@@ -153,6 +153,7 @@ def test_the_limits_stay_with_the_query(db: Path) -> None:
         assert service_sql.run_query(engine, "SELECT 1").rows == ((1,),)
         with engine.connect() as conn:
             raw = conn.connection.driver_connection
+            assert raw is not None
             assert raw.getlimit(sqlite3.SQLITE_LIMIT_LENGTH) == 1_000_000_000
             assert raw.getlimit(sqlite3.SQLITE_LIMIT_COLUMN) == 2000
             # SQLite's own printf, which the query's would refuse

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import copy_database, new_test_database
+from tests.conftest import PgDatabase, copy_database, new_test_database
 from tests.test_import_trf import player_line, rows, run, trf_file
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
     path = new_test_database(tmp_path_factory.mktemp("aliases") / "template.db")
     assert run(path, "init")[0] == 0
     for name, year in (("Novák, Jiří", "1984"), ("Novák, Jan", "1990"), ("Smith, Ann", "")):
@@ -23,7 +23,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def db(tmp_path: Path, template: Path) -> Path:
+def db(tmp_path: Path, template: Path | PgDatabase) -> Path | PgDatabase:
     return copy_database(template, tmp_path / "club.db")
 
 

@@ -89,7 +89,7 @@ NO_ROWS_PERIOD = (
 
 def test_every_published_change_is_recomputed_in_sql_on_the_demo(demo: str) -> None:
     assert run(demo, "sql", RECOMPUTE) == NO_ROWS
-    labels = [label for (label,) in table_rows(demo, "SELECT label FROM rating_periods")]
+    labels = [str(label) for (label,) in table_rows(demo, "SELECT label FROM rating_periods")]
     assert len(labels) == 12
     for label in labels:
         assert run(demo, "sql", for_period(label)) == NO_ROWS_PERIOD, label
@@ -127,6 +127,7 @@ def test_a_changed_value_is_reported(demo: str) -> None:
     """The query is not vacuous: a list entry that disagrees with its breakdown shows up."""
     engine_rows = table_rows(demo, "SELECT id FROM rating_periods WHERE label = '2025-03'")
     ((period_id,),) = engine_rows
+    assert isinstance(period_id, int)
     app = App(demo)
     with app.session() as session:
         session.connection().exec_driver_sql(
@@ -223,6 +224,7 @@ def test_every_published_change_is_recomputed_on_three_lists(tmp_path: Path) -> 
         "SELECT count(*) FROM (SELECT period_id, player_id FROM rating_history "
         "WHERE period_games > 0 GROUP BY period_id, player_id HAVING count(*) > 1) AS t",
     )
+    assert isinstance(both[0][0], int)
     assert both[0][0] > 0  # players with games on two lists in one period
     assert run(db, "sql", RECOMPUTE) == NO_ROWS
 
@@ -244,7 +246,7 @@ def test_one_periods_check_reports_what_the_whole_check_reports_for_it(tmp_path:
         ["rate"],
     ):
         assert run(db, *args)[0] == 0
-    labels = [label for (label,) in table_rows(db, "SELECT label FROM rating_periods")]
+    labels = [str(label) for (label,) in table_rows(db, "SELECT label FROM rating_periods")]
     assert len(labels) == 6
     for label in labels:
         assert run(db, "sql", for_period(label)) == NO_ROWS_PERIOD, label
@@ -263,6 +265,7 @@ def test_one_periods_check_reports_what_the_whole_check_reports_for_it(tmp_path:
     app = App(db)
     with app.session() as session:
         for statement, (period_id,) in zip(tamper, periods[2:6], strict=True):
+            assert isinstance(period_id, int)
             done = session.connection().exec_driver_sql(statement.format(int(period_id)))
             assert done.rowcount == 1, statement
     app.close()

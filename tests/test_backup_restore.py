@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from safety_helpers import (
+
+from ratings import migrate
+from ratings.cli import cli
+from tests.safety_helpers import (
     build,
     digest,
     dump,
@@ -22,9 +25,6 @@ from safety_helpers import (
     start,
     wait_for_journal,
 )
-
-from ratings import migrate
-from ratings.cli import cli
 
 HEAD = migrate.head_revision()
 

@@ -145,7 +145,7 @@ def test_player_mix(tmp_path: Path) -> None:
     assert any(p.k10 for p in players)
     assert all(p.rating is not None and p.rating >= 2300 for p in players if p.k10)
     assert any(p.rating is not None and p.rating >= 2400 for p in players)
-    assert all(0 <= p.games <= 300 for p in players)
+    assert all(p.games is not None and 0 <= p.games <= 300 for p in players)
     assert read_games_csv(files.games_csv.read_bytes(), "games.csv") == []
 
 

@@ -4,6 +4,7 @@ SQLite, and no work database left behind. Skipped without a server (RATINGS_TEST
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 from typing import Any
@@ -143,7 +144,7 @@ def test_the_floors_key_checks_read_the_periods_by_index(
     ``auto_explain``'s plans of the nested statements, sent to this connection as notices."""
     import datetime as dt
 
-    import floor_pg  # bench/ is on the path once bench/run.py is loaded
+    floor_pg = importlib.import_module("floor_pg")  # bench/ is on the path once run.py is loaded
     import psycopg
 
     files = bench_module("generate.py", "bench_generate_pg").generate(

@@ -39,8 +39,8 @@ def smoke(bench_run: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> An
         ran.append(real_run(*args, **kwargs))
         return ran[-1]
 
-    bench_run.run = spy
-    try:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(bench_run, "run", spy)
         code = bench_run.main(
             [
                 "--players", "200", "--games", "1000", "--periods", "3", "--extra-games", "200",
@@ -48,8 +48,6 @@ def smoke(bench_run: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> An
                 "--report", str(report),
             ]
         )  # fmt: skip
-    finally:
-        bench_run.run = real_run
     after = results_md.read_bytes() if results_md.exists() else None
     (results, text) = ran[0]
     return code, results, text, report, before, after

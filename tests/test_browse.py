@@ -7,6 +7,7 @@ hand-written SQL found them.
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 
@@ -134,9 +135,7 @@ def games(session: Session) -> None:
     service.add_game(session, "Bob", "Ann", Result.DRAW, _day("2025-01-06"), event_name="Cup")
 
 
-def _day(text: str) -> object:
-    import datetime as dt
-
+def _day(text: str) -> dt.date:
     return dt.date.fromisoformat(text)
 
 

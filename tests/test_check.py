@@ -104,7 +104,7 @@ def test_counts_are_the_list_rows_and_the_rated_games(club_template: Path | PgDa
     """The counts, read independently: the players on the period's lists, and the games
     that count for someone's rating (Able - Eve counts only for Eve's first rating)."""
     ((players, games),) = table_rows(
-        club_template,
+        club_template if isinstance(club_template, Path) else str(club_template),
         "SELECT (SELECT count(DISTINCT player_id) FROM rating_history h JOIN rating_periods rp "
         "ON rp.id = h.period_id WHERE rp.label = '2025-02'), (SELECT count(DISTINCT game_id) "
         "FROM rating_breakdown b JOIN rating_periods rp ON rp.id = b.period_id "
@@ -316,7 +316,8 @@ def test_it_finds_what_the_cookbook_query_finds(three_lists: Path, tmp_path: Pat
         periods[2:6],
         strict=True,
     ):
-        tamper(db, statement.format(int(period_id)))
+        assert isinstance(period_id, int)
+        tamper(db, statement.format(period_id))
     code, out, err = run(db, "sql", RECOMPUTE, "--format", "json")
     assert code == 0, err
     expected = [

@@ -4,6 +4,7 @@ values, and end exactly where a rebuild from the corrected data ends
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -34,7 +35,7 @@ GAMES = [
 ]
 
 
-def build(path: Path, games: list[tuple[str, ...]], *, fix_birthdate: bool) -> Club:
+def build(path: Path, games: Sequence[tuple[str, ...]], *, fix_birthdate: bool) -> Club:
     club = Club(path)
     for name, *args in PLAYERS:
         if fix_birthdate and name == "Bob":

@@ -30,6 +30,7 @@ def test_demo_builds_rates_and_lists(tmp_path: Path) -> None:
     ks = table_rows(db, "SELECT DISTINCT k_used FROM rating_history WHERE k_used IS NOT NULL")
     assert {10, 40} <= {k for (k,) in ks}
     juniors = table_rows(db, "SELECT count(*) FROM players WHERE birth_year >= 2007")
+    assert isinstance(juniors[0][0], int)
     assert juniors[0][0] >= 3
     # running it again replaces the previous demo database
     again = CliRunner().invoke(cli, ["demo", "--db", str(db)], catch_exceptions=False)

@@ -270,7 +270,7 @@ def pools(draw: st.DrawFn) -> tuple[list[ref.Player], list[ref.Game]]:
         day = first + dt.timedelta(days=draw(st.integers(0, later)))
         for _ in range(draw(st.integers(1, 6))):
             white = draw(st.integers(1, n))
-            black = draw(st.integers(1, n).filter(lambda b, w=white: b != w))
+            black = draw(st.integers(1, n).filter(white.__ne__))  # anyone but white
             played = day + dt.timedelta(days=draw(st.integers(0, 40)))
             score = draw(st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)]))
             games.append(ref.Game(len(games) + 1, event, played, white, black, score))

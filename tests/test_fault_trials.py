@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from safety_helpers import build, digest, generate, integrity, invoke, start
+
+from tests.safety_helpers import build, digest, generate, integrity, invoke, start
 
 SCALE = int(os.environ.get("RATINGS_SAFETY_SCALE", "1"))
 """Multiplies the trials, for a longer run (the figures in docs/RELIABILITY.md)."""

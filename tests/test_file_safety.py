@@ -9,14 +9,15 @@ import shutil
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from safety_helpers import digest, integrity
 
 from ratings import migrate
 from ratings.cli import cli
+from tests.safety_helpers import digest, integrity
 
 
 @pytest.fixture(scope="module")
@@ -314,12 +315,12 @@ def test_sql_on_a_read_only_file_with_a_hot_journal_says_what_to_do(
 ) -> None:
     """Without write access the journal cannot be rolled back: say so, and what to do."""
     _leave_hot_journal(db)
-    real = sqlite3.connect
+    real: Callable[..., sqlite3.Connection] = sqlite3.connect
 
     def no_write_access(database: str, *args: object, **kwargs: object) -> sqlite3.Connection:
         if not kwargs.get("uri"):  # the read-write open that would roll the journal back
             raise sqlite3.OperationalError("attempt to write a readonly database")
-        return real(database, *args, **kwargs)  # type: ignore[arg-type]
+        return real(database, *args, **kwargs)
 
     monkeypatch.setattr(sqlite3, "connect", no_write_access)
     result = run(db, "sql", "SELECT 1")

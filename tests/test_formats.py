@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import copy_database, new_test_database
+from tests.conftest import PgDatabase, copy_database, new_test_database
 from tests.test_import_trf import run
 
 
 @pytest.fixture(scope="module")
-def rated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def rated(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
     db = new_test_database(tmp_path_factory.mktemp("formats") / "club.db")
     assert run(db, "init")[0] == 0
     run(db, "player", "add", "Ash, Ann", "--rating", "1800", "--games", "40")
@@ -32,7 +32,7 @@ def rated(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def db(tmp_path: Path, rated: Path) -> Path:
+def db(tmp_path: Path, rated: Path | PgDatabase) -> Path | PgDatabase:
     return copy_database(rated, tmp_path / "club.db")
 
 

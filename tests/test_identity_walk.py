@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from ratings.matching import fold
-from tests.conftest import copy_database, new_test_database, table_rows
+from tests.conftest import PgDatabase, copy_database, new_test_database, table_rows
 
 TRF = Path(__file__).parent / "data" / "trf"
 
@@ -49,7 +49,7 @@ OTHERS = (
 )  # fmt: skip
 
 
-def run(db: Path, *args: str) -> tuple[int, str, str]:
+def run(db: Path | PgDatabase, *args: str) -> tuple[int, str, str]:
     result = CliRunner().invoke(cli, ["--db", str(db), *args])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         assert result.exc_info is not None
@@ -97,7 +97,7 @@ def _irish(tmp_path: Path, month: int) -> Path:
 
 
 @pytest.fixture(scope="module")
-def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def club(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
     """The register of 30 (one database per module; tests get copies)."""
     folder = tmp_path_factory.mktemp("walk")
     db = new_test_database(folder / "club.db")
@@ -116,12 +116,14 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def db(tmp_path: Path, club: Path) -> Path:
+def db(tmp_path: Path, club: Path | PgDatabase) -> Path | PgDatabase:
     return copy_database(club, tmp_path / "club.db")
 
 
 def _live_names(db: Path) -> list[str]:
-    return [n for (n,) in table_rows(db, "SELECT name FROM players WHERE merged_into_id IS NULL")]
+    return [
+        str(n) for (n,) in table_rows(db, "SELECT name FROM players WHERE merged_into_id IS NULL")
+    ]
 
 
 def _id(name: str) -> int:
@@ -172,6 +174,7 @@ def test_the_walk_ends_with_one_record_per_person(tmp_path: Path, db: Path) -> N
             db,
             f"SELECT count(*) FROM games WHERE white_id = {_id(name)} OR black_id = {_id(name)}",
         )[0][0]
+        assert isinstance(games, int), (start, name)
         assert games >= 3, (start, name)
 
     # the next month: the same spellings, no flag at all

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.test_import_fide_list import ARRIBAS, CARLSEN, foa_list
+from tests.test_import_fide_list import foa_list
+from tests.test_io_fide_list import ARRIBAS, CARLSEN
 from tests.test_rating_scenarios import Club
 
 

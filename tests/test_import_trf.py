@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from ratings.cli import cli
-from tests.conftest import copy_database, new_test_database, table_rows
+from tests.conftest import PgDatabase, copy_database, new_test_database, table_rows
 from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 DATA = Path(__file__).parent / "data"
@@ -24,21 +24,21 @@ PGN = DATA / "pgn"
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
     """One database made by `ratings init` per module; tests get copies (on PostgreSQL with
     RATINGS_TEST_BACKEND=postgres: a database, used as a template)."""
     path = new_test_database(tmp_path_factory.mktemp("club") / "template.db")
     assert run(path, "init")[0] == 0
-    return path  # a PgDatabase stands in for the path on PostgreSQL
+    return path
 
 
 @pytest.fixture
-def db(tmp_path: Path, template: Path) -> Path:
+def db(tmp_path: Path, template: Path | PgDatabase) -> Path | PgDatabase:
     """A fresh, initialised database (fide rules, monthly periods)."""
-    return copy_database(template, tmp_path / "club.db")  # or a PgDatabase on PostgreSQL
+    return copy_database(template, tmp_path / "club.db")
 
 
-def run(db: Path, *args: str) -> tuple[int, str, str]:
+def run(db: Path | PgDatabase, *args: str) -> tuple[int, str, str]:
     """Exit code, stdout and stderr of one command; a traceback fails the test."""
     result = CliRunner().invoke(cli, ["--db", str(db), *args])
     if result.exception is not None and not isinstance(result.exception, SystemExit):
@@ -47,22 +47,22 @@ def run(db: Path, *args: str) -> tuple[int, str, str]:
     return result.exit_code, result.stdout, result.stderr
 
 
-def rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+def rows(db: Path | PgDatabase, sql: str) -> list[tuple[object, ...]]:
     """Rows of a query, read outside the CLI (plain sqlite3 for a file)."""
     return table_rows(db if isinstance(db, Path) else str(db), sql)
 
 
-def counts(db: Path) -> tuple[int, int, int, dict[str, int]]:
+def counts(db: Path | PgDatabase) -> tuple[int, int, int, dict[str, int]]:
     """Players, rated games, unrated games, byes by code."""
     players = rows(db, "SELECT count(*) FROM players")[0][0]
     rated = rows(db, "SELECT count(*) FROM games WHERE rateable")[0][0]
     unrated = rows(db, "SELECT count(*) FROM games WHERE NOT rateable")[0][0]
-    byes = dict(rows(db, "SELECT code, count(*) FROM byes GROUP BY code"))
+    byes = rows(db, "SELECT code, count(*) FROM byes GROUP BY code")
     return (
         int(str(players)),
         int(str(rated)),
         int(str(unrated)),
-        {str(k): int(str(v)) for k, v in byes.items()},
+        {str(k): int(str(v)) for k, v in byes},
     )
 
 

@@ -45,11 +45,14 @@ def club(tmp_path: Path) -> Club:
     return club
 
 
-def counts(club: Club) -> tuple[object, ...]:
-    return tuple(
-        club.rows(f"SELECT count(*) FROM {t}")[0][0]
-        for t in ("players", "events", "games", "byes", "imports")
-    )
+def counts(club: Club) -> tuple[int, ...]:
+    return tuple(_count(club, t) for t in ("players", "events", "games", "byes", "imports"))
+
+
+def _count(club: Club, table: str) -> int:
+    ((n,),) = club.rows(f"SELECT count(*) FROM {table}")
+    assert isinstance(n, int)
+    return n
 
 
 def test_import_undo_removes_what_the_import_added(club: Club) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -80,7 +81,12 @@ def test_fides_layout_is_read_by_the_fast_pattern(
 ) -> None:
     path = write(tmp_path, document(*(player(fide_id=1000 + i) for i in range(50))))
     calls: list[object] = []
-    monkeypatch.setattr(fide_list_module, "_read_xml_tree", lambda *a: calls.append(a) or iter(()))
+
+    def read_xml_tree(*args: object) -> Iterator[object]:
+        calls.append(args)
+        return iter(())
+
+    monkeypatch.setattr(fide_list_module, "_read_xml_tree", read_xml_tree)
     records, problems, _ = outcome(path)
     assert [r.fide_id for r in records] == list(range(1000, 1050))
     assert (problems, calls) == ([], [])

@@ -49,7 +49,7 @@ def test_every_public_service_function_is_exported_with_its_types() -> None:
 
 def test_an_unknown_name_is_an_attribute_error() -> None:
     with pytest.raises(AttributeError, match="module 'ratings' has no attribute 'nope'"):
-        _ = ratings.nope  # type: ignore[attr-defined]
+        _ = ratings.nope  # the package's __getattr__ raises it
 
 
 def test_open_session_rolls_back_on_error(tmp_path: Path) -> None:

@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -124,7 +125,7 @@ ROUND_ROBIN: list[Opponent] = [
 """The docs' 10-player round robin: the hero scores 7 of 9."""
 
 
-def hero_checks(db: str, event: str) -> dict[str, dict[str, object]]:
+def hero_checks(db: str, event: str) -> dict[str, dict[str, Any]]:
     rows = json.loads(run(db, "norms", event, "--format", "json"))
     return {r["title"]: r for r in rows if r["player"] == HERO}
 

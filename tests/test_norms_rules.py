@@ -488,7 +488,7 @@ def test_events_longer_than_30_days_1_1_4(end: dt.date, long: bool) -> None:
 
 def test_the_table_is_the_rating_regulations_table_8_1_1_1_4_9() -> None:
     """dp comes from the one table 8.1.1 of ``ratings.rules`` (1.4.9 is the same table)."""
-    assert norms.dp is players.dp
+    assert vars(norms)["dp"] is players.dp  # imported there, not exported
     source = inspect.getsource(norms)
     assert "-677" not in source
 
@@ -496,7 +496,9 @@ def test_the_table_is_the_rating_regulations_table_8_1_1_1_4_9() -> None:
 # --- titles by rating (1.3) and applications (1.5) --------------------------------------------
 
 
-def point(period: str, day: dt.date, rating: int, games: int | None, game: int | None = 1):
+def point(
+    period: str, day: dt.date, rating: int, games: int | None, game: int | None = 1
+) -> TitleRatingPoint:
     return TitleRatingPoint(period, day, game, rating, games)
 
 

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from safety_helpers import digest, integrity
 
 from ratings import migrate
 from ratings.cli import cli
 from ratings.db import database_url, sqlite_path, sqlite_uri
+from tests.safety_helpers import digest, integrity
 
 PLAYERS_CSV = (
     "name,birthdate,rating,games\n"

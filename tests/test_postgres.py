@@ -27,13 +27,13 @@ from pytest_alembic.tests import (
     test_up_down_consistency,
     test_upgrade,
 )
-from safety_helpers import generate
 from sqlalchemy.engine import Engine
 
 import ratings.db
 from ratings import migrate, privileges
 from ratings.cli import cli
 from ratings.db import PG_LOCK_KEY, database_url, make_engine
+from tests.safety_helpers import generate
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
 DATA = Path(__file__).parent / "data"
@@ -560,7 +560,7 @@ def test_values_keep_their_types(target: str) -> None:
 def test_a_million_rows_stream_on_postgresql(target: str, tmp_path: Path) -> None:
     """The server builds the rows (spilling to disk past work_mem); the client holds one
     batch. Peak RSS of the command alone (see test_sql_stream.PEAK_RSS)."""
-    from test_sql_stream import PEAK_RSS
+    from tests.test_sql_stream import PEAK_RSS
 
     query = (
         "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000) "

@@ -10,6 +10,7 @@ are the benchmark's (bench/RESULTS.md)."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import re
@@ -120,9 +121,11 @@ def explain(database: str) -> Iterator[Any]:
         assert raw is not None
 
         def postgres_scans(statement: str, parameters: Any = None) -> set[str]:
-            with raw.cursor() as cursor:
+            with contextlib.closing(raw.cursor()) as cursor:
                 cursor.execute("EXPLAIN (FORMAT JSON) " + statement, parameters)
-                (plan,) = cursor.fetchone()
+                row = cursor.fetchone()
+            assert row is not None
+            (plan,) = row
             tables: set[str] = set()
             root = (plan if isinstance(plan, list) else json.loads(plan))[0]["Plan"]
             stack = [(root, False)]

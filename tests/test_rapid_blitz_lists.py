@@ -7,7 +7,9 @@ from __future__ import annotations
 import datetime as dt
 import json
 import random
+from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -23,7 +25,7 @@ def club(tmp_path: Path) -> Club:
     return Club(tmp_path / "club.db")
 
 
-def _list(club: Club, list_type: str, period: str | None = None) -> dict[str, object]:
+def _list(club: Club, list_type: str, period: str | None = None) -> dict[str, dict[str, Any]]:
     args = ["list", "--all", "--format", "json", "--list", list_type]
     if period:
         args += ["--period", period]
@@ -91,7 +93,7 @@ def test_600_point_exclusion_from_december_2024(club: Club, day: str, rated: boo
     """R&B art. 7.3.1: from 1 December 2024 a game between players 600 or more apart, one
     above 2600, is not rated; the same game on the standard list is."""
     for name, rating in (("Top", "2700"), ("Low", "2050")):
-        lists = ("--rapid-rating", rating, "--rapid-games", "100")
+        lists: tuple[str, ...] = ("--rapid-rating", rating, "--rapid-games", "100")
         lists += ("--blitz-rating", rating, "--blitz-games", "100")
         club.player(name, "--rating", rating, "--games", "100", *lists)
     club.game("Low", "Top", "0-1", day, "--time-control", "rapid")
@@ -209,7 +211,9 @@ def _load_other_lists(app: App, seed: int, players: int, months: int) -> int:
                     rapid_games=rng.randint(0, 60),
                 )
         for g in games:
-            result = {1: Result.WHITE_WIN, 0: Result.BLACK_WIN}.get(g.white_score, Result.DRAW)
+            result = {Fraction(1): Result.WHITE_WIN, Fraction(0): Result.BLACK_WIN}.get(
+                g.white_score, Result.DRAW
+            )
             service.add_game(
                 session,
                 f"P{g.white}",

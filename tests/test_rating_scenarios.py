@@ -7,6 +7,7 @@ import datetime as dt
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -64,7 +65,7 @@ class Club:
         data = json.loads(self.ok(*args))
         return {p["name"]: p["rating"] for p in data["players"]}
 
-    def entry(self, name: str, period: str) -> dict[str, object]:
+    def entry(self, name: str, period: str) -> dict[str, Any]:
         data = json.loads(self.ok("history", name, "--format", "json"))
         (row,) = [h for h in data["history"] if h["period"] == period]
         return dict(row)

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from ratings.cli.records import REGISTER_COLUMNS
-from tests.conftest import copy_database, new_test_database
+from tests.conftest import PgDatabase, copy_database, new_test_database
 from tests.test_import_trf import rows, run
 
 HEADER = "name,birthdate,sex,federation,rating\n"
@@ -25,7 +25,7 @@ SHEET = (
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def template(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
     folder = tmp_path_factory.mktemp("sheet")
     path = new_test_database(folder / "template.db")
     assert run(path, "init")[0] == 0
@@ -36,7 +36,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.fixture
-def db(tmp_path: Path, template: Path) -> Path:
+def db(tmp_path: Path, template: Path | PgDatabase) -> Path | PgDatabase:
     return copy_database(template, tmp_path / "club.db")
 
 

@@ -24,12 +24,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
-from safety_helpers import command, count, dump, generate, invoke
 
 import ratings.db
 from ratings import service
 from ratings.cli import cli
 from tests.conftest import init_database
+from tests.safety_helpers import command, count, dump, generate, invoke
 
 PIPE_SIZE = 4096
 """The smallest pipe Linux gives (one page): output longer than this cannot all be written

@@ -703,10 +703,11 @@ def test_parse_score(text: str, want: str) -> None:
         (lambda: parse_score("2"), InvalidResultError, "'2'"),
         (lambda: expected(-5, 2000, EDITION_2009), InvalidRatingError,
          "rating must be a non-negative integer: -5"),
-        (lambda: expected(2000, 1999.0, EDITION_2009), InvalidRatingError,
+        # a float and a text below on purpose: the checks under test refuse them at run time
+        (lambda: expected(2000, 1999.0, EDITION_2009), InvalidRatingError,  # type: ignore[arg-type]
          "opponent rating must be a non-negative integer: 1999.0"),
         (lambda: expected(True, 2000, EDITION_2009), InvalidRatingError, "integer: True"),
-        (lambda: table_expectation("2000", 2000, EDITION_2009), InvalidRatingError, "'2000'"),
+        (lambda: table_expectation("2000", 2000, EDITION_2009), InvalidRatingError, "'2000'"),  # type: ignore[arg-type]
         (lambda: expected(2000, 2000, EDITION_2009, "elo"), UnknownMethodError,
          "unknown expected-score method (use table or curve): 'elo'"),
         (lambda: system_config("club", expected="glicko"), UnknownMethodError, "'glicko'"),
@@ -829,7 +830,7 @@ def test_change_monotonic_in_score(
 
     def rate(gs: list[tuple[int, int, Decimal]]) -> tuple[Decimal, int]:
         lines, entry = one_player(gs, k=20, day=edition.effective_from, method=method)
-        return sum((line.k_dr or 0 for line in lines), D(0)), entry.change
+        return sum((line.k_dr or D(0) for line in lines), D(0)), entry.change
 
     assert rate(better)[0] > rate(games)[0]
     assert rate(better)[1] >= rate(games)[1]

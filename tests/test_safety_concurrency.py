@@ -15,18 +15,18 @@ import shutil
 import sqlite3
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from safety_helpers import build, count, digest, generate, integrity, invoke, start
 from sqlalchemy import exc as sa_exc
 
 import ratings.db
 from ratings import errors
 from ratings.cli import App, cli
 from ratings.db import BUSY_TIMEOUT_MS, database_url, make_engine
+from tests.safety_helpers import build, count, digest, generate, integrity, invoke, start
 
 # the module, not the function of the same name that ratings.service exports
 rate_module = importlib.import_module("ratings.service.rate")
@@ -154,14 +154,14 @@ def test_a_command_that_fails_halfway_changes_nothing(
     first two: the command is one transaction."""
     db = copy(federation["imported"], tmp_path)
     before = db.read_bytes()
-    original = rate_module._Rater.rate_period
+    original: Callable[[object, object, int], int] = rate_module._Rater.rate_period
     calls = []
 
-    def failing(self: rate_module._Rater, period: object, period_id: int) -> int:
+    def failing(self: object, period: object, period_id: int) -> int:
         calls.append(period)
         if len(calls) == 3:
             raise errors.PeriodError("simulated failure in the third period")
-        return original(self, period, period_id)  # type: ignore[arg-type]
+        return original(self, period, period_id)
 
     monkeypatch.setattr(rate_module._Rater, "rate_period", failing)
     assert invoke(db, "rate") == (1, "Error: simulated failure in the third period\n")

@@ -25,7 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from safety_helpers import (
+
+from tests.safety_helpers import (
     build,
     digest,
     generate,

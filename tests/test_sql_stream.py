@@ -11,6 +11,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -149,9 +150,17 @@ def test_json_is_one_valid_array(db: Path) -> None:
 # --- in a real process -----------------------------------------------------------------
 
 
-def _ratings(*args: str, **kwargs: object) -> subprocess.Popen[bytes]:
-    return subprocess.Popen(  # type: ignore[call-overload]
-        [sys.executable, "-m", "ratings", *args], **kwargs
+def _ratings(
+    *args: str,
+    stdout: int | None = None,
+    stderr: int | None = None,
+    preexec_fn: Callable[[], object] | None = None,
+) -> subprocess.Popen[bytes]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "ratings", *args],
+        stdout=stdout,
+        stderr=stderr,
+        preexec_fn=preexec_fn,
     )
 
 

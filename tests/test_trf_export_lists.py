@@ -73,6 +73,9 @@ def test_a_rapid_event_exports_the_rapid_list_in_force(session: Session) -> None
             .where(RatingHistory.time_control == "rapid")
         ).all()
     )
-    assert rapid_list["Ann"] > 1600  # Ann won the rapid game
-    assert rapid_list["Bob"] < 1900
+    ann, bob = rapid_list["Ann"], rapid_list["Bob"]
+    assert ann is not None
+    assert ann > 1600  # Ann won the rapid game
+    assert bob is not None
+    assert bob < 1900
     assert _exported(session, "February rapid") == rapid_list
