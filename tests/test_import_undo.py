@@ -175,7 +175,10 @@ def test_import_undo_names_everything_and_what_was_not_in_the_file(club: Club) -
     assert club.rows("SELECT label FROM rating_periods ORDER BY label") == [
         ("2024-08",), ("2024-09",), ("2024-10",),
     ]  # fmt: skip
-    names = dict(club.rows("SELECT id, name FROM players WHERE id > 2"))
+    names = {
+        int(str(pid)): str(name)
+        for pid, name in club.rows("SELECT id, name FROM players WHERE id > 2")
+    }
     games = club.rows(
         "SELECT g.id, g.played_on, g.round, g.white_id, w.name, g.black_id, b.name, g.result "
         "FROM games g JOIN players w ON w.id = g.white_id JOIN players b ON b.id = g.black_id "
