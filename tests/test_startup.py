@@ -25,22 +25,30 @@ except SystemExit:
 heavy = {HEAVY!r}
 print(sorted(m for m in sys.modules if m.split(".")[0] in heavy))
 print(sorted(m for m in sys.modules if m.startswith("ratings.cli.")))
+print(sorted(m for m in sys.modules if m.startswith("ratings.rules")))
 """
 
 
-def _loaded(*args: str) -> tuple[list[str], list[str]]:
-    """(heavy modules, ratings.cli modules) a fresh interpreter holds after ``ratings ARGS``."""
+def _probe(*args: str) -> tuple[list[str], list[str], list[str]]:
+    """(heavy modules, ratings.cli modules, ratings.rules modules) a fresh interpreter holds
+    after ``ratings ARGS``."""
     code = PROBE.format(HEAVY=HEAVY)
     done = subprocess.run(
         [sys.executable, "-c", code, *args], capture_output=True, text=True, check=True
     )
-    heavy, commands = done.stdout.splitlines()[-2:]
-    return eval(heavy), eval(commands)  # two printed lists of names
+    heavy, commands, rules = done.stdout.splitlines()[-3:]
+    return eval(heavy), eval(commands), eval(rules)  # three printed lists of names
+
+
+def _loaded(*args: str) -> tuple[list[str], list[str]]:
+    """(heavy modules, ratings.cli modules) a fresh interpreter holds after ``ratings ARGS``."""
+    heavy, commands, _rules = _probe(*args)
+    return heavy, commands
 
 
 @pytest.mark.parametrize("args", [["--help"], ["--version"], ["-h"]])
 def test_help_and_version_import_no_command_and_no_heavy_library(args: list[str]) -> None:
-    assert _loaded(*args) == ([], [])
+    assert _probe(*args) == ([], [], [])  # nor the rating rules: no command needs them yet
 
 
 def test_calc_opens_no_database_library() -> None:

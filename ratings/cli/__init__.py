@@ -19,7 +19,6 @@ import click
 
 from ratings import __version__
 from ratings.errors import InputFileErrors, RatingsError
-from ratings.rules.base import RulesError  # not ratings.rules: the engine waits till needed
 
 if TYPE_CHECKING:
     # imported where a command needs them, so that `ratings --help` and `--version` start
@@ -103,12 +102,17 @@ class RatingsGroup(click.Group):
             return super().invoke(ctx)
         except InputFileErrors as exc:
             raise CommandError(str(exc)) from exc
-        except (RatingsError, RulesError) as exc:
+        except RatingsError as exc:
             raise CommandError(str(exc)) from exc
         except UnicodeEncodeError as exc:
             # undecodable bytes in an argument: the shell hands them over as surrogates
             raise CommandError(f"not valid UTF-8 text: {exc.object!r}") from exc
         except Exception as exc:
+            # the rules' errors (ValueError subclasses): ratings.rules is loaded by then, as
+            # SQLAlchemy below, and --help and --version never load it (the engine waits)
+            rules_base = sys.modules.get("ratings.rules.base")
+            if rules_base is not None and isinstance(exc, rules_base.RulesError):
+                raise CommandError(str(exc)) from exc
             # e.g. "database is locked" after the busy timeout, or a server that went away;
             # SQLAlchemy is loaded by then (a command that never opened a database raises none)
             sa_exc = sys.modules.get("sqlalchemy.exc")
