@@ -395,6 +395,8 @@ class CardGame:
     """dR = score - PD."""
     k_used: int | None
     """K used (after the 700 rule); None for a game pooled towards a first rating."""
+    counts_for: str = "change"
+    """``change`` or ``first_rating`` (pooled towards a first rating, art. 8.2)."""
 
 
 def card_games(
@@ -424,6 +426,7 @@ def card_games(
                 b.dr_units,
                 b.k_used,
                 b.units_per_point,
+                b.counts_for,
             )
             .join(g, g.id == b.game_id)
             .join(Event, Event.id == g.event_id)
@@ -449,6 +452,7 @@ def card_games(
                         _units(r[12], r[15]),
                         _units(r[13], r[15]),
                         r[14],
+                        r[16],
                     )
                     for r in group
                 ],
@@ -593,6 +597,7 @@ def event_data(session: Session, event_ids: Collection[int] | None = None) -> It
                 b.dr_units,
                 b.k_used,
                 b.units_per_point,
+                b.counts_for,
             )
             .join(g, g.id == b.game_id)
             .where(*_where(g.event_id, chunk))

@@ -13,7 +13,8 @@ Pages (file names come from ids and period labels, never from names)::
     lists/YYYY-MM.html       each published list; .csv and .txt (FIDE's layout) beside it
     players/ID.html          a player: details, chart, every period, calculation cards
     events/ID.html           an event: crosstable
-    assets/                  style sheet, scripts, the Vega bundle and its license
+    assets/                  style sheet, scripts, the Vega bundle and its license;
+                             newest.css, the newest list every chart runs to
 
 **Incremental publishing.** The manifest (:data:`ratings.site.output.MANIFEST`) records, for
 every published period, when it was last rated and its state; for every player a fingerprint
@@ -51,7 +52,7 @@ from ratings.errors import OutputFileError, PeriodError
 from ratings.rules import INACTIVE_MONTHS
 from ratings.service import publish as data
 from ratings.service.common import get_config, list_name
-from ratings.site import chart, pool
+from ratings.site import chart, pool, svg_chart
 from ratings.site.assets import VEGA, VEGA_LICENSE, write_assets
 from ratings.site.output import SiteFolder
 from ratings.site.pages import Shared, environment
@@ -64,6 +65,7 @@ from ratings.site.plan import (
 )
 from ratings.site.render import Done, Job, Site
 from ratings.site.settings import SiteSettings, manifest_settings
+from ratings.site.svg_chart import NEWEST
 
 __all__ = ["PublishReport", "publish_site"]
 
@@ -112,6 +114,7 @@ def _build_key(site_title: str, system: str, time_control: str = "standard") -> 
             if entry.is_file():
                 parts += [entry.name.encode(), entry.read_bytes()]
     parts.append(chart.__doc__.encode() if chart.__doc__ else b"")
+    parts.append(svg_chart.__doc__.encode() if svg_chart.__doc__ else b"")
     return hashlib.sha256(b"\0".join(parts)).hexdigest()[:32]
 
 
@@ -204,6 +207,7 @@ def publish_site(
     )  # fmt: skip
     site = Site(environment(), out, shared)
     finish_assets = write_assets(out)
+    out.put(NEWEST, svg_chart.newest_css(len(periods) - 1, periods[-1].label))
     work = pool.split_plan(plan, shared)
     total = sum(job.size for job in work)
     counts = {"lists": 0, "players": 0, "events": 0}

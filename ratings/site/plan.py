@@ -185,8 +185,13 @@ def dirty_bits(
 
 def shows(previous: data.PeriodRow | None, row: data.PeriodRow, index: int) -> bool:
     """Whether a period shows on the player's page: a table row (games, a new rating or
-    state, the first entry) or a change of the K the details give."""
-    return table_row(previous, row) or (previous is not None and row.next_k != previous.next_k)
+    state, the first entry), a change of the K the details give, or a list without a rating
+    (the page labels the whole unrated stretch, up to the newest list)."""
+    return (
+        table_row(previous, row)
+        or (previous is not None and row.next_k != previous.next_k)
+        or row.rating_after is None
+    )
 
 
 def table_row(previous: data.PeriodRow | None, row: data.PeriodRow) -> bool:

@@ -112,8 +112,12 @@ class ListPages(Pages):
                     html(p.federation),
                     p.birth_year,
                     e.rating,
-                    signed(e.change) if played else "",
-                    trend(e.change if played else 0),
+                    "new"
+                    if e.list_status == "first_rating"
+                    else signed(e.change)
+                    if played
+                    else "",
+                    trend(e.change if played and e.list_status != "first_rating" else 0),
                     e.period_games,
                     e.next_k,
                     html(flags),

@@ -3,14 +3,19 @@ row) and a calculation card per period with games."""
 
 from __future__ import annotations
 
+import datetime as dt
+import functools
 from collections.abc import Collection, Iterator, Sequence
 from decimal import Decimal
 
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
+from ratings.rules import SystemConfig
 from ratings.service import publish as data
-from ratings.site import chart
+from ratings.service.common import get_config
+from ratings.service.rate_games import first_events
+from ratings.site import chart, first_rating, svg_chart
 from ratings.site.cells import blank, fraction, k_dr, score, signed, trend
 from ratings.site.pages import Pages
 from ratings.site.plan import shows, table_row
@@ -30,19 +35,46 @@ _STATES = {
 class PlayerPages(Pages):
     """Renders the player pages."""
 
+    _config: SystemConfig
+
     def players(self, session: Session, wanted: Collection[int] | None) -> dict[int, int]:
         """Render the player pages (``wanted`` None: all); returns their period bitmaps."""
         bits: dict[int, int] = {}
         histories = data.history_rows(session, wanted, self.time_control)
         cards = data.card_games(session, wanted, self.time_control)
         ids = sorted(pid for pid in self.register if wanted is None or pid in wanted)
+        self._config = get_config(session)
+        # the pages with a first rating's card wait for their players' first events (art.
+        # 8.2: its zero score is disregarded), read 500 players a query
+        waiting: list[tuple[int, list[data.PeriodRow], list[data.CardGame]]] = []
+
+        def flush() -> None:
+            firsts = first_events(session, [pid for pid, _, _ in waiting], self.time_control)
+            for pid, rows, games in waiting:
+                bits[pid] = self._player(self.register[pid], rows, games, firsts[pid])
+                self._tick("players")
+            waiting.clear()
+
         for pid, rows, games in _merge(ids, histories, cards):
+            if self._config.uses_initial_ratings and any(
+                r.list_status in first_rating.NEEDS_WORK for r in rows
+            ):
+                waiting.append((pid, rows, games))
+                if len(waiting) == 500:
+                    flush()
+                continue
             bits[pid] = self._player(self.register[pid], rows, games)
             self._tick("players")
+        if waiting:
+            flush()
         return bits
 
     def _player(
-        self, p: data.SitePlayer, rows: list[data.PeriodRow], games: list[data.CardGame]
+        self,
+        p: data.SitePlayer,
+        rows: list[data.PeriodRow],
+        games: list[data.CardGame],
+        first_event: int | None = None,
     ) -> int:
         index = self.index
         rows = sorted((r for r in rows if r.period_id in index), key=lambda r: index[r.period_id])
@@ -73,10 +105,19 @@ class PlayerPages(Pages):
             if n > 0 and index[newer.period_id] - index[shown[n - 1].period_id] > 1:
                 since = self.periods[index[shown[n - 1].period_id] + 1].id
                 until = self.periods[index[newer.period_id] - 1].id
-                table.append(history_gap(self.labels[since], self.labels[until]))
+                unrated = shown[n - 1].rating_after is None
+                table.append(history_gap(self.labels[since], self.labels[until], unrated))
             table.append(self._history_row(newer, newer.period_id in by_period))
-        table.reverse()
         latest = rows[-1] if rows else None
+        if (
+            shown
+            and latest is not None
+            and latest.rating_after is None
+            and index[latest.period_id] > index[shown[-1].period_id]
+        ):  # the unrated lists since the newest row, up to the newest list (plan.shows)
+            since = self.periods[index[shown[-1].period_id] + 1].id
+            table.append(history_gap(self.labels[since], self.labels[latest.period_id], True))
+        table.reverse()
         points = [
             (self.by_id[r.period_id].list_date, self.by_id[r.period_id].label, r.rating_after)
             for r in shown
@@ -86,11 +127,13 @@ class PlayerPages(Pages):
             start = self.by_id[shown[0].period_id]  # the rating the history starts from
             points.insert(0, (start.start, f"before {start.label}", shown[0].rating_before))
         spec = chart.rating_chart([chart.Series(p.name, points)], title=None) if points else None
+        svg = self._svg_chart(p.name, shown) if points else Markup()
         cards = [
             self._card(
                 self.by_id[period_id],
                 by_period[period_id],
                 next((r for r in rows if r.period_id == period_id), None),
+                (rows, games, first_event),
             )
             for period_id in sorted(by_period, key=lambda x: -index.get(x, -1))
             if period_id in index
@@ -107,23 +150,47 @@ class PlayerPages(Pages):
             total_games, next_k, k10 = p.entry_games, "\N{EN DASH}", p.k10
         page = self.t_player.render(
             self.common, root="../", title=self._titled(p.name), p=p, rating=rating,
-            total_games=total_games, next_k=next_k, k10=k10, spec=spec,
+            total_games=total_games, next_k=next_k, k10=k10, spec=spec, svg=svg,
             rows=Markup("".join(table)), cards=cards,
         )  # fmt: skip
         self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
         return mask
 
+    def _svg_chart(self, name: str, shown: list[data.PeriodRow]) -> Markup:
+        """The chart without JavaScript (:mod:`ratings.site.svg_chart`): each list's rating
+        from the first one shown, the rating before it first when there was one."""
+        index = self.index
+        points = [(index[r.period_id], r.rating_after) for r in shown if r.rating_after is not None]
+        before = shown[0].rating_before
+        if before is not None:
+            points.insert(0, (index[shown[0].period_id] - 1, before))
+        return svg_chart.history_chart(points, self._period_labels, name, before is None)
+
+    @functools.cached_property
+    def _period_labels(self) -> list[str]:
+        return [p.label for p in self.periods]
+
+    @functools.cached_property
+    def _period_starts(self) -> dict[int, dt.date]:
+        return {p.id: p.start for p in self.periods}
+
     def _history_row(self, r: data.PeriodRow, card: bool) -> str:
         played = r.period_games > 0
         status = _STATES.get(r.list_status, r.list_status)
+        first = r.rating_before is None and r.rating_after is not None  # no change: a start
+        change = "new" if first else signed(r.change) if played else ""
         return history_row(
             self.labels[r.period_id], card, r.rating_before, r.rating_after,
-            signed(r.change) if played else "", trend(r.change if played else 0), r.k_used,
+            change, trend(r.change if played and not first else 0), r.k_used,
             r.period_games, score(r.score) if played else "", self._html(status),
         )  # fmt: skip
 
     def _card(
-        self, period: data.SitePeriod, games: list[data.CardGame], row: data.PeriodRow | None
+        self,
+        period: data.SitePeriod,
+        games: list[data.CardGame],
+        row: data.PeriodRow | None,
+        player: tuple[list[data.PeriodRow], list[data.CardGame], int | None],
     ) -> dict[str, object]:
         games.sort(key=lambda g: (g.played_on, g.game_id))
         rated = [g for g in games if g.k_used is not None and g.dr is not None]
@@ -150,9 +217,24 @@ class PlayerPages(Pages):
             )
         k_used = rated[0].k_used if rated else None
         dr_sum = sum((g.dr for g in rated if g.dr is not None), Decimal(0))
+        explained = Markup()
+        if row is not None and row.list_status in first_rating.NEEDS_WORK:
+            all_rows, all_games, first = player
+            work, pooled = first_rating.explain(
+                self._config, self.time_control, period, all_rows, all_games,
+                self._period_starts, first,
+            )  # fmt: skip
+            first_name = self.event_names.get(first, Markup()) if first is not None else Markup()
+            explained = first_rating.first_rating_html(work, pooled, first_name)
+        # rapid and blitz: an unrated player's games rated on the standard rating (R&B art.
+        # 7.2.1), which the card names
+        seed = next((g.own_rating for g in rated if g.own_rating is not None), None)
+        seeded = row is not None and row.rating_before is None and seed is not None
         return {
             "label": period.label,
             "rated": bool(rated),
+            "first": explained,
+            "seed": seed if seeded else None,
             "before": blank(row.rating_before) if row else "",
             "after": (blank(row.rating_after) or "unrated") if row else "",
             "k_used": blank(k_used),

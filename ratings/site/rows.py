@@ -72,12 +72,14 @@ def history_row(
     )
 
 
-def history_gap(first: Markup, last: Markup) -> str:
-    """Periods without games in which nothing changed, folded into one row."""
+def history_gap(first: Markup, last: Markup, unrated: bool = False) -> str:
+    """Periods without games in which nothing changed, folded into one row; ``unrated``:
+    a stretch of lists without a rating."""
     label = first if first == last else Markup("{} \N{EN DASH} {}").format(first, last)
+    what = "still unrated" if unrated else "rating unchanged"
     return (
         f'<tr class="gap"><th scope="row">{label}</th>'
-        '<td colspan="7">no rated games; rating unchanged</td></tr>\n'
+        f'<td colspan="7">no rated games; {what}</td></tr>\n'
     )
 
 

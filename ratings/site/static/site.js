@@ -10,12 +10,18 @@
     return key !== null ? key : cell.textContent.trim();
   }
 
+  function isNumber(text) {
+    return text !== "" && !isNaN(parseFloat(text)) && isFinite(text.replace(/^\+/, ""));
+  }
+
+  /* blanks (no change, no rating) sort last whichever the direction; numbers before text */
+  function rank(text) {
+    if (text === "") { return 2; }
+    return isNumber(text) ? 0 : 1;
+  }
+
   function compare(a, b) {
-    var x = parseFloat(a), y = parseFloat(b);
-    var xNum = a !== "" && !isNaN(x) && isFinite(a.replace(/^\+/, ""));
-    var yNum = b !== "" && !isNaN(y) && isFinite(b.replace(/^\+/, ""));
-    if (xNum && yNum) { return x - y; }
-    if (xNum !== yNum) { return xNum ? -1 : 1; }  /* numbers before blanks and text */
+    if (isNumber(a) && isNumber(b)) { return parseFloat(a) - parseFloat(b); }
     return a.localeCompare(b);
   }
 
@@ -30,7 +36,12 @@
       while (th.firstChild) { button.appendChild(th.firstChild); }
       th.appendChild(button);
       button.addEventListener("click", function () {
-        var descending = th.getAttribute("aria-sort") === "ascending";
+        /* a first click sorts in the column's first order (data-first: Rating and Change
+           start with the largest), a second click the other way */
+        var current = th.getAttribute("aria-sort");
+        var descending = current === null
+          ? th.getAttribute("data-first") === "descending"
+          : current === "ascending";
         Array.prototype.forEach.call(headers, function (other) { other.removeAttribute("aria-sort"); });
         th.setAttribute("aria-sort", descending ? "descending" : "ascending");
         var rows = Array.prototype.slice.call(body.rows);
@@ -38,6 +49,8 @@
           return { row: row, key: cellValue(row, index), position: position };
         });
         keyed.sort(function (p, q) {
+          var kinds = rank(p.key) - rank(q.key);
+          if (kinds !== 0) { return kinds; }
           var order = compare(p.key, q.key);
           if (descending) { order = -order; }
           return order !== 0 ? order : p.position - q.position;
