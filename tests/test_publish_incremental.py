@@ -47,13 +47,16 @@ def test_one_more_month_rewrites_only_what_changed(db: Path, tmp_path: Path) -> 
        "--date", "2026-01-10", "--event", "New Year Rapid")  # fmt: skip
     ok("--db", str(db), "rate")
     out = publish(db, site)
-    # the new list (page, CSV, TXT), the index, two players and one new event
-    assert written(out) == (1, 2, 1, 7, 0)
+    # the new list (page, CSV, TXT), the index, two players, the unrated player (the page
+    # labels the unrated stretch up to the newest list), one new event and the newest list
+    # that every chart runs to (assets/newest.css)
+    assert written(out) == (1, 3, 1, 9, 0)
     after = site_files(site)
     changed = {k for k in after if before.get(k) != after[k]} - {".ratings-site.json"}
     assert changed == {
         "index.html", "lists/2026-01.html", "lists/2026-01.csv", "lists/2026-01.txt",
-        "players/1.html", "players/2.html", "events/16.html",
+        "players/1.html", "players/2.html", "players/36.html", "events/16.html",
+        "assets/newest.css",
     }  # fmt: skip
     assert_same_as_fresh(db, site, tmp_path)
 

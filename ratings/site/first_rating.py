@@ -22,10 +22,13 @@ from ratings import rules
 from ratings.rules import Period, SystemConfig
 from ratings.service import publish as data
 
-__all__ = ["NEEDS_WORK", "explain", "first_rating_html"]
+__all__ = ["explain", "first_rating_html", "pooled"]
 
-NEEDS_WORK = frozenset({"first_rating", "below_floor"})
-"""The list states whose card explains the first rating: published, or below the floor."""
+
+def pooled(game: data.CardGame) -> bool:
+    """The game counts towards a first rating: its card explains the first rating (made, not
+    yet made, or below the floor), as ``ratings card`` does."""
+    return game.counts_for == rules.FOR_FIRST_RATING
 
 
 def explain(

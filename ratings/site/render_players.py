@@ -56,9 +56,7 @@ class PlayerPages(Pages):
             waiting.clear()
 
         for pid, rows, games in _merge(ids, histories, cards):
-            if self._config.uses_initial_ratings and any(
-                r.list_status in first_rating.NEEDS_WORK for r in rows
-            ):
+            if self._config.uses_initial_ratings and any(first_rating.pooled(g) for g in games):
                 waiting.append((pid, rows, games))
                 if len(waiting) == 500:
                     flush()
@@ -218,7 +216,7 @@ class PlayerPages(Pages):
         k_used = rated[0].k_used if rated else None
         dr_sum = sum((g.dr for g in rated if g.dr is not None), Decimal(0))
         explained = Markup()
-        if row is not None and row.list_status in first_rating.NEEDS_WORK:
+        if self._config.uses_initial_ratings and any(first_rating.pooled(g) for g in games):
             all_rows, all_games, first = player
             work, pooled = first_rating.explain(
                 self._config, self.time_control, period, all_rows, all_games,

@@ -47,8 +47,9 @@ def _y_scale(ratings: Sequence[int]) -> tuple[int, int, int]:
     step = next((s for s in _STEPS if max(high - low, 40) / s <= 5), _STEPS[-1])
     lo = (low // step) * step
     hi = -((-high) // step) * step
-    if lo == hi:
-        lo, hi = lo - step, hi + step
+    if high - low < 2 * step:  # one rating (a new player's first) or nearly: room around it
+        lo -= step
+        hi = max(hi, lo + 3 * step)
     return lo, hi, step
 
 
@@ -71,12 +72,11 @@ def history_chart(
     def y(rating: int) -> float:
         return 100 - (rating - lo) * 100 / (hi - lo)
 
-    line = [f"M{points[0][0] - first + 0.5:g} {y(points[0][1]):.2f}"]
-    dots = []
+    line, dots = [], []
     for i, rating in points:
-        x = i - first + 0.5
-        line.append(f"H{x:g}V{y(rating):.2f}")
-        dots.append(f"M{x:g} {y(rating):.2f}h0")
+        x, at = f"{i - first + 0.5:g}", _pct(y(rating))
+        line.append(f"H{x}V{at}" if line else f"M{x} {at}")
+        dots.append(f"M{x} {at}h0")
     line.append(f"H{units}")
     grid = "".join(
         f'<span class="rchart-grid" style="bottom:{_pct((v - lo) * 100 / (hi - lo))}%">'
