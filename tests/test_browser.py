@@ -98,8 +98,13 @@ def test_the_demo_site_in_chromium(browser: Any, site: tuple[Path, Path], tmp_pa
     assert list(zip(names, map(int, ratings), strict=True)) == expected
     page.screenshot(path=str(shots(tmp_path) / "index.png"))
 
-    # progressive JavaScript: sorting and filtering
-    page.locator("table.list thead th", has_text="Rating").locator("button").click()
+    # progressive JavaScript: sorting (Rating: the largest first, then the other way) and
+    # filtering
+    button = page.locator("table.list thead th", has_text="Rating").locator("button")
+    button.click()
+    descending = page.locator("table.list tbody tr td:nth-child(6)").all_inner_texts()
+    assert list(map(int, descending)) == sorted((int(str(r)) for _, r in expected), reverse=True)
+    button.click()
     ascending = page.locator("table.list tbody tr td:nth-child(6)").all_inner_texts()
     assert list(map(int, ascending)) == sorted(int(str(r)) for _, r in expected)
     page.fill("input[type=search]", str(expected[0][0])[:5])
@@ -113,15 +118,22 @@ def test_the_demo_site_in_chromium(browser: Any, site: tuple[Path, Path], tmp_pa
     page.locator("table.list tbody th a", has_text=str(first)).first.click()
     page.wait_for_url("**/players/*.html")
     assert page.locator("h1").inner_text().endswith(str(first))
+    # the chart drawn at publish time, on screen before any script (issue 30, item 5)
+    box = page.locator(".rchart-plot").bounding_box()
+    assert box is not None
+    assert box["width"] > 300
+    assert box["height"] > 150
+    assert page.locator("table.history tbody tr").count() >= 1
+    assert page.locator("section.card").count() >= 1
+    page.screenshot(path=str(shots(tmp_path) / "player.png"), full_page=False)
+    # the interactive chart, loaded on demand
+    page.locator("button.chart-more").click()
     page.wait_for_selector("#chart[data-drawn=true] svg", timeout=15_000)
     box = page.locator("#chart svg").bounding_box()
     assert box is not None
     assert box["width"] > 300
     assert box["height"] > 150
     assert page.locator("#chart svg path").count() > 3  # axes, grid and the rating line
-    assert page.locator("table.history tbody tr").count() >= 1
-    assert page.locator("section.card").count() >= 1
-    page.screenshot(path=str(shots(tmp_path) / "player.png"), full_page=False)
 
     # an event page from a card
     page.locator("section.card a[href^='../events/']").first.click()

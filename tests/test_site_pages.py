@@ -214,7 +214,10 @@ def test_the_unrated_stretch_runs_to_the_newest_list_month_by_month(tmp_path: Pa
     ok("publish", str(site), "--db", str(db))
     ((new,),) = table_rows(db, "SELECT id FROM players WHERE name = 'New'")
     page = site / "players" / f"{new}.html"
-    gap = '<tr class="gap"><th scope="row">2025-02 \N{EN DASH} {}</th><td colspan="7">no rated games; still unrated</td></tr>'
+    gap = (
+        '<tr class="gap"><th scope="row">2025-02 \N{EN DASH} {}</th>'
+        '<td colspan="7">no rated games; still unrated</td></tr>'
+    )
     assert gap.format("2025-04") in page.read_text("utf-8")
     ok("--db", str(db), "rate", "--through", "2025-06")
     out = ok("publish", str(site), "--db", str(db))
