@@ -53,6 +53,39 @@ def test_a_first_rating_alone_is_a_dot_on_a_scale_not_an_empty_box() -> None:
     assert "first rating 1922 on the 2025-03 list" in chart
 
 
+def test_an_unrated_stretch_breaks_the_line_and_ends_the_carry() -> None:
+    labels = [f"2025-{m:02d}" for m in range(1, 13)]
+    # rated 1300, below the floor from the third list (unrated), a first rating on the sixth
+    back = svg_chart.history_chart([(0, 1300), (2, None), (5, 1500)], labels, "B", False)
+    assert 'd="M0.5 100H2.5M5.5 0H6"' in back  # no line across the unrated lists
+    assert 'd="M0.5 100h0M5.5 0h0"' in back
+    assert '<span class="rchart-carry"><span style="top:0%"></span></span>' in back
+    gone = svg_chart.history_chart([(0, 1300), (2, None)], labels, "C", False)
+    assert 'd="M0.5 66.67H2.5"' in gone
+    assert '<span class="rchart-carry"></span></div>' in gone  # no line to the newest list
+    assert "1300 on the 2025-01 list, unrated from the 2025-03 list" in gone
+
+
+def test_a_player_below_the_floor_has_no_line_while_unrated(
+    demo_site: tuple[Path, Path],
+) -> None:
+    db, site = demo_site
+    # player 5: 1229 before 2025-01, below the floor on it, unrated, a first rating in April
+    assert table_rows(
+        db,
+        "SELECT r.label, h.rating_before, h.rating_after, h.list_status FROM rating_history h"
+        " JOIN rating_periods r ON r.id = h.period_id WHERE h.player_id = 5 ORDER BY 1 LIMIT 4",
+    ) == [
+        ("2025-01", 1229, None, "below_floor"),
+        ("2025-02", None, None, "unrated"),
+        ("2025-03", None, None, "unrated"),
+        ("2025-04", None, 1625, "first_rating"),
+    ]
+    page = (site / "players" / "5.html").read_text("utf-8")
+    (step,) = re.findall(r'<path class="rchart-step" d="([^"]+)"/>', page)
+    assert re.fullmatch(r"M0\.5 [\d.]+H1\.5M4\.5 [\d.]+(H\d+(\.5)?V[\d.]+)*H13", step), step
+
+
 def test_a_hostile_name_and_label_stay_text() -> None:
     chart = svg_chart.history_chart([(0, 1500)], ["<b>"], '"><script>x()</script>', True)
     assert "<script>" not in chart

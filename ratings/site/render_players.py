@@ -158,10 +158,13 @@ class PlayerPages(Pages):
         """The chart without JavaScript (:mod:`ratings.site.svg_chart`): each list's rating
         from the first one shown, the rating before it first when there was one."""
         index = self.index
-        points = [(index[r.period_id], r.rating_after) for r in shown if r.rating_after is not None]
         before = shown[0].rating_before
+        points: list[tuple[int, int | None]] = []
         if before is not None:
-            points.insert(0, (index[shown[0].period_id] - 1, before))
+            points.append((index[shown[0].period_id] - 1, before))
+        for r in shown:  # a rating, or unrated from a rated list on (a fall below the floor)
+            if r.rating_after is not None or (points and points[-1][1] is not None):
+                points.append((index[r.period_id], r.rating_after))
         return svg_chart.history_chart(points, self._period_labels, name, before is None)
 
     @functools.cached_property

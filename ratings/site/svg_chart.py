@@ -58,26 +58,41 @@ def _pct(value: float) -> str:
 
 
 def history_chart(
-    points: Sequence[tuple[int, int]], labels: Sequence[str], name: str, first_rating: bool
+    points: Sequence[tuple[int, int | None]],
+    labels: Sequence[str],
+    name: str,
+    first_rating: bool,
 ) -> Markup:
-    """The chart of ``points`` (list index, rating from that list on), oldest first.
+    """The chart of ``points`` (list index, rating from that list on, None: unrated from that
+    list on, which breaks the line), oldest first, the first one rated.
 
     ``labels``: the site's period labels by list index. ``first_rating``: the first point is
     the player's first rating (no rating before it).
     """
     first, last = points[0][0], points[-1][0]
     units = last - first + 1
-    lo, hi, step = _y_scale([r for _, r in points])
+    rated = [r for _, r in points if r is not None]
+    lo, hi, step = _y_scale(rated)
 
     def y(rating: int) -> float:
         return 100 - (rating - lo) * 100 / (hi - lo)
 
-    line, dots = [], []
+    line: list[str] = []
+    dots: list[str] = []
+    held = False  # a rating holds at this point of the line
     for i, rating in points:
-        x, at = f"{i - first + 0.5:g}", _pct(y(rating))
-        line.append(f"H{x}V{at}" if line else f"M{x} {at}")
+        x = f"{i - first + 0.5:g}"
+        if rating is None:  # unrated from this list: the line stops
+            if held:
+                line.append(f"H{x}")
+            held = False
+            continue
+        at = _pct(y(rating))
+        line.append(f"H{x}V{at}" if held else f"M{x} {at}")
         dots.append(f"M{x} {at}h0")
-    line.append(f"H{units}")
+        held = True
+    if held:
+        line.append(f"H{units}")
     grid = "".join(
         f'<span class="rchart-grid" style="bottom:{_pct((v - lo) * 100 / (hi - lo))}%">'
         f"<span>{v}</span></span>"
@@ -93,11 +108,17 @@ def history_chart(
         if where <= 72 or not ticks:
             ticks.append(f'<span style="left:{_pct(where)}%">{escape(labels[i])}</span>')
     last_rating = points[-1][1]
+    carry = f'<span style="top:{_pct(y(last_rating))}%"></span>' if last_rating is not None else ""
     start = labels[first] if first >= 0 else f"before {labels[0]}"
     summary = escape(
         f"Chart of {name}'s rating on every list: "
         f"{'first rating ' if first_rating else ''}{points[0][1]} on the {start} list"
-        + (f", {last_rating} from the {labels[last]} list" if len(points) > 1 else "")
+        + (
+            f", {last_rating} from the {labels[last]} list"
+            if last_rating is not None
+            else f", unrated from the {labels[last]} list"
+        )
+        * (len(points) > 1)
         + ", unchanged from then to the newest list; the table below gives every value"
     )
     return Markup(
@@ -107,7 +128,7 @@ def history_chart(
         f'style="flex-grow:{units}" aria-hidden="true" focusable="false">'
         f'<path class="rchart-step" d="{"".join(line)}"/>'
         f'<path class="rchart-dots" d="{"".join(dots)}"/></svg>'
-        f'<span class="rchart-carry"><span style="top:{_pct(y(last_rating))}%"></span></span>'
+        f'<span class="rchart-carry">{carry}</span>'
         "</div>"
         f'<div class="rchart-x"><span class="rchart-ticks" style="flex-grow:{units}">'
         f"{''.join(ticks)}</span>"
