@@ -219,7 +219,9 @@ class PlayerPages(Pages):
         k_used = rated[0].k_used if rated else None
         dr_sum = sum((g.dr for g in rated if g.dr is not None), Decimal(0))
         explained = Markup()
-        if self._config.uses_initial_ratings and any(first_rating.pooled(g) for g in games):
+        if len(rated) == len(games):
+            pass  # every game changed a rating: none was pooled towards a first rating
+        elif self._config.uses_initial_ratings and any(first_rating.pooled(g) for g in games):
             all_rows, all_games, first = player
             work, pooled = first_rating.explain(
                 self._config, self.time_control, period, all_rows, all_games,
@@ -229,13 +231,14 @@ class PlayerPages(Pages):
             explained = first_rating.first_rating_html(work, pooled, first_name)
         # rapid and blitz: an unrated player's games rated on the standard rating (R&B art.
         # 7.2.1), which the card names
-        seed = next((g.own_rating for g in rated if g.own_rating is not None), None)
-        seeded = row is not None and row.rating_before is None and seed is not None
+        seed = None
+        if rated and row is not None and row.rating_before is None:
+            seed = next((g.own_rating for g in rated if g.own_rating is not None), None)
         return {
             "label": period.label,
             "rated": bool(rated),
             "first": explained,
-            "seed": seed if seeded else None,
+            "seed": seed,
             "before": blank(row.rating_before) if row else "",
             "after": (blank(row.rating_after) or "unrated") if row else "",
             "k_used": blank(k_used),
