@@ -14,9 +14,10 @@
   box.className = "search-results";
   box.id = "search-results";
   box.hidden = true;
+  /* the live region is made when the box is first used: until then the page's own
+     status (the table filter's) is the only one */
   var status = document.createElement("p");
   status.className = "muted";
-  status.setAttribute("role", "status");
   var list = document.createElement("ul");
   box.appendChild(status);
   box.appendChild(list);
@@ -91,7 +92,10 @@
 
   window.ratingsSearch = { words: function (text) { return words(text); }, find: find };
   var timer = null;
-  input.addEventListener("focus", function () { load(function () {}); });
+  input.addEventListener("focus", function () {
+    status.setAttribute("role", "status");
+    load(function () {});
+  });
   input.addEventListener("input", function () {
     clearTimeout(timer);
     timer = setTimeout(function () { load(show); }, 80);
@@ -105,6 +109,7 @@
   });
   var given = /[?&]q=([^&]*)/.exec(window.location.search);
   if (given) {
+    status.setAttribute("role", "status");
     input.value = decodeURIComponent(given[1].replace(/\+/g, " "));
     load(show);
   }
