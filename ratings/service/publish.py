@@ -771,20 +771,30 @@ class EventCount:
 
 
 def event_counts(session: Session, event_ids: Collection[int]) -> dict[int, EventCount]:
-    """The players (with a game or a bye) and games of each event (event id -> counts)."""
-    wanted = set(event_ids)
+    """The players (with a game or a bye) and games of each event (event id -> counts),
+    counted by the database (one query each)."""
+    wanted = sorted(set(event_ids))
     games: dict[int, int] = {}
-    players: dict[int, set[int]] = {}
-    for event_id, white, black in _fetch(
-        session, sa.select(Game.event_id, Game.white_id, Game.black_id)
-    ):
-        if event_id in wanted:
-            games[event_id] = games.get(event_id, 0) + 1
-            players.setdefault(event_id, set()).update((white, black))
-    for event_id, player_id in session.execute(sa.select(Bye.event_id, Bye.player_id)):
-        if event_id in wanted:
-            players.setdefault(event_id, set()).add(player_id)
-    return {eid: EventCount(len(players.get(eid, ())), games.get(eid, 0)) for eid in sorted(wanted)}
+    players: dict[int, int] = {}
+    for chunk in _chunks(wanted, CHUNK):
+        for event_id, count in session.execute(
+            sa.select(Game.event_id, sa.func.count())
+            .where(Game.event_id.in_(chunk))
+            .group_by(Game.event_id)
+        ):
+            games[event_id] = count
+        sides = sa.union(
+            sa.select(Game.event_id.label("event_id"), Game.white_id.label("player_id")).where(
+                Game.event_id.in_(chunk)
+            ),
+            sa.select(Game.event_id, Game.black_id).where(Game.event_id.in_(chunk)),
+            sa.select(Bye.event_id, Bye.player_id).where(Bye.event_id.in_(chunk)),
+        ).subquery()
+        for event_id, count in session.execute(
+            sa.select(sides.c.event_id, sa.func.count()).group_by(sides.c.event_id)
+        ):
+            players[event_id] = count
+    return {eid: EventCount(players.get(eid, 0), games.get(eid, 0)) for eid in wanted}
 
 
 # --- helpers --------------------------------------------------------------------------------
