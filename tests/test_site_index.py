@@ -362,6 +362,23 @@ def test_player_pages_link_the_same_player_on_the_other_lists(
 def test_a_site_of_every_list_is_republished_as_one(edge_db: Path, edge_site: Path) -> None:
     out = _publish(edge_db, edge_site)  # the folder remembers --list all
     assert " (every list): 0 list(s), 0 player page(s), 0 event page(s) rendered; 0 file(s)" in out
+    settings = json.loads((edge_site / ".ratings-site.json").read_text("utf-8"))["settings"]
+    assert settings == {"title": "Ratings", "lists": "all"}
+    rapid = json.loads((edge_site / "rapid/.ratings-site.json").read_text("utf-8"))
+    assert (rapid["list"], rapid["settings"]) == ("rapid", {"title": "Ratings"})
+
+
+def test_the_rapid_folder_of_a_site_of_every_list_publishes_alone(
+    edge_db: Path, tmp_path: Path
+) -> None:
+    site = tmp_path / "site"
+    _publish(edge_db, site, "--list", "all")
+    out = _publish(edge_db, site / "rapid")  # its own list, without the links
+    assert out.startswith(f"Published {site / 'rapid/index.html'} (rapid list): ")
+    assert "standard page" not in (site / "rapid/players/1.html").read_text("utf-8")
+    _publish(edge_db, site)  # every list again: the links are back
+    assert "standard page" in (site / "rapid/players/1.html").read_text("utf-8")
+    assert_no_orphans(site)
 
 
 # --- the incremental publish keeps the new pages current -----------------------------------

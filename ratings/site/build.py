@@ -277,7 +277,11 @@ def publish_site(
             "complete": True,
             "list": time_control,
             "settings": manifest_settings(
-                SiteSettings(site_title, ALL_LISTS if site_lists else time_control)
+                # the top folder remembers "every list"; DIR/rapid is a rapid site
+                SiteSettings(
+                    site_title,
+                    ALL_LISTS if site_lists and time_control == "standard" else time_control,
+                )
             ),
             "build": build,
             "assets": chart.bundle_version(),
