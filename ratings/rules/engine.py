@@ -1096,3 +1096,49 @@ def rate_game(
         config, period, standings, [GameResult(1, 1, event_start, 1, 2, half_points)]
     )
     return outcome.breakdown[0], outcome.list_rows[0]
+
+
+def rate_games(
+    own: int,
+    games: Sequence[tuple[int, int]],
+    *,
+    event_start: date,
+    k: int | None = None,
+    games_played: int | None = None,
+    birth_year: int | None = None,
+    k10: bool = False,
+    method: ExpectedMethod | str = ExpectedMethod.TABLE,
+    list_type: TimeControl | str = TimeControl.STANDARD,
+) -> tuple[list[BreakdownLine | None], ListEntry]:
+    """Several games of one event as a period of their own, through :func:`rate_period` (the
+    calculator): the player rated ``own`` plays ``games``, (opponent rating, half points 2, 1
+    or 0) pairs, in an event starting on ``event_start`` on the list ``list_type``.
+
+    K is ``k`` if given, else art. 8.3.3 from ``games_played`` (rated games before; None:
+    unknown, :func:`ratings.rules.standing_k`), ``birth_year`` and the ``k10`` flag, or the
+    list's fixed K (rapid and blitz before October 2022); then the 700 rule. The 400-point
+    rule of the edition in force on ``event_start`` (art. 8.3.1; rapid and blitz: R&B art.
+    7.3.1, with its 600-point rule) applies; no rating floor. Returns the player's breakdown
+    line of each game, in order (None for a game the edition does not rate), and the
+    player's list row (``k_used`` None when no game was rated).
+
+    :raises RulesError: a subclass naming the bad value.
+    """
+    if not games:
+        raise InvalidResultError(f"give at least one game: {list(games)!r}")
+    config = system_config("club", k=k, expected=method)
+    standings = {1: Standing(own, games_played, birth_year, k10)}
+    results = []
+    for number, game in enumerate(games, start=2):
+        opp, halves = game
+        if halves not in (0, 1, 2) or isinstance(halves, bool):
+            raise InvalidResultError(f"half points must be 2, 1 or 0: {halves!r}")
+        standings[number] = Standing(opp, NEW_PLAYER_GAMES)
+        results.append(GameResult(number, 1, event_start, 1, number, halves))
+    outcome = rate_period(
+        config, Period.containing(event_start), standings, results, list_type=list_type
+    )
+    lines: dict[int, BreakdownLine] = {
+        line.game_id: line for line in outcome.breakdown if line.player_id == 1
+    }
+    return [lines.get(number) for number in range(2, len(games) + 2)], outcome.list_rows[0]
