@@ -483,3 +483,16 @@ def test_change_rapid_fixed_k_before_october_2022() -> None:
     args = ["change", "1500", "1500", "1", "--list", "rapid", "--games", "0", "--format", "json"]
     assert json.loads(run(*args, "--date", "2022-09-30").output)["table"]["k"] == 20
     assert json.loads(run(*args, "--date", "2022-10-01").output)["table"]["k"] == 40
+
+
+def test_change_the_opponent_is_not_rated() -> None:
+    """Only R1 is rated: an opponent rated 1 who loses would fall below 0, which is no
+    reason to refuse R1's change (it was: "rating must be a non-negative integer: -9")."""
+    assert run("change", "1", "1", "1", "--k", "20", "--date", BEFORE).output == (
+        RULES_2009 + "method  difference  expected      K*dR  new\n"
+        "table            0      0.50    +10.00   11\n"
+        "curve            0    0.5000  +10.0000   11\n"
+    )
+    # R1's own new rating below 0 is refused
+    result = run("change", "5", "5", "0", "--k", "20", "--date", BEFORE, exit_code=1)
+    assert result.output == "Error: rating must be a non-negative integer: -5\n"

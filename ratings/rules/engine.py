@@ -1114,7 +1114,8 @@ def rate_games(
     calculator): the player rated ``own`` plays ``games``, (opponent rating, half points 2, 1
     or 0) pairs, in an event starting on ``event_start`` on the list ``list_type``.
 
-    K is ``k`` if given, else art. 8.3.3 from ``games_played`` (rated games before; None:
+    Rated as :func:`rate_period` rates this player (the opponents are not rated). K is ``k``
+    if given, else art. 8.3.3 from ``games_played`` (rated games before; None:
     unknown, :func:`ratings.rules.standing_k`), ``birth_year`` and the ``k10`` flag, or the
     list's fixed K (rapid and blitz before October 2022); then the 700 rule. The 400-point
     rule of the edition in force on ``event_start`` (art. 8.3.1; rapid and blitz: R&B art.
@@ -1126,19 +1127,28 @@ def rate_games(
     """
     if not games:
         raise InvalidResultError(f"give at least one game: {list(games)!r}")
+    _check_rating(own)
     config = system_config("club", k=k, expected=method)
-    standings = {1: Standing(own, games_played, birth_year, k10)}
-    results = []
+    list_type = time_control(list_type)
+    rules = _period_rules(config, Period.containing(event_start), list_type)
+    rule_set = config.rule_set(event_start, list_type)
+    pd_of = expected_units_by(config.expected is ExpectedMethod.CURVE)
+    counted: list[RatedGame] = []
     for number, game in enumerate(games, start=2):
         opp, halves = game
+        _check_rating(opp, "opponent rating")
         if halves not in (0, 1, 2) or isinstance(halves, bool):
             raise InvalidResultError(f"half points must be 2, 1 or 0: {halves!r}")
-        standings[number] = Standing(opp, NEW_PLAYER_GAMES)
-        results.append(GameResult(number, 1, event_start, 1, number, halves))
-    outcome = rate_period(
-        config, Period.containing(event_start), standings, results, list_type=list_type
-    )
-    lines: dict[int, BreakdownLine] = {
-        line.game_id: line for line in outcome.breakdown if line.player_id == 1
-    }
-    return [lines.get(number) for number in range(2, len(games) + 2)], outcome.list_rows[0]
+        if rule_set.rates(own, opp):  # R&B art. 7.3.1
+            diff = _capped_difference(own, opp, rule_set)  # art. 8.3.1
+            counted.append(RatedGame(number, number, own, opp, diff, pd_of(diff), halves))
+    # only this player is rated (the opponents' changes are not asked for, and an opponent
+    # rated near 0 would fall below it): the steps of rate_period for one player
+    state = Standing(own, games_played, birth_year, k10)
+    breakdown: list[BreakdownLine] = []
+    if counted:
+        row, _ = _rated(rules, 1, state, counted, None, breakdown)
+    else:
+        row, _ = _carried(rules, 1, state)
+    lines = {line.game_id: line for line in breakdown}
+    return [lines.get(number) for number in range(2, len(games) + 2)], row

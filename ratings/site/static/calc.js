@@ -129,6 +129,7 @@
       lines.forEach(function (l) { if (l) { sum += l.dr; } });
     }
     var change = counted ? divideHalfAway(k * sum, perPoint) : 0;
+    checkRating(own + change); /* a new rating below 0 is refused, as by the rules */
     return { lines: lines, k: k, kdr: counted ? k * sum : 0, change: change, perPoint: perPoint, rs: rs };
   }
 
@@ -297,9 +298,11 @@
         return [m, r.k === null ? "" : String(r.k), signed(shown(r.k_dr, per)),
                 r.change > 0 ? "+" + r.change : String(r.change), String(r.new_rating)];
       }));
+      /* K before the 700 rule: K of one game (always rated: own against own) */
+      var before = change(own, [own], [1], options).table.k;
       return "rules: " + ruleSet(options.date, options.list).name +
         (c.table.k === null ? "" : "; K " + c.table.k + (given ? " (given" : " (art. 8.3.3") +
-        (c.table.k * c.table.games.filter(function (g) { return g.rated; }).length <= R.k.product_limit ? ")" : ", after the 700 rule)"));
+        (c.table.k === before ? ")" : ", after the 700 rule)"));
     });
   }
   function showPerformance() {
