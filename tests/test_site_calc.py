@@ -400,7 +400,7 @@ def test_the_page_reads_at(browser: Any, calc_site: Path, width: int, tmp_path: 
     # the nav of every page links here
     assert page.locator("nav a[href='calculators.html']").count() == 1
     name = "calculators.png" if width == 1280 else f"calculators-{width}px.png"
-    page.screenshot(path=str(shots(tmp_path) / name), full_page=width != 1280)
+    page.screenshot(path=str(shots(tmp_path) / name))
     assert problems == []
     assert all(url.startswith(calc_site.as_uri() + "/") for url in requests), requests
     page.close()
