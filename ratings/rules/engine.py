@@ -12,7 +12,8 @@ answers every new rating, but as functions of plain data:
   rating (art. 7.1.4, 26 months);
 * :func:`carry_bounds` and :func:`changes_without_games`: which players without a game may
   get a list row that is not the previous one carried (the others need not be passed);
-* :func:`rate_game`: one game as a period of its own (``ratings calc change``);
+* :func:`rate_game`: one game as a period of its own; :func:`rate_games`: one player's games
+  of an event, the opponents not rated (``ratings calc change``);
 * :func:`rate_period`: the period itself. It returns the list rows (one per player), the
   breakdown rows (one per game and player that counts) and every player's :class:`Standing`
   on the new list, which is the input of the next period.
