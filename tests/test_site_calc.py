@@ -24,7 +24,7 @@ from click.testing import CliRunner
 
 from ratings import rules
 from ratings.cli.calc import calc
-from ratings.rules.expected import expected_units
+from ratings.rules.expected import _SCORE_TEXT, expected_units
 from ratings.site.calculators import RULES_SCRIPT, rules_data, rules_script, table_rows
 from tests.publish_helpers import demo, ok
 from tests.test_browser import ARGS, CHROMIUM, shots, watch
@@ -334,6 +334,16 @@ def test_the_worked_examples(browser: Any, calc_site: Path) -> None:
         "table": {"difference": 400, "expected": 0.92},
         "curve": {"difference": 400, "expected": 0.909090909},
     }
+    # every spelling of a result the CLI takes, and one it refuses
+    for text in [*_SCORE_TEXT, " 1/2 - 1/2 ", "+/-"]:
+        answer = page.evaluate(
+            "(t) => { try { return ratingsCalc.change(1500, 1500, t, "
+            "{k: 20, date: '2025-01-01'}); } catch (e) { return e.message; } }",
+            text,
+        )
+        assert answer == cli_json(
+            "change", "1500", "1500", text, "--k", "20", "--date", "2025-01-01"
+        )
     # the forms open on these examples and show them
     assert page.locator("#ex-result").inner_text().split("\n") == [
         "table 8.1.2\t400\t0.92",

@@ -100,10 +100,13 @@
     if (games === null) { return K.unknown_games_k; }
     return games < K.new_player_games ? 40 : 20;
   }
+  /* a game's score: 1, 0.5 or 0, or a spelling RESULT takes (ratings.rules.parse_score) */
+  var SPELLED = { "1": 2, "1.0": 2, "1-0": 2, "0.5": 1, ".5": 1, "1/2": 1, "=": 1, "\u00bd": 1,
+                  "1/2-1/2": 1, "\u00bd-\u00bd": 1, "0": 0, "0.0": 0, "0-1": 0 };
   function halvesOf(score) {
-    if (score === 1 || score === "1") { return 2; }
-    if (score === 0.5 || score === "0.5" || score === "1/2" || score === "=" || score === "\u00bd") { return 1; }
-    if (score === 0 || score === "0") { return 0; }
+    if (score === 1 || score === 0.5 || score === 0) { return score * 2; }
+    var key = typeof score === "string" ? score.trim().replace(/ /g, "") : null;
+    if (key !== null && Object.prototype.hasOwnProperty.call(SPELLED, key)) { return SPELLED[key]; }
     return fail("unknown result (use 1, 0.5, 1/2, = or 0, or 1-0, 1/2-1/2, 0-1): " + repr(score));
   }
   function optionalInt(value, what) {
@@ -195,10 +198,7 @@
     return out;
   }
 
-  window.ratingsCalc = {
-    expected: expected, change: change, performance: performance,
-    ruleName: function (day, list) { return ruleSet(checkDate(day || today()), list).name; }
-  };
+  window.ratingsCalc = { expected: expected, change: change, performance: performance };
 
   /* ---- the page's forms ---------------------------------------------------------------- */
   function byId(id) { return document.getElementById(id); }
