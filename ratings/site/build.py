@@ -16,6 +16,7 @@ Pages (file names come from ids and period labels, never from names)::
     players/ID.html          a player: details, chart, every period, calculation cards
                              (a merged-away record: a page that points to the one kept)
     events/ID.html           an event: crosstable
+    calculators.html         expected score, rating change, performance (ratings.site.calculators)
     assets/                  style sheet, scripts, the Vega bundle and its license
 
 **Incremental publishing.** The manifest (:data:`ratings.site.output.MANIFEST`) records, for
@@ -60,6 +61,7 @@ from ratings.service import publish as data
 from ratings.service.common import get_config, list_name
 from ratings.site import chart, pool
 from ratings.site.assets import VEGA, VEGA_LICENSE, write_assets
+from ratings.site.calculators import write_calculators
 from ratings.site.output import SiteFolder
 from ratings.site.pages import Linked, Shared, environment, linked_prefix
 from ratings.site.plan import (
@@ -234,6 +236,7 @@ def publish_site(
     )  # fmt: skip
     site = Site(environment(), out, shared)
     finish_assets = write_assets(out)
+    write_calculators(site.t_list.environment, out, site.common)
     work = pool.split_plan(plan, shared)
     total = sum(job.size for job in work)
     counts = {"lists": 0, "players": 0, "events": 0}

@@ -47,6 +47,7 @@ FOLDERS = ("assets", "events", "lists", "players")
 
 _OUR_NAME = re.compile(
     r"(?:index\.html|players\.html|events\.html"
+    r"|calculators\.html"
     r"|players/[0-9]{1,19}\.html"
     r"|events/[0-9]{1,19}\.html"
     r"|lists/[0-9]{4}-[0-9]{2}\.(?:html|csv|txt)"
