@@ -47,13 +47,16 @@ def test_one_more_month_rewrites_only_what_changed(db: Path, tmp_path: Path) -> 
        "--date", "2026-01-10", "--event", "New Year Rapid")  # fmt: skip
     ok("--db", str(db), "rate")
     out = publish(db, site)
-    # the new list (page, CSV, TXT), the index, two players and one new event
-    assert written(out) == (1, 2, 1, 7, 0)
+    # the new list (page, CSV, TXT, JSON, top lists and their CSV), the index, two players
+    # (page and JSON) and one new event
+    assert written(out) == (1, 2, 1, 12, 0)
     after = site_files(site)
     changed = {k for k in after if before.get(k) != after[k]} - {".ratings-site.json"}
     assert changed == {
         "index.html", "lists/2026-01.html", "lists/2026-01.csv", "lists/2026-01.txt",
-        "players/1.html", "players/2.html", "events/16.html",
+        "lists/2026-01.json", "lists/2026-01-top.html", "lists/2026-01-top.csv",
+        "players/1.html", "players/1.json", "players/2.html", "players/2.json",
+        "events/16.html",
     }  # fmt: skip
     assert_same_as_fresh(db, site, tmp_path)
 
@@ -93,7 +96,8 @@ def test_a_merge_deletes_the_merged_page(db: Path, tmp_path: Path) -> None:
     ok("--db", str(db), "rate")
     out = publish(db, site)
     assert not (site / "players/41.html").exists()
-    assert written(out)[4] == 1
+    assert not (site / "players/41.json").exists()
+    assert written(out)[4] == 2  # the page and the JSON
     assert_same_as_fresh(db, site, tmp_path)
 
 

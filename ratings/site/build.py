@@ -276,7 +276,7 @@ def _still_published(
     periods: Sequence[data.SitePeriod],
 ) -> bool:
     folder, _, name = key.partition("/")
-    stem = name.rsplit(".", 1)[0]
+    stem = name.rsplit(".", 1)[0].removesuffix("-top")
     if folder == "players":
         return int(stem) in register
     if folder == "events":

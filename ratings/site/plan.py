@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from ratings.service import publish as data
 from ratings.site.output import SiteFolder
+from ratings.site.top_lists import IMPROVER_LISTS
 
 __all__ = [
     "Plan",
@@ -120,19 +121,34 @@ def plan_publish(
     lists = set(dirty)
     for pid in dirty:
         lists.update(p.id for p in periods[index[pid] : index[pid] + window])
+        # the improvers of the list IMPROVER_LISTS later are measured from this one; the
+        # lists before it that reach back to the oldest list (top_lists.base_index) too
+        later = index[pid] + IMPROVER_LISTS
+        if later < len(periods):
+            lists.add(periods[later].id)
+        if index[pid] == 0:
+            lists.update(p.id for p in periods[1 : IMPROVER_LISTS + 1])
     if known:
         lists = {p.id for p in periods}
     pending = next((i for i, p in enumerate(periods) if p.status == "needs_rerate"), None)
     if pending is not None:  # every list from there on says it may still change
         lists.update(p.id for p in periods[pending:])
 
-    players |= {pid for pid in register if not out.exists(f"players/{pid}.html")}
+    players |= {
+        pid
+        for pid in register
+        if not (out.exists(f"players/{pid}.html") and out.exists(f"players/{pid}.json"))
+    }
     event_ids |= {eid for eid in events if not out.exists(f"events/{eid}.html")}
     for p in periods:
-        if not all(out.exists(f"lists/{p.label}.{ext}") for ext in ("html", "csv", "txt")):
+        if not all(out.exists(f"lists/{p.label}{ext}") for ext in _LIST_FILES):
             lists.add(p.id)
     players &= set(register)
     return Plan(False, lists, players, event_ids, dirty)
+
+
+_LIST_FILES = (".html", ".csv", ".txt", ".json", "-top.html", "-top.csv")
+"""The files of one list (each written whenever the list is)."""
 
 
 def _old_fp(old_players: dict[str, Any], pid: int) -> str | None:

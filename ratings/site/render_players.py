@@ -12,6 +12,7 @@ from sqlalchemy.orm import Session
 from ratings.service import publish as data
 from ratings.site import chart
 from ratings.site.cells import blank, fraction, k_dr, score, signed, trend
+from ratings.site.data_json import player_json
 from ratings.site.pages import Pages
 from ratings.site.plan import shows, table_row
 from ratings.site.rows import card_line, history_gap, history_row
@@ -111,7 +112,28 @@ class PlayerPages(Pages):
             rows=Markup("".join(table)), cards=cards,
         )  # fmt: skip
         self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
+        self._player_json(p, rows, games, mask)
         return mask
+
+    def _player_json(
+        self,
+        p: data.SitePlayer,
+        rows: list[data.PeriodRow],
+        games: list[data.CardGame],
+        mask: int,
+    ) -> None:
+        """``players/ID.json``: the periods the page shows (``mask``) and every rated game."""
+        index, by_id = self.index, self.by_id
+        history = [(by_id[r.period_id], r) for r in rows if mask >> index[r.period_id] & 1]
+        played = [
+            (by_id[g.period_id], g)
+            for g in sorted(games, key=lambda g: (g.played_on, g.game_id))
+            if g.period_id in index
+        ]
+        self.out.put(
+            f"players/{p.id}.json",
+            player_json(p, self.time_control, history, played, self.events, self.register),
+        )
 
     def _history_row(self, r: data.PeriodRow, card: bool) -> str:
         played = r.period_games > 0
