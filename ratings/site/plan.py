@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 
 from ratings.service import publish as data
 from ratings.site.output import SiteFolder
-from ratings.site.top_lists import IMPROVER_LISTS
 
 __all__ = [
     "Plan",
@@ -118,16 +117,11 @@ def plan_publish(
     if old_changed_events:
         players |= data.players_of_events(session, old_changed_events)
 
+    # the top lists' improvers compare a list with one 12 lists earlier: a re-rated period
+    # re-rates every later one, so the later list is dirty too (nothing more to add)
     lists = set(dirty)
     for pid in dirty:
         lists.update(p.id for p in periods[index[pid] : index[pid] + window])
-        # the improvers of the list IMPROVER_LISTS later are measured from this one; the
-        # lists before it that reach back to the oldest list (top_lists.base_index) too
-        later = index[pid] + IMPROVER_LISTS
-        if later < len(periods):
-            lists.add(periods[later].id)
-        if index[pid] == 0:
-            lists.update(p.id for p in periods[1 : IMPROVER_LISTS + 1])
     if known:
         lists = {p.id for p in periods}
     pending = next((i for i, p in enumerate(periods) if p.status == "needs_rerate"), None)
