@@ -344,3 +344,22 @@ def test_a_missing_json_is_written_again(club: Path, tmp_path: Path) -> None:
         (site / name).unlink()
     ok("publish", str(site), "--db", str(db))
     assert site_files(site) == before
+
+
+def test_the_readme_documents_every_key_in_order() -> None:
+    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
+    section = readme.split("### The JSON data\n", 1)[1].split("\n## ", 1)[0]
+    lists, players = section.split("`players/ID.json`:", 1)
+
+    def keys(text: str, row: str, wanted: list[str]) -> list[str]:
+        (line,) = [x for x in text.splitlines() if x.startswith(f"| `{row}` |")]
+        found = [w for w in line.split("`")[1::2] if w in wanted]
+        return list(dict.fromkeys(found))  # the first mention of each
+
+    assert [r.split("`")[1] for r in lists.splitlines() if r.startswith("| `")] == LIST_KEYS
+    assert keys(lists, "players", LIST_ROW_KEYS) == LIST_ROW_KEYS
+    assert [r.split("`")[1] for r in players.splitlines() if r.startswith("| `")] == PLAYER_KEYS
+    assert keys(players, "player", PLAYER_ENTRY_KEYS) == PLAYER_ENTRY_KEYS
+    assert keys(players, "history", HISTORY_KEYS) == HISTORY_KEYS
+    assert keys(players, "games", GAME_KEYS) == GAME_KEYS
+    assert "Schema version 1" in section
