@@ -21,6 +21,7 @@ that one), positive gains only.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -90,26 +91,34 @@ def categories(
 ) -> list[Category]:
     """The top lists of one list: ``rows`` in the list's order with their flags (``i``:
     inactive, left out). The categories without a player are left out, and so are the
-    federation lists when the list holds one federation only (that list is the list)."""
-    active = [e for e, flags in rows if "i" not in _letters(flags)]
-    found: list[Category] = []
-    for key, title in AGE_CATEGORIES:
-        chosen = [e for e in active if in_category(key, register[e.player_id], year)][:TOP]
-        if chosen:
-            found.append(Category(key, title, tuple(chosen)))
+    federation lists when the list holds one federation only (that list is the list).
+    One pass over the rows."""
+    chosen: dict[str, list[data.SiteListRow]] = {key: [] for key, _ in AGE_CATEGORIES}
     by_federation: dict[str, list[data.SiteListRow]] = {}
-    for e in active:
-        federation = register[e.player_id].federation
-        if federation:
-            chosen = by_federation.setdefault(federation, [])
-            if len(chosen) < TOP:
-                chosen.append(e)
+    for e, flags in rows:
+        if "i" in _letters(flags):
+            continue
+        p = register[e.player_id]
+        for key in _keys(p.birth_year, p.sex, year):
+            if len(chosen[key]) < TOP:
+                chosen[key].append(e)
+        if p.federation:
+            federation = by_federation.setdefault(p.federation, [])
+            if len(federation) < TOP:
+                federation.append(e)
+    found = [
+        Category(key, title, tuple(chosen[key])) for key, title in AGE_CATEGORIES if chosen[key]
+    ]
     if len(by_federation) > 1:
-        for federation in sorted(by_federation):
-            found.append(
-                Category(f"fed-{federation}", federation, tuple(by_federation[federation]))
-            )
+        found += [Category(f"fed-{f}", f, tuple(by_federation[f])) for f in sorted(by_federation)]
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _keys(born: int | None, sex: str | None, year: int) -> tuple[str, ...]:
+    """The age and sex categories of a player born in ``born`` on a list of ``year``."""
+    p = data.SitePlayer(0, "", None, None, sex, None, born, False, None, None)
+    return tuple(key for key, _ in AGE_CATEGORIES if in_category(key, p, year))
 
 
 def _letters(flags: str) -> str:
