@@ -201,7 +201,7 @@ def test_hostile_names_on_the_top_lists(site: Path) -> None:
 
 # --- the JSON data --------------------------------------------------------------------------
 
-LIST_KEYS = ["schema_version", "kind", "list", "period", "list_date", "players"]
+LIST_KEYS = ["schema_version", "kind", "list", "period", "list_date", "columns", "players"]
 LIST_ROW_KEYS = [
     "rank", "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year",
     "rating", "change", "period_games", "total_games", "next_k", "k10", "list_status",
@@ -234,16 +234,18 @@ def test_the_list_json_is_the_list(club: Path, site: Path) -> None:
     assert (doc["kind"], doc["list"], doc["period"], doc["list_date"]) == (
         "list", "standard", NEWEST, "2026-03-01"
     )  # fmt: skip
+    assert doc["columns"] == LIST_ROW_KEYS
+    assert all(len(row) == len(LIST_ROW_KEYS) for row in doc["players"])
+    mine = [dict(zip(doc["columns"], row, strict=True)) for row in doc["players"]]
     cli = json.loads(ok("--db", str(club), "list", "--period", NEWEST, "--format", "json"))
-    assert [r["player_id"] for r in doc["players"]] == [r["player_id"] for r in cli["players"]]
-    for rank, (row, theirs) in enumerate(zip(doc["players"], cli["players"], strict=True), 1):
-        assert list(row) == LIST_ROW_KEYS
+    assert [r["player_id"] for r in mine] == [r["player_id"] for r in cli["players"]]
+    for rank, (row, theirs) in enumerate(zip(mine, cli["players"], strict=True), 1):
         assert row["rank"] == rank
         for key in ("name", "rating", "total_games", "next_k", "list_status"):
             assert row[key] == theirs[key], key
         assert row["inactive"] is (row["player_id"] == 6)
-    assert HOSTILE in {r["name"] for r in doc["players"]}
-    assert FORMULA in {r["name"] for r in doc["players"]}  # JSON is data: left as it is
+    assert HOSTILE in {r["name"] for r in mine}
+    assert FORMULA in {r["name"] for r in mine}  # JSON is data: left as it is
 
 
 def test_the_player_json_holds_the_history_and_games(club: Path, site: Path) -> None:
@@ -328,7 +330,7 @@ def test_a_rename_rewrites_the_opponents_json(club: Path, tmp_path: Path) -> Non
     ok("publish", str(site), "--db", str(db))
     games = _load(site / "players/7.json")["games"]
     assert {g["opponent"] for g in games} == {"Renamed, Eight"}
-    assert "Renamed, Eight" in {r["name"] for r in _load(site / "lists/2025-01.json")["players"]}
+    assert "Renamed, Eight" in {r[2] for r in _load(site / "lists/2025-01.json")["players"]}
     fresh = tmp_path / "fresh"
     ok("publish", str(fresh), "--db", str(db))
     assert site_files(fresh) == site_files(site)
@@ -357,7 +359,7 @@ def test_the_readme_documents_every_key_in_order() -> None:
         return list(dict.fromkeys(found))  # the first mention of each
 
     assert [r.split("`")[1] for r in lists.splitlines() if r.startswith("| `")] == LIST_KEYS
-    assert keys(lists, "players", LIST_ROW_KEYS) == LIST_ROW_KEYS
+    assert keys(lists, "columns", LIST_ROW_KEYS) == LIST_ROW_KEYS
     assert [r.split("`")[1] for r in players.splitlines() if r.startswith("| `")] == PLAYER_KEYS
     assert keys(players, "player", PLAYER_ENTRY_KEYS) == PLAYER_ENTRY_KEYS
     assert keys(players, "history", HISTORY_KEYS) == HISTORY_KEYS

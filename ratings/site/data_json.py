@@ -22,7 +22,7 @@ from decimal import Decimal
 
 from ratings.service import publish as data
 
-__all__ = ["SCHEMA_VERSION", "dumps", "list_json", "player_json"]
+__all__ = ["LIST_COLUMNS", "SCHEMA_VERSION", "dumps", "list_json", "player_json"]
 
 SCHEMA_VERSION = 1
 
@@ -57,6 +57,14 @@ def _text(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
 
 
+LIST_COLUMNS = (
+    "rank", "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year",
+    "rating", "change", "period_games", "total_games", "next_k", "k10", "list_status",
+    "inactive",
+)  # fmt: skip
+"""The values of each row of a list's ``players``, in this order (its ``columns``)."""
+
+
 def list_json(
     period: data.SitePeriod,
     time_control: str,
@@ -64,24 +72,17 @@ def list_json(
     register: dict[int, data.SitePlayer],
     inactive: set[int],
 ) -> bytes:
-    """One published list, in the list's order (rank 1 first)."""
+    """One published list, in the list's order (rank 1 first): ``columns`` names the values
+    of each row of ``players`` (a list of 5,000 objects repeats every key 5,000 times; as
+    rows it is a third of the size, and as fast to read: ``dict(zip(columns, row))``)."""
     players = []
     for rank, (e, _) in enumerate(rows, 1):
         p = register[e.player_id]
         players.append(
-            {
-                "rank": rank,
-                **_player(p),
-                "rating": e.rating,
-                "change": _change(e.list_status, e.change),
-                "period_games": e.period_games,
-                "total_games": e.total_games,
-                "next_k": e.next_k,
-                "k10": e.k10,
-                "list_status": e.list_status,
-                "inactive": e.player_id in inactive,
-            }
-        )
+            (rank, p.id, p.name, p.fide_id, p.federation, p.sex, p.title, p.birth_year,
+             e.rating, _change(e.list_status, e.change), e.period_games, e.total_games,
+             e.next_k, e.k10, e.list_status, e.player_id in inactive)
+        )  # fmt: skip
     return dumps(
         {
             "schema_version": SCHEMA_VERSION,
@@ -89,6 +90,7 @@ def list_json(
             "list": time_control,
             "period": period.label,
             "list_date": period.list_date.isoformat(),
+            "columns": LIST_COLUMNS,
             "players": players,
         }
     )

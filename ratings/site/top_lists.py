@@ -110,7 +110,10 @@ def categories(
         Category(key, title, tuple(chosen[key])) for key, title in AGE_CATEGORIES if chosen[key]
     ]
     if len(by_federation) > 1:
-        found += [Category(f"fed-{f}", f, tuple(by_federation[f])) for f in sorted(by_federation)]
+        found += [
+            Category(f"fed-{f}", f"Federation {f}", tuple(by_federation[f]))
+            for f in sorted(by_federation)
+        ]
     return found
 
 
