@@ -57,6 +57,10 @@ def _text(value: Decimal | None) -> str | None:
     return None if value is None else str(value)
 
 
+def _k_dr(k: int | None, dr: Decimal | None) -> str | None:
+    return None if k is None or dr is None else str(k * dr)
+
+
 LIST_COLUMNS = (
     "rank", "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year",
     "rating", "change", "period_games", "total_games", "next_k", "k10", "list_status",
@@ -147,9 +151,7 @@ def player_json(
                     "pd": _text(g.pd),
                     "dr": _text(g.dr),
                     "k_used": g.k_used,
-                    "k_dr": _text(g.k_used * g.dr)
-                    if g.k_used is not None and g.dr is not None
-                    else None,
+                    "k_dr": _k_dr(g.k_used, g.dr),
                 }
                 for period, g in games
             ],

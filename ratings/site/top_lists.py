@@ -96,7 +96,7 @@ def categories(
     chosen: dict[str, list[data.SiteListRow]] = {key: [] for key, _ in AGE_CATEGORIES}
     by_federation: dict[str, list[data.SiteListRow]] = {}
     for e, flags in rows:
-        if "i" in _letters(flags):
+        if "i" in flags:  # the flags are w, i and the word new
             continue
         p = register[e.player_id]
         for key in _keys(p.birth_year, p.sex, year):
@@ -122,11 +122,6 @@ def _keys(born: int | None, sex: str | None, year: int) -> tuple[str, ...]:
     """The age and sex categories of a player born in ``born`` on a list of ``year``."""
     p = data.SitePlayer(0, "", None, None, sex, None, born, False, None, None)
     return tuple(key for key, _ in AGE_CATEGORIES if in_category(key, p, year))
-
-
-def _letters(flags: str) -> str:
-    """The letter flags of a list row (``w``, ``i``; ``new`` is a word of its own)."""
-    return next((word for word in flags.split() if word != "new"), "")
 
 
 @dataclass(frozen=True, slots=True)
