@@ -10,8 +10,10 @@ and TXT), :mod:`ratings.site.assets` and :mod:`ratings.site.cells` (how a value 
 Pages (file names come from ids and period labels, never from names)::
 
     index.html               the newest list, links to every list
-    lists/YYYY-MM.html       each published list; .csv and .txt (FIDE's layout) beside it
-    players/ID.html          a player: details, chart, every period, calculation cards
+    lists/YYYY-MM.html       each published list; .csv, .txt (FIDE's layout) and .json
+                             beside it, and YYYY-MM-top.html/.csv (top lists, improvers)
+    players/ID.html          a player: details, chart, every period, calculation cards;
+                             ID.json beside it (:mod:`ratings.site.data_json`)
     events/ID.html           an event: crosstable
     assets/                  style sheet, scripts, the Vega bundle and its license
 
