@@ -74,6 +74,7 @@ __all__ = [
     "Register",
     "evidence",
     "fold",
+    "fold_text",
     "sort_key",
 ]
 
@@ -215,6 +216,20 @@ def fold(name: str) -> Folded:
     every = (*forms, *(f for f in glued_forms if f not in forms))
     keys = tuple(dict.fromkeys(" ".join(f) for f in every))
     return Folded(tuple(words), keys, every, len(forms))
+
+
+def fold_text(text: str) -> str:
+    """The text :func:`fold` splits into words (before the German/Nordic spellings): ASCII
+    text as it is, anything else in compatibility form, case folded and transliterated. It
+    works character by character, so the search box of the published site folds a typed
+    query with a table of it (:mod:`ratings.site.search`).
+
+    >>> fold_text("Øberg, Jiří")
+    'oberg, jiri'
+    """
+    if text.isascii():
+        return text
+    return _ascii(unicodedata.normalize("NFKC", text).casefold())
 
 
 def sort_key(name: str) -> str:

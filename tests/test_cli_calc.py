@@ -134,12 +134,14 @@ def test_change_json(
         "table": {
             "difference": difference,
             "expected": table_expected,
+            "k": 10,
             "k_dr": table_change,
             "new_rating": 2701 if table_change > 0.5 else 2700,
         },
         "curve": {
             "difference": difference,
             "expected": curve_expected,
+            "k": 10,
             "k_dr": curve_change,
             "new_rating": 2701,
         },
@@ -254,7 +256,28 @@ def test_rules_errors_exit_1(args: list[str], message: str) -> None:
             "Invalid value for '--k': '1_0' is not a valid integer (digits 0-9).",
         ),
         (["expected", "2000"], "Missing argument 'R2'."),
-        (["change", "2000", "2000", "1"], "Missing option '--k'."),
+        (["change", "2000", "2000"], "give R2 RESULT, or --opponents and --results"),
+        (
+            ["change", "2000", "2000", "1", "--opponents", "1500", "--results", "1"],
+            "give R2 RESULT or --opponents and --results, not both",
+        ),
+        (
+            ["change", "2000", "--opponents", "1500,1600", "--results", "1"],
+            "--results has 1 results for 2 opponents",
+        ),
+        (
+            ["change", "2000", "--opponents", "1500", "--results", "2"],
+            "Invalid value for '--results': unknown result (use 1, 0.5, 1/2, = or 0, or 1-0, "
+            "1/2-1/2, 0-1): '2' in '2'",
+        ),
+        (
+            ["change", "2000", "2000", "1", "--k", "20", "--games", "3"],
+            "--k replaces the K rules: give --k or --games/--birth-year/--k10",
+        ),
+        (
+            ["change", "2000", "2000", "1", "--list", "bullet"],
+            "Invalid value for '--list': 'bullet' is not one of 'standard', 'rapid', 'blitz'.",
+        ),
         (
             ["change", "2000", "2000", "1", "--k", "ten"],
             "Invalid value for '--k': 'ten' is not a valid integer (digits 0-9).",
@@ -290,7 +313,8 @@ def test_usage_errors_exit_2(args: list[str], error: str) -> None:
     result = run(*args, exit_code=2)
     usage = {
         "expected": "Usage: calc expected [OPTIONS] R1 R2\nTry 'calc expected --help' for help.",
-        "change": "Usage: calc change [OPTIONS] R1 R2 RESULT\nTry 'calc change --help' for help.",
+        "change": "Usage: calc change [OPTIONS] R1 [R2] [RESULT]\n"
+        "Try 'calc change --help' for help.",
         "performance": "Usage: calc performance [OPTIONS]\nTry 'calc performance --help' for help.",
     }[args[0]]
     assert result.output == f"{usage}\n\nError: {error}\n"
@@ -322,3 +346,153 @@ def test_calc_never_touches_the_database(tmp_path: Path) -> None:
     assert result.output.startswith(RULES_2009)
     assert not db.exists()
     assert list(tmp_path.iterdir()) == []
+
+
+# --------------------------------------------------------------------------------------------
+# calc change: several games, K from the rules, the list's rules
+# --------------------------------------------------------------------------------------------
+
+
+def test_change_worked_example_1600_beats_1400_at_k_32() -> None:
+    """The seeds' example: 1600 beats 1400 at K 32: 1608 and 1392 (table 8.1.2: .76 / .24)."""
+    winner = json.loads(run("change", "1600", "1400", "1", "--k", "32", "--format", "json").output)
+    loser = json.loads(run("change", "1400", "1600", "0", "--k", "32", "--format", "json").output)
+    assert (winner["table"]["new_rating"], loser["table"]["new_rating"]) == (1608, 1392)
+    assert (winner["table"]["k_dr"], loser["table"]["k_dr"]) == (7.68, -7.68)
+
+
+SEVERAL = ["change", "1600", "--opponents", "1400,1700,2700", "--results", "1,0.5,0"]
+
+
+def test_change_several_games_table() -> None:
+    """Each game's K*dR, then the sum rounded once (art. 8.3.4); K 40 for a junior (8.3.3)."""
+    assert run(*SEVERAL, "--date", "2025-01-01", "--birth-year", "2012").output == (
+        RULES_2009 + "opponent  score  difference  table   K*dR   curve     K*dR\n"
+        "1400          1         200   0.76  +9.60  0.7597  +9.6101\n"
+        "1700        0.5        -100   0.36  +5.60  0.3599  +5.6026\n"
+        "2700          0        -400   0.08  -3.20  0.0909  -3.6364\n"
+        "\n"
+        "method   K  games      K*dR  change   new\n"
+        "table   40      3    +12.00     +12  1612\n"
+        "curve   40      3  +11.5764     +12  1612\n"
+    )
+
+
+def test_change_several_games_json() -> None:
+    result = run(*SEVERAL, "--date", "2025-01-01", "--games", "40", "--format", "json")
+    data = json.loads(result.output)
+    assert data["table"] == {
+        "k": 20,
+        "games": [
+            {"opponent": 1400, "score": 1, "rated": True, "difference": 200, "expected": 0.76,
+             "k_dr": 4.8},
+            {"opponent": 1700, "score": 0.5, "rated": True, "difference": -100,
+             "expected": 0.36, "k_dr": 2.8},
+            {"opponent": 2700, "score": 0, "rated": True, "difference": -400, "expected": 0.08,
+             "k_dr": -1.6},
+        ],
+        "k_dr": 6.0,
+        "change": 6,
+        "new_rating": 1606,
+    }  # fmt: skip
+    assert data["curve"]["k_dr"] == 5.78817964
+    assert [g["expected"] for g in data["curve"]["games"]] == [0.759746927, 0.359935, 0.090909091]
+
+
+@pytest.mark.parametrize(
+    ("options", "k"),
+    [
+        pytest.param([], 20, id="8.3.3-unknown-count-20"),
+        pytest.param(["--games", "29"], 40, id="8.3.3-fewer-than-30-games"),
+        pytest.param(["--games", "30"], 20, id="8.3.3-30-games"),
+        pytest.param(["--games", "5", "--k10"], 10, id="8.3.3-k10-flag"),
+        pytest.param(["--birth-year", "2007", "--games", "99"], 40, id="8.3.3-junior-18"),
+        pytest.param(["--birth-year", "2006", "--games", "99"], 20, id="8.3.3-junior-19"),
+    ],
+)
+def test_change_k_from_the_rules(options: list[str], k: int) -> None:
+    args = ["change", "1800", "1800", "1", "--date", "2025-05-05", "--format", "json", *options]
+    assert json.loads(run(*args).output)["table"]["k"] == k
+
+
+def test_change_k_rules_rating_2400_and_junior_2300() -> None:
+    base = ["--date", "2025-05-05", "--birth-year", "2015", "--format", "json"]
+    assert json.loads(run("change", "2400", "2400", "1", *base).output)["table"]["k"] == 10
+    assert json.loads(run("change", "2300", "2300", "1", *base).output)["table"]["k"] == 20
+    # a junior at 2300 with an unknown count: the count counts as established (K 20)
+    assert run("change", "2300", "2300", "1", "--date", "2025-05-05").output == (
+        RULES_2009 + "K: 20 (art. 8.3.3)\n"
+        "method  difference  expected      K*dR   new\n"
+        "table            0      0.50    +10.00  2310\n"
+        "curve            0    0.5000  +10.0000  2310\n"
+    )
+
+
+def test_change_700_rule() -> None:
+    """30 games at a junior's K 40: K x n = 1200 > 700, K becomes 700 // 30 = 23 (8.3.3)."""
+    args = ["--opponents", ",".join(["1400"] * 30), "--results", ",".join(["1"] * 30)]
+    data = json.loads(
+        run("change", "1500", *args, "--birth-year", "2010", "--date", "2025-01-01",
+            "--format", "json").output
+    )  # fmt: skip
+    assert (data["table"]["k"], data["table"]["change"], data["table"]["new_rating"]) == (
+        23,
+        248,  # 30 x .36 x 23 = 248.4
+        1748,
+    )
+
+
+def test_change_rapid_600_point_rule() -> None:
+    """Rapid from 1 Dec 2024: 600 or more apart with a player above 2600 is not rated (R&B
+    art. 7.3.1); the day before, and on the standard list, it is."""
+    result = run("change", "2700", "2000", "1", "--list", "rapid", "--date", "2024-12-01",
+                 exit_code=1)  # fmt: skip
+    assert result.output == (
+        "Error: game not rated: 600 points or more apart with a player above 2600 "
+        "(R&B art. 7.3.1): 2700 v 2000\n"
+    )
+    before = run("change", "2700", "2000", "1", "--list", "rapid", "--date", "2024-11-30",
+                 "--format", "json")  # fmt: skip
+    assert json.loads(before.output)["table"]["difference"] == 400
+    data = json.loads(
+        run("change", "2700", "--opponents", "2000,2600", "--results", "1,1/2", "--list",
+            "blitz", "--date", "2025-01-01", "--format", "json").output
+    )  # fmt: skip
+    assert data["table"]["games"][0] == {
+        "opponent": 2000, "score": 1, "rated": False, "difference": None, "expected": None,
+        "k_dr": None,
+    }  # fmt: skip
+    assert (data["table"]["k"], data["table"]["change"], data["table"]["new_rating"]) == (
+        10,
+        -1,
+        2699,
+    )
+
+
+def test_change_rapid_2650_not_exempt() -> None:
+    """The 2650 exemption of art. 8.3.1 (from 1 Oct 2025) is standard chess's only."""
+    standard = run("change", "2700", "2200", "1", "--date", AFTER, "--format", "json")
+    rapid = run("change", "2700", "2200", "1", "--date", AFTER, "--list", "rapid",
+                "--format", "json")  # fmt: skip
+    assert json.loads(standard.output)["table"]["difference"] == 500
+    assert json.loads(rapid.output)["table"]["difference"] == 400
+
+
+def test_change_rapid_fixed_k_before_october_2022() -> None:
+    """The rapid and blitz lists had K 20 for everyone before 1 October 2022."""
+    args = ["change", "1500", "1500", "1", "--list", "rapid", "--games", "0", "--format", "json"]
+    assert json.loads(run(*args, "--date", "2022-09-30").output)["table"]["k"] == 20
+    assert json.loads(run(*args, "--date", "2022-10-01").output)["table"]["k"] == 40
+
+
+def test_change_the_opponent_is_not_rated() -> None:
+    """Only R1 is rated: an opponent rated 1 who loses would fall below 0, which is no
+    reason to refuse R1's change (it was: "rating must be a non-negative integer: -9")."""
+    assert run("change", "1", "1", "1", "--k", "20", "--date", BEFORE).output == (
+        RULES_2009 + "method  difference  expected      K*dR  new\n"
+        "table            0      0.50    +10.00   11\n"
+        "curve            0    0.5000  +10.0000   11\n"
+    )
+    # R1's own new rating below 0 is refused
+    result = run("change", "5", "5", "0", "--k", "20", "--date", BEFORE, exit_code=1)
+    assert result.output == "Error: rating must be a non-negative integer: -5\n"

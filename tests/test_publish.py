@@ -29,7 +29,7 @@ def demo_site(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = ok("publish", str(site), "--db", str(demo_db))
     assert out == (
         f"Published {site / 'index.html'}: 12 list(s), 40 player page(s), 15 event page(s) "
-        "rendered; 173 file(s) written, 0 unchanged, 0 deleted (173 in the site)\n"
+        "rendered; 180 file(s) written, 0 unchanged, 0 deleted (180 in the site)\n"
     )
     return site
 
@@ -161,7 +161,7 @@ def test_a_second_publish_writes_nothing(demo_db: Path, tmp_path: Path) -> None:
     ok("publish", str(site), "--db", str(demo_db))
     before = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
     out = ok("publish", str(site), "--db", str(demo_db))
-    assert out.endswith("0 file(s) written, 4 unchanged, 0 deleted (173 in the site)\n")
+    assert out.endswith("0 file(s) written, 11 unchanged, 0 deleted (180 in the site)\n")
     after = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.name != ".ratings-site.json"}
     assert all(before[p] == t for p, t in after.items())
 

@@ -47,16 +47,17 @@ def test_one_more_month_rewrites_only_what_changed(db: Path, tmp_path: Path) -> 
        "--date", "2026-01-10", "--event", "New Year Rapid")  # fmt: skip
     ok("--db", str(db), "rate")
     out = publish(db, site)
-    # the new list (page, CSV, TXT, JSON, top lists and their CSV), the index, two players
-    # (page and JSON) and one new event
-    assert written(out) == (1, 2, 1, 12, 0)
+    # the new list (page, CSV, TXT, JSON, top lists and their CSV), the list before it
+    # ("next list"), the index, two players (page and JSON), one new event, and the players
+    # and events pages (new ratings, a new event)
+    assert written(out) == (2, 2, 1, 15, 0)
     after = site_files(site)
     changed = {k for k in after if before.get(k) != after[k]} - {".ratings-site.json"}
     assert changed == {
         "index.html", "lists/2026-01.html", "lists/2026-01.csv", "lists/2026-01.txt",
         "lists/2026-01.json", "lists/2026-01-top.html", "lists/2026-01-top.csv",
-        "players/1.html", "players/1.json", "players/2.html", "players/2.json",
-        "events/16.html",
+        "lists/2025-12.html", "players/1.html", "players/1.json", "players/2.html",
+        "players/2.json", "events/16.html", "players.html", "events.html",
     }  # fmt: skip
     assert_same_as_fresh(db, site, tmp_path)
 
@@ -83,7 +84,8 @@ def test_a_renamed_player(db: Path, tmp_path: Path) -> None:
     assert_same_as_fresh(db, site, tmp_path)
 
 
-def test_a_merge_deletes_the_merged_page(db: Path, tmp_path: Path) -> None:
+def test_a_merge_replaces_the_merged_page(db: Path, tmp_path: Path) -> None:
+    """The merged record's page stays at its address, saying where the player is now."""
     site = tmp_path / "site"
     publish(db, site)
     ok("--db", str(db), "player", "add", "Toreley, D.", "--rating", "1400")
@@ -95,9 +97,10 @@ def test_a_merge_deletes_the_merged_page(db: Path, tmp_path: Path) -> None:
     ok("--db", str(db), "player", "merge", "1", "41", "--yes")
     ok("--db", str(db), "rate")
     out = publish(db, site)
-    assert not (site / "players/41.html").exists()
-    assert not (site / "players/41.json").exists()
-    assert written(out)[4] == 2  # the page and the JSON
+    page = (site / "players/41.html").read_text("utf-8")
+    assert 'was merged into <a href="1.html">Toreley, Dina</a>' in page
+    assert not (site / "players/41.json").exists()  # the data is the kept record's
+    assert written(out)[4] == 1
     assert_same_as_fresh(db, site, tmp_path)
 
 

@@ -31,8 +31,10 @@ DATE = click.option(
 )
 
 
-def _parse_ratings(ctx: click.Context, param: click.Parameter, value: str) -> list[int]:
+def _parse_ratings(ctx: click.Context, param: click.Parameter, value: str | None) -> list[int]:
     """``--opponents``: comma-separated integer ratings, e.g. ``1500,1700``."""
+    if value is None:
+        return []
     parts = [p.strip() for p in value.split(",")]
     if parts == [""]:
         return []
@@ -149,37 +151,125 @@ def expected_command(r1: int, r2: int, day: datetime | None, fmt: str) -> None:
     click.echo(_table(["method", "difference", "expected"], rows))
 
 
+def _parse_results(ctx: click.Context, param: click.Parameter, value: str | None) -> list[int]:
+    """``--results``: comma-separated game scores as RESULT takes them (``1,0.5,0``), as
+    half points."""
+    if value is None:
+        return []
+    try:
+        return [int(rules.parse_score(part) * 2) for part in value.split(",")]
+    except rules.RulesError as exc:
+        raise click.BadParameter(f"{exc} in {value!r}") from exc
+
+
+def _not_rated(own: int, opp: int, rule_set: rules.RuleSet) -> str:
+    """Why a game is not rated (R&B art. 7.3.1: too far apart with a player above 2600)."""
+    return (
+        f"game not rated: {rule_set.not_rated_difference} points or more apart with a player "
+        f"above {rule_set.not_rated_above} (R&B art. 7.3.1): {own} v {opp}"
+    )
+
+
 @calc.command("change")
 @click.argument("r1", type=ASCII_INT)
-@click.argument("r2", type=ASCII_INT)
-@click.argument("result", metavar="RESULT")
-@click.option("--k", "k", type=ASCII_INT, required=True, help="K factor of the player rated R1.")
+@click.argument("r2", type=ASCII_INT, required=False)
+@click.argument("result", metavar="[RESULT]", required=False)
+@click.option(
+    "--opponents",
+    callback=_parse_ratings,
+    help="Several games: the opponents' ratings, comma-separated (1500,1700), instead of R2.",
+)
+@click.option(
+    "--results",
+    callback=_parse_results,
+    help="Several games: R1's score in each, in the order of --opponents (1,0.5).",
+)
+@click.option(
+    "--k",
+    "k",
+    type=ASCII_INT,
+    help="K factor of the player rated R1 (default: art. 8.3.3 from --games, --birth-year, --k10).",
+)
+@click.option("--games", "games_played", type=ASCII_INT, help="R1's rated games before the event.")
+@click.option("--birth-year", type=ASCII_INT, help="R1's year of birth (juniors have K 40).")
+@click.option("--k10", is_flag=True, help="R1 once had a published rating of 2400 or more (K 10).")
+@click.option(
+    "--list",
+    "list_type",
+    type=click.Choice(["standard", "rapid", "blitz"]),
+    default="standard",
+    show_default=True,
+    help="The list rated (rapid and blitz: their 400-point and 600-point rules).",
+)
 @DATE
 @FORMAT
-def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, fmt: str) -> None:
-    """Rating change of a player rated R1 for one game against R2.
+def change_command(
+    r1: int,
+    r2: int | None,
+    result: str | None,
+    opponents: list[int],
+    results: list[int],
+    k: int | None,
+    games_played: int | None,
+    birth_year: int | None,
+    k10: bool,
+    list_type: str,
+    day: datetime | None,
+    fmt: str,
+) -> None:
+    """Rating change of a player rated R1 for one game against R2, or for several games
+    (--opponents and --results) of an event.
 
     RESULT is R1's score: 1, 0.5 (also 1/2, = or ½) or 0, or the game's result with R1
-    first, as other commands take it: 1-0, 1/2-1/2, 0-1. The change is K*dR = K x (S - PD),
-    unrounded; NEW is R1 plus K*dR rounded half away from zero (art. 8.3.4).
+    first, as other commands take it: 1-0, 1/2-1/2, 0-1. Each game's change is K*dR = K x
+    (S - PD), unrounded; NEW is R1 plus the sum of K*dR rounded once, half away from zero
+    (art. 8.3.4). K is --k, or art. 8.3.3's (10 for a rating or --k10 at 2400, 40 for a junior
+    below 2300 or fewer than 30 --games, else 20; an unknown count counts as 30 or more),
+    then the 700 rule. The 400-point rule is the edition's in force on --date (art. 8.3.1).
     """
+    several = bool(opponents) or bool(results)
+    if several and r2 is not None:
+        raise click.UsageError("give R2 RESULT or --opponents and --results, not both")
+    if not several and (r2 is None or result is None):
+        raise click.UsageError("give R2 RESULT, or --opponents and --results")
+    if several and len(opponents) != len(results):
+        raise click.UsageError(
+            f"--results has {len(results)} results for {len(opponents)} opponents"
+        )
+    if k is not None and (games_played is not None or birth_year is not None or k10):
+        raise click.UsageError("--k replaces the K rules: give --k or --games/--birth-year/--k10")
     with _rules_errors():
-        half_points = int(rules.parse_score(result) * 2)
+        if several:
+            games = list(zip(opponents, results, strict=True))
+        else:
+            assert r2 is not None  # checked above
+            assert result is not None
+            games = [(r2, int(rules.parse_score(result) * 2))]
         event_start = _event_day(day)
-        rule_set = rules.rules_for(event_start)
-        games = {
-            name: rules.rate_game(r1, r2, half_points, k=k, event_start=event_start, method=m)
+        rule_set = rules.rules_for(event_start, list_type)
+        rated = {
+            name: rules.rate_games(
+                r1, games, event_start=event_start, k=k, games_played=games_played,
+                birth_year=birth_year, k10=k10, method=m, list_type=list_type,
+            )
             for name, m in _METHODS
-        }
+        }  # fmt: skip
+        if not several and rated["table"][0][0] is None:
+            raise rules.RulesError(_not_rated(r1, games[0][0], rule_set))
+    if several:
+        _several_games(r1, games, rated, rule_set, fmt)
+        return
+    one = {name: (_line(lines[0]), entry) for name, (lines, entry) in rated.items()}
     if fmt == "json":
         payload = {
             name: {
                 "difference": line.difference,
                 "expected": _number(_exact(line.pd)),
+                "k": line.k_used,
                 "k_dr": _number(_exact(line.k_dr)),
                 "new_rating": entry.rating_after,
             }
-            for name, (line, entry) in games.items()
+            for name, (line, entry) in one.items()
         }
         click.echo(json.dumps(payload, indent=2))
         return
@@ -191,10 +281,80 @@ def change_command(r1: int, r2: int, result: str, k: int, day: datetime | None, 
             _signed(_shown(line.k_dr)),
             str(entry.rating_after),
         ]
-        for name, (line, entry) in games.items()
+        for name, (line, entry) in one.items()
     ]
     click.echo(f"rules: {rule_set.name}")
+    if k is None:
+        click.echo(f"K: {one['table'][0].k_used} (art. 8.3.3)")
     click.echo(_table(["method", "difference", "expected", "K*dR", "new"], rows))
+
+
+def _line(line: rules.BreakdownLine | None) -> rules.BreakdownLine:
+    """A game's breakdown line, which a rated game has."""
+    assert line is not None
+    return line
+
+
+Rated = dict[str, tuple[list["rules.BreakdownLine | None"], "rules.ListEntry"]]
+
+
+def _several_games(
+    own: int, games: Sequence[tuple[int, int]], rated: Rated, rule_set: rules.RuleSet, fmt: str
+) -> None:
+    """``calc change --opponents ... --results ...``: each game, then the period's change."""
+    if fmt == "json":
+        payload = {}
+        for name, (lines, entry) in rated.items():
+            total = sum(line.dr_units or 0 for line in lines if line is not None)
+            payload[name] = {
+                "k": entry.k_used,
+                "games": [
+                    _game_json(opp, halves, line)
+                    for (opp, halves), line in zip(games, lines, strict=True)
+                ],
+                "k_dr": _number(rules.points((entry.k_used or 0) * total, entry.units_per_point)),
+                "change": entry.change,
+                "new_rating": entry.rating_after,
+            }
+        click.echo(json.dumps(payload, indent=2))
+        return
+    table_lines, curve_lines = rated["table"][0], rated["curve"][0]
+    rows = []
+    for (opp, halves), t, c in zip(games, table_lines, curve_lines, strict=True):
+        score = str(Decimal(halves) / 2)
+        if t is None or c is None:
+            rows.append([str(opp), score, "not rated", "", "", "", ""])
+            continue
+        rows.append([
+            str(opp), score, str(t.difference), str(_shown(t.pd)), _signed(_shown(t.k_dr)),
+            str(_shown(c.pd)), _signed(_shown(c.k_dr)),
+        ])  # fmt: skip
+    click.echo(f"rules: {rule_set.name}")
+    header = ["opponent", "score", "difference", "table", "K*dR", "curve", "K*dR"]
+    click.echo(_table(header, rows))
+    click.echo("")
+    summary = []
+    for name, (lines, entry) in rated.items():
+        total = sum(line.dr_units or 0 for line in lines if line is not None)
+        k_dr = rules.points((entry.k_used or 0) * total, entry.units_per_point)
+        summary.append([
+            name, "" if entry.k_used is None else str(entry.k_used), str(entry.period_games),
+            _signed(_shown(k_dr)), f"{entry.change:+}" if entry.change else "0",
+            str(entry.rating_after),
+        ])  # fmt: skip
+    click.echo(_table(["method", "K", "games", "K*dR", "change", "new"], summary))
+
+
+def _game_json(opp: int, halves: int, line: rules.BreakdownLine | None) -> dict[str, object]:
+    """One game of ``calc change --opponents``, as JSON (nulls for a game not rated)."""
+    return {
+        "opponent": opp,
+        "score": halves / 2,
+        "rated": line is not None,
+        "difference": None if line is None else line.difference,
+        "expected": None if line is None else _number(_exact(line.pd)),
+        "k_dr": None if line is None else _number(_exact(line.k_dr)),
+    }
 
 
 @calc.command("performance")

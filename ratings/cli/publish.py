@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -70,7 +70,9 @@ def run_publish(
     time_control: str | None = None,
 ) -> PublishReport:
     """Publish ``app``'s database into ``directory`` as the command does: the site of the
-    list ``time_control`` (standard, rapid or blitz) with the title ``title``; each of them
+    list ``time_control`` (standard, rapid or blitz; ``all``: every list published, the
+    standard one in ``directory`` and the others in its subfolders ``rapid`` and ``blitz``,
+    linked to each other) with the title ``title``; each of them
     None: the one the folder's site was published with, else ``Ratings`` and standard
     (:func:`ratings.site.settings.resolve`).
 
@@ -81,11 +83,49 @@ def run_publish(
     read-only transaction on PostgreSQL), so publishing never writes it and never holds the
     write lock that ``ratings rate`` needs.
     """
-    from ratings.site.build import publish_site, site_periods
-    from ratings.site.output import SiteFolder
-    from ratings.site.settings import resolve
+    from ratings.site.build import site_periods
+    from ratings.site.settings import ALL_LISTS, resolve
 
     settings = resolve(directory, title=title, time_control=time_control)
+    if settings.time_control == ALL_LISTS:
+        with read_only_session(app) as session:
+            site_periods(session, "standard")  # nothing to publish: write nothing
+            lists = [tc for tc in LISTS if data.periods(session, tc)]
+        reports = [
+            _publish_one(
+                app,
+                directory if tc == "standard" else directory / tc,
+                force=force,
+                title=settings.title,
+                jobs=jobs,
+                time_control=tc,
+                site_lists=lists,
+            )
+            for tc in lists
+        ]
+        return reports[0] if len(reports) == 1 else reports[0].joined(reports[1:])
+    return _publish_one(
+        app,
+        directory,
+        force=force,
+        title=settings.title,
+        jobs=jobs,
+        time_control=settings.time_control,
+    )
+
+
+def _publish_one(
+    app: App,
+    directory: Path,
+    *,
+    force: bool,
+    title: str,
+    jobs: int | None,
+    time_control: str,
+    site_lists: Sequence[str] = (),
+) -> PublishReport:
+    from ratings.site.build import publish_site, site_periods
+    from ratings.site.output import SiteFolder
 
     database = sqlite_path(app.url)
     progress: list[Progress] = []
@@ -97,16 +137,17 @@ def run_publish(
 
     try:
         with read_only_session(app) as session:
-            site_periods(session, settings.time_control)  # nothing to publish: write nothing
+            site_periods(session, time_control)  # nothing to publish: write nothing
             with SiteFolder(directory, force=force, database=database) as out:
                 return publish_site(
                     session,
                     out,
-                    site_title=settings.title,
+                    site_title=title,
                     progress=advance,
                     jobs=default_jobs() if jobs is None else jobs,
                     url=app.url,
-                    time_control=settings.time_control,
+                    time_control=time_control,
+                    site_lists=site_lists,
                 )
     finally:
         for bar in progress:
@@ -134,9 +175,10 @@ def run_publish(
 @click.option(
     "--list",
     "list_type",
-    type=click.Choice(LISTS, case_sensitive=False),
-    help="The rating list: standard, rapid or blitz; default: the list the folder's site "
-    "shows, else standard.",
+    type=click.Choice((*LISTS, "all"), case_sensitive=False),
+    help="The rating list: standard, rapid or blitz, or all (the standard list in DIR, "
+    "rapid and blitz in DIR/rapid and DIR/blitz, linked); default: the list the folder's "
+    "site shows, else standard.",
 )
 @DB_OPTION
 @pass_app
@@ -151,7 +193,9 @@ def publish(
 ) -> None:
     """Write the rating lists, a page per player and per event, and CSV/TXT downloads as a
     static website in DIR (only the pages that changed are rewritten). --list chooses the
-    list (standard, rapid or blitz): a folder holds the site of one list."""
+    list (standard, rapid or blitz): a folder holds the site of one list; --list all
+    publishes every list, standard in DIR and rapid and blitz in DIR/rapid and DIR/blitz,
+    the player pages linked to each other."""
     app = _app(app, db)
     if title is not None:
         try:
@@ -173,7 +217,7 @@ def publish(
         f"{report.lists} list(s), {report.players} player page(s), {report.events} event "
         "page(s) rendered"
     )
-    which = on_list(report.time_control)
+    which = " (every list)" if report.time_control == "all" else on_list(report.time_control)
     click.echo(
         f"Published {directory / 'index.html'}{which}: {rendered}; "
         f"{report.written} file(s) written, "

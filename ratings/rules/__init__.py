@@ -103,6 +103,7 @@ from ratings.rules.engine import (
     pool_after,
     pool_window_start,
     rate_game,
+    rate_games,
     rate_period,
 )
 from ratings.rules.expected import (
@@ -278,6 +279,7 @@ __all__ = [
     "pool_after",
     "pool_window_start",
     "rate_game",
+    "rate_games",
     "rate_period",
     "rating_period_for",
     "round_half_away",

@@ -12,7 +12,8 @@ answers every new rating, but as functions of plain data:
   rating (art. 7.1.4, 26 months);
 * :func:`carry_bounds` and :func:`changes_without_games`: which players without a game may
   get a list row that is not the previous one carried (the others need not be passed);
-* :func:`rate_game`: one game as a period of its own (``ratings calc change``);
+* :func:`rate_game`: one game as a period of its own; :func:`rate_games`: one player's games
+  of an event, the opponents not rated (``ratings calc change``);
 * :func:`rate_period`: the period itself. It returns the list rows (one per player), the
   breakdown rows (one per game and player that counts) and every player's :class:`Standing`
   on the new list, which is the input of the next period.
@@ -1096,3 +1097,59 @@ def rate_game(
         config, period, standings, [GameResult(1, 1, event_start, 1, 2, half_points)]
     )
     return outcome.breakdown[0], outcome.list_rows[0]
+
+
+def rate_games(
+    own: int,
+    games: Sequence[tuple[int, int]],
+    *,
+    event_start: date,
+    k: int | None = None,
+    games_played: int | None = None,
+    birth_year: int | None = None,
+    k10: bool = False,
+    method: ExpectedMethod | str = ExpectedMethod.TABLE,
+    list_type: TimeControl | str = TimeControl.STANDARD,
+) -> tuple[list[BreakdownLine | None], ListEntry]:
+    """Several games of one event as a period of their own, through :func:`rate_period` (the
+    calculator): the player rated ``own`` plays ``games``, (opponent rating, half points 2, 1
+    or 0) pairs, in an event starting on ``event_start`` on the list ``list_type``.
+
+    Rated as :func:`rate_period` rates this player (the opponents are not rated). K is ``k``
+    if given, else art. 8.3.3 from ``games_played`` (rated games before; None:
+    unknown, :func:`ratings.rules.standing_k`), ``birth_year`` and the ``k10`` flag, or the
+    list's fixed K (rapid and blitz before October 2022); then the 700 rule. The 400-point
+    rule of the edition in force on ``event_start`` (art. 8.3.1; rapid and blitz: R&B art.
+    7.3.1, with its 600-point rule) applies; no rating floor. Returns the player's breakdown
+    line of each game, in order (None for a game the edition does not rate), and the
+    player's list row (``k_used`` None when no game was rated).
+
+    :raises RulesError: a subclass naming the bad value.
+    """
+    if not games:
+        raise InvalidResultError(f"give at least one game: {list(games)!r}")
+    _check_rating(own)
+    config = system_config("club", k=k, expected=method)
+    list_type = time_control(list_type)
+    rules = _period_rules(config, Period.containing(event_start), list_type)
+    rule_set = config.rule_set(event_start, list_type)
+    pd_of = expected_units_by(config.expected is ExpectedMethod.CURVE)
+    counted: list[RatedGame] = []
+    for number, game in enumerate(games, start=2):
+        opp, halves = game
+        _check_rating(opp, "opponent rating")
+        if halves not in (0, 1, 2) or isinstance(halves, bool):
+            raise InvalidResultError(f"half points must be 2, 1 or 0: {halves!r}")
+        if rule_set.rates(own, opp):  # R&B art. 7.3.1
+            diff = _capped_difference(own, opp, rule_set)  # art. 8.3.1
+            counted.append(RatedGame(number, number, own, opp, diff, pd_of(diff), halves))
+    # only this player is rated (the opponents' changes are not asked for, and an opponent
+    # rated near 0 would fall below it): the steps of rate_period for one player
+    state = Standing(own, games_played, birth_year, k10)
+    breakdown: list[BreakdownLine] = []
+    if counted:
+        row, _ = _rated(rules, 1, state, counted, None, breakdown)
+    else:
+        row, _ = _carried(rules, 1, state)
+    lines = {line.game_id: line for line in breakdown}
+    return [lines.get(number) for number in range(2, len(games) + 2)], row

@@ -756,6 +756,82 @@ def rating_series(
     return [PlayerSeries(p.id, p.name, points[p.id]) for p in players]
 
 
+# --- the site's way in: every player, every event, merged records ---------------------------
+
+
+def merged_players(session: Session) -> dict[int, tuple[int, str]]:
+    """Every merged-away record: its id -> (the id of the live record it ended in, its own
+    name). A chain of merges (A into B, B into C) points to the end of the chain."""
+    rows = session.execute(sa.select(Player.id, Player.name, Player.merged_into_id))
+    into: dict[int, int | None] = {}
+    names: dict[int, str] = {}
+    for pid, name, target in rows:
+        into[pid] = target
+        names[pid] = name
+    found: dict[int, tuple[int, str]] = {}
+    for pid, target in into.items():
+        if target is None:
+            continue
+        seen = {pid}
+        while target is not None and into.get(target) is not None and target not in seen:
+            seen.add(target)
+            target = into[target]
+        if target is not None and into.get(target) is None:
+            found[pid] = (target, names[pid])
+    return found
+
+
+def newest_ratings(session: Session, time_control: str) -> dict[int, int]:
+    """The ratings of the newest list ``time_control`` published (player id -> rating);
+    empty when none published it."""
+    published = periods(session, time_control)
+    if not published:
+        return {}
+    rows = session.execute(
+        sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
+            RatingHistory.period_id == published[-1].id,
+            RatingHistory.time_control == time_control,
+            RatingHistory.rating_after.is_not(None),
+        )
+    )
+    return {pid: rating for pid, rating in rows if rating is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class EventCount:
+    """How many players and games an event holds."""
+
+    players: int
+    games: int
+
+
+def event_counts(session: Session, event_ids: Collection[int]) -> dict[int, EventCount]:
+    """The players (with a game or a bye) and games of each event (event id -> counts),
+    counted by the database (one query each)."""
+    wanted = sorted(set(event_ids))
+    games: dict[int, int] = {}
+    players: dict[int, int] = {}
+    for chunk in _chunks(wanted, CHUNK):
+        for event_id, count in session.execute(
+            sa.select(Game.event_id, sa.func.count())
+            .where(Game.event_id.in_(chunk))
+            .group_by(Game.event_id)
+        ):
+            games[event_id] = count
+        sides = sa.union(
+            sa.select(Game.event_id.label("event_id"), Game.white_id.label("player_id")).where(
+                Game.event_id.in_(chunk)
+            ),
+            sa.select(Game.event_id, Game.black_id).where(Game.event_id.in_(chunk)),
+            sa.select(Bye.event_id, Bye.player_id).where(Bye.event_id.in_(chunk)),
+        ).subquery()
+        for event_id, count in session.execute(
+            sa.select(sides.c.event_id, sa.func.count()).group_by(sides.c.event_id)
+        ):
+            players[event_id] = count
+    return {eid: EventCount(players.get(eid, 0), games.get(eid, 0)) for eid in wanted}
+
+
 # --- helpers --------------------------------------------------------------------------------
 
 

@@ -12,7 +12,7 @@ from ratings.site.output import SiteFolder
 
 __all__ = ["VEGA", "VEGA_LICENSE", "write_assets"]
 
-_STATIC = ("site.css", "site.js", "chart.js")
+_STATIC = ("site.css", "site.js", "chart.js", "calc.js", "search.js")
 VEGA = "assets/vega.js"
 VEGA_LICENSE = "assets/vega-license.txt"
 

@@ -10,11 +10,15 @@ and TXT), :mod:`ratings.site.assets` and :mod:`ratings.site.cells` (how a value 
 Pages (file names come from ids and period labels, never from names)::
 
     index.html               the newest list, links to every list
+    players.html             every player, rated or not, and the merged records
+    events.html              every event
     lists/YYYY-MM.html       each published list; .csv, .txt (FIDE's layout) and .json
                              beside it, and YYYY-MM-top.html/.csv (top lists, improvers)
-    players/ID.html          a player: details, chart, every period, calculation cards;
+    players/ID.html          a player: details, chart, every period, calculation cards
+                             (a merged-away record: a page that points to the one kept);
                              ID.json beside it (:mod:`ratings.site.data_json`)
     events/ID.html           an event: crosstable
+    calculators.html         expected score, rating change, performance (ratings.site.calculators)
     assets/                  style sheet, scripts, the Vega bundle and its license
 
 **Incremental publishing.** The manifest (:data:`ratings.site.output.MANIFEST`) records, for
@@ -30,9 +34,12 @@ every file. A later publish re-renders only
   bitmap (old or new) marks one of them, and the opponents of a changed player;
 - the events rated in those periods, new or changed events, and the events of a changed
   player;
+- the list before a new one (its "next list" link),
 - any page whose file is missing,
 
-and writes a rendered page only when its bytes differ from the file's recorded hash. A page
+and the players and events pages, the search index and the merged records' pages
+(:mod:`ratings.site.render_index`) every time; it writes a rendered page only when its
+bytes differ from the file's recorded hash. A page
 whose period table would end with "unchanged since" stays byte-identical month after month:
 runs of periods in which nothing happened are folded into one row, and nothing on a player's
 page names the newest list. Anything else (another version of ratings, another title, a
@@ -45,6 +52,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from typing import Any
 
 from sqlalchemy.orm import Session
 
@@ -55,8 +63,9 @@ from ratings.service import publish as data
 from ratings.service.common import get_config, list_name
 from ratings.site import chart, pool
 from ratings.site.assets import VEGA, VEGA_LICENSE, write_assets
+from ratings.site.calculators import write_calculators
 from ratings.site.output import SiteFolder
-from ratings.site.pages import Shared, environment
+from ratings.site.pages import Linked, Shared, environment, linked_prefix
 from ratings.site.plan import (
     dirty_bits,
     event_fingerprint,
@@ -65,7 +74,7 @@ from ratings.site.plan import (
     player_fingerprint,
 )
 from ratings.site.render import Done, Job, Site
-from ratings.site.settings import SiteSettings, manifest_settings
+from ratings.site.settings import ALL_LISTS, SiteSettings, manifest_settings
 
 __all__ = ["PublishReport", "publish_site"]
 
@@ -96,7 +105,24 @@ class PublishReport:
     pending: str | None
     """The oldest period corrections marked for re-rating, if any (published as it is)."""
     time_control: str = "standard"
-    """The list the site shows."""
+    """The list the site shows; ``all`` for :meth:`joined` reports."""
+
+    def joined(self, others: Sequence[PublishReport]) -> PublishReport:
+        """This report and those of the other lists of a site of every list, added up."""
+        every = (self, *others)
+        return PublishReport(
+            pages=sum(r.pages for r in every),
+            written=sum(r.written for r in every),
+            unchanged=sum(r.unchanged for r in every),
+            deleted=sum(r.deleted for r in every),
+            bytes_written=sum(r.bytes_written for r in every),
+            full=all(r.full for r in every),
+            players=sum(r.players for r in every),
+            events=sum(r.events for r in every),
+            lists=sum(r.lists for r in every),
+            pending=next((r.pending for r in every if r.pending is not None), None),
+            time_control="all",
+        )
 
 
 def _build_key(site_title: str, system: str, time_control: str = "standard") -> str:
@@ -167,6 +193,7 @@ def publish_site(
     jobs: int = 1,
     url: str | None = None,
     time_control: str = "standard",
+    site_lists: Sequence[str] = (),
 ) -> PublishReport:
     """Write the site for the database ``session`` reads into ``out`` (opened by the
     caller), rendering only what changed since the previous publish (module docstring).
@@ -189,7 +216,10 @@ def publish_site(
     check_site_list(out, time_control)
     config = get_config(session)
     system = _SYSTEMS.get(config.system.value, config.system.value)
-    build = _build_key(site_title, system, time_control)
+    linked = linked_lists(session, time_control, site_lists)
+    build = _build_key(
+        site_title, system, " ".join([time_control, *(x.time_control for x in linked)])
+    )
     through = periods[-1].end
     register = data.register(session, time_control, through=through)
     events = data.events(session, through=through, time_control=time_control)
@@ -198,14 +228,17 @@ def publish_site(
     plan = plan_publish(
         session, out, build, periods, register, events, new_bits, window, time_control
     )
+    if not plan.full:  # a player's page links their pages on the other lists
+        plan.players |= _linked_changes(out.old, linked) & set(register)
     pending = next((p.label for p in periods if p.status == "needs_rerate"), None)
     shared = Shared(
         periods, register, events, site_title, system, window, pending,
         url or "", out.path,
-        out.identity, out.database, time_control,
+        out.identity, out.database, time_control, tuple(linked),
     )  # fmt: skip
     site = Site(environment(), out, shared)
     finish_assets = write_assets(out)
+    write_calculators(site.t_list.environment, out, site.common)
     work = pool.split_plan(plan, shared)
     total = sum(job.size for job in work)
     counts = {"lists": 0, "players": 0, "events": 0}
@@ -222,6 +255,7 @@ def publish_site(
     else:
         for job in work:
             record(job, site.run(session, job))
+    site.index_pages(session)  # players, events, the search index, merged records: always
     finish_assets()
     out.flush()
 
@@ -247,12 +281,19 @@ def publish_site(
         {
             "complete": True,
             "list": time_control,
-            "settings": manifest_settings(SiteSettings(site_title, time_control)),
+            "settings": manifest_settings(
+                # the top folder remembers "every list"; DIR/rapid is a rapid site
+                SiteSettings(
+                    site_title,
+                    ALL_LISTS if site_lists and time_control == "standard" else time_control,
+                )
+            ),
             "build": build,
             "assets": chart.bundle_version(),
             "periods": [[p.label, period_key(p)] for p in periods],
             "players": players_manifest,
             "events": {str(eid): event_fingerprint(e) for eid, e in events.items()},
+            "linked": _linked_manifest(linked),
         },
         delete=delete,
     )
@@ -269,6 +310,47 @@ def publish_site(
         pending=pending,
         time_control=time_control,
     )
+
+
+def linked_lists(session: Session, time_control: str, site_lists: Sequence[str]) -> list[Linked]:
+    """The other lists of a site that holds ``site_lists`` (those some period published),
+    with the players who have a page there and their ratings on its newest list."""
+    found: list[Linked] = []
+    for other in ("standard", "rapid", "blitz"):
+        if other == time_control or other not in site_lists:
+            continue
+        its_periods = data.periods(session, other)
+        if not its_periods:
+            continue
+        ratings = data.newest_ratings(session, other)
+        players = data.register(session, other, through=its_periods[-1].end)
+        found.append(
+            Linked(
+                other,
+                linked_prefix(time_control, other),
+                {pid: ratings.get(pid) for pid in sorted(players)},
+            )
+        )
+    return found
+
+
+def _linked_manifest(linked: Sequence[Linked]) -> dict[str, dict[str, int | None]]:
+    return {x.time_control: {str(k): v for k, v in x.ratings.items()} for x in linked}
+
+
+def _linked_changes(old: dict[str, Any] | None, linked: Sequence[Linked]) -> set[int]:
+    """The players whose links to (or ratings on) the other lists changed since the
+    previous publish (the manifest's ``linked``)."""
+    before = (old or {}).get("linked")
+    before = before if isinstance(before, dict) else {}
+    now = _linked_manifest(linked)
+    changed: set[int] = set()
+    for tc in set(before) | set(now):
+        a = before.get(tc)
+        a = a if isinstance(a, dict) else {}
+        b = now.get(tc, {})
+        changed.update(int(k) for k in set(a) | set(b) if a.get(k) != b.get(k) and k.isdigit())
+    return changed
 
 
 def _still_published(

@@ -46,7 +46,8 @@ FOLDERS = ("assets", "events", "lists", "players")
 """The subfolders of a site; ``""`` stands for DIR itself."""
 
 _OUR_NAME = re.compile(
-    r"(?:index\.html"
+    r"(?:index\.html|players\.html|events\.html"
+    r"|calculators\.html"
     r"|players/[0-9]{1,19}\.html"
     r"|events/[0-9]{1,19}\.html"
     r"|lists/[0-9]{4}-[0-9]{2}\.(?:html|csv|txt)"

@@ -16,7 +16,7 @@ from ratings import __version__
 from ratings.service import publish as data
 from ratings.site.output import SiteFolder
 
-__all__ = ["Pages", "Shared", "environment", "list_title"]
+__all__ = ["Linked", "Pages", "Shared", "environment", "linked_prefix", "list_title"]
 
 
 def environment() -> jinja2.Environment:
@@ -55,6 +55,29 @@ class Shared:
     database: Path | None
     time_control: str = "standard"
     """The list the site shows."""
+    linked: tuple[Linked, ...] = ()
+    """The other lists of a site that holds several (``publish DIR --list all``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Linked:
+    """Another list's site beside this one (``publish DIR --list all``: the standard list's
+    site in DIR, the rapid and blitz lists' in DIR/rapid and DIR/blitz)."""
+
+    time_control: str
+    prefix: str
+    """From this site's folder to that one's: ``rapid/``, ``../``, ``../blitz/``."""
+    ratings: dict[int, int | None]
+    """The players with a page there: id -> their rating on its newest list (None: not
+    rated there)."""
+
+
+def linked_prefix(here: str, there: str) -> str:
+    """The way from the folder of the list ``here``'s site to that of ``there``'s, in a site
+    that holds several lists (the standard one at the top, the others in folders named
+    after them)."""
+    up = "" if here == "standard" else "../"
+    return up if there == "standard" else f"{up}{there}/"
 
 
 class Pages:
@@ -62,6 +85,7 @@ class Pages:
 
     def __init__(self, env: jinja2.Environment, out: SiteFolder, shared: Shared) -> None:
         self.out = out
+        self.env = env
         self.shared = shared
         self.periods = shared.periods
         self.index = {p.id: i for i, p in enumerate(shared.periods)}
@@ -74,6 +98,9 @@ class Pages:
             "site_title": shared.site_title, "system": shared.system, "version": __version__,
             "list_title": self.list_title,
             "list_name": "" if shared.time_control == "standard" else shared.time_control,
+            "other_sites": [
+                (f"{x.time_control.capitalize()} list", x.prefix) for x in shared.linked
+            ],
         }  # fmt: skip
         # each name escaped once, not once per row (ratings.site.rows)
         self.names = {pid: escape(p.name) for pid, p in shared.register.items()}

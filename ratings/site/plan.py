@@ -122,6 +122,8 @@ def plan_publish(
     lists = set(dirty)
     for pid in dirty:
         lists.update(p.id for p in periods[index[pid] : index[pid] + window])
+    for i in range(max(1, len(old_periods)), len(periods)):  # a new list: "next list" before it
+        lists.add(periods[i - 1].id)
     if known:
         lists = {p.id for p in periods}
     pending = next((i for i, p in enumerate(periods) if p.status == "needs_rerate"), None)

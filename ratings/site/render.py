@@ -10,6 +10,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ratings.site.render_events import EventPages
+from ratings.site.render_index import IndexPages
 from ratings.site.render_lists import ListPages
 from ratings.site.render_players import PlayerPages
 
@@ -42,7 +43,7 @@ class Done:
     bytes_written: int
 
 
-class Site(ListPages, PlayerPages, EventPages):
+class Site(ListPages, PlayerPages, EventPages, IndexPages):
     """Renders pages into the output folder."""
 
     def run(self, session: Session, job: Job) -> Done:

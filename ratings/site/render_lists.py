@@ -60,6 +60,7 @@ class ListPages(TopPages):
             flagged = [(e, self._flags(e, inactive_at[period_id])) for e in rows]
             i = self.index[period_id]
             previous = self.periods[i - 1].label if i > 0 else None
+            following = self.periods[i + 1].label if i + 1 < len(self.periods) else None
             context = {
                 **self.common,
                 "period": p.label,
@@ -72,7 +73,7 @@ class ListPages(TopPages):
                 page = self.t_list.render(
                     context, root="../", rows=self._list_rows("../", flagged),
                     title=f"{self.list_title} {p.label}",
-                    heading=f"{self.list_title} {p.label}", lists=(),
+                    heading=f"{self.list_title} {p.label}", lists=(), following=following,
                 )  # fmt: skip
                 self.out.put(f"lists/{p.label}.html", page.encode("utf-8"))
                 self.out.put(
@@ -93,6 +94,7 @@ class ListPages(TopPages):
                 page = self.t_list.render(
                     context, root="", rows=self._list_rows("", flagged),
                     title=self.list_title, heading=f"{self.list_title} {p.label}", lists=every,
+                    following=None,
                 )  # fmt: skip
                 self.out.put("index.html", page.encode("utf-8"))
 

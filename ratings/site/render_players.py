@@ -109,7 +109,7 @@ class PlayerPages(Pages):
         page = self.t_player.render(
             self.common, root="../", title=self._titled(p.name), p=p, rating=rating,
             total_games=total_games, next_k=next_k, k10=k10, spec=spec,
-            rows=Markup("".join(table)), cards=cards,
+            rows=Markup("".join(table)), cards=cards, others=self._others(p.id),
         )  # fmt: skip
         self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
         self._player_json(p, rows, games, mask)
@@ -134,6 +134,19 @@ class PlayerPages(Pages):
             f"players/{p.id}.json",
             player_json(p, self.time_control, history, played, self.events, self.register),
         )
+
+    def _others(self, player_id: int) -> list[tuple[str, str, str]]:
+        """The same player's pages on the other lists of the site (issue 30): list, link,
+        rating there."""
+        return [
+            (
+                x.time_control,
+                f"../{x.prefix}players/{player_id}.html",
+                blank(x.ratings[player_id]) or "unrated",
+            )
+            for x in self.shared.linked
+            if player_id in x.ratings
+        ]
 
     def _history_row(self, r: data.PeriodRow, card: bool) -> str:
         played = r.period_games > 0

@@ -20,10 +20,19 @@ from typing import Any
 from ratings import limits, rules
 from ratings.errors import LimitError
 
-__all__ = ["DEFAULT_LIST", "DEFAULT_TITLE", "SiteSettings", "manifest_settings", "resolve"]
+__all__ = [
+    "ALL_LISTS",
+    "DEFAULT_LIST",
+    "DEFAULT_TITLE",
+    "SiteSettings",
+    "manifest_settings",
+    "resolve",
+]
 
 DEFAULT_TITLE = "Ratings"
 DEFAULT_LIST = "standard"
+ALL_LISTS = "all"
+"""``publish DIR --list all``: one site of every list published."""
 
 _MANIFEST_LIMIT = 256 * 2**20
 """The most of a manifest read (as the folder's own reader does)."""
@@ -35,11 +44,15 @@ class SiteSettings:
 
     title: str
     time_control: str
-    """The list the site shows: standard, rapid or blitz."""
+    """The list the site shows: standard, rapid or blitz; ``all``: every list published,
+    the standard one in DIR and the others in DIR/rapid and DIR/blitz (issue 30)."""
 
 
 def manifest_settings(settings: SiteSettings) -> dict[str, Any]:
-    """The manifest's ``settings`` entry for ``settings`` (the list has its own key)."""
+    """The manifest's ``settings`` entry for ``settings`` (the list has its own key; a site
+    of every list says so, ``"lists": "all"``)."""
+    if settings.time_control == ALL_LISTS:
+        return {"title": settings.title, "lists": ALL_LISTS}
     return {"title": settings.title}
 
 
@@ -54,7 +67,10 @@ def resolve(directory: Path, *, title: str | None, time_control: str | None) -> 
     if title is None:
         title = _title(stored.get("settings")) or DEFAULT_TITLE
     if time_control is None:
-        time_control = _list(stored) or DEFAULT_LIST
+        every = isinstance(stored.get("settings"), dict) and (
+            stored["settings"].get("lists") == ALL_LISTS
+        )
+        time_control = ALL_LISTS if every else (_list(stored) or DEFAULT_LIST)
     return SiteSettings(title, time_control)
 
 
