@@ -29,7 +29,7 @@ def demo_site(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = ok("publish", str(site), "--db", str(demo_db))
     assert out == (
         f"Published {site / 'index.html'}: 12 list(s), 40 player page(s), 15 event page(s) "
-        "rendered; 105 file(s) written, 0 unchanged, 0 deleted (105 in the site)\n"
+        "rendered; 181 file(s) written, 0 unchanged, 0 deleted (181 in the site)\n"
     )
     return site
 
@@ -37,9 +37,9 @@ def demo_site(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_publish_writes_every_page(demo_site: Path) -> None:
     names = set(site_files(demo_site))
     assert {"index.html", "players/1.html", "events/1.html", "lists/2025-12.csv"} <= names
-    assert len([n for n in names if n.startswith("players/")]) == 40
+    assert len([n for n in names if n.startswith("players/")]) == 80  # page and JSON
     assert len([n for n in names if n.startswith("events/")]) == 15
-    assert len([n for n in names if n.startswith("lists/")]) == 36
+    assert len([n for n in names if n.startswith("lists/")]) == 72  # 6 files a list
     assert {"assets/vega.js", "assets/vega-license.txt", "assets/chart.js"} <= names
     assert all(OUR_FILE.fullmatch(n) for n in names), names
 
@@ -161,7 +161,7 @@ def test_a_second_publish_writes_nothing(demo_db: Path, tmp_path: Path) -> None:
     ok("publish", str(site), "--db", str(demo_db))
     before = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
     out = ok("publish", str(site), "--db", str(demo_db))
-    assert out.endswith("0 file(s) written, 12 unchanged, 0 deleted (105 in the site)\n")
+    assert out.endswith("0 file(s) written, 12 unchanged, 0 deleted (181 in the site)\n")
     after = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.name != ".ratings-site.json"}
     assert all(before[p] == t for p, t in after.items())
 

@@ -47,17 +47,20 @@ def test_one_more_month_rewrites_only_what_changed(db: Path, tmp_path: Path) -> 
        "--date", "2026-01-10", "--event", "New Year Rapid")  # fmt: skip
     ok("--db", str(db), "rate")
     out = publish(db, site)
-    # the new list (page, CSV, TXT), the list before it ("next list"), the index, two
-    # players, the unrated player (the page labels the unrated stretch up to the newest
-    # list), one new event, the players and events pages (new ratings, a new event) and the
-    # newest list that every chart runs to (assets/newest.css)
-    assert written(out) == (2, 3, 1, 12, 0)
+    # the new list (page, CSV, TXT, JSON, top lists and their CSV), the list before it
+    # ("next list"), the index, two players (page and JSON), the unrated player (page
+    # and JSON: the unrated stretch runs to the newest list), one new event, the players and
+    # events pages (new ratings, a new event) and the newest list that every chart runs to
+    # (assets/newest.css)
+    assert written(out) == (2, 3, 1, 18, 0)
     after = site_files(site)
     changed = {k for k in after if before.get(k) != after[k]} - {".ratings-site.json"}
     assert changed == {
         "index.html", "lists/2026-01.html", "lists/2026-01.csv", "lists/2026-01.txt",
-        "lists/2025-12.html", "players/1.html", "players/2.html", "events/16.html",
-        "players.html", "events.html", "players/36.html", "assets/newest.css",
+        "lists/2026-01.json", "lists/2026-01-top.html", "lists/2026-01-top.csv",
+        "lists/2025-12.html", "players/1.html", "players/1.json", "players/2.html",
+        "players/2.json", "events/16.html", "players.html", "events.html", "players/36.html",
+        "players/36.json", "assets/newest.css",
     }  # fmt: skip
     assert_same_as_fresh(db, site, tmp_path)
 
@@ -99,7 +102,8 @@ def test_a_merge_replaces_the_merged_page(db: Path, tmp_path: Path) -> None:
     out = publish(db, site)
     page = (site / "players/41.html").read_text("utf-8")
     assert 'was merged into <a href="1.html">Toreley, Dina</a>' in page
-    assert written(out)[4] == 0
+    assert not (site / "players/41.json").exists()  # the data is the kept record's
+    assert written(out)[4] == 1
     assert_same_as_fresh(db, site, tmp_path)
 
 

@@ -67,7 +67,7 @@ def test_the_rapid_site_shows_the_rapid_list(db: Path, tmp_path: Path) -> None:
     assert ">2005<" not in index
     assert ">2000<" not in index
     # C and D never had a rapid rating or game: no page, on no list
-    assert pages(site, "players") == {"1.html", "2.html"}
+    assert pages(site, "players") == {"1.html", "1.json", "2.html", "2.json"}
     assert ">C<" not in index
     assert ">D<" not in index
     player = (site / "players/1.html").read_text("utf-8")
@@ -94,7 +94,7 @@ def test_the_standard_site_keeps_fides_standard_layout_and_its_own_players(
     out = publish(db, site)
     assert "(rapid list)" not in out
     assert "(standard list)" not in out
-    assert pages(site, "players") == {"1.html", "2.html", "3.html", "4.html"}
+    assert pages(site, "players") == {f"{n}.{ext}" for n in range(1, 5) for ext in ("html", "json")}
     txt = (site / "lists/2025-03.txt").read_text("utf-8")
     assert txt.splitlines()[0].split()[-4:] == ["Gms", "K", "B-day", "Flag"]
     index = (site / "index.html").read_text("utf-8")
@@ -159,7 +159,7 @@ def test_a_rapid_site_published_again_is_the_fresh_one(db: Path, tmp_path: Path)
        "--event", "May Rapid", "--time-control", "rapid")  # fmt: skip
     ok("--db", str(db), "rate")
     publish(db, site, "--list", "rapid")
-    assert pages(site, "players") == {"1.html", "2.html", "5.html"}
+    assert pages(site, "players") == {f"{n}.{ext}" for n in (1, 2, 5) for ext in ("html", "json")}
     assert pages(site, "events") == {"2.html", "4.html"}
     fresh = tmp_path / "fresh"
     publish(db, fresh, "--list", "rapid")
@@ -188,7 +188,10 @@ def test_worker_processes_publish_the_rapid_list(
     parallel = tmp_path / "parallel"
     publish(db, parallel, "--list", "rapid", "--jobs", "2")
     assert site_files(parallel) == site_files(serial)
-    assert sorted(pages(parallel, "lists")) == ["2025-03.csv", "2025-03.html", "2025-03.txt"]
+    assert sorted(pages(parallel, "lists")) == [
+        "2025-03-top.csv", "2025-03-top.html", "2025-03.csv", "2025-03.html", "2025-03.json",
+        "2025-03.txt",
+    ]  # fmt: skip
 
 
 def test_a_folder_holds_the_site_of_one_list(db: Path, tmp_path: Path) -> None:

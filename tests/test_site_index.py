@@ -398,7 +398,9 @@ def test_a_new_player_a_merge_and_a_new_event_rebuild_the_index_pages(
     _publish(db, site)
     after = site_files(site)
     changed = {k for k in after if before.get(k) != after[k]} - {".ratings-site.json"}
-    assert changed == {"players.html", "assets/players-index.js", "players/41.html"}
+    assert changed == {
+        "players.html", "assets/players-index.js", "players/41.html", "players/41.json"
+    }  # fmt: skip
     assert '<a href="players/41.html">Ångström, Anders</a>' in after["players.html"].decode()
     assert "angstrom" in after["assets/players-index.js"].decode()
     assert_same_as_fresh(db, site, tmp_path)

@@ -273,6 +273,41 @@ def list_rows(
             )
 
 
+def rating_gains(
+    session: Session, period_id: int, base_period_id: int, time_control: str = "standard"
+) -> Iterator[tuple[int, int, int]]:
+    """``(player id, rating, base rating)`` of the players rated on both the list
+    ``time_control`` of ``period_id`` and that of ``base_period_id`` whose rating rose
+    between them, the largest gain first (the improvers, :mod:`ratings.site.top_lists`);
+    read lazily, so that a caller that stops early reads only what it needs."""
+    now = RatingHistory.__table__.alias("now")
+    base = RatingHistory.__table__.alias("base")
+    gain = now.c.rating_after - base.c.rating_after
+    yield from (
+        (r[0], r[1], r[2])
+        for r in _fetch(
+            session,
+            sa.select(now.c.player_id, now.c.rating_after, base.c.rating_after)
+            .join(
+                base,
+                sa.and_(
+                    base.c.player_id == now.c.player_id,
+                    base.c.period_id == base_period_id,
+                    base.c.time_control == time_control,
+                ),
+            )
+            .where(
+                now.c.period_id == period_id,
+                now.c.time_control == time_control,
+                now.c.rating_after.is_not(None),
+                base.c.rating_after.is_not(None),
+                gain > 0,
+            )
+            .order_by(gain.desc()),
+        )
+    )
+
+
 def active_players(session: Session, time_control: str = "standard") -> dict[int, set[int]]:
     """Period id -> the players with rated games on the list ``time_control`` in it (for the
     list's inactivity flag)."""

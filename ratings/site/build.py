@@ -12,9 +12,11 @@ Pages (file names come from ids and period labels, never from names)::
     index.html               the newest list, links to every list
     players.html             every player, rated or not, and the merged records
     events.html              every event
-    lists/YYYY-MM.html       each published list; .csv and .txt (FIDE's layout) beside it
+    lists/YYYY-MM.html       each published list; .csv, .txt (FIDE's layout) and .json
+                             beside it, and YYYY-MM-top.html/.csv (top lists, improvers)
     players/ID.html          a player: details, chart, every period, calculation cards
-                             (a merged-away record: a page that points to the one kept)
+                             (a merged-away record: a page that points to the one kept);
+                             ID.json beside it (:mod:`ratings.site.data_json`)
     events/ID.html           an event: crosstable
     calculators.html         expected score, rating change, performance (ratings.site.calculators)
     assets/                  style sheet, scripts, the Vega bundle and its license;
@@ -362,7 +364,7 @@ def _still_published(
     periods: Sequence[data.SitePeriod],
 ) -> bool:
     folder, _, name = key.partition("/")
-    stem = name.rsplit(".", 1)[0]
+    stem = name.rsplit(".", 1)[0].removesuffix("-top")
     if folder == "players":
         return int(stem) in register
     if folder == "events":

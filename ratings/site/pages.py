@@ -110,6 +110,7 @@ class Pages:
         self.t_list = env.get_template("list.html.j2")
         self.t_player = env.get_template("player.html.j2")
         self.t_event = env.get_template("event.html.j2")
+        self.t_top = env.get_template("top.html.j2")
         self.rendered = 0
 
     def _html(self, text: str | None) -> Markup:

@@ -117,6 +117,8 @@ def plan_publish(
     if old_changed_events:
         players |= data.players_of_events(session, old_changed_events)
 
+    # the top lists' improvers compare a list with one 12 lists earlier: a re-rated period
+    # re-rates every later one, so the later list is dirty too (nothing more to add)
     lists = set(dirty)
     for pid in dirty:
         lists.update(p.id for p in periods[index[pid] : index[pid] + window])
@@ -128,13 +130,21 @@ def plan_publish(
     if pending is not None:  # every list from there on says it may still change
         lists.update(p.id for p in periods[pending:])
 
-    players |= {pid for pid in register if not out.exists(f"players/{pid}.html")}
+    players |= {
+        pid
+        for pid in register
+        if not (out.exists(f"players/{pid}.html") and out.exists(f"players/{pid}.json"))
+    }
     event_ids |= {eid for eid in events if not out.exists(f"events/{eid}.html")}
     for p in periods:
-        if not all(out.exists(f"lists/{p.label}.{ext}") for ext in ("html", "csv", "txt")):
+        if not all(out.exists(f"lists/{p.label}{ext}") for ext in _LIST_FILES):
             lists.add(p.id)
     players &= set(register)
     return Plan(False, lists, players, event_ids, dirty)
+
+
+_LIST_FILES = (".html", ".csv", ".txt", ".json", "-top.html", "-top.csv")
+"""The files of one list (each written whenever the list is)."""
 
 
 def _old_fp(old_players: dict[str, Any], pid: int) -> str | None:

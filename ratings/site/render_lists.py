@@ -10,15 +10,16 @@ from sqlalchemy.orm import Session
 
 from ratings.service import publish as data
 from ratings.site.cells import signed, trend
+from ratings.site.data_json import list_json
 from ratings.site.downloads import list_csv, list_txt
-from ratings.site.pages import Pages
+from ratings.site.render_top import TopPages
 from ratings.site.rows import list_row
 
 __all__ = ["ListPages"]
 
 
-class ListPages(Pages):
-    """Renders the list pages."""
+class ListPages(TopPages):
+    """Renders the list pages (and the top lists beside each, :class:`TopPages`)."""
 
     def lists(
         self,
@@ -82,6 +83,11 @@ class ListPages(Pages):
                     f"lists/{p.label}.txt",
                     list_txt(flagged, self.register, p, self.time_control).encode("utf-8"),
                 )
+                self.out.put(
+                    f"lists/{p.label}.json",
+                    list_json(p, self.time_control, flagged, self.register, inactive_at[period_id]),
+                )
+                self.top_page(session, p, flagged, context)
                 self._tick("lists")
             if index and period_id == newest.id:
                 every = [(q.label, q.list_date.isoformat()) for q in reversed(self.periods)]

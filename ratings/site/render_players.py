@@ -17,6 +17,7 @@ from ratings.service.common import get_config
 from ratings.service.rate_games import first_events
 from ratings.site import chart, first_rating, svg_chart
 from ratings.site.cells import blank, fraction, k_dr, score, signed, trend
+from ratings.site.data_json import player_json
 from ratings.site.pages import Pages
 from ratings.site.plan import shows, table_row
 from ratings.site.rows import card_line, history_gap, history_row
@@ -152,6 +153,7 @@ class PlayerPages(Pages):
             rows=Markup("".join(table)), cards=cards, others=self._others(p.id),
         )  # fmt: skip
         self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
+        self._player_json(p, rows, games, mask)
         return mask
 
     def _svg_chart(self, name: str, shown: list[data.PeriodRow]) -> Markup:
@@ -174,6 +176,26 @@ class PlayerPages(Pages):
     @functools.cached_property
     def _period_starts(self) -> dict[int, dt.date]:
         return {p.id: p.start for p in self.periods}
+
+    def _player_json(
+        self,
+        p: data.SitePlayer,
+        rows: list[data.PeriodRow],
+        games: list[data.CardGame],
+        mask: int,
+    ) -> None:
+        """``players/ID.json``: the periods the page shows (``mask``) and every rated game."""
+        index, by_id = self.index, self.by_id
+        history = [(by_id[r.period_id], r) for r in rows if mask >> index[r.period_id] & 1]
+        played = [
+            (by_id[g.period_id], g)
+            for g in sorted(games, key=lambda g: (g.played_on, g.game_id))
+            if g.period_id in index
+        ]
+        self.out.put(
+            f"players/{p.id}.json",
+            player_json(p, self.time_control, history, played, self.events, self.register),
+        )
 
     def _others(self, player_id: int) -> list[tuple[str, str, str]]:
         """The same player's pages on the other lists of the site (issue 30): list, link,
