@@ -1,8 +1,8 @@
 """The rating used, for a rated player whose games in an event were all against unrated
 opponents (issue 28, item 6).
 
-Seen: such a player has no breakdown row of his own (the games change no rating of his, SPEC
-1.6), so ``event show`` and the event page showed a blank rating: he looked unrated. The
+Seen: such a player has no breakdown row of his own (the games change no rating of his,
+docs/RULES.md#what-is-rated), so ``event show`` and the event page showed a blank rating: he looked unrated. The
 rating his games used is the one his opponents' first-rating rows hold for him."""
 
 from __future__ import annotations
