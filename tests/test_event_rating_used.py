@@ -2,8 +2,9 @@
 opponents (issue 28, item 6).
 
 Seen: such a player has no breakdown row of his own (the games change no rating of his,
-docs/RULES.md#what-is-rated), so ``event show`` and the event page showed a blank rating: he looked unrated. The
-rating his games used is the one his opponents' first-rating rows hold for him."""
+docs/RULES.md#what-is-rated), so ``event show`` and the event page showed a blank rating: he
+looked unrated. The rating his games used is the one his opponents' first-rating rows hold
+for him."""
 
 from __future__ import annotations
 
