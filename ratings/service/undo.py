@@ -27,6 +27,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session, aliased
@@ -184,6 +185,41 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
         (``import fide-list``, ``import players --update`` changes), or one that later
         corrections depend on (each named).
     """
+    item = _undoable(session, import_id)
+    events = tuple(
+        session.scalars(sa.select(Event.id).where(Event.import_id == item.id).order_by(Event.id))
+    )
+    in_events = Game.event_id.in_(events) if events else sa.false()
+    games = sa.select(Game.id).where(in_events)
+    in_its_byes = Bye.event_id.in_(events) if events else sa.false()
+    byes = sa.select(Bye.id).where(in_its_byes)
+    registered = list(
+        session.execute(
+            sa.select(Player.id, Player.name, Player.merged_into_id)
+            .where(Player.import_id == item.id)
+            .order_by(Player.id)
+        )
+    )
+    ids = [pid for pid, _, _ in registered]
+    names = {pid: name for pid, name, _ in registered}
+    problems = _later_changes(session, item, games, byes)
+    problems += _players_held(session, item, registered, events, in_events)
+    if problems:
+        raise _refuse(item, problems)
+    if item.kind == "players_csv" and not ids and item.rows:
+        # made before schema 0005 recorded which players an import registers: removing
+        # nothing and forgetting the import would look like an undo and be none
+        raise UndoImportError(
+            f"import {item.id} ({item.file_name}) registered players this database cannot "
+            "trace back to it (imports made before schema 0005 did not record them); nothing "
+            "was undone: remove its players with 'ratings player merge' or leave them"
+        )
+    return _plan(session, item, in_events, in_its_byes, ids, names)
+
+
+def _undoable(session: Session, import_id: int) -> Import:
+    """The import, if it is one :func:`undo_import` can undo exactly (not undone already,
+    not a FIDE list, no ``import players --update`` changes)."""
     item = session.get(Import, import_id)
     if item is None:
         raise UndoImportError(f"no import with id {import_id}; 'ratings import list' shows them")
@@ -212,13 +248,14 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
             f"{', ...' if len(updated) > _SHOWN else ''}), which cannot be undone exactly; "
             "the old values are in 'ratings log': put them back with 'ratings player edit'"
         )
-    events = tuple(
-        session.scalars(sa.select(Event.id).where(Event.import_id == item.id).order_by(Event.id))
-    )
-    in_events = Game.event_id.in_(events) if events else sa.false()
-    games = sa.select(Game.id).where(in_events)
-    in_its_byes = Bye.event_id.in_(events) if events else sa.false()
-    byes = sa.select(Bye.id).where(in_its_byes)
+    return item
+
+
+def _later_changes(
+    session: Session, item: Import, games: sa.Select[Any], byes: sa.Select[Any]
+) -> list[str]:
+    """The corrections since that touched the import's games and events: edits, and merges
+    that moved a player of its games or byes."""
     problems: list[str] = []
     for action, what, column, rows in (
         ("game_edit", "game", Correction.game_id, games),
@@ -248,13 +285,19 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
     ):
         what = "bye" if moved == "bye" else "game"
         problems.append(f"a merge (correction {batch}) moved a player of {what} {row}")
-    registered = list(
-        session.execute(
-            sa.select(Player.id, Player.name, Player.merged_into_id)
-            .where(Player.import_id == item.id)
-            .order_by(Player.id)
-        )
-    )
+    return problems
+
+
+def _players_held(
+    session: Session,
+    item: Import,
+    registered: Sequence[Any],
+    events: tuple[int, ...],
+    in_events: sa.ColumnElement[bool],
+) -> list[str]:
+    """Why the players the import registered cannot go: merged, kept in a merge, edited or
+    merged later, in another event's games or byes, or holding an alias from elsewhere."""
+    problems: list[str] = []
     ids = [pid for pid, _, _ in registered]
     names = {pid: name for pid, name, _ in registered}
     blocked: set[int] = set()
@@ -316,16 +359,19 @@ def plan_undo(session: Session, import_id: int) -> UndoPlan:
             if holder not in blocked:
                 given = f"import {stored_by}" if stored_by is not None else "'player alias add'"
                 block(holder, f"has the alias {name!r} ({given})")
-    if problems:
-        raise _refuse(item, problems)
-    if item.kind == "players_csv" and not ids and item.rows:
-        # made before schema 0005 recorded which players an import registers: removing
-        # nothing and forgetting the import would look like an undo and be none
-        raise UndoImportError(
-            f"import {item.id} ({item.file_name}) registered players this database cannot "
-            "trace back to it (imports made before schema 0005 did not record them); nothing "
-            "was undone: remove its players with 'ratings player merge' or leave them"
-        )
+    return problems
+
+
+def _plan(
+    session: Session,
+    item: Import,
+    in_events: sa.ColumnElement[bool],
+    in_its_byes: sa.ColumnElement[bool],
+    ids: list[int],
+    names: dict[int, str],
+) -> UndoPlan:
+    """Every row the undo removes, named for its prompt, and the published rows of the
+    players it removes."""
     white, black = aliased(Player), aliased(Player)
     game_rows = session.execute(
         sa.select(
