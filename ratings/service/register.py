@@ -722,6 +722,46 @@ def import_players(
         raise InputFileErrors(errors)
 
     import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
+    stored = _store_new(session, import_id, new, aliases)
+    changes = _apply_updates(
+        session,
+        matched,
+        import_id,
+        file_name,
+        allow_same_name,
+        corrected,
+        keep_corrected,
+    )
+    marked = None
+    # new players join the lists from the next one (docs/DESIGN.md#who-is-on-a-list): only
+    # the entry data of registered players re-rates, from their first listed period
+    entry_changed = sorted({c.player_id for c in changes if c.field in ENTRY_FIELDS and not c.kept})
+    if entry_changed and first_rated_start(session) is not None:
+        session.flush()
+        period = mark_from_first_listing(session, entry_changed)
+        marked = period.label if period else None
+    updated = len({c.player_id for c in changes if not c.kept})
+    return ImportReport(
+        file_name,
+        players_created=len(new),
+        marked_period=marked,
+        players_updated=updated,
+        players_unchanged=len(matched) - updated,
+        changes=tuple(changes),
+        matched=tuple(sorted(counts.items())),
+        aliases=tuple(stored),
+    )
+
+
+def _store_new(
+    session: Session,
+    import_id: int,
+    new: Sequence[PlayerRow],
+    aliases: Sequence[tuple[str, int | PlayerRow, str]],
+) -> list[tuple[str, int]]:
+    """Insert the new players of a players CSV (set-based; they join the lists from the next
+    one, docs/DESIGN.md#who-is-on-a-list) and store the aliases the decisions made, a new
+    player's by the id it got."""
     joins = joining_list(session)
     listed_from = None if joins is None else date_param(session, joins)
     bulk_insert(
@@ -768,39 +808,10 @@ def import_players(
                 strict=True,
             )
         }
-    stored = store_aliases(
+    return store_aliases(
         session,
         [(n, created[p.line] if isinstance(p, PlayerRow) else p, src) for n, p, src in aliases],
         import_id,
-    )
-    changes = _apply_updates(
-        session,
-        matched,
-        import_id,
-        file_name,
-        allow_same_name,
-        corrected,
-        keep_corrected,
-    )
-    # entry data feeds every list; a rated database must be re-rated from its start
-    marked = None
-    # new players join the lists from the next one (docs/DESIGN.md#who-is-on-a-list): only
-    # the entry data of registered players re-rates, from their first listed period
-    entry_changed = sorted({c.player_id for c in changes if c.field in ENTRY_FIELDS and not c.kept})
-    if entry_changed and first_rated_start(session) is not None:
-        session.flush()
-        period = mark_from_first_listing(session, entry_changed)
-        marked = period.label if period else None
-    updated = len({c.player_id for c in changes if not c.kept})
-    return ImportReport(
-        file_name,
-        players_created=len(new),
-        marked_period=marked,
-        players_updated=updated,
-        players_unchanged=len(matched) - updated,
-        changes=tuple(changes),
-        matched=tuple(sorted(counts.items())),
-        aliases=tuple(stored),
     )
 
 
