@@ -9,10 +9,7 @@ too.
 from __future__ import annotations
 
 import enum
-import os
-import re
 import sqlite3
-import stat
 import urllib.parse
 from pathlib import Path
 from typing import Annotated, Any
@@ -22,6 +19,16 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, mapped_column, sessionmaker
 
+# the file checks live in ratings.dbfile (no SQLAlchemy there: `ratings list` reads without
+# it); named here too, where the engines' callers have always found them
+from ratings.dbfile import BUSY_TIMEOUT_MS as BUSY_TIMEOUT_MS
+from ratings.dbfile import SQLITE_MAX_PATH as SQLITE_MAX_PATH
+from ratings.dbfile import URL_SCHEME, check_sqlite_file, recover_hot_journal
+from ratings.dbfile import check_path_length as check_path_length
+from ratings.dbfile import check_regular_file as check_regular_file
+from ratings.dbfile import journal_path as journal_path
+from ratings.dbfile import sqlite_file_name as sqlite_file_name
+from ratings.dbfile import sqlite_uri as sqlite_uri
 from ratings.errors import DatabaseError
 
 NAMING_CONVENTION = {
@@ -31,9 +38,6 @@ NAMING_CONVENTION = {
     "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
     "pk": "pk_%(table_name)s",
 }
-
-BUSY_TIMEOUT_MS = 30_000
-"""How long a command waits for another process's write lock before giving up."""
 
 
 class Base(DeclarativeBase):
@@ -56,9 +60,6 @@ int_pk = Annotated[int, mapped_column(primary_key=True)]
 bool_false = Annotated[bool, mapped_column(server_default=sa.false())]
 
 
-_URL_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://")
-
-
 def database_url(db: str) -> str:
     """Turn the ``--db`` value into a SQLAlchemy URL: a plain path means a SQLite file.
 
@@ -66,7 +67,7 @@ def database_url(db: str) -> str:
     that ``club#1.db`` or ``new%41.db`` name exactly that file (``sqlite:///new%41.db``
     would be ``newA.db``). A value that starts with ``scheme://`` is a URL already.
     """
-    if _URL_SCHEME.match(db):
+    if URL_SCHEME.match(db):
         return db
     return sa.engine.URL.create("sqlite", database=db).render_as_string(hide_password=False)
 
@@ -74,23 +75,6 @@ def database_url(db: str) -> str:
 def url_for_messages(url: str) -> str:
     """A URL as messages show it: the password hidden."""
     return sa.engine.make_url(url).render_as_string(hide_password=True)
-
-
-def sqlite_uri(path: Path, *, mode: str = "ro") -> str:
-    """A SQLite ``file:`` URI for ``path`` (made absolute), every special character encoded.
-
-    ``f"file:{path}?mode=ro"`` is wrong for a path with ``#`` (the rest is a fragment: the
-    mode is lost and a truncated name is created), ``?`` (a query starts) or ``%`` (decoded).
-    """
-    quoted = urllib.parse.quote(str(path.resolve()), safe="/")
-    return f"file:{quoted}?mode={mode}"
-
-
-def sqlite_file_name(path: Path) -> str:
-    """``path`` as a file name for ``sqlite3.connect`` and ``ATTACH``: absolute, so that it
-    never begins with ``file:``. This SQLite is built to take such a name for a URI even
-    without ``uri=True`` (measured: ``connect("file:zz.db")`` created ``zz.db``)."""
-    return os.path.abspath(path)
 
 
 def sqlite_path(url: str) -> Path | None:
@@ -146,7 +130,7 @@ def make_engine(
     if parsed.get_backend_name() == "sqlite":
         path = sqlite_path(url)
         if path is not None:
-            _check_sqlite_file(path, must_exist=read_only or not create)
+            check_sqlite_file(path, must_exist=read_only or not create)
         if read_only and path is not None:
             recover_hot_journal(path)
             uri = sqlite_uri(path, mode="ro")
@@ -248,36 +232,6 @@ def _install_sqlite_events(engine: Engine, *, enforce_foreign_keys: bool, immedi
             conn.exec_driver_sql("BEGIN IMMEDIATE")
 
 
-def journal_path(path: Path) -> Path:
-    """The rollback journal SQLite keeps next to ``path`` while it writes."""
-    return path.with_name(f"{path.name}-journal")
-
-
-def recover_hot_journal(path: Path) -> None:
-    """Roll back the journal a killed writer left, before a read-only open.
-
-    A read-only connection cannot roll a hot journal back and fails with "attempt to write
-    a readonly database". A read-write connection does it when it first reads. A journal
-    that belongs to a writer still running is not hot, and reading just waits for it.
-    """
-    if not journal_path(path).exists():
-        return
-    try:
-        conn = sqlite3.connect(sqlite_file_name(path.resolve()), timeout=BUSY_TIMEOUT_MS / 1000)
-        try:
-            conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-        finally:
-            conn.close()
-    except sqlite3.OperationalError as exc:
-        if "readonly" in str(exc) or "read-only" in str(exc) or "unable to open" in str(exc):
-            raise DatabaseError(
-                f"'{path}' holds a write that was interrupted (a crash or a kill left "
-                f"'{journal_path(path).name}'), and rolling it back needs write access to the "
-                "file and its folder; run any ratings command as a user who may write there"
-            ) from exc
-        raise DatabaseError(f"database error: {exc}") from exc
-
-
 def has_import(path: Path, file_name: str) -> bool:
     """True when ``path`` is a SQLite database (opened read-only) whose ``imports`` table
     records a file of this name; False for anything else (``ratings demo`` replaces only
@@ -294,56 +248,6 @@ def has_import(path: Path, file_name: str) -> bool:
     except (sqlite3.DatabaseError, DatabaseError):
         return False
     return found is not None
-
-
-def check_regular_file(path: Path) -> bool:
-    """True if ``path`` is a regular file, False if nothing is there; refuse anything else.
-
-    A FIFO would hang the first read, a device or socket is never a database.
-    """
-    try:
-        mode = os.stat(path).st_mode
-    except FileNotFoundError:
-        return False
-    except OSError as exc:
-        raise DatabaseError(f"cannot use '{path}': {exc.strerror}") from exc
-    if stat.S_ISDIR(mode):
-        raise DatabaseError(f"'{path}' is a folder, not a database file")
-    if not stat.S_ISREG(mode):
-        raise DatabaseError(f"'{path}' is not a regular file")
-    return True
-
-
-SQLITE_MAX_PATH = 504
-"""The longest database path SQLite opens, in bytes: its SQLITE_MAX_PATHNAME (512) less room
-for the ``-journal`` it appends (measured: 504 works, 506 fails with "unable to open")."""
-
-
-def check_path_length(path: Path) -> None:
-    """Refuse a database path SQLite cannot open (it would fail later, halfway)."""
-    size = len(os.fsencode(path.resolve()))
-    if size > SQLITE_MAX_PATH:
-        raise DatabaseError(
-            f"'{path}' is too long a path for SQLite ({size} bytes; at most {SQLITE_MAX_PATH})"
-        )
-
-
-def _check_sqlite_file(path: Path, *, must_exist: bool) -> None:
-    """Refuse a missing folder, a missing file where one is needed, or a non-SQLite file."""
-    check_path_length(path)
-    if not path.parent.is_dir():
-        raise DatabaseError(f"folder does not exist: '{path.parent}'")
-    if not check_regular_file(path):
-        if must_exist:
-            raise DatabaseError(
-                f"no database at '{path}'; create one with 'ratings init', or name an "
-                "existing one with --db PATH (or RATINGS_DB)"
-            )
-        return
-    with path.open("rb") as f:
-        head = f.read(16)
-    if head and head != b"SQLite format 3\x00":
-        raise DatabaseError(f"'{path}' is not a SQLite database")
 
 
 SessionFactory = sessionmaker(expire_on_commit=False)

@@ -21,7 +21,7 @@ import shutil
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from ratings.db import check_path_length
+from ratings.dbfile import check_path_length
 from ratings.errors import OutputFileError
 
 JOURNAL_SUFFIXES = ("-journal", "-wal", "-shm")
@@ -243,3 +243,28 @@ def write_text(dest: Path, text: str, *, force: bool, database: Path | None = No
             f.write(text)
 
     write_file(dest, fill, force=force, database=database)
+
+
+PENDING_MARK = ".before-restore-pending-"
+"""Part of the name of a kept copy not yet known to be needed:
+``.<db>.before-restore-pending-<pid>``; see :func:`ratings.migrate.recover_interrupted_restore`."""
+
+
+def interrupted_restore_left(db_path: Path) -> bool:
+    """Whether an ended process left a pending copy or a temporary beside ``db_path`` (a
+    look at its folder: cheap enough for every command)."""
+    pending = f".{db_path.name}{PENDING_MARK}"
+    try:
+        names = os.listdir(db_path.parent)
+    except OSError:
+        return False
+    for name in names:
+        if name.startswith(pending) and not name.endswith("-journal"):
+            pid = name[len(pending) :]
+        elif name.startswith(temporary_prefix(db_path)):
+            pid = str(temporary_owner(name) or "")
+        else:
+            continue
+        if pid.isascii() and pid.isdigit() and not is_running(int(pid)):
+            return True
+    return False

@@ -28,10 +28,11 @@ from ratings.db import (
     check_regular_file,
     journal_path,
     make_engine,
-    recover_hot_journal,
     sqlite_file_name,
     sqlite_uri,
 )
+from ratings.dbfile import HEAD_REVISION as HEAD_REVISION
+from ratings.dbfile import recover_hot_journal
 from ratings.errors import DatabaseError, SchemaOutOfDateError
 
 if TYPE_CHECKING:
@@ -40,10 +41,6 @@ if TYPE_CHECKING:
 # Alembic is imported by the functions that migrate or list revisions, not here: every command
 # checks the schema version (ensure_current), and importing Alembic took about half a second
 # of a fresh command's start (issue 16, item 4)
-
-HEAD_REVISION = "0012"
-"""The newest revision this version of ratings knows: the head of ``migrations/versions``
-(``tests/test_migrations.py`` checks it against Alembic's; a new revision moves it)."""
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
@@ -352,11 +349,6 @@ def inspect_backup(path: Path, *, shown_as: Path | None = None) -> str:
     return str(revisions[0])
 
 
-PENDING_MARK = ".before-restore-pending-"
-"""Part of the name of a kept copy not yet known to be needed:
-``.<db>.before-restore-pending-<pid>``; see :func:`recover_interrupted_restore`."""
-
-
 def _copy_whole(db_path: Path, pending: Path) -> None:
     """Copy the database's bytes to ``pending`` through a temporary file and a rename, so that
     a pending copy is always whole: :func:`recover_interrupted_restore` takes a pending copy
@@ -376,7 +368,7 @@ def _copy_whole(db_path: Path, pending: Path) -> None:
 
 
 def _pending_path(db_path: Path) -> Path:
-    return db_path.with_name(f".{db_path.name}{PENDING_MARK}{os.getpid()}")
+    return db_path.with_name(f".{db_path.name}{files.PENDING_MARK}{os.getpid()}")
 
 
 def recover_interrupted_restore(db_path: Path) -> list[str]:
@@ -392,7 +384,7 @@ def recover_interrupted_restore(db_path: Path) -> list[str]:
     """
     notes = []
     files.remove_stale_temporaries(db_path)
-    prefix = f".{db_path.name}{PENDING_MARK}"
+    prefix = f".{db_path.name}{files.PENDING_MARK}"
     for pending in sorted(db_path.parent.glob(f"{glob.escape(prefix)}*")):
         pid = pending.name[len(prefix) :]
         if pending.name.endswith("-journal") or not (pid.isascii() and pid.isdigit()):
@@ -427,32 +419,12 @@ def recover_interrupted_restore(db_path: Path) -> list[str]:
     return notes
 
 
-def interrupted_restore_left(db_path: Path) -> bool:
-    """Whether an ended process left a pending copy or a temporary beside ``db_path`` (a
-    look at its folder: cheap enough for every command)."""
-    pending = f".{db_path.name}{PENDING_MARK}"
-    try:
-        names = os.listdir(db_path.parent)
-    except OSError:
-        return False
-    for name in names:
-        if name.startswith(pending) and not name.endswith("-journal"):
-            pid = name[len(pending) :]
-        elif name.startswith(files.temporary_prefix(db_path)):
-            pid = str(files.temporary_owner(name) or "")
-        else:
-            continue
-        if pid.isascii() and pid.isdigit() and not files.is_running(int(pid)):
-            return True
-    return False
-
-
 def tidy_interrupted_restore(db_path: Path) -> list[str]:
     """For any command that opens ``db_path``: clear what a killed ``restore`` left, as the
     next restore would (:func:`recover_interrupted_restore`), and return what to tell the
     user; what cannot be cleared is named in a warning, and the command goes on. A killed
     restore left a full-size pending copy and its working folder until the next restore."""
-    if not interrupted_restore_left(db_path):
+    if not files.interrupted_restore_left(db_path):
         return []
     try:
         return recover_interrupted_restore(db_path)

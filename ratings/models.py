@@ -26,6 +26,7 @@ from sqlalchemy.orm import InstrumentedAttribute, Mapped, mapped_column
 from ratings.db import Base, bool_false, int_pk
 from ratings.limits import MAX_NAME_KEY_LENGTH
 from ratings.names import key_of_stored
+from ratings.rating_lists import LIST_FIELDS, PLAYER_FIELDS
 from ratings.results import Result
 
 TIME_CONTROL_CHECK = "time_control IN ('standard', 'rapid', 'blitz')"
@@ -226,17 +227,9 @@ ENTRY_COLUMNS = {
 """Each list's entry rating, entry games, K=10 flag and FIDE K columns of ``players`` (every
 FIDE K is dated by ``fide_k_list``)."""
 
-PLAYER_COLUMNS = (
-    Player.id,
-    Player.name,
-    Player.fide_id,
-    Player.federation,
-    Player.sex,
-    Player.title,
-    Player.birth_year,
-)
+PLAYER_COLUMNS = tuple(getattr(Player, name) for name in PLAYER_FIELDS)
 """The columns of ``players`` a rating list (``ratings list``) and the website show for each
-player, in this order."""
+player, in this order (named once, in :data:`ratings.rating_lists.PLAYER_FIELDS`)."""
 
 
 class Import(Base):
@@ -450,17 +443,10 @@ class RatingHistory(Base):
         return f"RatingHistory(period_id={self.period_id!r}, player_id={self.player_id!r})"
 
 
-LIST_COLUMNS = (
-    RatingHistory.rating_after,
-    RatingHistory.change,
-    RatingHistory.period_games,
-    RatingHistory.total_games,
-    RatingHistory.next_k,
-    RatingHistory.k10,
-    RatingHistory.list_status,
-)
+LIST_COLUMNS = tuple(getattr(RatingHistory, name) for name in LIST_FIELDS)
 """The columns of a list row that a rating list (``ratings list``) and the website show, in
-this order (after :data:`PLAYER_COLUMNS`)."""
+this order (after :data:`PLAYER_COLUMNS`; named once, in
+:data:`ratings.rating_lists.LIST_FIELDS`)."""
 
 
 class RatingBreakdown(Base):

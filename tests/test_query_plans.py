@@ -65,17 +65,28 @@ def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFa
 
 
 def _sent(db: str, *args: str) -> list[Statement]:
-    """The queries a command sends (the schema-version check left out)."""
+    """The queries a command sends (the schema-version check left out): through SQLAlchemy,
+    and through the standard library's sqlite3 (``ratings list`` reads a SQLite file so,
+    ratings.rating_lists), those with their values written in."""
     sent: list[Statement] = []
 
     def grab(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_: Any) -> None:
         if statement.lstrip().upper().startswith(("SELECT", "WITH")):
             sent.append((statement, parameters))
 
+    connect = sqlite3.connect
+
+    def traced(*a: Any, **k: Any) -> sqlite3.Connection:
+        conn: sqlite3.Connection = connect(*a, **k)
+        conn.set_trace_callback(lambda statement: grab(None, None, statement, ()))
+        return conn
+
     sa.event.listen(sa.engine.Engine, "before_cursor_execute", grab)
+    sqlite3.connect = traced  # type: ignore[assignment]
     try:
         _invoke(db, *args)
     finally:
+        sqlite3.connect = connect
         sa.event.remove(sa.engine.Engine, "before_cursor_execute", grab)
     return [s for s in sent if "alembic_version" not in s[0]]
 

@@ -319,7 +319,7 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         "Create a new database at the newest schema.",
     ),
     "list": (
-        ("lists",),
+        ("rating_list",),
         "Show the rating list (standard, rapid or blitz) published by a period.",
     ),
     "log": (

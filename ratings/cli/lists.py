@@ -15,38 +15,11 @@ from ratings.cli.imports import warn_unknown_games
 from ratings.cli.options import LIST, LISTS, on_list, reading, say_note
 from ratings.cli.progress import Progress
 from ratings.cli.rate_report import rate_lines
+from ratings.cli.rating_list import blank, change_cell, change_value, print_list, signed
 from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError
 from ratings.io.csv_out import CsvWriter
-from ratings.io.fide_txt import FideTxtRow, format_fide_txt
 from ratings.service import corrections, reports
-
-
-def _blank(value: object) -> str:
-    return "" if value is None else str(value)
-
-
-def _signed(value: int) -> str:
-    return f"{value:+d}" if value else "0"
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
-def _change(status: str, change: int, games: int = 1) -> str:
-    """The change column: ``new`` for a first rating, blank for an unrated player (or a
-    period without games), else signed (``0`` was shown for both)."""
-    if status == "first_rating":
-        return "new"
-    if status == "unrated" or not games:
-        return ""
-    return _signed(change)
-
-
-def _change_value(status: str, change: int) -> int | None:
-    """The change for CSV and JSON: none where there was no rating before, or none now."""
-    return None if status in ("first_rating", "unrated") else change
 
 
 @click.command("rate")
@@ -103,133 +76,6 @@ def rate(app: App, through: str | None, dry_run: bool, list_type: str | None) ->
     warn_unknown_games(app)
 
 
-def _print_list(result: reports.RatingList, fmt: str, title: str) -> None:
-    if fmt == "json":
-        click.echo(
-            json.dumps(
-                {
-                    "period": result.period,
-                    "list_date": result.list_date.isoformat() if result.list_date else None,
-                    "players": [
-                        {
-                            "player_id": r.player_id,
-                            "name": r.name,
-                            "fide_id": r.fide_id,
-                            "federation": r.federation,
-                            "title": r.title,
-                            "birth_year": r.birth_year,
-                            "rating": r.rating,
-                            "change": _change_value(r.list_status, r.change),
-                            "period_games": r.period_games,
-                            "total_games": r.total_games,
-                            "next_k": r.next_k,
-                            "k10": r.k10,
-                            "flag": r.flag,
-                            "list_status": r.list_status,
-                        }
-                        for r in result.rows
-                    ],
-                },
-                indent=2,
-            )
-        )
-        return
-    if fmt == "csv":
-        out = io.StringIO()
-        writer = CsvWriter(out)  # neutralises formula-like cells (names such as "=cmd")
-        writer.writerow(reports.LIST_CSV_COLUMNS)
-        for r in result.rows:
-            writer.writerow(
-                [r.name, _blank(r.fide_id), _blank(r.federation), _blank(r.title),
-                 _blank(r.birth_year), _blank(r.rating),
-                 _blank(_change_value(r.list_status, r.change)), r.period_games,
-                 _blank(r.total_games), _blank(r.next_k), "true" if r.k10 else "false"]
-            )  # fmt: skip
-        click.echo(out.getvalue(), nl=False)
-        return
-    click.echo(title)
-    click.echo(
-        f"{'#':>4}  {'name':<30} {'fide id':>10} {'rating':>6} {'chg':>5} {'total games':>11} "
-        f"{'next K':>6}  flag"
-    )
-    if result.rows:  # one write, not a click.echo per row (600,000 rows at world size)
-        click.echo("\n".join(_table_line(i, r) for i, r in enumerate(result.rows, 1)))
-
-
-def _table_line(i: int, r: reports.ListRow) -> str:
-    rank = str(i) if r.rating is not None else ""
-    return (
-        f"{rank:>4}  {r.name:<30} {_blank(r.fide_id):>10} {_blank(r.rating):>6} "
-        f"{_change(r.list_status, r.change, r.period_games):>5} {_blank(r.total_games):>11} "
-        f"{_blank(r.next_k):>6}" + (f"  {r.flag}" if r.flag else "")
-    )
-
-
-@click.command("list")
-@click.option(
-    "--period", metavar="YYYY-MM", help="The period whose list to show (default: newest)."
-)
-@click.option("--all", "show_all", is_flag=True, help="Include unrated players.")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json", "fide-txt"]),
-    default="table",
-    show_default=True,
-    help="Output format (fide-txt: the fixed-width layout of FIDE's TXT rating lists).",
-)
-@LIST
-@pass_app
-def list_(app: App, period: str | None, show_all: bool, fmt: str, list_type: str) -> None:
-    """Show the rating list (standard, rapid or blitz) published by a period."""
-    with app.session() as session:
-        result = reports.rating_list(
-            session, period, include_unrated=show_all, time_control=list_type
-        )
-    if result.rerate_pending is not None:
-        click.echo(
-            f"Warning: corrections touched period {result.rerate_pending}; "
-            "run 'ratings rate' to re-rate before publishing",
-            err=True,
-        )
-    if fmt == "fide-txt":
-        click.echo(
-            format_fide_txt(
-                map(_fide_row, result.rows), list_date=result.list_date, list_type=list_type
-            ),
-            nl=False,
-        )
-        return
-    if list_type == "standard" and result.period is None:
-        title = "Register (no period rated yet): entry ratings"
-    elif list_type == "standard":
-        title = f"Rating list {result.period} (list dated {result.list_date})"
-    elif result.period is None:
-        title = f"Register (no {list_type} list published yet): {list_type} entry ratings"
-    else:
-        title = (
-            f"{list_type.capitalize()} rating list {result.period} (list dated {result.list_date})"
-        )
-    _print_list(result, fmt, title)
-
-
-def _fide_row(r: reports.ListRow) -> FideTxtRow:
-    """A list row in FIDE's TXT layout: Gms is the period's rated games; flag w for women, i
-    for no rated game in the 12 months up to the list, wi for both."""
-    return FideTxtRow(
-        fide_id=r.fide_id,
-        name=r.name,
-        federation=r.federation,
-        sex=r.sex,
-        title=r.title,
-        rating=r.rating,
-        period_games=r.period_games,
-        next_k=r.next_k,
-        birth_year=r.birth_year,
-        flag=r.flag,
-    )
-
-
 @click.command("preview")
 @click.option("--all", "show_all", is_flag=True, help="Include unrated players.")
 @FORMAT
@@ -251,7 +97,7 @@ def preview(app: App, show_all: bool, fmt: str, list_type: str) -> None:
         if fmt == "table":
             click.echo()
     kind = on_list(list_type)
-    _print_list(
+    print_list(
         result,
         fmt,
         f"Preview of {result.period}{kind} (list dated {result.list_date}; not saved)",
@@ -280,7 +126,7 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
                             "list_date": r.list_date.isoformat(),
                             "rating_before": r.rating_before,
                             "rating": r.rating_after,
-                            "change": _change_value(r.list_status, r.change),
+                            "change": change_value(r.list_status, r.change),
                             "k_used": r.k_used,
                             "period_games": r.period_games,
                             "total_games": r.total_games,
@@ -300,9 +146,9 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
         writer.writerow(["period", "rating_before", "rating", "change", "k_used", "period_games",
                          "total_games", "score", "list_status"])  # fmt: skip
         for r in rows:
-            writer.writerow([r.period, _blank(r.rating_before), _blank(r.rating_after),
-                             _blank(_change_value(r.list_status, r.change)),
-                             _blank(r.k_used), r.period_games, _blank(r.total_games),
+            writer.writerow([r.period, blank(r.rating_before), blank(r.rating_after),
+                             blank(change_value(r.list_status, r.change)),
+                             blank(r.k_used), r.period_games, blank(r.total_games),
                              float(r.score), r.list_status])  # fmt: skip
         click.echo(out.getvalue(), nl=False)
         return
@@ -313,8 +159,8 @@ def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
     )
     for r in rows:
         click.echo(
-            f"{r.period:<8} {_blank(r.rating_before):>6} {_blank(r.rating_after):>6} "
-            f"{_change(r.list_status, r.change):>5} {_blank(r.k_used):>6} {r.period_games:>12}  "
+            f"{r.period:<8} {blank(r.rating_before):>6} {blank(r.rating_after):>6} "
+            f"{change_cell(r.list_status, r.change):>5} {blank(r.k_used):>6} {r.period_games:>12}  "
             f"{r.list_status}"
         )
 
@@ -377,7 +223,7 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
     on = on_list(list_type)
     click.echo(f"{c.player.name} (id {c.player.id}), period {c.period}{on}")
     click.echo(
-        f"Rating {_blank(c.rating_before) or 'unrated'}, K used {_blank(c.k_used) or '-'}, "
+        f"Rating {blank(c.rating_before) or 'unrated'}, K used {blank(c.k_used) or '-'}, "
         f"{len(c.lines)} game(s)"
     )
     click.echo(
@@ -389,15 +235,15 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
         k_dr = "" if line.k_dr is None else f"{line.k_dr:+.2f}"
         click.echo(
             f"{line.played_on.isoformat():<10} {line.opponent[:26]:<26} "
-            f"{line.opponent_rating:>5} {_blank(line.own_rating):>5} {score:>3} "
-            f"{_blank(line.difference):>5} {_num(line.pd):>6} {_num(line.dr, True):>7} "
-            f"{_blank(line.k_used):>6} {k_dr:>7}"
+            f"{line.opponent_rating:>5} {blank(line.own_rating):>5} {score:>3} "
+            f"{blank(line.difference):>5} {_num(line.pd):>6} {_num(line.dr, True):>7} "
+            f"{blank(line.k_used):>6} {k_dr:>7}"
         )
     if c.k_used is not None:
         total = c.dr_sum
         click.echo(
             f"Total: score {c.score:g}, expected {c.pd_sum:.2f}, sum dR {total:+.2f}, "
-            f"K x sum = {c.k_used * total:+.2f} -> change {_signed(c.change)}"
+            f"K x sum = {c.k_used * total:+.2f} -> change {signed(c.change)}"
         )
     if c.first_rating is not None:
         _first_rating(c)
@@ -408,7 +254,7 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
             f"{c.adjustment.denominator} x ({c.adjustment.below} - R)): "
             f"{c.unadjusted} -> {c.rating_after}"
         )
-    click.echo(f"New rating: {_blank(c.rating_after) or 'unrated'} ({c.list_status})")
+    click.echo(f"New rating: {blank(c.rating_after) or 'unrated'} ({c.list_status})")
 
 
 def _first_rating(c: reports.Card) -> None:
@@ -541,5 +387,5 @@ def performance(
 
 def register(group: click.Group) -> None:
     """Add these commands to the top-level group."""
-    for command in (rate, preview, list_, history, card, performance):
+    for command in (rate, preview, history, card, performance):
         group.add_command(command)

@@ -1,18 +1,25 @@
-"""Options and notes shared by the commands that record and correct results."""
+"""Options and notes shared by the commands that record and correct results.
+
+Light to import (``ratings list`` uses it without SQLAlchemy): the service is imported by
+the functions that call it.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 import click
-from sqlalchemy.orm import Session
 
-from ratings import clock, rules
+from ratings import clock
 from ratings.cli import CommandError
-from ratings.service.common import get_player_to_read
-from ratings.service.moves import EventMove, EventMoveError
+from ratings.rating_lists import LISTS as LISTS
+
+if TYPE_CHECKING:
+    from sqlalchemy.orm import Session
+
+    from ratings.service.moves import EventMove
 
 ALLOW_FUTURE = click.option(
     "--allow-future",
@@ -36,8 +43,6 @@ def say_late(warnings: list[str] | tuple[str, ...]) -> None:
 
 YES = click.option("--yes", "-y", is_flag=True, help="Do it without asking for confirmation.")
 
-LISTS = tuple(t.value for t in rules.TIME_CONTROLS)
-"""FIDE's three lists: standard, rapid, blitz (``ratings.rules.TimeControl``'s values)."""
 
 TIME_CONTROL = click.option(
     "--time-control",
@@ -114,6 +119,8 @@ def confirmed(
     letting it (``run(False)``, rolled back if it would); then, said and confirmed (or with
     ``--yes``, or in a dry run, which asks nothing), letting it. Returns what ``run``
     returned and the move, if any."""
+    from ratings.service.moves import EventMoveError
+
     try:
         return run(False), None
     except EventMoveError as exc:
@@ -147,6 +154,8 @@ def reading(session: Session, ref: str) -> tuple[str, str | None]:
     """A reading command's PLAYER: the id of the player it names (a merged record: the player
     it was merged into) and the note to show for a merged record, if any
     (``player 42 was merged into 10 (correction 7): showing 10``)."""
+    from ratings.service.common import get_player_to_read
+
     player, note = get_player_to_read(session, ref)
     return str(player.id), note
 

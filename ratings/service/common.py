@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import gc
 import itertools
 import re
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ParamSpec, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -22,6 +20,7 @@ from ratings.errors import (
     PlayerMergedError,
     PlayerNotFoundError,
 )
+from ratings.gc_pause import without_cycle_collection as without_cycle_collection
 from ratings.models import Correction, Event, Game, Player, RatingHistory, RatingPeriod, Settings
 from ratings.names import key_of_stored, name_key
 from ratings.rules import Period, SystemConfig, system_config
@@ -531,30 +530,3 @@ def claim_players(session: Session, import_id: int, player_ids: Iterable[int]) -
         conn.exec_driver_sql(
             f"UPDATE players SET import_id = {int(import_id)} WHERE id IN ({marks})"
         )
-
-
-_P = ParamSpec("_P")
-_R = TypeVar("_R")
-
-
-def without_cycle_collection(work: Callable[_P, _R]) -> Callable[_P, _R]:
-    """Run ``work`` with Python's cyclic garbage collector paused (reference counting still
-    frees everything that is not in a cycle), then restore it as it was.
-
-    For the bulk paths: a rate allocates millions of tuples that form no cycles, and each of
-    the collector's full passes walks every one of them alive. On the 1,000,000-game benchmark
-    the collector ran 135 full passes and freed 633 objects; paused, the rate took 46.0 s
-    instead of 56.9 s (one run each, bench/RESULTS.md). Whatever cycles the run leaves are
-    collected after it."""
-
-    @functools.wraps(work)
-    def paused(*args: _P.args, **kwargs: _P.kwargs) -> _R:
-        enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return work(*args, **kwargs)
-        finally:
-            if enabled:
-                gc.enable()
-
-    return paused

@@ -26,6 +26,10 @@ from ratings.models import (
     RatingHistory,
     RatingPeriod,
 )
+from ratings.rating_lists import LIST_CSV_COLUMNS as LIST_CSV_COLUMNS
+from ratings.rating_lists import ListRow as ListRow
+from ratings.rating_lists import RatingList as RatingList
+from ratings.rating_lists import sort_key as sort_key
 from ratings.rules import Period
 from ratings.service.common import (
     get_config,
@@ -36,66 +40,7 @@ from ratings.service.common import (
 )
 from ratings.service.rate import first_event, first_game_period, rate
 
-
-@dataclass(frozen=True, slots=True)
-class ListRow:
-    """One line of a rating list."""
-
-    # rating_list makes a row of its selected columns in this order (PLAYER_COLUMNS first)
-    player_id: int
-    name: str
-    fide_id: int | None
-    federation: str | None
-    sex: str | None
-    title: str | None
-    birth_year: int | None
-    rating: int | None
-    change: int
-    """Whole points (art. 8.3.4)."""
-    period_games: int
-    """Games that counted in the period."""
-    total_games: int | None
-    """Rated games completed through the period (entry games included); None: unknown."""
-    next_k: int | None
-    """K for the next period (before the 700 rule)."""
-    k10: bool
-    list_status: str = "listed"
-    """listed, first_rating (``change`` means nothing: there was no rating before), unrated
-    or below_floor."""
-    inactive: bool = False
-    """No rated game in the 12 months up to the list (FIDE's ``i``)."""
-
-    @property
-    def flag(self) -> str | None:
-        """FIDE's flag: ``w`` a woman, ``i`` inactive, ``wi`` both; None for none."""
-        flag = ("w" if self.sex == "f" else "") + ("i" if self.inactive else "")
-        return flag or None
-
-
-LIST_CSV_COLUMNS = (
-    "name", "fide_id", "federation", "title", "birth_year", "rating", "change", "period_games",
-    "total_games", "next_k", "k10",
-)  # fmt: skip
-"""The columns of ``ratings list --format csv`` and of the site's list downloads (which add
-``flags``), named as the ``rating_lists`` and ``current_ratings`` views name them."""
-
-
-@dataclass(frozen=True, slots=True)
-class RatingList:
-    """A published list (``period`` None: the register before any period was rated)."""
-
-    period: str | None
-    list_date: dt.date | None
-    rows: tuple[ListRow, ...]
-    rerate_pending: str | None = None
-    """The oldest period a correction marked, if any: this list may still change."""
-
-
 _Values = tuple[Any, ...]  # a selected row spread into ListRow's fields (mypy miscounts Row)
-
-
-def _sort_key(row: ListRow) -> tuple[int, int, str, int]:
-    return (row.rating is None, -(row.rating or 0), row.name.lower(), row.player_id)
 
 
 def find_rated_period(
@@ -207,7 +152,7 @@ def rating_list(
     if not include_unrated:
         query = query.where(RatingHistory.rating_after.is_not(None))
     rows = [ListRow(*cast(_Values, row)) for row in session.execute(query)]
-    rows.sort(key=_sort_key)
+    rows.sort(key=sort_key)
     pending = session.scalar(
         sa.select(RatingPeriod.label)
         .where(RatingPeriod.status == "needs_rerate")
@@ -236,7 +181,7 @@ def _register_list(
         list_status = "unrated" if rating is None else "listed"
         values = (*player, rating, 0, 0, total_games, next_k, standing.k10, list_status)
         rows.append(ListRow(*values))
-    rows.sort(key=_sort_key)
+    rows.sort(key=sort_key)
     return RatingList(None, None, tuple(rows))
 
 
