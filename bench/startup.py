@@ -14,7 +14,9 @@ ratio to the floor's median in the same run:
 - ``floor``: ``python -c "import click"``, the least a click program can start with;
 - ``--version`` and ``--help``: ``ratings --version``, ``ratings --help``;
 - ``list``: ``ratings --db DEMO list`` on the demo database (built once with
-  ``ratings demo`` into a temporary folder unless ``--db`` names one).
+  ``ratings demo`` into a temporary folder unless ``--db`` names one): read with ``sqlite3``;
+- ``list, URL``: the same list with ``--db sqlite:///DEMO``, which takes the service's path
+  through SQLAlchemy (what every ``list`` took before).
 
 The targets (issue 29, item 2): ``--version`` within 1.5x the floor, ``list`` within 4x.
 """
@@ -42,6 +44,8 @@ def cases(db: str) -> dict[str, list[str]]:
         "--version": [*ratings, "--version"],
         "--help": [*ratings, "--help"],
         "list": [*ratings, "--db", db, "list"],
+        # the same list through SQLAlchemy: a URL takes the service's path (ratings.rating_lists)
+        "list, URL": [*ratings, "--db", "sqlite:///" + str(Path(db).resolve()), "list"],
     }
 
 
