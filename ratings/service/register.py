@@ -12,6 +12,7 @@ birthdates that differ) and the caller confirms (``--allow-same-name``).
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Sequence
@@ -529,6 +530,196 @@ def _row_facts(row: PlayerRow) -> Facts:
     return Facts(row.name, row.fide_id, row.birth_year, row.sex, row.federation)
 
 
+class _Refused(Exception):
+    """A row of the sheet that goes no further: its error or question is recorded."""
+
+
+class _Sheet:
+    """:func:`import_players`' reading of a players sheet, row by row: each row a registered
+    player's update (:attr:`matched`), a new player (:attr:`new`), a question for the
+    administrator (:attr:`questions`) or an error (:attr:`errors`)."""
+
+    def __init__(
+        self,
+        session: Session,
+        file_name: str,
+        update: bool,
+        allow_same_name: bool,
+        decisions: Decisions,
+    ) -> None:
+        self.session, self.file_name, self.update = session, file_name, update
+        self.allow_same_name, self.decisions = allow_same_name, decisions
+        self.identities = load_identities(session)
+        self.register = self.identities.register
+        self.corrected = _Corrected(session) if update else None
+        self.errors: list[InputFileError] = []
+        self.questions: list[Question] = []
+        self.matched: dict[int, tuple[PlayerRow, int]] = {}  # player id -> (row, line)
+        self.new: list[PlayerRow] = []
+        self.new_keys: dict[str, list[PlayerRow]] = {}
+        self.aliases: list[tuple[str, int | PlayerRow, str]] = []
+        self.counts: dict[str, int] = {}
+        self.hint = "" if update else "; 'import players --update' refreshes registered players"
+        self.live = set(self.identities.names)
+        self.births_of = _births(session)
+        self.by_key: dict[str, list[int]] = {}
+        for pid, registered_name in self.identities.names.items():
+            self.by_key.setdefault(names.key_of_stored(registered_name), []).append(pid)
+
+    def label(self, pid: int) -> str:
+        """A registered player as an error names them: id, name, FIDE id, birth."""
+        facts = self.register.facts[pid]
+        parts = [facts.name] + ([f"FIDE {facts.fide_id}"] if facts.fide_id else [])
+        day, year = self.births_of.get(pid, (None, None))
+        born = day.isoformat() if day is not None else year
+        parts += [f"born {born}"] if born is not None else []
+        return f"{pid} ({', '.join(parts)})"
+
+    def error(self, row: PlayerRow, problem: str, field: str) -> None:
+        self.errors.append(InputFileError(self.file_name, row.line, problem, field))
+
+    def refuse(self, row: PlayerRow, problem: str, field: str) -> _Refused:
+        """Record the row's error; the row goes no further (``raise sheet.refuse(...)``)."""
+        self.error(row, problem, field)
+        return _Refused()
+
+    def _not_told_apart(self, row: PlayerRow, pids: Iterable[int]) -> list[int]:
+        """The registered players of ``pids`` that FIDE id and birth do not tell from the row."""
+        return [
+            pid for pid in pids
+            if not told_apart(row.fide_id, (row.birth_date, row.birth_year),
+                              self.register.facts[pid].fide_id,
+                              self.births_of.get(pid, (None, None)))
+        ]  # fmt: skip
+
+    def take(self, row: PlayerRow) -> None:
+        """Sort one row; :class:`_Refused` when it got an error or a question."""
+        key = names.key_of_stored(row.name)
+        decided = self.decisions.lookup(row.name)
+        target = self._by_id(row) if row.id is not None else None
+        if target is None and row.fide_id is not None and row.fide_id in self.register.by_fide:
+            target = self.register.by_fide[row.fide_id]
+            if not self.update:
+                raise self.refuse(row, f"already belongs to player {self.label(target)}: "
+                                  f"{row.fide_id}{self.hint}", "fide_id")  # fmt: skip
+        if target is None and decided is not None and decided[1] is not None:
+            target = decided[1]
+            self.aliases.append((row.name, target, decided[0]))
+            self.counts["match"] = self.counts.get("match", 0) + 1
+        is_new_decision = decided is not None and decided[1] is None
+        if target is None and not is_new_decision:
+            target = self._by_matcher(row, key)
+        if target is not None:
+            if target in self.matched:
+                raise self.refuse(row, f"player {self.label(target)} is updated by line "
+                                  f"{self.matched[target][1]} too", "name")  # fmt: skip
+            self.matched[target] = (row, row.line)
+            return
+        self._new_player(row, key, is_new_decision)
+
+    def _by_id(self, row: PlayerRow) -> int:
+        """The player a row's ``id`` names (``--update`` only)."""
+        assert row.id is not None
+        if not self.update:
+            raise self.refuse(
+                row, f"a row with an id is a registered player: {row.id}{self.hint}", "id"
+            )
+        if row.id not in self.live:
+            merged = merged_record(self.session, str(row.id))
+            problem = (
+                f"player {row.id} was merged into {merged[1].id}; give id {merged[1].id}"
+                if merged is not None
+                else f"no player with id {row.id}"
+            )
+            raise self.refuse(row, problem, "id")
+        theirs = self.register.facts[row.id].fide_id
+        if row.fide_id is not None and theirs is not None and row.fide_id != theirs:
+            raise self.refuse(row, f"player {self.label(row.id)} has another FIDE id: "
+                              f"{row.fide_id}", "fide_id")  # fmt: skip
+        return row.id
+
+    def _excused(self, row: PlayerRow) -> Callable[[int, str], bool]:
+        """The matcher's excuse for ``row``: a difference in ``field`` that the register got
+        by a logged correction since the sheet was made does not tell the player apart."""
+        corrected = self.corrected
+        assert corrected is not None
+
+        def excused(pid: int, field: str) -> bool:
+            return any(
+                corrected.since(pid, db_field, value) is not None
+                for db_field, value in zip(
+                    _EVIDENCE_FIELDS[field],
+                    _sheet_values(row, _EVIDENCE_FIELDS[field]),
+                    strict=True,
+                )
+            )
+
+        return excused
+
+    def _by_matcher(self, row: PlayerRow, key: str) -> int | None:
+        """The player the matcher is sure of (``--update``), None for a new one; refused
+        when the name is registered (without ``--update``) or the matcher is not sure."""
+        found = self.register.match(
+            _row_facts(row), excused=self._excused(row) if self.update else None
+        )
+        certain = found.certain
+        if (
+            certain is not None
+            and self.update
+            and _dates_differ(row, certain.player_id, self.births_of, self.corrected)
+        ):
+            certain = None  # the same year, another day, not a correction: a question
+        same = [c.player_id for c in found.candidates if c.kind in (Kind.FOLDED, Kind.ALIAS)]
+        if self.update and certain is not None:
+            target = certain.player_id
+            if names.key_of_stored(self.register.facts[target].name) != key:
+                how = "alias" if certain.kind is Kind.ALIAS else "folded"
+                self.counts[how] = self.counts.get(how, 0) + 1
+            return target
+        if not self.update and same:
+            # registered already (the name folded): a namesake must be told apart
+            alike = self._not_told_apart(row, same)
+            if alike:
+                listed = ", ".join(self.label(pid) for pid in alike)
+                raise self.refuse(row, f"already registered as player {listed}: "
+                                  f"{row.name!r}{self.hint}", "name")  # fmt: skip
+            if not self.allow_same_name:
+                listed = ", ".join(self.label(pid) for pid in same)
+                raise self.refuse(row, f"{row.name!r} is already registered: {listed}; if "
+                                  "this is another person, confirm with --allow-same-name",
+                                  "name")  # fmt: skip
+        elif (self.update or not same) and any(
+            c.kind is not Kind.FIDE_ID for c in found.candidates
+        ):
+            self.questions.append(self.identities.question(row.line, _row_facts(row), found))
+            raise _Refused()
+        return None
+
+    def _new_player(self, row: PlayerRow, key: str, is_new_decision: bool) -> None:
+        """A row that is nobody registered: a new player, unless a namesake (registered or
+        an earlier row) is not told apart or not confirmed."""
+        namesakes = self.by_key.get(key, [])
+        earlier = self.new_keys.setdefault(key, [])
+        confirmed = self.allow_same_name or is_new_decision
+        if namesakes or earlier:
+            alike = self._not_told_apart(row, namesakes)
+            listed = ", ".join(
+                [self.label(pid) for pid in namesakes]
+                + [f"the player of line {r.line}" for r in earlier]
+            )
+            if alike and self.update:
+                self.error(row, f"{row.name!r} is registered as {listed}, not told apart "
+                           "by FIDE id or birthdate: give the row the player's id",
+                           "name")  # fmt: skip
+            elif not confirmed:
+                self.error(row, f"{row.name!r} is already registered: {listed}; if this is "
+                           "another person, confirm with --allow-same-name", "name")  # fmt: skip
+        if is_new_decision:
+            self.aliases.append((row.name, row, "new"))
+        earlier.append(row)
+        self.new.append(row)
+
+
 def import_players(
     session: Session,
     rows: Sequence[PlayerRow],
@@ -573,163 +764,29 @@ def import_players(
         raise InvalidInputError(
             f"--match '{given}={pid}': only 'import players --update' updates registered players"
         )
-    identities = load_identities(session)
-    register = identities.register
-    corrected = _Corrected(session) if update else None
-    errors: list[InputFileError] = []
-    questions: list[Question] = []
-    matched: dict[int, tuple[PlayerRow, int]] = {}  # player id -> (row, line)
-    new: list[PlayerRow] = []
-    new_keys: dict[str, list[PlayerRow]] = {}
-    aliases: list[tuple[str, int | PlayerRow, str]] = []
-    counts: dict[str, int] = {}
-    hint = "" if update else "; 'import players --update' refreshes registered players"
-    live = {pid for pid in identities.names}
-
-    births_of = _births(session)
-    identities_by_key: dict[str, list[int]] = {}
-    for pid, registered_name in identities.names.items():
-        identities_by_key.setdefault(names.key_of_stored(registered_name), []).append(pid)
-
-    def label(pid: int) -> str:
-        facts = register.facts[pid]
-        parts = [facts.name] + ([f"FIDE {facts.fide_id}"] if facts.fide_id else [])
-        day, year = births_of.get(pid, (None, None))
-        born = day.isoformat() if day is not None else year
-        parts += [f"born {born}"] if born is not None else []
-        return f"{pid} ({', '.join(parts)})"
-
-    def error(row: PlayerRow, problem: str, field: str) -> None:
-        errors.append(InputFileError(file_name, row.line, problem, field))
-
-    def excused(pid: int, field: str) -> bool:
-        assert corrected is not None
-        return any(
-            corrected.since(pid, db_field, value) is not None
-            for db_field, value in zip(
-                _EVIDENCE_FIELDS[field],
-                _sheet_values(row_now, _EVIDENCE_FIELDS[field]),
-                strict=True,
-            )
-        )
-
+    sheet = _Sheet(session, file_name, update, allow_same_name, decisions)
     for row in rows:
-        row_now = row
-        key = names.key_of_stored(row.name)
-        target: int | None = None
-        decided = decisions.lookup(row.name)
-        if row.id is not None:
-            if not update:
-                error(row, f"a row with an id is a registered player: {row.id}{hint}", "id")
-                continue
-            if row.id not in live:
-                merged = merged_record(session, str(row.id))
-                problem = (
-                    f"player {row.id} was merged into {merged[1].id}; give id {merged[1].id}"
-                    if merged is not None
-                    else f"no player with id {row.id}"
-                )
-                error(row, problem, "id")
-                continue
-            target = row.id
-            theirs = register.facts[target].fide_id
-            if row.fide_id is not None and theirs is not None and row.fide_id != theirs:
-                error(row, f"player {label(target)} has another FIDE id: {row.fide_id}",
-                      "fide_id")  # fmt: skip
-                continue
-        if target is None and row.fide_id is not None and row.fide_id in register.by_fide:
-            target = register.by_fide[row.fide_id]
-            if not update:
-                error(row, f"already belongs to player {label(target)}: "
-                      f"{row.fide_id}{hint}", "fide_id")  # fmt: skip
-                continue
-        if target is None and decided is not None and decided[1] is not None:
-            target = decided[1]
-            aliases.append((row.name, target, decided[0]))
-            counts["match"] = counts.get("match", 0) + 1
-        is_new_decision = decided is not None and decided[1] is None
-        if target is None and not is_new_decision:
-            found = register.match(_row_facts(row), excused=excused if update else None)
-            certain = found.certain
-            if certain is not None and update and _dates_differ(row, certain.player_id,
-                                                                births_of, corrected):  # fmt: skip
-                certain = None  # the same year, another day, not a correction: a question
-            same = [c.player_id for c in found.candidates if c.kind in (Kind.FOLDED, Kind.ALIAS)]
-            if update and certain is not None:
-                target = certain.player_id
-                if names.key_of_stored(register.facts[target].name) != key:
-                    how = "alias" if certain.kind is Kind.ALIAS else "folded"
-                    counts[how] = counts.get(how, 0) + 1
-            elif not update and same:
-                # registered already (the name folded): a namesake must be told apart
-                alike = [pid for pid in same if not told_apart(
-                    row.fide_id, (row.birth_date, row.birth_year),
-                    register.facts[pid].fide_id, births_of.get(pid, (None, None)))]  # fmt: skip
-                if alike:
-                    listed = ", ".join(label(pid) for pid in alike)
-                    error(row, f"already registered as player {listed}: {row.name!r}{hint}",
-                          "name")  # fmt: skip
-                    continue
-                if not allow_same_name:
-                    listed = ", ".join(label(pid) for pid in same)
-                    error(row, f"{row.name!r} is already registered: {listed}; if this is "
-                          "another person, confirm with --allow-same-name", "name")  # fmt: skip
-                    continue
-            elif found.candidates and (update or not same):
-                told = [c for c in found.candidates if c.kind is not Kind.FIDE_ID]
-                if told:
-                    questions.append(identities.question(row.line, _row_facts(row), found))
-                    continue
-        if target is not None:
-            if target in matched:
-                error(row, f"player {label(target)} is updated by line "
-                      f"{matched[target][1]} too", "name")  # fmt: skip
-                continue
-            matched[target] = (row, row.line)
-            continue
-        # a new player
-        namesakes = identities_by_key.get(key, [])
-        earlier = new_keys.setdefault(key, [])
-        confirmed = allow_same_name or is_new_decision
-        if namesakes or earlier:
-            alike = [
-                pid for pid in namesakes
-                if not told_apart(row.fide_id, (row.birth_date, row.birth_year),
-                                  register.facts[pid].fide_id, births_of.get(pid, (None, None)))
-            ]  # fmt: skip
-            listed = ", ".join(
-                [label(pid) for pid in namesakes]
-                + [f"the player of line {r.line}" for r in earlier]
-            )
-            if alike and update:
-                error(row, f"{row.name!r} is registered as {listed}, not told apart by FIDE "
-                      "id or birthdate: give the row the player's id", "name")  # fmt: skip
-            elif not confirmed:
-                error(row, f"{row.name!r} is already registered: {listed}; if this is another "
-                      "person, confirm with --allow-same-name", "name")  # fmt: skip
-        if is_new_decision:
-            aliases.append((row.name, row, "new"))
-        earlier.append(row)
-        new.append(row)
-    errors += [
+        with contextlib.suppress(_Refused):  # its error or question is recorded
+            sheet.take(row)
+    errors = sheet.errors + [
         InputFileError(file_name, None, f"{option}: no player of that name in the file")
         for option in decisions.unused()
     ]
-    if questions:
-        raise MatchQuestionsError(questions, file_name, errors, creates=not update)
+    if sheet.questions:
+        raise MatchQuestionsError(sheet.questions, file_name, errors, creates=not update)
     if errors:
         errors.sort(key=lambda e: e.line or 0)
         raise InputFileErrors(errors)
 
     import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
-    stored = _store_new(session, import_id, new, aliases)
+    stored = _store_new(session, import_id, sheet.new, sheet.aliases)
     changes = _apply_updates(
         session,
-        matched,
+        sheet.matched,
         import_id,
         file_name,
         allow_same_name,
-        corrected,
+        sheet.corrected,
         keep_corrected,
     )
     marked = None
@@ -743,12 +800,12 @@ def import_players(
     updated = len({c.player_id for c in changes if not c.kept})
     return ImportReport(
         file_name,
-        players_created=len(new),
+        players_created=len(sheet.new),
         marked_period=marked,
         players_updated=updated,
-        players_unchanged=len(matched) - updated,
+        players_unchanged=len(sheet.matched) - updated,
         changes=tuple(changes),
-        matched=tuple(sorted(counts.items())),
+        matched=tuple(sorted(sheet.counts.items())),
         aliases=tuple(stored),
     )
 
