@@ -84,68 +84,15 @@ def import_pgn(
     parsed = parse_pgn(data, file_name, elo=entry_ratings, errors=errors)
     if default_date is not None:
         check_day(default_date, file_name, None, "--date")
-    resolver = PlayerResolver(session, file_name, decisions)
-    seen: dict[int, PlayerMatch] = {}
-    # what the file says about each player it creates: (day, order, title, rating) per game
-    said: dict[int, list[tuple[dt.date, int, str | None, PgnElo | None]]] = defaultdict(list)
-    rows: list[tuple[str, str | None, dt.date, int, int, Result]] = []
-    in_rounds: list[RoundGame] = []
-    spans: dict[str, list[dt.date]] = {}
+    read = _Games(PlayerResolver(session, file_name, decisions), file_name, errors)
     # games without an Event tag form an event named after the file
     fallback = event_name(None, file_name) if any(g.event is None for g in parsed.games) else ""
-    tagged: dict[str, set[TimeControl | None]] = {}  # the lists each event's games name
     for g in parsed.games:
-        day = g.date or default_date
-        if day is None:
-            errors.append(
-                InputFileError(
-                    file_name,
-                    g.line,
-                    "no date (Date, EventDate or UTCDate); give --date YYYY-MM-DD",
-                    "Date",
-                )
-            )
-        else:
-            try:
-                check_day(day, file_name, g.line, "Date")
-            except InputFileError as exc:
-                errors.append(exc)
-            future = future_problem(day, today)
-            if future:
-                errors.append(InputFileError(file_name, g.line, future, "Date"))
-        sides: list[int] = []
-        for tag, name, fide_id, title, elo in _sides(g):
-            try:
-                check_name(name, file_name, g.line, tag)
-                pid, how = resolver.resolve(name, fide_id, g.line, f"{tag}FideId")
-            except InputFileError as exc:
-                errors.append(exc)
-                continue
-            sides.append(pid)
-            if pid not in seen:
-                asked = resolver.questions[-1] if how == "ask" and pid not in seen else None
-                seen[pid] = PlayerMatch(name, g.line, pid if pid > 0 else None, how,
-                                        resolver.names[pid], question=asked)  # fmt: skip
-            if pid < 0 and day is not None:
-                said[pid].append((day, len(said[pid]), title, elo))
-        if len(sides) == 2 and sides[0] == sides[1]:
-            errors.append(
-                InputFileError(
-                    file_name, g.line, f"White and Black are the same player: {g.black!r}", "Black"
-                )
-            )
-            continue
-        if len(sides) == 2 and day is not None:
-            event = g.event or fallback
-            span = spans.setdefault(event, [day, day])
-            span[0], span[1] = min(span[0], day), max(span[1], day)
-            rows.append((event, g.round, day, sides[0], sides[1], g.result))
-            in_rounds.append(RoundGame(g.line, event, g.round, day, sides[0], sides[1],
-                                       g.result.value, g.white, g.black))  # fmt: skip
-            tagged.setdefault(event, set()).add(g.time_control)
+        read.add(g, g.date or default_date, fallback, today)
+    resolver, seen, rows, spans = read.resolver, read.seen, read.rows, read.spans
     if not parsed.games and not parsed.skipped_unfinished and not errors:
         raise InputFileError(file_name, None, 'no PGN game found (no [Tag "value"] line)')
-    same_round, round_warnings = round_problems(file_name, in_rounds, "Round")
+    same_round, round_warnings = round_problems(file_name, read.in_rounds, "Round")
     errors += same_round
     check_resolved(resolver, errors, dry_run=dry_run)
     for _, end in spans.values():
@@ -158,7 +105,7 @@ def import_pgn(
         refuse_duplicates(session, file_name, events)
     warnings = tuple(
         sorted(
-            (*_pgn_entry_data(resolver, said, file_name), *resolver.warnings, *round_warnings),
+            (*_pgn_entry_data(resolver, read.said, file_name), *resolver.warnings, *round_warnings),
             key=lambda w: w.line or 0,
         )
     )
@@ -196,6 +143,101 @@ def import_pgn(
 
     if dry_run:
         return report({}, {})
+    event_ids, created, aliases = _store(
+        session, read, file_name, data_hash, time_control,
+        unclear=bool(parsed.time_control_problems),
+    )  # fmt: skip
+    return report(event_ids, created, aliases)
+
+
+class _Games:
+    """The games of a PGN file as :func:`import_pgn` reads them, one at a time: their
+    players resolved, their problems in ``errors``, the rows to store grouped by event."""
+
+    def __init__(self, resolver: PlayerResolver, file_name: str, errors: list[InputFileError]):
+        self.resolver, self.file_name, self.errors = resolver, file_name, errors
+        self.seen: dict[int, PlayerMatch] = {}
+        # what the file says about each player it creates: (day, order, title, rating) a game
+        self.said: dict[int, list[tuple[dt.date, int, str | None, PgnElo | None]]] = defaultdict(
+            list
+        )
+        self.rows: list[tuple[str, str | None, dt.date, int, int, Result]] = []
+        self.in_rounds: list[RoundGame] = []
+        self.spans: dict[str, list[dt.date]] = {}
+        self.tagged: dict[str, set[TimeControl | None]] = {}  # the lists each event names
+
+    def add(self, g: PgnGame, day: dt.date | None, fallback: str, today: dt.date | None) -> None:
+        """One game, dated ``day`` (its own date, else ``--date``); ``fallback``: the event
+        of a game without an Event tag."""
+        file_name, errors = self.file_name, self.errors
+        if day is None:
+            errors.append(
+                InputFileError(
+                    file_name,
+                    g.line,
+                    "no date (Date, EventDate or UTCDate); give --date YYYY-MM-DD",
+                    "Date",
+                )
+            )
+        else:
+            try:
+                check_day(day, file_name, g.line, "Date")
+            except InputFileError as exc:
+                errors.append(exc)
+            future = future_problem(day, today)
+            if future:
+                errors.append(InputFileError(file_name, g.line, future, "Date"))
+        sides = self._sides(g, day)
+        if len(sides) == 2 and sides[0] == sides[1]:
+            errors.append(
+                InputFileError(
+                    file_name, g.line, f"White and Black are the same player: {g.black!r}", "Black"
+                )
+            )
+            return
+        if len(sides) == 2 and day is not None:
+            event = g.event or fallback
+            span = self.spans.setdefault(event, [day, day])
+            span[0], span[1] = min(span[0], day), max(span[1], day)
+            self.rows.append((event, g.round, day, sides[0], sides[1], g.result))
+            self.in_rounds.append(RoundGame(g.line, event, g.round, day, sides[0], sides[1],
+                                            g.result.value, g.white, g.black))  # fmt: skip
+            self.tagged.setdefault(event, set()).add(g.time_control)
+
+    def _sides(self, g: PgnGame, day: dt.date | None) -> list[int]:
+        """The game's players that resolved (ids; a new player's is negative)."""
+        resolver, seen = self.resolver, self.seen
+        sides: list[int] = []
+        for tag, name, fide_id, title, elo in _sides(g):
+            try:
+                check_name(name, self.file_name, g.line, tag)
+                pid, how = resolver.resolve(name, fide_id, g.line, f"{tag}FideId")
+            except InputFileError as exc:
+                self.errors.append(exc)
+                continue
+            sides.append(pid)
+            if pid not in seen:
+                asked = resolver.questions[-1] if how == "ask" else None
+                seen[pid] = PlayerMatch(name, g.line, pid if pid > 0 else None, how,
+                                        resolver.names[pid], question=asked)  # fmt: skip
+            if pid < 0 and day is not None:
+                self.said[pid].append((day, len(self.said[pid]), title, elo))
+        return sides
+
+
+def _store(
+    session: Session,
+    read: _Games,
+    file_name: str,
+    data_hash: str,
+    time_control: str | None,
+    *,
+    unclear: bool,
+) -> tuple[dict[str, int], dict[int, int], tuple[tuple[str, int, str], ...]]:
+    """Write what the file gave: the import, its new players and aliases, its events on
+    their lists, its games (in one bulk insert). Returns the events' ids by name, the ids of
+    the players created (by their placeholder) and the aliases stored."""
+    resolver, rows, spans = read.resolver, read.rows, read.spans
     import_id = record_import(session, "pgn", file_name, data_hash, len(rows))
     created = resolver.insert(session)
     claim_players(session, import_id, created.values())  # for 'import undo'
@@ -204,12 +246,12 @@ def import_pgn(
         name: insert_event(session, name, start, end, "pgn", import_id)
         for name, (start, end) in spans.items()
     }
-    unclear = bool(parsed.time_control_problems)  # unreadable or mixed tags: standard
+    # unclear: unreadable or mixed TimeControl tags, the event is standard
     set_time_control(
         session,
         {
             event_ids[name]: time_control or _tagged_list(lists, unclear)
-            for name, lists in tagged.items()
+            for name, lists in read.tagged.items()
         },
     )
     bulk_insert(
@@ -239,7 +281,7 @@ def import_pgn(
             for event, round_, day, white, black, result in rows
         ),
     )
-    return report(event_ids, created, aliases)
+    return event_ids, created, aliases
 
 
 def _tagged_list(lists: set[TimeControl | None], unclear: bool) -> str:
