@@ -455,8 +455,45 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
     plan = plan_undo(session, import_id)
     item = session.get(Import, import_id)
     assert item is not None  # plan_undo found it
+    lines, spans = _event_lines(session, item.id)
+    event_ids = [eid for eid, _, _, _ in plan.events]
+    lines += _game_and_bye_lines(session, item.id, event_ids)
+    removed = [pid for pid, _ in plan.players]
+    for chunk in _chunks(removed):
+        for player in session.scalars(
+            sa.select(Player).where(Player.id.in_(chunk)).order_by(Player.id)
+        ):
+            lines += player_lines(player, item.id)
+    _mark_rerates(session, spans, removed)
+    delete_events(session, event_ids)
+    conn = session.connection()
+    lines += [
+        audit.Change(import_id=item.id, player_id=pid, field="alias", old=name)
+        for _, name, pid, _ in plan.aliases
+    ]
+    for chunk in _chunks([aid for aid, _, _, _ in plan.aliases]):
+        marks = ", ".join(str(int(a)) for a in chunk)
+        conn.exec_driver_sql(f"DELETE FROM player_aliases WHERE id IN ({marks})")
+    _withdraw_players(session, removed)
+    session.expire_all()
+    lines.append(
+        audit.Change(
+            import_id=plan.import_id, field="import", old=f"{plan.kind} {plan.file_name}", new=None
+        )
+    )
+    batch = audit.record(session, audit.Action.IMPORT_UNDO, *lines, reason=reason)
+    conn.exec_driver_sql(f"UPDATE imports SET undone_by = {int(batch)} WHERE id = {int(item.id)}")
+    return plan
+
+
+_Span = tuple[tuple[dt.date, dt.date], dt.date | None]
+"""An event's (start, end) and the day of its first game (None: no game)."""
+
+
+def _event_lines(session: Session, import_id: int) -> tuple[list[audit.Change], list[_Span]]:
+    """The log lines of the import's events (name, dates, source) and their spans."""
     lines: list[audit.Change] = []
-    spans: list[tuple[tuple[dt.date, dt.date], dt.date | None]] = []
+    spans: list[_Span] = []
     for event_id, name, start, end, source, first in session.execute(
         sa.select(
             Event.id,
@@ -468,56 +505,63 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
             .where(Game.event_id == Event.id)
             .scalar_subquery(),
         )
-        .where(Event.import_id == item.id)
+        .where(Event.import_id == import_id)
         .order_by(Event.id)
     ):
         lines += [
-            audit.Change(event_id=event_id, import_id=item.id, field=field, old=value)
+            audit.Change(event_id=event_id, import_id=import_id, field=field, old=value)
             for field, value in (
                 ("name", name), ("start_date", start), ("end_date", end), ("source", source),
             )
         ]  # fmt: skip
         spans.append(((start, end), None if first is None else to_date(first)))
-    event_ids = [eid for eid, _, _, _ in plan.events]
-    if event_ids:
-        for row in session.execute(
-            sa.select(Game.id, Game.event_id, *(getattr(Game, f) for f in _GAME_FIELDS))
-            .where(Game.event_id.in_(event_ids))
-            .order_by(Game.id)
-        ):
-            game_id, event_id, *values = row
-            sides = {"white_id": values[2], "black_id": values[3]}
-            lines += [
-                audit.Change(
-                    game_id=game_id,
-                    event_id=event_id,
-                    import_id=item.id,
-                    player_id=sides.get(field),
-                    field=field,
-                    old=value,
-                )
-                for field, value in zip(_GAME_FIELDS, values, strict=True)
-            ]
-        for event_id, round_, player_id, code in session.execute(
-            sa.select(Bye.event_id, Bye.round, Bye.player_id, Bye.code)
-            .where(Bye.event_id.in_(event_ids))
-            .order_by(Bye.id)
-        ):
-            lines.append(
-                audit.Change(
-                    event_id=event_id,
-                    import_id=item.id,
-                    player_id=player_id,
-                    field="bye",
-                    old=f"round {round_}: {code}",
-                )
+    return lines, spans
+
+
+def _game_and_bye_lines(
+    session: Session, import_id: int, event_ids: Sequence[int]
+) -> list[audit.Change]:
+    """The log lines of every game (each field) and bye of the events removed."""
+    if not event_ids:
+        return []
+    lines: list[audit.Change] = []
+    for row in session.execute(
+        sa.select(Game.id, Game.event_id, *(getattr(Game, f) for f in _GAME_FIELDS))
+        .where(Game.event_id.in_(event_ids))
+        .order_by(Game.id)
+    ):
+        game_id, event_id, *values = row
+        sides = {"white_id": values[2], "black_id": values[3]}
+        lines += [
+            audit.Change(
+                game_id=game_id,
+                event_id=event_id,
+                import_id=import_id,
+                player_id=sides.get(field),
+                field=field,
+                old=value,
             )
-    removed = [pid for pid, _ in plan.players]
-    for chunk in _chunks(removed):
-        for player in session.scalars(
-            sa.select(Player).where(Player.id.in_(chunk)).order_by(Player.id)
-        ):
-            lines += player_lines(player, item.id)
+            for field, value in zip(_GAME_FIELDS, values, strict=True)
+        ]
+    for event_id, round_, player_id, code in session.execute(
+        sa.select(Bye.event_id, Bye.round, Bye.player_id, Bye.code)
+        .where(Bye.event_id.in_(event_ids))
+        .order_by(Bye.id)
+    ):
+        lines.append(
+            audit.Change(
+                event_id=event_id,
+                import_id=import_id,
+                player_id=player_id,
+                field="bye",
+                old=f"round {round_}: {code}",
+            )
+        )
+    return lines
+
+
+def _mark_rerates(session: Session, spans: Sequence[_Span], removed: Sequence[int]) -> None:
+    """Mark the rated periods the events touch, and the oldest that lists a removed player."""
     for span, first_game in spans:
         mark_event(session, [span], first_game)
     oldest: dt.date | None = None
@@ -532,20 +576,16 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
             oldest = day if oldest is None else min(oldest, day)
     if oldest is not None:
         mark_for_rerate(session, oldest)
-    delete_events(session, event_ids)
+
+
+def _withdraw_players(session: Session, removed: Sequence[int]) -> None:
+    """Delete the removed players; their published rows stay on record in
+    ``superseded_ratings``, withdrawn (as a re-rate keeps a row it drops)."""
     conn = session.connection()
-    lines += [
-        audit.Change(import_id=item.id, player_id=pid, field="alias", old=name)
-        for _, name, pid, _ in plan.aliases
-    ]
-    for chunk in _chunks([aid for aid, _, _, _ in plan.aliases]):
-        marks = ", ".join(str(int(a)) for a in chunk)
-        conn.exec_driver_sql(f"DELETE FROM player_aliases WHERE id IN ({marks})")
     stamp = datetime_param(session, utcnow())
     ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     for chunk in _chunks(removed):
         marks = ", ".join(str(int(p)) for p in chunk)
-        # their published rows stay on record, withdrawn (as a re-rate keeps a row it drops)
         conn.exec_driver_sql(
             "INSERT INTO superseded_ratings (period_id, period, time_control, player_id, name, "
             "kind, old_rating, new_rating, old_change, new_change, old_k_used, superseded_at) "
@@ -558,12 +598,3 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
         )
         conn.exec_driver_sql(f"DELETE FROM rating_history WHERE player_id IN ({marks})")
         conn.exec_driver_sql(f"DELETE FROM players WHERE id IN ({marks})")
-    session.expire_all()
-    lines.append(
-        audit.Change(
-            import_id=plan.import_id, field="import", old=f"{plan.kind} {plan.file_name}", new=None
-        )
-    )
-    batch = audit.record(session, audit.Action.IMPORT_UNDO, *lines, reason=reason)
-    conn.exec_driver_sql(f"UPDATE imports SET undone_by = {int(batch)} WHERE id = {int(item.id)}")
-    return plan
