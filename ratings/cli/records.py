@@ -129,6 +129,7 @@ def player_add(
     fide_id = limits.option("--fide-id", limits.fide_id, fide_id_text)
     rating = limits.option("--rating", limits.rating, rating_text)
     games = limits.option("--games", limits.games, games_text)
+    warnings: list[str] = []  # players of close names: perhaps the same person
     with app.session() as session:
         p = service.add_player(
             session,
@@ -142,10 +143,16 @@ def player_add(
             federation=federation,
             title=title,
             allow_same_name=allow_same_name,
-            **lists,
+            rapid_rating=lists["rapid_rating"],
+            rapid_games=lists["rapid_games"],
+            blitz_rating=lists["blitz_rating"],
+            blitz_games=lists["blitz_games"],
+            warnings=warnings,
         )
         report = f"Added {describe_player(p)}"
     click.echo(report)  # only once the player is saved
+    for warning in warnings:
+        click.echo(f"Warning: {warning}", err=True)
 
 
 REGISTER_COLUMNS = (

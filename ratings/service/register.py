@@ -47,6 +47,7 @@ from ratings.service.common import (
     merged_record,
 )
 from ratings.service.identity import (
+    SHOWN_CANDIDATES,
     Decisions,
     MatchQuestionsError,
     Question,
@@ -188,11 +189,35 @@ def same_name_problem(
     return None
 
 
-def _namesakes(session: Session, key: str, exclude: int | None = None) -> list[Player]:
-    query = sa.select(Player).where(Player.merged_into_id.is_(None), Player.name_key == key)
+def _namesakes(
+    session: Session, name: str, exclude: int | None = None
+) -> tuple[list[Player], list[tuple[Player, matching.Kind]]]:
+    """The live players (``exclude`` apart) a player named ``name`` would be registered
+    beside, as the imports' matcher sees them (:mod:`ratings.matching`): those whose name has
+    the same key, folds alike (accents, the order of the words: ``Jiri Novak`` is ``Novák,
+    Jiří``) or is one of their aliases; and, when there is none, those of a close name
+    (initials, a missing word, a typo), best first, with how each is close."""
+    key = names.key_of_stored(name)
+    same_key = sa.select(Player.id).where(Player.merged_into_id.is_(None), Player.name_key == key)
+    ids = set(session.scalars(same_key))
+    identities = load_identities(session)
+    near: list[tuple[int, matching.Kind]] = []
+    for c in identities.match(Facts(name)).candidates:
+        if not identities.register.registered.get(c.player_id, True):
+            continue
+        if c.kind in (Kind.FOLDED, Kind.ALIAS):
+            ids.add(c.player_id)
+        elif c.kind is not Kind.FIDE_ID and c.player_id not in {pid for pid, _ in near}:
+            near.append((c.player_id, c.kind))
     if exclude is not None:
-        query = query.where(Player.id != exclude)
-    return list(session.scalars(query.order_by(Player.id)))
+        ids.discard(exclude)
+    near = [(pid, kind) for pid, kind in near if pid != exclude and pid not in ids]
+    wanted = ids | {pid for pid, _ in near[:SHOWN_CANDIDATES]}
+    if not wanted:
+        return [], []
+    by_id = {p.id: p for p in session.scalars(sa.select(Player).where(Player.id.in_(wanted)))}
+    same = [by_id[pid] for pid in sorted(ids)]
+    return same, [(by_id[pid], kind) for pid, kind in near[:SHOWN_CANDIDATES]]
 
 
 def _check_same_name(
@@ -203,16 +228,25 @@ def _check_same_name(
     *,
     allow_same_name: bool,
     exclude: int | None = None,
-) -> None:
-    problem = same_name_problem(
-        name,
-        _namesakes(session, names.key_of_stored(name), exclude),
-        fide_id,
-        birth,
-        allow_same_name=allow_same_name,
-    )
+) -> list[tuple[Player, matching.Kind]]:
+    """Refuse a name that is a registered player's (see :func:`same_name_problem`); return
+    the players of close names, for a warning."""
+    same, near = _namesakes(session, name, exclude)
+    problem = same_name_problem(name, same, fide_id, birth, allow_same_name=allow_same_name)
     if problem is not None:
         raise SameNameError(problem)
+    return near
+
+
+def close_name_warnings(
+    name: str, player_id: int, near: Sequence[tuple[Player, matching.Kind]]
+) -> list[str]:
+    """What to say of a player registered beside players of close names."""
+    return [
+        f"{name!r} is close to registered player {describe(p)}: {kind.value}; if they are "
+        f"one person, 'ratings player merge {p.id} {player_id}' joins them"
+        for p, kind in near
+    ]
 
 
 def _clean_code(value: str | None, parse: Callable[[str], str], field: str) -> str | None:
@@ -261,14 +295,18 @@ def add_player(
     rapid_games: int | None = None,
     blitz_rating: int | None = None,
     blitz_games: int | None = None,
+    warnings: list[str] | None = None,
 ) -> Player:
     """Register a player. ``rating`` is the published rating the player brings, ``games``
     the rated games completed before; both count as published data (docs/RULES.md#k-factor-art-833).
     The ``rapid_`` and ``blitz_`` ones are the same on those lists (issue 15).
 
     :raises InvalidNameError: for a name no player may have (:func:`clean_name`).
-    :raises SameNameError: when a live player has a name with the same key, unless the new
-        player is told apart from each (FIDE id or birthdate) and ``allow_same_name``.
+    :param warnings: receives a line for each registered player of a close name (initials,
+        a missing word, a typo: :mod:`ratings.matching`), who may be the same person.
+    :raises SameNameError: when a live player has a name with the same key, or one that
+        folds alike or is their alias (:func:`_namesakes`), unless the new player is told
+        apart from each (FIDE id or birthdate) and ``allow_same_name``.
     """
     cleaned = clean_name(name)
     _check_entry(rating, games, fide_id)
@@ -276,7 +314,9 @@ def add_player(
     _check_entry(blitz_rating, blitz_games, None)
     _check_fide_id_free(session, fide_id, None)
     birth = birth or Birth(None, None)
-    _check_same_name(session, cleaned, fide_id, birth_of(birth), allow_same_name=allow_same_name)
+    near = _check_same_name(
+        session, cleaned, fide_id, birth_of(birth), allow_same_name=allow_same_name
+    )
     player = Player(
         name=cleaned,
         name_key=names.key_of_stored(cleaned),
@@ -297,6 +337,8 @@ def add_player(
     )
     session.add(player)
     session.flush()
+    if warnings is not None:
+        warnings += close_name_warnings(cleaned, player.id, near)
     return player
 
 
