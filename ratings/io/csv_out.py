@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from typing import IO
 
-__all__ = ["FORMULA_STARTS", "CsvWriter", "neutralise", "write_csv"]
+__all__ = ["FORMULA_STARTS", "CsvWriter", "neutralise", "restore", "write_csv"]
 
 FORMULA_STARTS = frozenset("=+-@\t\r")
 """First characters that make a spreadsheet read a cell as a formula."""
@@ -50,6 +50,27 @@ def neutralise(cell: str) -> str:
         cell = "'" + cell
     if ";" in cell or "\t" in cell or "\n" in cell or "\r" in cell:
         cell = _AFTER_SEPARATOR.sub(r"\1'", cell)
+    return cell
+
+
+_QUOTED_START = re.compile("'(?=[=+\\-@\t\r])")
+_QUOTED_AFTER_SEPARATOR = re.compile("([;\t\r\n]\"*)'(?=[=+\\-@\t\r])")
+
+
+def restore(cell: str) -> str:
+    """A cell as it was before :func:`neutralise`, for the files the product reads back (a
+    register exported with ``player list --format csv`` and imported with ``--update``, or
+    into another database): the single quote before a formula character at the start, or
+    after a ``;``, a tab or a line break, is dropped. ``'t Hooft`` stays as it is. A value
+    that itself began with a quote and a formula character (``'=x``) reads as ``=x``: no
+    rule can tell it from a neutralised ``=x``, since ``neutralise`` leaves it unchanged.
+    """
+    if "'" not in cell:
+        return cell
+    if cell[0] == "'":
+        cell = _QUOTED_START.sub("", cell, count=1)
+    if ";" in cell or "\t" in cell or "\n" in cell or "\r" in cell:
+        cell = _QUOTED_AFTER_SEPARATOR.sub(r"\1", cell)
     return cell
 
 
