@@ -58,9 +58,9 @@ def test_the_axis_is_the_periods_and_the_line_holds_to_the_last_list() -> None:
     (line,) = lines  # steps, to the right edge: the last list's, until the page script runs
     assert line == "M31.429,173.333L157.143,173.333L157.143,0L408.571,0L408.571,260L440,260L440,260"
     assert spec["layer"][1]["data"]["values"] == [
-        {"list": 1, "period": "2025-02", "rating": 1500},
-        {"list": 3, "period": "2025-04", "rating": 1520},
-        {"list": 7, "period": "2025-08", "rating": 1490},
+        {"list": 1, "period": "2025-02", "rating": 1500, "text": "2025-02: 1500"},
+        {"list": 3, "period": "2025-04", "rating": 1520, "text": "2025-04: 1520"},
+        {"list": 7, "period": "2025-08", "rating": 1490, "text": "2025-08: 1490"},
     ]  # a dot, with the period and the rating, on each list where it changed
     # nothing in the page depends on the newest list: a new month does not rewrite it
     assert chart.history_chart("A", [(1, 1500), (3, 1520), (7, 1490)], LABELS[:9]) == spec

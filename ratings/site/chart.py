@@ -193,7 +193,8 @@ def history_chart(
             segment, held = segment + 1, None
             continue
         line.append({"list": i, "rating": rating, "segment": segment})
-        dots.append({"list": i, "period": label(i), "rating": rating})
+        dots.append({"list": i, "period": label(i), "rating": rating,
+                     "text": f"{label(i)}: {rating}"})  # fmt: skip
         held = rating
     if held is not None:  # on to the newest list: its right edge (chart.js moves it)
         line.append({"list": newest + 0.5, "rating": held, "segment": segment, "carry": True})
@@ -224,7 +225,7 @@ def history_chart(
                 "transform": [
                     {"calculate": "datum.carry ? newest + 0.5 : datum.list", "as": "list"}
                 ],
-                "mark": {"type": "line", "interpolate": "step-after"},
+                "mark": {"type": "line", "interpolate": "step-after", "aria": False},
                 "encoding": {"x": x, "y": y, "detail": {"field": "segment"}},
             },
             {
@@ -233,6 +234,7 @@ def history_chart(
                 "encoding": {
                     "x": x,
                     "y": y,
+                    "description": {"field": "text"},  # what a screen reader says
                     "tooltip": [
                         {"field": "period", "type": "nominal", "title": "Period"},
                         {
