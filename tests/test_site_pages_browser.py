@@ -35,8 +35,8 @@ WIDTHS = (1280, 375)
 
 def _generated(folder: Path) -> tuple[Path, Path]:
     """160 rated players in two months of games (a 9-round Swiss-like event each month),
-    the top-rated one with the 195-character name; and a newcomer, first rated on the second
-    list (9 games with rated players in a second event that month)."""
+    the top-rated one with the 195-character name (a senior); and a newcomer, first rated on
+    the second list (9 games with rated players in a second event that month)."""
     assert len(LONG) == 195
     folder.mkdir()
     rng = random.Random(30)
@@ -45,7 +45,8 @@ def _generated(folder: Path) -> tuple[Path, Path]:
     for i in range(160):
         name = LONG if i == 0 else f"Player {i:03d}, Test"
         rating = 2300 if i == 0 else rng.randint(1400, 2250)
-        lines.append(f'"{name}",1990-01-01,{90_000_000 + i},{rating},50,false,m,NED,')
+        born = "1960" if i == 0 else "1990"  # the long name heads the seniors' top lists
+        lines.append(f'"{name}",{born}-01-01,{90_000_000 + i},{rating},50,false,m,NED,')
     lines.append(f'"Newcomer, Nina",2010-01-01,{90_000_000 + 160},,0,false,f,NED,')
     players.write_text("\n".join(lines) + "\n", "utf-8")
     games = folder / "games.csv"
