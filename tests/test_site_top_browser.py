@@ -98,6 +98,7 @@ def test_the_top_lists_read_at_1280_and_375_px(
         lines = senior.locator("th a").evaluate("a => a.getClientRects().length")
         assert lines >= 2  # wrapped
     else:
+        page.evaluate("window.scrollTo(0, 0)")  # the README shows the page's start
         page.screenshot(path=str(shots(tmp_path) / f"top-{width}px.png"))
     # a player's name opens the player's page
     first = page.locator("table.top tbody th a").first
