@@ -119,7 +119,7 @@ def _first_rating_page(db: Path) -> int:
         " AND rating_after IS NOT NULL AND time_control = 'standard' ORDER BY player_id LIMIT 1",
     )
     assert rows, "no first rating on this site"
-    return int(rows[0][0])
+    return int(str(rows[0][0]))
 
 
 @pytest.mark.parametrize("name", SITES)
