@@ -126,9 +126,7 @@ def test_player_page_has_chart_table_and_cards(demo_site: Path) -> None:
     data = json.loads(spec)
     line, dots = data["layer"]
     assert line["mark"]["interpolate"] == "step-after"
-    assert dots["data"]["values"][-1] == {
-        "list": 11, "period": "2025-12", "rating": 1491, "text": "2025-12: 1491",
-    }  # fmt: skip
+    assert dots["data"]["values"][-1] == {"list": 11, "period": "2025-12", "rating": 1491}
     assert '<a href="#p2025-12">2025-12</a>' in text
     assert 'id="p2025-12"' in text
     # the card: every game with Ro, D, PD, result, dR, K, and the totals

@@ -33,8 +33,9 @@ def _carry_on(spec: dict[str, Any], newest: int, label: str, ticks: list[int]) -
     for p in spec["params"]:
         if p["name"] == "newest":
             p["value"] = newest
-        elif p["name"] == "labels":
-            p["value"][str(newest)] = label
+        elif p["name"] == "labels":  # from the first list on; None: not known to the page
+            first = _params(spec)["first"]
+            p["value"] += [None] * (newest - first - len(p["value"])) + [label]
         elif p["name"] == "ticks":
             p["value"] = ticks
 
@@ -58,9 +59,9 @@ def test_the_axis_is_the_periods_and_the_line_holds_to_the_last_list() -> None:
     (line,) = lines  # steps, to the right edge: the last list's, until the page script runs
     assert line == "M31.429,173.333L157.143,173.333L157.143,0L408.571,0L408.571,260L440,260L440,260"
     assert spec["layer"][1]["data"]["values"] == [
-        {"list": 1, "period": "2025-02", "rating": 1500, "text": "2025-02: 1500"},
-        {"list": 3, "period": "2025-04", "rating": 1520, "text": "2025-04: 1520"},
-        {"list": 7, "period": "2025-08", "rating": 1490, "text": "2025-08: 1490"},
+        {"list": 1, "period": "2025-02", "rating": 1500},
+        {"list": 3, "period": "2025-04", "rating": 1520},
+        {"list": 7, "period": "2025-08", "rating": 1490},
     ]  # a dot, with the period and the rating, on each list where it changed
     # nothing in the page depends on the newest list: a new month does not rewrite it
     assert chart.history_chart("A", [(1, 1500), (3, 1520), (7, 1490)], LABELS[:9]) == spec
@@ -72,7 +73,7 @@ def test_the_page_script_carries_the_line_on_to_the_newest_list() -> None:
         "newest": 8,
         "ticks": [8],
         "first": 8,
-        "labels": {"8": "2025-09"},
+        "labels": ["2025-09"],
     }
     # a newer list (assets/newest.css): the axis labels every other list from the first
     # that the page knows, and the newest; the line holds 1500 to its right edge

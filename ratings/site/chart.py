@@ -174,8 +174,8 @@ def history_chart(
     not a month, and the lists keep their even spacing; not an ordinal one: the page is not
     rendered again every month, and ``assets/chart.js`` moves the end of the line on to the
     newest list, whose label alone ``assets/newest.css`` gives, without knowing the labels in
-    between). The params ``newest``, ``labels`` (every list's label from the first point to
-    the last) and ``ticks`` are what it changes.
+    between). The params ``newest``, ``labels`` (every list's label from ``first``, the first
+    point's list, to the last point's) and ``ticks`` are what it changes.
     """
     first, last = points[0][0], points[-1][0]
     newest = last  # until assets/chart.js says which list is the newest
@@ -193,8 +193,7 @@ def history_chart(
             segment, held = segment + 1, None
             continue
         line.append({"list": i, "rating": rating, "segment": segment})
-        dots.append({"list": i, "period": label(i), "rating": rating,
-                     "text": f"{label(i)}: {rating}"})  # fmt: skip
+        dots.append({"list": i, "period": label(i), "rating": rating})
         held = rating
     if held is not None:  # on to the newest list: its right edge (chart.js moves it)
         line.append({"list": newest + 0.5, "rating": held, "segment": segment, "carry": True})
@@ -203,7 +202,7 @@ def history_chart(
     x_scale = {"domainMin": first - 0.5, "domainMax": {"expr": "newest + 0.5"}, "nice": False,
                "zero": False}  # fmt: skip
     x = {"field": "list", "type": "quantitative", "title": "Period", "scale": x_scale,
-         "axis": {"values": {"expr": "ticks"}, "labelExpr": "labels[datum.value]",
+         "axis": {"values": {"expr": "ticks"}, "labelExpr": "labels[datum.value - first]",
                   "labelOverlap": "greedy", "grid": False}}  # fmt: skip
     y = {"field": "rating", "type": "quantitative", "title": "Rating",
          "scale": {"domain": [lo, hi], "zero": False, "nice": False},
@@ -217,7 +216,7 @@ def history_chart(
             {"name": "newest", "value": newest},
             {"name": "ticks", "value": ticks},
             {"name": "first", "value": first},
-            {"name": "labels", "value": {str(i): label(i) for i in range(first, newest + 1)}},
+            {"name": "labels", "value": [label(i) for i in range(first, newest + 1)]},
         ],
         "layer": [
             {
@@ -230,6 +229,9 @@ def history_chart(
             },
             {
                 "data": {"values": dots},
+                "transform": [  # what a screen reader says of a dot
+                    {"calculate": "datum.period + ': ' + datum.rating", "as": "text"}
+                ],
                 "mark": {"type": "point", "filled": True, "size": 40},
                 "encoding": {
                     "x": x,

@@ -25,12 +25,12 @@
   }
 
   // the same rule as chart.py's _ticks: every n-th list from the first, and the newest
-  function ticks(first, newest, labels) {
+  function ticks(first, newest, labels) {  // labels: from the first list on
     var span = newest - first + 1;
     var every = STEPS.filter(function (s) { return span / s <= 4; })[0] || STEPS[STEPS.length - 1];
     var out = [];
     for (var i = first; i <= newest; i += every) {
-      if (newest - i >= Math.max(every, span / 5) && labels[String(i)] !== undefined) {
+      if (newest - i >= Math.max(every, span / 5) && labels[i - first] !== undefined) {
         out.push(i);
       }
     }
@@ -48,7 +48,7 @@
       return spec;
     }
     newest.value = list.index;
-    labels.value[String(list.index)] = list.label;
+    labels.value[list.index - first.value] = list.label;
     tickList.value = ticks(first.value, list.index, labels.value);
     return spec;
   }
