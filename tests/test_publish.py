@@ -124,10 +124,9 @@ def test_player_page_has_chart_table_and_cards(demo_site: Path) -> None:
     assert "Toreley, Dina" in page.text
     (spec,) = [body for attrs, body in page.scripts if attrs.get("type") == "application/json"]
     data = json.loads(spec)
-    assert data["mark"]["interpolate"] == "step-after"
-    assert data["data"]["values"][-1] == {
-        "player": "Toreley, Dina", "list": "2026-01-01", "period": "2025-12", "rating": 1491,
-    }  # fmt: skip
+    line, dots = data["layer"]
+    assert line["mark"]["interpolate"] == "step-after"
+    assert dots["data"]["values"][-1] == {"list": 11, "period": "2025-12", "rating": 1491}
     assert '<a href="#p2025-12">2025-12</a>' in text
     assert 'id="p2025-12"' in text
     # the card: every game with Ro, D, PD, result, dR, K, and the totals
@@ -228,7 +227,7 @@ def test_hostile_names_show_as_text(hostile: tuple[Club, Path]) -> None:
     assert SCRIPT in " ".join(player.text)  # read back as the very name
     (spec,) = [b for a, b in player.scripts if a.get("type") == "application/json"]
     assert "\\u003c/script\\u003e" in spec
-    assert json.loads(spec)["data"]["values"][0]["player"] == SCRIPT
+    assert json.loads(spec)["description"] == f"Rating history: {SCRIPT}"
     event = (site / "events/1.html").read_text("utf-8")
     assert "<h1>&lt;/script&gt;&lt;script&gt;alert(3)&lt;/script&gt;</h1>" in event
     assert 'title="&#34;&gt;&lt;img src=x onerror=alert(2)&gt;"' in event  # in an attribute

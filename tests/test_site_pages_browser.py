@@ -7,7 +7,9 @@ and on a generated site of 160 players, one of them with a 195-character name.""
 
 from __future__ import annotations
 
+import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -33,7 +35,8 @@ WIDTHS = (1280, 375)
 
 def _generated(folder: Path) -> tuple[Path, Path]:
     """160 rated players in two months of games (a 9-round Swiss-like event each month),
-    the top-rated one with the 195-character name."""
+    the top-rated one with the 195-character name (a senior); and a newcomer, first rated on
+    the second list (9 games with rated players in a second event that month)."""
     assert len(LONG) == 195
     folder.mkdir()
     rng = random.Random(30)
@@ -42,7 +45,9 @@ def _generated(folder: Path) -> tuple[Path, Path]:
     for i in range(160):
         name = LONG if i == 0 else f"Player {i:03d}, Test"
         rating = 2300 if i == 0 else rng.randint(1400, 2250)
-        lines.append(f'"{name}",1990-01-01,{90_000_000 + i},{rating},50,false,m,NED,')
+        born = "1960" if i == 0 else "1990"  # the long name heads the seniors' top lists
+        lines.append(f'"{name}",{born}-01-01,{90_000_000 + i},{rating},50,false,m,NED,')
+    lines.append(f'"Newcomer, Nina",2010-01-01,{90_000_000 + 160},,0,false,f,NED,')
     players.write_text("\n".join(lines) + "\n", "utf-8")
     games = folder / "games.csv"
     rows = ["date,white,black,result,event,round"]
@@ -54,6 +59,9 @@ def _generated(folder: Path) -> tuple[Path, Path]:
                 result = rng.choice(("1-0", "0-1", "1/2-1/2"))
                 day = f"2025-{month:02d}-{rnd + 1:02d}"
                 rows.append(f"{day},{90_000_000 + a},{90_000_000 + b},{result},Open {month},{rnd}")
+    for rnd, result in enumerate(("1-0", "0-1", "1/2-1/2") * 3, start=1):
+        rows.append(f"2025-02-{rnd + 10:02d},{90_000_160},{90_000_000 + 100 + rnd},{result},"
+                    f"Newcomers,{rnd}")  # fmt: skip
     games.write_text("\n".join(rows) + "\n", "utf-8")
     db = folder / "long.db"
     ok("--db", str(db), "init")
@@ -259,3 +267,99 @@ def test_a_crosstable_keeps_its_columns_at_1280_px(
         "e => e.scrollWidth <= e.clientWidth"
     )
     context.close()
+
+
+def _spec(site: Path, pid: int) -> dict[str, Any]:
+    """The interactive chart's specification in a player's page."""
+    text = (site / "players" / f"{pid}.html").read_text("utf-8")
+    (body,) = re.findall(r'<script type="application/json" class="chart-spec"[^>]*>(.*?)</script>',
+                         text, re.S)  # fmt: skip
+    spec: dict[str, Any] = json.loads(body)
+    return spec
+
+
+def _charted(site: Path) -> list[int]:
+    """Player 1, the player whose last change is the oldest, one whose line breaks (a fall
+    below the floor) and one with a single rating, those of them the site has."""
+    specs: dict[int, dict[str, Any]] = {}
+    for path in (site / "players").glob("*.html"):
+        if 'class="chart-spec"' in path.read_text("utf-8"):
+            specs[int(path.stem)] = _spec(site, int(path.stem))
+
+    def params(pid: int) -> dict[str, Any]:
+        return {p["name"]: p["value"] for p in specs[pid]["params"]}
+
+    def segments(pid: int) -> int:
+        return len({d["segment"] for d in specs[pid]["layer"][0]["data"]["values"]})
+
+    chosen = [1, min(specs, key=lambda pid: (params(pid)["newest"], pid))]
+    chosen += [pid for pid in sorted(specs) if segments(pid) > 1][:1]
+    chosen += [pid for pid in sorted(specs) if len(specs[pid]["layer"][1]["data"]["values"]) == 1][
+        :1
+    ]
+    return list(dict.fromkeys(chosen))
+
+
+_X_LABELS = """() => {
+  const axis = Array.from(document.querySelectorAll('#chart g.role-axis'))
+    .find(g => (g.getAttribute('aria-label') || '').startsWith('X-axis'));
+  return Array.from(axis.querySelectorAll('.role-axis-label text')).map(t => t.textContent);
+}"""
+_RIGHT = """() => {
+  const right = e => e.getBoundingClientRect().right;
+  const lines = Array.from(document.querySelectorAll('#chart g.mark-line path')).map(right);
+  const domain = document.querySelector('#chart g.role-axis-domain line');
+  return [Math.max(...lines), right(domain)];
+}"""
+
+
+@pytest.mark.parametrize("name", ["demo", "long"])
+def test_the_interactive_chart_runs_to_the_newest_list_by_period(
+    page: Any, width: int, sites: dict[str, tuple[Path, Path]], name: str, tmp_path: Path
+) -> None:
+    db, site = sites[name]
+    labels = [str(label) for (label,) in table_rows(db, "SELECT label FROM rating_periods")]
+    newest = max(labels)
+    places = {label: i for i, label in enumerate(sorted(labels))}
+    places[f"before {min(labels)}"] = -1
+    chosen = _charted(site)
+    assert len(chosen) >= (3 if name == "demo" else 2), chosen
+    for pid in chosen:
+        spec = _spec(site, pid)
+        page.goto((site / "players" / f"{pid}.html").as_uri())
+        svg_dots = page.locator(".rchart-dots").get_attribute("d").count("h0")
+        page.locator("button.chart-more").click()
+        page.wait_for_selector("#chart[data-drawn=true] svg", timeout=15_000)
+        _no_sideways_scroll(page, width)
+        # the axis is labelled by period, in order, the newest list last
+        ticks = page.evaluate(_X_LABELS)
+        assert ticks[-1] == newest, (pid, ticks)
+        assert [places[t] for t in ticks] == sorted({places[t] for t in ticks}), (pid, ticks)
+        # a dot on each list's rating: the dots of the chart without JavaScript, and the
+        # table's ratings
+        dots = page.locator("#chart g.mark-symbol path").evaluate_all(
+            "ps => ps.map(p => p.getAttribute('aria-label'))"
+        )
+        assert len(dots) == svg_dots, pid
+        rows = {
+            row.locator("th").inner_text(): row.locator("td").all_inner_texts()
+            for row in page.locator("table.history tbody tr:not(.gap)").all()
+        }
+        for dot in dots:
+            period, rating = dot.rsplit(": ", 1)
+            if period.startswith("before "):  # the rating before the oldest row shown
+                assert rows[min(rows)][0] == rating, (pid, dot)
+            else:
+                assert rows[period][1] == rating, (pid, dot)
+        # the line holds the last rating on to the newest list (its right edge), unless
+        # the last point is a fall below the floor
+        line_right, axis_right = page.evaluate(_RIGHT)
+        carried = any(d.get("carry") for d in spec["layer"][0]["data"]["values"])
+        if carried:
+            assert abs(line_right - axis_right) < 1.5, (pid, line_right, axis_right)
+        else:
+            assert line_right < axis_right - 5, pid
+        if name == "demo" and width == 1280 and pid == chosen[1]:  # the README shows it
+            page.locator("figure.chart").screenshot(
+                path=str(shots(tmp_path) / "player-chart-interactive.png")
+            )

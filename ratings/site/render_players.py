@@ -117,15 +117,11 @@ class PlayerPages(Pages):
             since = self.periods[index[shown[-1].period_id] + 1].id
             table.append(history_gap(self.labels[since], self.labels[latest.period_id], True))
         table.reverse()
-        points = [
-            (self.by_id[r.period_id].list_date, self.by_id[r.period_id].label, r.rating_after)
-            for r in shown
-            if r.rating_after is not None
-        ]
-        if shown and shown[0].rating_before is not None:
-            start = self.by_id[shown[0].period_id]  # the rating the history starts from
-            points.insert(0, (start.start, f"before {start.label}", shown[0].rating_before))
-        spec = chart.rating_chart([chart.Series(p.name, points)], title=None) if points else None
+        points = chart.history_points(  # the points of the chart without JavaScript
+            shown[0].rating_before if shown else None,
+            [(index[r.period_id], r.rating_after) for r in shown],
+        )
+        spec = chart.history_chart(p.name, points, self._period_labels) if points else None
         svg = self._svg_chart(p.name, shown) if points else Markup()
         cards = [
             self._card(

@@ -1,12 +1,60 @@
 /* ratings publish: the interactive rating chart, on demand. The page shows the chart drawn
    at publish time (no script needed); a button here loads Vega-Embed (assets/vega.js, about
    900 KB, only when asked) and draws the same data with tooltips. The specification and its
-   data are in the page, in a JSON script element. */
+   data are in the page, in a JSON script element (ratings/site/chart.py: history_chart).
+
+   A page is not written again every month, so the line is carried on here to the newest list
+   that assets/newest.css names (--newest: its place among the periods, --newest-label), as
+   the chart without JavaScript is: the params newest, labels and ticks of the specification. */
 (function () {
   "use strict";
 
+  var STEPS = [1, 2, 3, 4, 6, 12, 24, 36, 60, 120, 240];
+
+  function param(spec, name) {
+    var found = (spec.params || []).filter(function (p) { return p.name === name; });
+    return found.length ? found[0] : null;
+  }
+
+  function newestList() {
+    var style = window.getComputedStyle(document.documentElement);
+    var index = parseInt(style.getPropertyValue("--newest"), 10);
+    var label = style.getPropertyValue("--newest-label").trim();
+    try { label = JSON.parse(label); } catch (e) { label = label.replace(/^"|"$/g, ""); }
+    return isNaN(index) ? null : { index: index, label: String(label) };
+  }
+
+  // the same rule as chart.py's _ticks: every n-th list from the first, and the newest
+  function ticks(first, newest, labels) {  // labels: from the first list on
+    var span = newest - first + 1;
+    var every = STEPS.filter(function (s) { return span / s <= 4; })[0] || STEPS[STEPS.length - 1];
+    var out = [];
+    for (var i = first; i <= newest; i += every) {
+      if (newest - i >= Math.max(every, span / 5) && labels[i - first] !== undefined) {
+        out.push(i);
+      }
+    }
+    out.push(newest);
+    return out;
+  }
+
+  function carryOn(spec) {
+    var newest = param(spec, "newest");
+    var first = param(spec, "first");
+    var labels = param(spec, "labels");
+    var tickList = param(spec, "ticks");
+    var list = newestList();
+    if (!newest || !first || !labels || !tickList || !list || list.index <= newest.value) {
+      return spec;
+    }
+    newest.value = list.index;
+    labels.value[list.index - first.value] = list.label;
+    tickList.value = ticks(first.value, list.index, labels.value);
+    return spec;
+  }
+
   function draw(node, target, button) {
-    var spec = JSON.parse(node.textContent);
+    var spec = carryOn(JSON.parse(node.textContent));
     window.vegaEmbed(target, spec, { actions: false, renderer: "svg", mode: "vega-lite" })
       .then(function () {
         target.hidden = false;
