@@ -4,6 +4,8 @@ and event renderers (the escaped names, the common template values)."""
 
 from __future__ import annotations
 
+import bisect
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,7 +134,12 @@ class Pages:
         self.rendered += 1
 
     def _period_of(self, day: Any) -> data.SitePeriod | None:
-        for p in self.periods:
-            if p.start <= day <= p.end:
-                return p
+        """The period whose days hold ``day`` (periods do not overlap; oldest first)."""
+        at = bisect.bisect_right(self._starts, day) - 1
+        if at >= 0 and day <= self.periods[at].end:
+            return self.periods[at]
         return None
+
+    @functools.cached_property
+    def _starts(self) -> list[Any]:
+        return [p.start for p in self.periods]
