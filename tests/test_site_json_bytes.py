@@ -12,7 +12,14 @@ from decimal import Decimal
 
 from ratings.service import publish as data
 from ratings.site import plan
-from ratings.site.data_json import SCHEMA_VERSION, JsonTexts, dumps, player_json
+from ratings.site.data_json import (
+    LIST_COLUMNS,
+    SCHEMA_VERSION,
+    JsonTexts,
+    dumps,
+    list_json,
+    player_json,
+)
 
 ODD = 'Ö"\\</script>\u2028\x01\ud7ff 𝄞, Jr.'
 
@@ -38,12 +45,21 @@ def _row(period_id: int, before: int | None, after: int | None, status: str) -> 
 
 def _game(game_id: int, event_id: int, opponent: int, white: bool, **kw: object) -> data.CardGame:
     values: dict[str, object] = {
-        "period_id": 1, "game_id": game_id, "event_id": event_id,
-        "played_on": dt.date(2025, 1, 3), "round": "1.2", "white": white,
-        "opponent_id": opponent, "own_rating": 1800, "opponent_rating": 1750,
-        "difference": 50, "score": Decimal("0.5"), "pd": Decimal("0.57"),
-        "dr": Decimal("-0.07"), "k_used": 40,
-    }  # fmt: skip
+        "period_id": 1,
+        "game_id": game_id,
+        "event_id": event_id,
+        "played_on": dt.date(2025, 1, 3),
+        "round": "1.2",
+        "white": white,
+        "opponent_id": opponent,
+        "own_rating": 1800,
+        "opponent_rating": 1750,
+        "difference": 50,
+        "score": Decimal("0.5"),
+        "pd": Decimal("0.57"),
+        "dr": Decimal("-0.07"),
+        "k_used": 40,
+    }
     values.update(kw)
     return data.CardGame(**values)  # type: ignore[arg-type]
 
@@ -64,36 +80,52 @@ def _reference(
             "kind": "player",
             "list": "rapid",
             "player": {
-                "player_id": p.id, "name": p.name, "fide_id": p.fide_id,
-                "federation": p.federation, "sex": p.sex, "title": p.title,
-                "birth_year": p.birth_year, "k10": p.k10,
-            },  # fmt: skip
+                "player_id": p.id,
+                "name": p.name,
+                "fide_id": p.fide_id,
+                "federation": p.federation,
+                "sex": p.sex,
+                "title": p.title,
+                "birth_year": p.birth_year,
+                "k10": p.k10,
+            },
             "history": [
                 {
-                    "period": period.label, "list_date": period.list_date.isoformat(),
-                    "rating_before": r.rating_before, "rating": r.rating_after,
+                    "period": period.label,
+                    "list_date": period.list_date.isoformat(),
+                    "rating_before": r.rating_before,
+                    "rating": r.rating_after,
                     "change": None if r.list_status in ("first_rating", "unrated") else r.change,
-                    "k_used": r.k_used, "period_games": r.period_games,
-                    "total_games": r.total_games, "score": float(r.score), "next_k": r.next_k,
-                    "k10": r.k10, "list_status": r.list_status,
-                }  # fmt: skip
+                    "k_used": r.k_used,
+                    "period_games": r.period_games,
+                    "total_games": r.total_games,
+                    "score": float(r.score),
+                    "next_k": r.next_k,
+                    "k10": r.k10,
+                    "list_status": r.list_status,
+                }
                 for period, r in history
             ],
             "games": [
                 {
-                    "period": period.label, "game_id": g.game_id,
-                    "played_on": g.played_on.isoformat(), "event_id": g.event_id,
+                    "period": period.label,
+                    "game_id": g.game_id,
+                    "played_on": g.played_on.isoformat(),
+                    "event_id": g.event_id,
                     "event": EVENTS[g.event_id].name if g.event_id in EVENTS else None,
-                    "round": g.round, "color": "white" if g.white else "black",
+                    "round": g.round,
+                    "color": "white" if g.white else "black",
                     "opponent_id": g.opponent_id,
-                    "opponent": REGISTER[g.opponent_id].name
-                    if g.opponent_id in REGISTER
-                    else None,
-                    "own_rating": g.own_rating, "opponent_rating": g.opponent_rating,
-                    "difference": g.difference, "score": float(g.score), "pd": text(g.pd),
-                    "dr": text(g.dr), "k_used": g.k_used,
+                    "opponent": REGISTER[g.opponent_id].name if g.opponent_id in REGISTER else None,
+                    "own_rating": g.own_rating,
+                    "opponent_rating": g.opponent_rating,
+                    "difference": g.difference,
+                    "score": float(g.score),
+                    "pd": text(g.pd),
+                    "dr": text(g.dr),
+                    "k_used": g.k_used,
                     "k_dr": None if g.k_used is None or g.dr is None else str(g.k_used * g.dr),
-                }  # fmt: skip
+                }
                 for period, g in games
             ],
         }
@@ -126,3 +158,35 @@ def test_fingerprints_are_those_of_the_whole_records() -> None:
         assert plan.player_fingerprint(p) == plan.fingerprint(*dataclasses.astuple(p))
     for e in EVENTS.values():
         assert plan.event_fingerprint(e) == plan.fingerprint(*dataclasses.astuple(e))
+
+
+def test_a_list_file_is_the_json_of_its_rows() -> None:
+    rows = [
+        (data.SiteListRow(7, 2400, 12, 3, 40, 10, True, "listed"), "w"),
+        (data.SiteListRow(8, 1500, 0, 0, 5, None, False, "first_rating"), "new"),
+        (data.SiteListRow(8, None, -3, 1, 6, 40, False, "unrated"), ""),
+    ]
+    players = [
+        (rank, p.id, p.name, p.fide_id, p.federation, p.sex, p.title, p.birth_year,
+         e.rating, None if e.list_status in ("first_rating", "unrated") else e.change,
+         e.period_games, e.total_games, e.next_k, e.k10, e.list_status, p.id in {8})
+        for rank, (e, _) in enumerate(rows, 1)
+        for p in [REGISTER[e.player_id]]
+    ]  # fmt: skip
+    reference = dumps(
+        {
+            "schema_version": SCHEMA_VERSION,
+            "kind": "list",
+            "list": "standard",
+            "period": FEB.label,
+            "list_date": FEB.list_date.isoformat(),
+            "columns": LIST_COLUMNS,
+            "players": players,
+        }
+    )
+    texts = JsonTexts(EVENTS, REGISTER)
+    assert list_json(FEB, "standard", rows, REGISTER, {8}, texts) == reference
+    assert list_json(FEB, "standard", rows, REGISTER, {8}) == reference
+    assert list_json(FEB, "standard", [], REGISTER, set()) == dumps(
+        {**json.loads(reference), "players": []}
+    )

@@ -75,19 +75,24 @@ def list_json(
     rows: Sequence[tuple[data.SiteListRow, str]],
     register: dict[int, data.SitePlayer],
     inactive: set[int],
+    texts: JsonTexts | None = None,
 ) -> bytes:
     """One published list, in the list's order (rank 1 first): ``columns`` names the values
     of each row of ``players`` (a list of 5,000 objects repeats every key 5,000 times; as
-    rows it is a third of the size, and as fast to read: ``dict(zip(columns, row))``)."""
-    players = []
-    for rank, (e, _) in enumerate(rows, 1):
-        p = register[e.player_id]
-        players.append(
-            (rank, p.id, p.name, p.fide_id, p.federation, p.sex, p.title, p.birth_year,
-             e.rating, _change(e.list_status, e.change), e.period_games, e.total_games,
-             e.next_k, e.k10, e.list_status, e.player_id in inactive)
-        )  # fmt: skip
-    return dumps(
+    rows it is a third of the size, and as fast to read: ``dict(zip(columns, row))``).
+
+    The bytes are those of :func:`dumps` of that object, the rows written from their values'
+    JSON texts (each player's register columns made once a publish, in ``texts``)."""
+    t = texts if texts is not None else JsonTexts({}, register)
+    entry, status = t.list_player, t.text
+    players = [
+        f"[{rank},{entry(e.player_id)},{_num(e.rating)},"
+        f"{_num(_change(e.list_status, e.change))},{_num(e.period_games)},"
+        f"{_num(e.total_games)},{_num(e.next_k)},{_bool(e.k10)},{status(e.list_status)},"
+        f"{_bool(e.player_id in inactive)}]"
+        for rank, (e, _) in enumerate(rows, 1)
+    ]
+    head = dumps(
         {
             "schema_version": SCHEMA_VERSION,
             "kind": "list",
@@ -95,9 +100,11 @@ def list_json(
             "period": period.label,
             "list_date": period.list_date.isoformat(),
             "columns": LIST_COLUMNS,
-            "players": players,
+            "players": [],
         }
     )
+    # head ends with "[]}\n": the rows go between the brackets
+    return head[:-3] + f"{','.join(players)}]}}\n".encode()
 
 
 def player_json(
@@ -153,7 +160,7 @@ def player_json(
     return head[:-2] + body.encode("utf-8")
 
 
-_str = json.encoder.encode_basestring  # type: ignore[attr-defined]
+_str = json.encoder.encode_basestring
 """A string as :func:`dumps` writes it (not escaped to ASCII)."""
 _WHITE = _str("white")
 _BLACK = _str("black")
@@ -189,6 +196,7 @@ class JsonTexts:
         self._event_names: dict[int, str] = {}
         self._player_names: dict[int, str] = {}
         self._texts: dict[str | None, str] = {}
+        self._list_players: dict[int, str] = {}
 
     def period(self, period: data.SitePeriod) -> str:
         """``"LABEL","list_date":"YYYY-MM-DD"``: the two keys a history row starts with."""
@@ -211,6 +219,15 @@ class JsonTexts:
         if found is None:
             p = self._register.get(player_id)
             found = self._player_names[player_id] = "null" if p is None else _str(p.name)
+        return found
+
+    def list_player(self, player_id: int) -> str:
+        """A player's register columns of a list's row (``player_id`` to ``birth_year``)."""
+        found = self._list_players.get(player_id)
+        if found is None:
+            p = self._register[player_id]
+            row = (p.id, p.name, p.fide_id, p.federation, p.sex, p.title, p.birth_year)
+            found = self._list_players[player_id] = dumps(row)[1:-2].decode("utf-8")
         return found
 
     def text(self, value: str | None) -> str:

@@ -16,6 +16,7 @@ from markupsafe import Markup, escape
 
 from ratings import __version__
 from ratings.service import publish as data
+from ratings.site.data_json import JsonTexts
 from ratings.site.output import SiteFolder
 
 __all__ = ["Linked", "Pages", "Shared", "environment", "linked_prefix", "list_title"]
@@ -114,6 +115,11 @@ class Pages:
         self.t_event = env.get_template("event.html.j2")
         self.t_top = env.get_template("top.html.j2")
         self.rendered = 0
+
+    @functools.cached_property
+    def _json_texts(self) -> JsonTexts:
+        """The JSON of the names and labels the data files share (made once each)."""
+        return JsonTexts(self.events, self.register)
 
     def _html(self, text: str | None) -> Markup:
         """``text`` escaped, remembered (titles, federations, rounds, flags: few values)."""

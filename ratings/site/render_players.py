@@ -17,7 +17,7 @@ from ratings.service.common import get_config
 from ratings.service.rate_games import first_events
 from ratings.site import chart, first_rating, svg_chart
 from ratings.site.cells import blank, fraction, k_dr, score, signed, trend
-from ratings.site.data_json import JsonTexts, player_json
+from ratings.site.data_json import player_json
 from ratings.site.pages import Pages
 from ratings.site.plan import shows, table_row
 from ratings.site.rows import card_line, history_gap, history_row
@@ -199,10 +199,6 @@ class PlayerPages(Pages):
                 self._json_texts,
             ),
         )  # fmt: skip
-
-    @functools.cached_property
-    def _json_texts(self) -> JsonTexts:
-        return JsonTexts(self.events, self.register)
 
     def _others(self, player_id: int) -> list[tuple[str, str, str]]:
         """The same player's pages on the other lists of the site (issue 30): list, link,
