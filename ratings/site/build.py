@@ -242,7 +242,6 @@ def publish_site(
     site = Site(environment(), out, shared)
     finish_assets = write_assets(out)
     out.put(NEWEST, svg_chart.newest_css(len(periods) - 1, periods[-1].label))
-    write_calculators(site.t_list.environment, out, site.common)
     work = pool.split_plan(plan, shared)
     total = sum(job.size for job in work)
     counts = {"lists": 0, "players": 0, "events": 0}
@@ -254,12 +253,18 @@ def publish_site(
         if progress is not None:
             progress(sum(counts.values()), total)
 
+    def every_time() -> None:
+        # the calculators; players, events, the search index, merged records: always
+        write_calculators(site.t_list.environment, out, site.common)
+        site.index_pages(session)
+
     if url is not None and jobs > 1 and total >= pool.PARALLEL_FROM and len(work) > 1:
-        pool.render_in_pool(work, shared, jobs, out, record)
+        # this process renders them while it waits for the workers
+        pool.render_in_pool(work, shared, jobs, out, record, meanwhile=every_time)
     else:
         for job in work:
             record(job, site.run(session, job))
-    site.index_pages(session)  # players, events, the search index, merged records: always
+        every_time()
     finish_assets()
     out.flush()
 

@@ -161,7 +161,8 @@ class SiteFolder:
         self.old: dict[str, Any] | None = None
         """The previous manifest (None: a new site)."""
         self.files: dict[str, list[Any]] = {}
-        """The new manifest's files: ``key -> [sha256, size]``."""
+        """The new manifest's files: ``key -> [sha256, size]`` (the hash of a file being
+        written is None until :meth:`flush`)."""
         self.written = 0
         self.unchanged = 0
         self.deleted = 0
@@ -360,16 +361,24 @@ class SiteFolder:
             raise OutputFileError(
                 f"'{self.path / key}' is the database or its journal; publish elsewhere"
             )
-        sha = digest(data)
-        self.files[key] = [sha, len(data)]
-        if self._old_files.get(key) == [sha, len(data)] and key in self._existing:
-            self.unchanged += 1
-            return
+        size = len(data)
+        old = self._old_files.get(key)
+        entry: list[Any] = [None, size]
+        if old is not None and old[1] == size and key in self._existing:
+            # the same size as the file there: the same bytes only if the same hash
+            entry[0] = digest(data)
+            if old[0] == entry[0]:
+                self.files[key] = entry
+                self.unchanged += 1
+                return
+        # else the file is written: its hash is taken on a writer thread (hashlib lets go
+        # of the GIL), while this one renders on; the manifest reads it after flush()
+        self.files[key] = entry
         folder, _, name = key.rpartition("/")
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="publish")
         self._slots.acquire()
-        self._jobs.append(self._pool.submit(self._write_job, folder, name, data))
+        self._jobs.append(self._pool.submit(self._write_job, folder, name, data, entry))
         if len(self._jobs) > 4 * _PENDING:
             self._reap(wait=False)
 
@@ -382,8 +391,10 @@ class SiteFolder:
         self.files[key] = entry
         return True
 
-    def _write_job(self, folder: str, name: str, data: bytes) -> None:
+    def _write_job(self, folder: str, name: str, data: bytes, entry: list[Any]) -> None:
         try:
+            if entry[0] is None:
+                entry[0] = digest(data)
             self._write_now(folder, name, data)
         finally:
             self._slots.release()

@@ -4,6 +4,8 @@ and event renderers (the escaped names, the common template values)."""
 
 from __future__ import annotations
 
+import bisect
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,6 +16,7 @@ from markupsafe import Markup, escape
 
 from ratings import __version__
 from ratings.service import publish as data
+from ratings.site.data_json import JsonTexts
 from ratings.site.output import SiteFolder
 
 __all__ = ["Linked", "Pages", "Shared", "environment", "linked_prefix", "list_title"]
@@ -113,6 +116,11 @@ class Pages:
         self.t_top = env.get_template("top.html.j2")
         self.rendered = 0
 
+    @functools.cached_property
+    def _json_texts(self) -> JsonTexts:
+        """The JSON of the names and labels the data files share (made once each)."""
+        return JsonTexts(self.events, self.register)
+
     def _html(self, text: str | None) -> Markup:
         """``text`` escaped, remembered (titles, federations, rounds, flags: few values)."""
         found = self._escaped.get(text)
@@ -132,7 +140,12 @@ class Pages:
         self.rendered += 1
 
     def _period_of(self, day: Any) -> data.SitePeriod | None:
-        for p in self.periods:
-            if p.start <= day <= p.end:
-                return p
+        """The period whose days hold ``day`` (periods do not overlap; oldest first)."""
+        at = bisect.bisect_right(self._starts, day) - 1
+        if at >= 0 and day <= self.periods[at].end:
+            return self.periods[at]
         return None
+
+    @functools.cached_property
+    def _starts(self) -> list[Any]:
+        return [p.start for p in self.periods]

@@ -33,11 +33,22 @@ def fingerprint(*values: object) -> str:
 
 
 def player_fingerprint(p: data.SitePlayer) -> str:
-    return fingerprint(*dataclasses.astuple(p))
+    return fingerprint(*_values(p, _PLAYER_FIELDS))
 
 
 def event_fingerprint(e: data.SiteEvent) -> str:
-    return fingerprint(*dataclasses.astuple(e))
+    return fingerprint(*_values(e, _EVENT_FIELDS))
+
+
+_PLAYER_FIELDS = tuple(f.name for f in dataclasses.fields(data.SitePlayer))
+_EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(data.SiteEvent))
+
+
+def _values(record: object, names: tuple[str, ...]) -> tuple[object, ...]:
+    """A register entry's or event's fields, as ``dataclasses.astuple`` gives them (their
+    values are numbers, texts and dates: nothing to copy deeply, which took 0.4 s of a
+    5,000-player publish for the same tuple)."""
+    return tuple([getattr(record, name) for name in names])
 
 
 @dataclass(slots=True)

@@ -99,10 +99,14 @@ def render_in_pool(
     jobs: int,
     out: SiteFolder,
     record: Callable[[Job, Done], None],
+    *,
+    meanwhile: Callable[[], None] | None = None,
 ) -> None:
     """Render the parts ``work`` in ``jobs`` worker processes (at most one per part), the
     files they wrote absorbed into ``out`` (which holds the lock); ``record(job, done)`` is
-    called as each part is done. On an error the parts still queued are cancelled."""
+    called as each part is done. ``meanwhile()`` runs in this process once the parts are
+    handed out (instead of after them: this process would only wait). On an error the parts
+    still queued are cancelled."""
     context = multiprocessing.get_context("spawn")  # no fork of a process with threads
     with ProcessPoolExecutor(
         min(jobs, len(work)), mp_context=context, initializer=start_worker,
@@ -110,6 +114,8 @@ def render_in_pool(
     ) as pool:  # fmt: skip
         futures = {pool.submit(run_job, job): job for job in work}
         try:
+            if meanwhile is not None:
+                meanwhile()
             for future in as_completed(futures):
                 done = future.result()
                 out.absorb(done.files, done.written, done.unchanged, done.bytes_written)

@@ -25,7 +25,8 @@ class EventPages(Pages):
             event = self.events.get(ev.event_id)
             if event is None:
                 continue  # ends after the newest rated period: published once rated
-            self._event(event, ev, event_norm_rows(session, ev.event_id, self.time_control))
+            norms = event_norm_rows(session, ev.event_id, self.time_control, ev.games)
+            self._event(event, ev, norms)
             self._tick("events")
 
     def _event(

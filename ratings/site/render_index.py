@@ -21,19 +21,25 @@ from ratings.service import publish as data
 from ratings.site.pages import Pages
 from ratings.site.search import fold_table
 
-__all__ = ["LISTS", "IndexPages", "search_index"]
+__all__ = ["LISTS", "IndexPages", "by_name", "search_index"]
 
 LISTS = ("standard", "rapid", "blitz")
 
 
-def search_index(register: dict[int, data.SitePlayer]) -> str:
+def by_name(register: dict[int, data.SitePlayer]) -> list[int]:
+    """The ids of ``register`` in the order of their names (the matcher's sort key)."""
+    return sorted(register, key=lambda i: (sort_key(register[i].name), i))
+
+
+def search_index(register: dict[int, data.SitePlayer], order: list[int] | None = None) -> str:
     """The search box's index, a script that sets ``window.ratingsIndex``: the table that
     folds a typed query (:func:`ratings.site.search.fold_table`, from the matcher's own
     folding) and every player as ``[id, name, forms]``, ``forms`` being the folded forms of
-    the name (:func:`ratings.matching.fold`) as words joined by spaces, forms by ``|``."""
+    the name (:func:`ratings.matching.fold`) as words joined by spaces, forms by ``|``.
+    ``order``: :func:`by_name` of ``register``, when known."""
     players = []
     names = []
-    for pid in sorted(register, key=lambda i: (sort_key(register[i].name), i)):
+    for pid in by_name(register) if order is None else order:
         name = register[pid].name
         names.append(name)
         forms = "|".join(" ".join(form) for form in fold(name).forms)
@@ -67,7 +73,8 @@ class IndexPages(Pages):
         ratings.update((x.time_control, x.ratings) for x in self.shared.linked)
         published = [tc for tc in LISTS if tc in ratings]  # the lists this site holds
         rows = []
-        for pid in sorted(self.register, key=lambda i: (sort_key(self.register[i].name), i)):
+        order = by_name(self.register)
+        for pid in order:
             p = self.register[pid]
             cells = "".join(f"<td>{_cell(ratings[tc].get(pid))}</td>" for tc in published)
             rows.append(
@@ -91,7 +98,7 @@ class IndexPages(Pages):
                 kept=kept, kept_name=kept_name,
             )  # fmt: skip
             self.out.put(f"players/{old}.html", page.encode("utf-8"))
-        self.out.put("assets/players-index.js", search_index(self.register).encode("utf-8"))
+        self.out.put("assets/players-index.js", search_index(self.register, order).encode("utf-8"))
 
         counts = data.event_counts(session, self.events)
         events = sorted(self.events.values(), key=lambda e: (e.end_date, e.id), reverse=True)

@@ -85,7 +85,14 @@ class ListPages(TopPages):
                 )
                 self.out.put(
                     f"lists/{p.label}.json",
-                    list_json(p, self.time_control, flagged, self.register, inactive_at[period_id]),
+                    list_json(
+                        p,
+                        self.time_control,
+                        flagged,
+                        self.register,
+                        inactive_at[period_id],
+                        self._json_texts,
+                    ),
                 )
                 self.top_page(session, p, flagged, context)
                 self._tick("lists")

@@ -190,8 +190,11 @@ class PlayerPages(Pages):
         ]
         self.out.put(
             f"players/{p.id}.json",
-            player_json(p, self.time_control, history, played, self.events, self.register),
-        )
+            player_json(
+                p, self.time_control, history, played, self.events, self.register,
+                self._json_texts,
+            ),
+        )  # fmt: skip
 
     def _others(self, player_id: int) -> list[tuple[str, str, str]]:
         """The same player's pages on the other lists of the site (issue 30): list, link,
