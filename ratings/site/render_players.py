@@ -122,7 +122,11 @@ class PlayerPages(Pages):
             [(index[r.period_id], r.rating_after) for r in shown],
         )
         spec = chart.history_chart(p.name, points, self._period_labels) if points else None
-        svg = self._svg_chart(p.name, shown) if points else Markup()
+        svg = (  # the chart without JavaScript, of the same points
+            svg_chart.history_chart(points, self._period_labels, p.name, points[0][1] is None)
+            if points
+            else Markup()
+        )
         cards = [
             self._card(
                 self.by_id[period_id],
@@ -151,19 +155,6 @@ class PlayerPages(Pages):
         self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
         self._player_json(p, rows, games, mask)
         return mask
-
-    def _svg_chart(self, name: str, shown: list[data.PeriodRow]) -> Markup:
-        """The chart without JavaScript (:mod:`ratings.site.svg_chart`): each list's rating
-        from the first one shown, the rating before it first when there was one."""
-        index = self.index
-        before = shown[0].rating_before
-        points: list[tuple[int, int | None]] = []
-        if before is not None:
-            points.append((index[shown[0].period_id] - 1, before))
-        for r in shown:  # a rating, or unrated from a rated list on (a fall below the floor)
-            if r.rating_after is not None or (points and points[-1][1] is not None):
-                points.append((index[r.period_id], r.rating_after))
-        return svg_chart.history_chart(points, self._period_labels, name, before is None)
 
     @functools.cached_property
     def _period_labels(self) -> list[str]:
