@@ -601,3 +601,9 @@ def test_the_docs_name_tests_that_exist() -> None:
         tree = ast.parse((root / "tests" / file).read_text(encoding="utf-8"))
         functions = {n.name for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)}
         assert name in functions, f"{file}::{name}"
+
+
+def test_no_norm_is_possible_below_eight_games() -> None:
+    """1.4.1 and 1.4.1c: nine games, or eight with an unplayed win in nine rounds; the
+    website skips the norm checks of an event whose busiest player has fewer."""
+    assert [norms.norm_possible(n) for n in (0, 7, 8, 9, 13)] == [False, False, True, True, True]

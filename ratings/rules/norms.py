@@ -108,6 +108,7 @@ __all__ = [
     "interim_rating",
     "interim_ratings",
     "is_long_for_norms",
+    "norm_possible",
     "norm_titles",
     "title_by_rating",
     "titles_by_rating",
@@ -168,6 +169,15 @@ UNRATED_OPPONENT = 1400
 """The rating an unrated opponent counts at (1.4.6d)."""
 MIN_NORM_GAMES = 9
 """Games a norm needs (1.4.1)."""
+
+
+def norm_possible(most_games: int) -> bool:
+    """Whether an event whose busiest player has ``most_games`` games there can give any
+    norm: at least 8 (nine, or eight in a nine-round event with an unplayed win: 1.4.1,
+    1.4.1c). The website skips the norm checks of the other events."""
+    return most_games >= MIN_NORM_GAMES - 1
+
+
 MIN_NORM_PERCENT = 35
 """The least score of any norm, in whole percent (1.4.8b)."""
 MAX_NORM_GAMES = 13

@@ -337,7 +337,7 @@ def norms_reached(session: Session, event_id: int) -> list[tuple[PlayerNorms, No
         .order_by(sa.func.count().desc())
         .limit(1)
     )
-    if not most or most < norms.MIN_NORM_GAMES - 1:
+    if not norms.norm_possible(most or 0):
         return []
     event = session.get(Event, event_id)
     if event is None or event.time_control != "standard":

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from sqlalchemy.orm import Session
 
-from ratings.rules.norms import MIN_NORM_GAMES
+from ratings.rules.norms import norm_possible
 from ratings.service import publish as data
 from ratings.service.norms import norms_reached
 
@@ -39,7 +39,7 @@ def event_norm_rows(
     if games is not None:
         sides = Counter(g.white_id for g in games)
         sides.update(g.black_id for g in games)
-        if not sides or max(sides.values()) < MIN_NORM_GAMES - 1:
+        if not norm_possible(max(sides.values(), default=0)):
             return []
     return [
         {
