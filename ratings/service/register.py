@@ -201,23 +201,23 @@ def _namesakes(
     same_key = sa.select(Player.id).where(Player.merged_into_id.is_(None), Player.name_key == key)
     ids = set(session.scalars(same_key))
     identities = load_identities(session)
-    near: list[tuple[int, matching.Kind]] = []
+    near: dict[int, matching.Kind] = {}  # best first: the first kind found of each
     for c in identities.match(Facts(name)).candidates:
         if not identities.register.registered.get(c.player_id, True):
             continue
         if c.kind in (Kind.FOLDED, Kind.ALIAS):
             ids.add(c.player_id)
-        elif c.kind is not Kind.FIDE_ID and c.player_id not in {pid for pid, _ in near}:
-            near.append((c.player_id, c.kind))
+        elif c.kind is not Kind.FIDE_ID:
+            near.setdefault(c.player_id, c.kind)
     if exclude is not None:
         ids.discard(exclude)
-    near = [(pid, kind) for pid, kind in near if pid != exclude and pid not in ids]
-    wanted = ids | {pid for pid, _ in near[:SHOWN_CANDIDATES]}
+    close = [(pid, kind) for pid, kind in near.items() if pid != exclude and pid not in ids]
+    close = close[:SHOWN_CANDIDATES]
+    wanted = ids | {pid for pid, _ in close}
     if not wanted:
         return [], []
     by_id = {p.id: p for p in session.scalars(sa.select(Player).where(Player.id.in_(wanted)))}
-    same = [by_id[pid] for pid in sorted(ids)]
-    return same, [(by_id[pid], kind) for pid, kind in near[:SHOWN_CANDIDATES]]
+    return [by_id[pid] for pid in sorted(ids)], [(by_id[pid], kind) for pid, kind in close]
 
 
 def _check_same_name(
