@@ -268,7 +268,47 @@ def publish_site(
     finish_assets()
     out.flush()
 
-    old_players = (out.old or {}).get("players") if not plan.full else None
+    _finish(
+        out, plan.full, register, events, periods, bits, time_control,
+        SiteSettings(
+            # the top folder remembers "every list"; DIR/rapid is a rapid site
+            site_title, ALL_LISTS if site_lists and time_control == "standard" else time_control,
+        ),
+        build, linked,
+    )  # fmt: skip
+    return PublishReport(
+        pages=len(out.files),
+        written=out.written,
+        unchanged=out.unchanged,
+        deleted=out.deleted,
+        bytes_written=out.bytes_written,
+        full=plan.full,
+        players=counts["players"],
+        events=counts["events"],
+        lists=counts["lists"],
+        pending=pending,
+        time_control=time_control,
+    )
+
+
+def _finish(
+    out: SiteFolder,
+    full: bool,
+    register: dict[int, data.SitePlayer],
+    events: dict[int, data.SiteEvent],
+    periods: Sequence[data.SitePeriod],
+    bits: dict[int, int],
+    time_control: str,
+    settings: SiteSettings,
+    build: str,
+    linked: Sequence[Linked],
+) -> None:
+    """Check that every file of the previous publish not written again is still one of the
+    site's, then write the new manifest and delete the files no longer published.
+
+    ``bits``: the lists each player rendered now shows (the others keep the manifest's).
+    """
+    old_players = (out.old or {}).get("players") if not full else None
     players_manifest: dict[str, list[str]] = {}
     for pid, p in register.items():
         if pid in bits:
@@ -290,13 +330,7 @@ def publish_site(
         {
             "complete": True,
             "list": time_control,
-            "settings": manifest_settings(
-                # the top folder remembers "every list"; DIR/rapid is a rapid site
-                SiteSettings(
-                    site_title,
-                    ALL_LISTS if site_lists and time_control == "standard" else time_control,
-                )
-            ),
+            "settings": manifest_settings(settings),
             "build": build,
             "assets": chart.bundle_version(),
             "periods": [[p.label, period_key(p)] for p in periods],
@@ -305,19 +339,6 @@ def publish_site(
             "linked": _linked_manifest(linked),
         },
         delete=delete,
-    )
-    return PublishReport(
-        pages=len(out.files),
-        written=out.written,
-        unchanged=out.unchanged,
-        deleted=out.deleted,
-        bytes_written=out.bytes_written,
-        full=plan.full,
-        players=counts["players"],
-        events=counts["events"],
-        lists=counts["lists"],
-        pending=pending,
-        time_control=time_control,
     )
 
 
