@@ -216,59 +216,10 @@ def import_games(
         )
     index = PlayerIndex(session, (ref for row in rows for ref in (row.white, row.black)), decisions)
     errors: list[InputFileError] = []
-    resolved: list[tuple[GameRow, int, int]] = []
-    for row in rows:
-        future = future_problem(row.date, today)
-        if future:
-            errors.append(InputFileError(file_name, row.line, future, "date"))
-        ids: list[int] = []
-        for field, ref in (("white", row.white), ("black", row.black)):
-            try:
-                pid = index.resolve(ref, row.line, field)
-            except ValueError as exc:
-                errors.append(InputFileError(file_name, row.line, str(exc), field))
-                continue
-            if pid is not None:
-                ids.append(pid)
-        if len(ids) == 2:
-            if ids[0] == ids[1]:
-                errors.append(
-                    InputFileError(
-                        file_name, row.line, f"the same player as white: {row.black!r}", "black"
-                    )
-                )
-            else:
-                resolved.append((row, ids[0], ids[1]))
-    # events: by name within this file; their dates are their games' first and last day
-    spans: dict[str, list[dt.date]] = {}
+    resolved = _resolve_rows(rows, index, file_name, today, errors)
+    spans, lists = _event_spans(rows, file_name, errors)
     default_list = rules.time_control(time_control or "standard").value
-    lists: dict[str, tuple[str, int]] = {}  # event -> (its list, the line that said so)
-    for row in rows:
-        if row.event:
-            span = spans.setdefault(row.event, [row.date, row.date])
-            span[0] = min(span[0], row.date)
-            span[1] = max(span[1], row.date)
-            if row.time_control is not None:
-                said = lists.setdefault(row.event, (row.time_control.value, row.line))
-                if said[0] != row.time_control.value:
-                    errors.append(
-                        InputFileError(
-                            file_name,
-                            row.line,
-                            f"event {row.event!r} is {said[0]} on line {said[1]}, "
-                            f"{row.time_control.value} here",
-                            "time_control",
-                        )
-                    )
-    if first_rated_start(session) is not None:  # else no date can be before the history
-        problems: dict[dt.date, str | None] = {}  # one check per distinct end date
-        for row in rows:
-            end = spans[row.event][1] if row.event else row.date
-            if end not in problems:
-                problems[end] = history_error(session, end)
-            problem = problems[end]
-            if problem:
-                errors.append(InputFileError(file_name, row.line, problem, "date"))
+    errors += _history_errors(session, rows, spans, file_name)
     same_round, warnings = round_problems(
         file_name,
         (
@@ -296,6 +247,118 @@ def import_games(
             raise DuplicateImportError(duplicates)
     import_id = record_import(session, "games_csv", file_name, data_hash, len(rows))
     aliases = store_aliases(session, index.aliases, import_id)
+    _store_games(session, import_id, resolved, spans, lists, default_list)
+    marked = mark_touched(
+        session,
+        [first_rated_day(start, end) for start, end in spans.values()]
+        + [r.date for r in rows if not r.event],
+    )
+    rated = sum(1 for row, _, _ in resolved if row.result.is_played)
+    return ImportReport(
+        file_name,
+        events_created=len(spans) + sum(1 for r in rows if not r.event),
+        games=len(resolved),
+        rated_games=rated,
+        unrated_games=len(resolved) - rated,
+        marked_period=marked,
+        warnings=tuple(warnings),
+        matched=tuple(sorted(index.counts.items())),
+        aliases=tuple(aliases),
+    )
+
+
+def _resolve_rows(
+    rows: Sequence[GameRow],
+    index: PlayerIndex,
+    file_name: str,
+    today: dt.date | None,
+    errors: list[InputFileError],
+) -> list[tuple[GameRow, int, int]]:
+    """The rows whose two players were found, with their ids; the problems in ``errors``
+    (a future date, a player not found, the same player twice)."""
+    resolved: list[tuple[GameRow, int, int]] = []
+    for row in rows:
+        future = future_problem(row.date, today)
+        if future:
+            errors.append(InputFileError(file_name, row.line, future, "date"))
+        ids: list[int] = []
+        for field, ref in (("white", row.white), ("black", row.black)):
+            try:
+                pid = index.resolve(ref, row.line, field)
+            except ValueError as exc:
+                errors.append(InputFileError(file_name, row.line, str(exc), field))
+                continue
+            if pid is not None:
+                ids.append(pid)
+        if len(ids) == 2:
+            if ids[0] == ids[1]:
+                errors.append(
+                    InputFileError(
+                        file_name, row.line, f"the same player as white: {row.black!r}", "black"
+                    )
+                )
+            else:
+                resolved.append((row, ids[0], ids[1]))
+    return resolved
+
+
+def _event_spans(
+    rows: Sequence[GameRow], file_name: str, errors: list[InputFileError]
+) -> tuple[dict[str, list[dt.date]], dict[str, tuple[str, int]]]:
+    """The file's named events: each one's first and last day, and the list its rows name
+    with the line that first did (an event whose rows name two lists: an error)."""
+    spans: dict[str, list[dt.date]] = {}
+    lists: dict[str, tuple[str, int]] = {}  # event -> (its list, the line that said so)
+    for row in rows:
+        if row.event:
+            span = spans.setdefault(row.event, [row.date, row.date])
+            span[0] = min(span[0], row.date)
+            span[1] = max(span[1], row.date)
+            if row.time_control is not None:
+                said = lists.setdefault(row.event, (row.time_control.value, row.line))
+                if said[0] != row.time_control.value:
+                    errors.append(
+                        InputFileError(
+                            file_name,
+                            row.line,
+                            f"event {row.event!r} is {said[0]} on line {said[1]}, "
+                            f"{row.time_control.value} here",
+                            "time_control",
+                        )
+                    )
+    return spans, lists
+
+
+def _history_errors(
+    session: Session,
+    rows: Sequence[GameRow],
+    spans: dict[str, list[dt.date]],
+    file_name: str,
+) -> list[InputFileError]:
+    """A row whose event ends before the rating history starts (one check per end date)."""
+    if first_rated_start(session) is None:  # no date can be before the history
+        return []
+    errors: list[InputFileError] = []
+    problems: dict[dt.date, str | None] = {}  # one check per distinct end date
+    for row in rows:
+        end = spans[row.event][1] if row.event else row.date
+        if end not in problems:
+            problems[end] = history_error(session, end)
+        problem = problems[end]
+        if problem:
+            errors.append(InputFileError(file_name, row.line, problem, "date"))
+    return errors
+
+
+def _store_games(
+    session: Session,
+    import_id: int,
+    resolved: Sequence[tuple[GameRow, int, int]],
+    spans: dict[str, list[dt.date]],
+    lists: dict[str, tuple[str, int]],
+    default_list: str,
+) -> None:
+    """Insert the file's events, on their lists, and its games."""
     # all events in two executemany calls (named ones, then one per row without a name, in
     # the order single inserts would take), their ids read back in insertion order
     new_events = [(name, start, end) for name, (start, end) in spans.items()]
@@ -349,23 +412,6 @@ def import_games(
             "import_id",
         ),
         game_rows(),
-    )
-    marked = mark_touched(
-        session,
-        [first_rated_day(start, end) for start, end in spans.values()]
-        + [r.date for r in rows if not r.event],
-    )
-    rated = sum(1 for row, _, _ in resolved if row.result.is_played)
-    return ImportReport(
-        file_name,
-        events_created=len(spans) + sum(1 for r in rows if not r.event),
-        games=len(resolved),
-        rated_games=rated,
-        unrated_games=len(resolved) - rated,
-        marked_period=marked,
-        warnings=tuple(warnings),
-        matched=tuple(sorted(index.counts.items())),
-        aliases=tuple(aliases),
     )
 
 
