@@ -16,6 +16,10 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
+from ratings.db import SessionFactory, database_url, make_engine
+from ratings.service import norms as service_norms
+from ratings.service import publish as data
+from ratings.site.norms import event_rows
 from tests.conftest import init_database, table_rows
 from tests.publish_helpers import demo
 
@@ -260,13 +264,44 @@ CASES = [
 ]  # fmt: skip
 
 
+def assert_site_reads_alike(db: str, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The website's norm checks read the games and byes its event page read, and the lists
+    through one :class:`NormReads` for every page; they find the norms that the checks
+    reading for themselves find, in every standard event of ``db``, also when the reads keep
+    only one list (each event then reads again what an earlier one read). Returns the
+    number of norms found."""
+    engine = make_engine(database_url(db), read_only=True, create=False)
+    found = 0
+    try:
+        with SessionFactory(bind=engine) as session:
+            events = list(data.event_data(session))
+            alone = [service_norms.norms_reached(session, ev.event_id) for ev in events]
+            shared = service_norms.NormReads(session)
+            assert alone == [
+                service_norms.norms_reached(session, ev.event_id, event_rows(ev), shared)
+                for ev in events
+            ]
+            monkeypatch.setattr(service_norms, "_KEPT_LISTS", 1)
+            shared = service_norms.NormReads(session)
+            assert alone == [
+                service_norms.norms_reached(session, ev.event_id, event_rows(ev), shared)
+                for ev in events
+            ]
+            found = sum(len(x) for x in alone)
+    finally:
+        engine.dispose()
+    return found
+
+
 @pytest.mark.parametrize("case", CASES)
-def test_hand_worked_events(tmp_path: Path, case: Case) -> None:
+def test_hand_worked_events(tmp_path: Path, case: Case, monkeypatch: pytest.MonkeyPatch) -> None:
     """The hero's verdicts in each hand-worked event of docs/TITLES.md, through the imports,
-    the register and the CLI."""
+    the register and the CLI; the website finds the same norms."""
     db = case.event.build(tmp_path)
     if case.exemption:
         run(db, "event", "edit", "1", "--norm-exemption", case.exemption)
+    hero_norms = sum(1 for verdict in case.want.values() if verdict[0])
+    assert assert_site_reads_alike(db, monkeypatch) >= hero_norms
     got = {
         title: (r["norm"], r["games"], r["norm_games"], r["ra_before_floor"], r["ra"], r["rp"],
                 r["reasons"][0] if r["reasons"] else None)
@@ -291,7 +326,9 @@ def test_later_rounds_that_may_be_ignored_are_named_1_4_1e(tmp_path: Path) -> No
     assert (gm["ignored_rounds"], gm["norm_games"]) == ([11], 10)
 
 
-def test_an_event_over_30_days_uses_each_game_s_list_1_1_4(tmp_path: Path) -> None:
+def test_an_event_over_30_days_uses_each_game_s_list_1_1_4(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A January event moves Opp01 from 2500 to 2505 on the list of 1 February. Two games of
     the hero against him, on 20 January and 10 February: within 30 days both use the list at
     the start (the register's 2500, Ra 2500); once the event lasts 37 days each game uses its
@@ -324,6 +361,7 @@ def test_an_event_over_30_days_uses_each_game_s_list_1_1_4(tmp_path: Path) -> No
         "entry ratings, 2025-02-01; norm exemption: none"
     )
     assert hero_checks(db, "Long League")["GM"]["ra_before_floor"] == 2503
+    assert_site_reads_alike(db, monkeypatch)
 
 
 def test_the_norm_exemption_is_set_logged_and_cleared_1_4_3(tmp_path: Path) -> None:
@@ -489,10 +527,13 @@ def _readme_blocks() -> list[str]:
     return [b.split("\n", 1)[1] for b in section.split("```")[1::2] if not b.startswith("sh")]
 
 
-def test_the_readme_shows_what_the_demo_gives(tmp_path: Path) -> None:
+def test_the_readme_shows_what_the_demo_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The README's norm check and title check on the demo print what it shows (the norm
-    table's first rows, then ``...``)."""
+    table's first rows, then ``...``); the website finds the same (none) in every event."""
     db = str(demo(tmp_path))
+    assert_site_reads_alike(db, monkeypatch)  # no norm is reached in the demo
     norms_block, titles_block = _readme_blocks()
     shown = norms_block.removesuffix("...\n")
     assert run(db, "norms", "Riverton League 2025 #14").startswith(shown)

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 import bisect
 import datetime as dt
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -25,6 +27,7 @@ from sqlalchemy.orm import Session
 from ratings.errors import InvalidInputError
 from ratings.federations import is_fide_federation
 from ratings.models import NORM_EXEMPTIONS, Bye, Event, Game, Player, RatingHistory, RatingPeriod
+from ratings.results import Result
 from ratings.rules import norms
 from ratings.rules.norms import (
     Application,
@@ -45,6 +48,10 @@ from ratings.service.event_lookup import get_event
 __all__ = [
     "EXEMPTION_CHOICES",
     "EventNorms",
+    "EventRows",
+    "NormByeRow",
+    "NormGameRow",
+    "NormReads",
     "PlayerNorms",
     "PlayerTitles",
     "event_norms",
@@ -131,19 +138,59 @@ def _round_key(text: str) -> tuple[int, int, str]:
     return (0, int(text), "") if text.isascii() and text.isdigit() else (1, 0, text)
 
 
-class _Lists:
-    """The standard list in force on a day (the newest published list dated on or before
-    it; before any, the register's entry ratings), each read once."""
+class NormReads:
+    """The reads the norm checks of many events share (a site's event pages, issue 30): the
+    list dates, read once, and each list's ratings of the players already asked for, so that
+    an event reads only its players that an earlier event did not. The ratings of the
+    :data:`_KEPT_LISTS` lists asked for last are kept (events come in about the order they
+    were played)."""
 
-    def __init__(self, session: Session, entry: dict[int, int | None], ids: Sequence[int]):
+    def __init__(self, session: Session) -> None:
         self.session = session
-        self.entry = entry
-        self.ids = ids
         rows = session.execute(
             sa.select(RatingPeriod.list_date, RatingPeriod.id).order_by(RatingPeriod.list_date)
         ).all()
         self.dates = [r[0] for r in rows]
         self.period_ids = [r[1] for r in rows]
+        self._read: dict[int, tuple[set[int], dict[int, int | None]]] = {}
+
+    def list_ratings(self, list_date: dt.date, ids: Sequence[int]) -> dict[int, int | None]:
+        """The standard ratings on the list of ``list_date`` of those of ``ids`` who have a
+        row on it (None: unrated on it)."""
+        period_id = self.period_ids[self.dates.index(list_date)]
+        found = self._read.pop(period_id, None)
+        asked, ratings = found if found is not None else (set(), {})
+        self._read[period_id] = (asked, ratings)  # the newest asked for, last
+        while len(self._read) > _KEPT_LISTS:
+            del self._read[next(iter(self._read))]
+        missing = [pid for pid in ids if pid not in asked]
+        for i in range(0, len(missing), _CHUNK):
+            chunk = missing[i : i + _CHUNK]
+            for pid, rating in self.session.execute(
+                sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
+                    RatingHistory.period_id == period_id,
+                    RatingHistory.time_control == "standard",
+                    RatingHistory.player_id.in_(chunk),
+                )
+            ):
+                ratings[pid] = rating
+        asked.update(missing)
+        return ratings
+
+
+_KEPT_LISTS = 16
+"""The lists whose ratings :class:`NormReads` keeps."""
+
+
+class _Lists:
+    """The standard list in force on a day (the newest published list dated on or before
+    it; before any, the register's entry ratings), each read once."""
+
+    def __init__(self, reads: NormReads, entry: dict[int, int | None], ids: Sequence[int]):
+        self.reads = reads
+        self.entry = entry
+        self.ids = ids
+        self.dates = reads.dates
         self.read: dict[dt.date | None, dict[int, int | None]] = {}
 
     def date_on(self, day: dt.date) -> dt.date | None:
@@ -156,17 +203,8 @@ class _Lists:
             return found
         ratings = dict(self.entry)
         if list_date is not None:
-            period_id = self.period_ids[self.dates.index(list_date)]
-            for i in range(0, len(self.ids), _CHUNK):
-                chunk = self.ids[i : i + _CHUNK]
-                for pid, rating in self.session.execute(
-                    sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
-                        RatingHistory.period_id == period_id,
-                        RatingHistory.time_control == "standard",
-                        RatingHistory.player_id.in_(chunk),
-                    )
-                ):
-                    ratings[pid] = rating
+            on_list = self.reads.list_ratings(list_date, self.ids)
+            ratings.update((pid, on_list[pid]) for pid in self.ids if pid in on_list)
         self.read[list_date] = ratings
         return ratings
 
@@ -213,25 +251,69 @@ def event_norms(session: Session, ref: str) -> EventNorms:
     return _event_norms(session, event)
 
 
-def _event_norms(session: Session, event: Event) -> EventNorms:
-    games = session.execute(
-        sa.select(
-            Game.round, Game.played_on, Game.white_id, Game.black_id, Game.result, Game.rateable
-        )
-        .where(Game.event_id == event.id)
-        .order_by(Game.played_on, Game.id)
-    ).all()
+class NormGameRow(NamedTuple):
+    """One game of an event as the norm checks read it."""
+
+    round: str | None
+    played_on: dt.date
+    white_id: int
+    black_id: int
+    result: Result
+    rateable: bool
+
+
+class NormByeRow(NamedTuple):
+    """One bye of an event as the norm checks read it."""
+
+    player_id: int
+    round: str
+    code: str
+
+
+@dataclass(frozen=True, slots=True)
+class EventRows:
+    """An event's games (in the order played: by day, then by id) and byes, when the caller
+    has read them already (a site's event page)."""
+
+    games: Sequence[NormGameRow]
+    byes: Sequence[NormByeRow]
+
+
+def _event_norms(
+    session: Session,
+    event: Event,
+    rows: EventRows | None = None,
+    reads: NormReads | None = None,
+) -> EventNorms:
+    if rows is None:
+        rows = EventRows(
+            [
+                NormGameRow(*r)
+                for r in session.execute(
+                    sa.select(
+                        Game.round, Game.played_on, Game.white_id, Game.black_id, Game.result,
+                        Game.rateable,
+                    )
+                    .where(Game.event_id == event.id)
+                    .order_by(Game.played_on, Game.id)
+                )
+            ],
+            [
+                NormByeRow(*r)
+                for r in session.execute(
+                    sa.select(Bye.player_id, Bye.round, Bye.code).where(Bye.event_id == event.id)
+                )
+            ],
+        )  # fmt: skip
+    games, byes = rows.games, rows.byes
     if not games:
         raise InvalidInputError(f"event {event.id} ({event.name}) holds no games")
-    byes = session.execute(
-        sa.select(Bye.player_id, Bye.round, Bye.code).where(Bye.event_id == event.id)
-    ).all()
 
     by_label = all(g.round for g in games)
     order: dict[str, int] = {}
     order_by_day: dict[dt.date, int] = {}
     if by_label:
-        labels = {g.round for g in games} | {b.round for b in byes}
+        labels = {g.round or "" for g in games} | {b.round for b in byes}
         order = {label: i for i, label in enumerate(sorted(labels, key=_round_key), 1)}
     else:  # no round names: rounds by the days the games were played
         days = sorted({g.played_on for g in games})
@@ -239,8 +321,9 @@ def _event_norms(session: Session, event: Event) -> EventNorms:
     sides: list[_Side] = []
     pairs: set[frozenset[int]] = set()
     for g in games:
-        number = order[g.round] if by_label else order_by_day[g.played_on]
-        label = g.round if by_label else g.played_on.isoformat()
+        named = g.round or ""  # by_label: every game has its round's name
+        number = order[named] if by_label else order_by_day[g.played_on]
+        label = named if by_label else g.played_on.isoformat()
         played = g.result.is_played and g.rateable
         pairs.add(frozenset((g.white_id, g.black_id)))
         for player, opponent, halves in (
@@ -252,7 +335,11 @@ def _event_norms(session: Session, event: Event) -> EventNorms:
     in_games = sorted({s.player for s in sides})
     ids = sorted(set(in_games) | {b.player_id for b in byes})
     register = _players(session, ids)
-    lists = _Lists(session, {pid: p[4] for pid, p in register.items()}, ids)
+    lists = _Lists(
+        reads if reads is not None else NormReads(session),
+        {pid: p[4] for pid, p in register.items()},
+        ids,
+    )
     per_game = norms.is_long_for_norms(event.start_date, event.end_date)
     start_list = lists.date_on(event.start_date)
 
@@ -306,9 +393,9 @@ def _event_norms(session: Session, event: Event) -> EventNorms:
     results = []
     for pid in ids:
         name, fed, title, sex, _ = register[pid]
-        player = NormPlayer(pid, fed, _member(fed), title, sex)
+        checked = NormPlayer(pid, fed, _member(fed), title, sex)
         checks = norms.check_norms(
-            player, mine[pid], setting, unplayed_wins=unplayed[pid], name_of=name_of
+            checked, mine[pid], setting, unplayed_wins=unplayed[pid], name_of=name_of
         )
         results.append(PlayerNorms(pid, name, fed, title, score[pid], checks))
     results.sort(key=lambda p: (-p.score_half_points, p.name.lower(), p.player_id))
@@ -326,23 +413,37 @@ def _event_norms(session: Session, event: Event) -> EventNorms:
     )
 
 
-def norms_reached(session: Session, event_id: int) -> list[tuple[PlayerNorms, NormCheck]]:
+def norms_reached(
+    session: Session,
+    event_id: int,
+    rows: EventRows | None = None,
+    reads: NormReads | None = None,
+) -> list[tuple[PlayerNorms, NormCheck]]:
     """The norms reached in one standard event (for its page on the website); none for an
-    event whose players have fewer than 8 games each (no norm is possible: 1.4.1, 1.4.1c)."""
-    sides = _sides(event_id)
-    most = session.scalar(
-        sa.select(sa.func.count())
-        .select_from(sides)
-        .group_by(sides.c.player_id)
-        .order_by(sa.func.count().desc())
-        .limit(1)
-    )
+    event whose players have fewer than 8 games each (no norm is possible: 1.4.1, 1.4.1c).
+
+    ``rows``: the event's games and byes, when the caller has read them; ``reads``: the
+    reads shared by the events of one publish. Both only save queries: the verdicts are
+    the same."""
+    if rows is None:
+        sides = _sides(event_id)
+        most = session.scalar(
+            sa.select(sa.func.count())
+            .select_from(sides)
+            .group_by(sides.c.player_id)
+            .order_by(sa.func.count().desc())
+            .limit(1)
+        )
+    else:
+        counted = Counter(g.white_id for g in rows.games)
+        counted.update(g.black_id for g in rows.games)
+        most = max(counted.values(), default=0)
     if not norms.norm_possible(most or 0):
         return []
     event = session.get(Event, event_id)
     if event is None or event.time_control != "standard":
         return []
-    found = _event_norms(session, event)
+    found = _event_norms(session, event, rows, reads)
     return [(p, c) for p in found.players for c in p.checks if c.norm]
 
 

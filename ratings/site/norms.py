@@ -3,16 +3,12 @@
 
 from __future__ import annotations
 
-from collections import Counter
-from collections.abc import Sequence
-
 from sqlalchemy.orm import Session
 
-from ratings.rules.norms import norm_possible
 from ratings.service import publish as data
-from ratings.service.norms import norms_reached
+from ratings.service.norms import EventRows, NormByeRow, NormGameRow, NormReads, norms_reached
 
-__all__ = ["event_norm_rows"]
+__all__ = ["event_norm_rows", "event_rows"]
 
 
 def _score(halves: int) -> str:
@@ -20,27 +16,32 @@ def _score(halves: int) -> str:
     return f"{whole}.5" if half else str(whole)
 
 
+def event_rows(event: data.EventData) -> EventRows:
+    """An event's games (in the order played) and byes as the norm checks read them."""
+    return EventRows(
+        [
+            NormGameRow(g.round, g.played_on, g.white_id, g.black_id, g.result, g.rated)
+            for g in sorted(event.games, key=lambda g: (g.played_on, g.id))
+        ],
+        [NormByeRow(b.player_id, b.round, b.code) for b in event.byes],
+    )
+
+
 def event_norm_rows(
     session: Session,
-    event_id: int,
+    event: data.EventData,
     time_control: str,
-    games: Sequence[data.EventGame] | None = None,
+    reads: NormReads | None = None,
 ) -> list[dict[str, object]]:
     """One row per norm reached in a standard event (none for a rapid or blitz site): the
     player, the title, games counted, score, Ra and Rp, and the notes on how it was reached
     (later rounds ignored, the opponent raised to the floor...). The template escapes every
     value.
 
-    ``games``: every game of the event (its page has read them), when known: an event in
-    which no player has the games a norm needs has none, as :func:`norms_reached` finds by a
-    query of its own (most events of a site: a query each saved)."""
+    The norm checks read the games and byes the page has read (``event``), not their own,
+    and the lists through ``reads``, shared by the pages of one publish."""
     if time_control != "standard":
         return []
-    if games is not None:
-        sides = Counter(g.white_id for g in games)
-        sides.update(g.black_id for g in games)
-        if not norm_possible(max(sides.values(), default=0)):
-            return []
     return [
         {
             "player_id": p.player_id,
@@ -52,5 +53,5 @@ def event_norm_rows(
             "rp": c.rp,
             "notes": "; ".join(str(r) for r in c.notes),
         }
-        for p, c in norms_reached(session, event_id)
+        for p, c in norms_reached(session, event.event_id, event_rows(event), reads)
     ]

@@ -9,6 +9,7 @@ from sqlalchemy.orm import Session
 
 from ratings.service import publish as data
 from ratings.service.crosstable import CrossCell, crosstable
+from ratings.service.norms import NormReads
 from ratings.site.cells import halves, trend
 from ratings.site.norms import event_norm_rows
 from ratings.site.pages import Pages
@@ -21,11 +22,14 @@ class EventPages(Pages):
     """Renders the event pages."""
 
     def events_pages(self, session: Session, wanted: Collection[int] | None) -> None:
+        reads: NormReads | None = None  # the lists' ratings, read once for every page
         for ev in data.event_data(session, wanted):
             event = self.events.get(ev.event_id)
             if event is None:
                 continue  # ends after the newest rated period: published once rated
-            norms = event_norm_rows(session, ev.event_id, self.time_control, ev.games)
+            if reads is None and self.time_control == "standard":
+                reads = NormReads(session)
+            norms = event_norm_rows(session, ev, self.time_control, reads)
             self._event(event, ev, norms)
             self._tick("events")
 
