@@ -242,7 +242,7 @@ def publish_site(
     site = Site(environment(), out, shared)
     finish_assets = write_assets(out)
     out.put(NEWEST, svg_chart.newest_css(len(periods) - 1, periods[-1].label))
-    work = pool.split_plan(plan, shared)
+    work = pool.split_plan(plan, shared, jobs)
     total = sum(job.size for job in work)
     counts = {"lists": 0, "players": 0, "events": 0}
     bits: dict[int, int] = {}

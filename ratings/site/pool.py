@@ -1,5 +1,6 @@
 """The parts of a publish and the process pool that renders them: the plan cut into jobs,
-and the worker processes (spawned, each with its own read-only connection)."""
+and the worker processes (forked from a server process, or spawned; each with its own
+read-only connection)."""
 
 from __future__ import annotations
 
@@ -28,24 +29,33 @@ __all__ = [
 ]
 
 
-PARALLEL_FROM = 3000
-"""Pages to render from which ``jobs`` > 1 starts worker processes (each costs a second)."""
+PARALLEL_FROM = 500
+"""Pages to render from which ``jobs`` > 1 starts worker processes. They start from a
+server process that imports this module once (:func:`_context`): one more month of the
+5,000-player benchmark (about 900 pages) took 3.5 s in two workers instead of about 5 s in
+this process, and a month of 530 pages on 2,000 players 2.2-2.7 s instead of 2.5-3.2 s
+(bench/RESULTS-publish.md)."""
 
 CHUNK_PAGES = 2500
 """Player or event pages per part of a parallel publish."""
 
 
-def split_plan(plan: Plan, shared: Shared) -> list[Job]:
-    """The plan cut into parts, the largest first. In a full publish a part is a span of
-    ids (one range query, no ``IN`` list)."""
+def split_plan(plan: Plan, shared: Shared, workers: int = 1) -> list[Job]:
+    """The plan cut into parts, the largest first: the player and event pages in parts of
+    at most :data:`CHUNK_PAGES`, and fewer pages a part when that gives each of ``workers``
+    a part of the players (one more month's few hundred pages). In a full publish a part is
+    a span of ids (one range query, no ``IN`` list)."""
     jobs: list[Job] = []
     for kind, wanted, universe in (
         ("players", plan.players, sorted(shared.register)),
         ("events", plan.events, sorted(shared.events)),
     ):
         ids = universe if plan.full else sorted(set(wanted) & set(universe))
-        for start in range(0, len(ids), CHUNK_PAGES):
-            chunk = ids[start : start + CHUNK_PAGES]
+        size = CHUNK_PAGES
+        if kind == "players" and workers > 1:
+            size = max(1, min(CHUNK_PAGES, -(-len(ids) // workers)))
+        for start in range(0, len(ids), size):
+            chunk = ids[start : start + size]
             span: Collection[int] = range(chunk[0], chunk[-1] + 1) if plan.full else chunk
             jobs.append(Job(kind, span, len(chunk)))
     lists = [p.id for p in shared.periods if p.id in plan.lists]
@@ -93,6 +103,18 @@ def run_job(job: Job) -> Done:
     )
 
 
+def _context() -> multiprocessing.context.BaseContext:
+    """How the workers start: forked from a server process that imported this module once
+    (each worker then starts in milliseconds, not the half second an import takes), where
+    the system has one; else each spawned afresh. Never forked from this process, which
+    runs threads (the folder's writers)."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload([__name__])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
 def render_in_pool(
     work: Sequence[Job],
     shared: Shared,
@@ -107,7 +129,7 @@ def render_in_pool(
     called as each part is done. ``meanwhile()`` runs in this process once the parts are
     handed out (instead of after them: this process would only wait). On an error the parts
     still queued are cancelled."""
-    context = multiprocessing.get_context("spawn")  # no fork of a process with threads
+    context = _context()
     with ProcessPoolExecutor(
         min(jobs, len(work)), mp_context=context, initializer=start_worker,
         initargs=(shared,),
