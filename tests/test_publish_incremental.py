@@ -4,6 +4,9 @@ result is byte for byte the site a publish into an empty folder would give."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -142,6 +145,37 @@ def test_worker_processes_give_the_same_site(
     monkeypatch.setattr(pool, "CHUNK_PAGES", 12)
     parallel = tmp_path / "parallel"
     publish(db, parallel, "--jobs", "2")
+    assert site_files(parallel) == site_files(serial)
+
+
+def test_workers_start_where_the_temporary_folder_cannot_hold_a_socket(
+    db: Path, tmp_path: Path
+) -> None:
+    """The workers fork from a server reached through a socket in the temporary folder; a
+    TMPDIR too long for a socket's path (about 108 bytes) gets spawned workers instead of
+    an error, and the same site."""
+    serial = tmp_path / "serial"
+    publish(db, serial, "--jobs", "1")
+    long_tmp = tmp_path / ("t" * 120)
+    long_tmp.mkdir()
+    parallel = tmp_path / "parallel"
+    script = (
+        "import sys\n"
+        "from ratings.site import pool\n"
+        "pool.PARALLEL_FROM = 1\n"
+        "pool.CHUNK_PAGES = 12\n"
+        "from ratings.cli import cli\n"
+        "cli(sys.argv[1:])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "--db", str(db), "publish", str(parallel), "--jobs", "2"],
+        env={**os.environ, "TMPDIR": str(long_tmp)},
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr
     assert site_files(parallel) == site_files(serial)
 
 

@@ -106,12 +106,21 @@ def run_job(job: Job) -> Done:
 def _context() -> multiprocessing.context.BaseContext:
     """How the workers start: forked from a server process that imported this module once
     (each worker then starts in milliseconds, not the half second an import takes), where
-    the system has one; else each spawned afresh. Never forked from this process, which
-    runs threads (the folder's writers)."""
+    the system has one and it starts; else each spawned afresh. Never forked from this
+    process, which runs threads (the folder's writers). The server is reached through a
+    socket in the temporary folder: a TMPDIR too long for a socket's path (about 108 bytes)
+    cannot hold one, and then the workers are spawned."""
     if "forkserver" in multiprocessing.get_all_start_methods():
+        from multiprocessing import forkserver  # not on every system
+
         context = multiprocessing.get_context("forkserver")
         context.set_forkserver_preload([__name__])
-        return context
+        try:
+            forkserver.ensure_running()
+        except OSError:
+            pass
+        else:
+            return context
     return multiprocessing.get_context("spawn")
 
 
