@@ -17,6 +17,7 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from ratings.db import SessionFactory, database_url, make_engine
+from ratings.service import norm_reads
 from ratings.service import norms as service_norms
 from ratings.service import publish as data
 from ratings.site.norms import event_rows
@@ -276,13 +277,13 @@ def assert_site_reads_alike(db: str, monkeypatch: pytest.MonkeyPatch) -> int:
         with SessionFactory(bind=engine) as session:
             events = list(data.event_data(session))
             alone = [service_norms.norms_reached(session, ev.event_id) for ev in events]
-            shared = service_norms.NormReads(session)
+            shared = norm_reads.NormReads(session)
             assert alone == [
                 service_norms.norms_reached(session, ev.event_id, event_rows(ev), shared)
                 for ev in events
             ]
-            monkeypatch.setattr(service_norms, "_KEPT_LISTS", 1)
-            shared = service_norms.NormReads(session)
+            monkeypatch.setattr(norm_reads, "_KEPT_LISTS", 1)
+            shared = norm_reads.NormReads(session)
             assert alone == [
                 service_norms.norms_reached(session, ev.event_id, event_rows(ev), shared)
                 for ev in events

@@ -3,7 +3,8 @@ docs/TITLES.md): the reads around :mod:`ratings.rules.norms`, which does the ari
 
 :func:`event_norms` loads one event's games and byes, the ratings of the list in force at its
 start (or, for an event longer than 30 days, on each game's day: art. 1.1.4), the players'
-titles, federations and sex from the register, and asks the rules for each player's verdict.
+titles, federations and sex from the register (those reads are
+:mod:`ratings.service.norm_reads`), and asks the rules for each player's verdict.
 :func:`title_report` finds the titles reached by rating (art. 1.3) from the published lists
 and every game's rating change (the interim ratings of art. 1.5.3a), and the state of each
 title application (art. 1.5) from the norms made here.
@@ -14,20 +15,16 @@ functions take the session first and write nothing.
 
 from __future__ import annotations
 
-import bisect
 import datetime as dt
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings.errors import InvalidInputError
 from ratings.federations import is_fide_federation
-from ratings.models import NORM_EXEMPTIONS, Bye, Event, Game, Player, RatingHistory, RatingPeriod
-from ratings.results import Result
+from ratings.models import NORM_EXEMPTIONS, Bye, Event, Game, Player
 from ratings.rules import norms
 from ratings.rules.norms import (
     Application,
@@ -44,14 +41,18 @@ from ratings.rules.norms import (
 from ratings.service.common import fetch_all, get_player
 from ratings.service.crosstable import BYE_HALF_POINTS
 from ratings.service.event_lookup import get_event
+from ratings.service.norm_reads import (
+    EventRows,
+    ListsInForce,
+    NormByeRow,
+    NormGameRow,
+    NormReads,
+    players_of,
+)
 
 __all__ = [
     "EXEMPTION_CHOICES",
     "EventNorms",
-    "EventRows",
-    "NormByeRow",
-    "NormGameRow",
-    "NormReads",
     "PlayerNorms",
     "PlayerTitles",
     "event_norms",
@@ -64,8 +65,6 @@ EXEMPTION_CHOICES = (*(e.replace("_", "-") for e in NORM_EXEMPTIONS), "none")
 """``event edit --norm-exemption``'s values: the four kinds of 1.4.3a-d, and ``none``."""
 assert tuple(e.value for e in NormExemption) == NORM_EXEMPTIONS
 
-_CHUNK = 500
-"""Player ids per ``IN (...)`` list."""
 _UNPLAYED_WIN_BYES = frozenset({"U", "+"})
 """Bye codes of a round won without playing (1.4.1c): a pairing-allocated bye (``U``) or a
 forfeit win without an opponent (``+``); a full-point bye asked for (``F``) is not one."""
@@ -138,99 +137,6 @@ def _round_key(text: str) -> tuple[int, int, str]:
     return (0, int(text), "") if text.isascii() and text.isdigit() else (1, 0, text)
 
 
-class NormReads:
-    """The reads the norm checks of many events share (a site's event pages, issue 30): the
-    list dates, read once, and each list's ratings of the players already asked for, so that
-    an event reads only its players that an earlier event did not. The ratings of the
-    :data:`_KEPT_LISTS` lists asked for last are kept (events come in about the order they
-    were played)."""
-
-    def __init__(self, session: Session) -> None:
-        self.session = session
-        rows = session.execute(
-            sa.select(RatingPeriod.list_date, RatingPeriod.id).order_by(RatingPeriod.list_date)
-        ).all()
-        self.dates = [r[0] for r in rows]
-        self.period_ids = [r[1] for r in rows]
-        self._read: dict[int, tuple[set[int], dict[int, int | None]]] = {}
-
-    def list_ratings(self, list_date: dt.date, ids: Sequence[int]) -> dict[int, int | None]:
-        """The standard ratings on the list of ``list_date`` of those of ``ids`` who have a
-        row on it (None: unrated on it)."""
-        period_id = self.period_ids[self.dates.index(list_date)]
-        found = self._read.pop(period_id, None)
-        asked, ratings = found if found is not None else (set(), {})
-        self._read[period_id] = (asked, ratings)  # the newest asked for, last
-        while len(self._read) > _KEPT_LISTS:
-            del self._read[next(iter(self._read))]
-        missing = [pid for pid in ids if pid not in asked]
-        for i in range(0, len(missing), _CHUNK):
-            chunk = missing[i : i + _CHUNK]
-            for pid, rating in self.session.execute(
-                sa.select(RatingHistory.player_id, RatingHistory.rating_after).where(
-                    RatingHistory.period_id == period_id,
-                    RatingHistory.time_control == "standard",
-                    RatingHistory.player_id.in_(chunk),
-                )
-            ):
-                ratings[pid] = rating
-        asked.update(missing)
-        return ratings
-
-
-_KEPT_LISTS = 16
-"""The lists whose ratings :class:`NormReads` keeps."""
-
-
-class _Lists:
-    """The standard list in force on a day (the newest published list dated on or before
-    it; before any, the register's entry ratings), each read once."""
-
-    def __init__(self, reads: NormReads, entry: dict[int, int | None], ids: Sequence[int]):
-        self.reads = reads
-        self.entry = entry
-        self.ids = ids
-        self.dates = reads.dates
-        self.read: dict[dt.date | None, dict[int, int | None]] = {}
-
-    def date_on(self, day: dt.date) -> dt.date | None:
-        i = bisect.bisect_right(self.dates, day)
-        return self.dates[i - 1] if i else None
-
-    def ratings(self, list_date: dt.date | None) -> dict[int, int | None]:
-        found = self.read.get(list_date)
-        if found is not None:
-            return found
-        ratings = dict(self.entry)
-        if list_date is not None:
-            on_list = self.reads.list_ratings(list_date, self.ids)
-            ratings.update((pid, on_list[pid]) for pid in self.ids if pid in on_list)
-        self.read[list_date] = ratings
-        return ratings
-
-
-_Registered = tuple[str, str | None, str | None, str | None, int | None]
-"""A player's name, federation, title, sex and entry rating."""
-
-
-def _players(session: Session, ids: Sequence[int]) -> dict[int, _Registered]:
-    """(name, federation, title, sex, entry rating) by id."""
-    found: dict[int, _Registered] = {}
-    for i in range(0, len(ids), _CHUNK):
-        for pid, name, fed, title, sex, entry in session.execute(
-            sa.select(
-                Player.id,
-                Player.name,
-                Player.federation,
-                Player.title,
-                Player.sex,
-                Player.entry_rating,
-            ).where(Player.id.in_(ids[i : i + _CHUNK]))
-        ):
-            found[pid] = (name, fed, title, sex, entry)
-    return found
-
-
 def _member(federation: str | None) -> bool:
     return federation is not None and is_fide_federation(federation)
 
@@ -249,34 +155,6 @@ def event_norms(session: Session, ref: str) -> EventNorms:
             "norms are made in standard events (FIDE Title Regulations 0.5)"
         )
     return _event_norms(session, event)
-
-
-class NormGameRow(NamedTuple):
-    """One game of an event as the norm checks read it."""
-
-    round: str | None
-    played_on: dt.date
-    white_id: int
-    black_id: int
-    result: Result
-    rateable: bool
-
-
-class NormByeRow(NamedTuple):
-    """One bye of an event as the norm checks read it."""
-
-    player_id: int
-    round: str
-    code: str
-
-
-@dataclass(frozen=True, slots=True)
-class EventRows:
-    """An event's games (in the order played: by day, then by id) and byes, when the caller
-    has read them already (a site's event page)."""
-
-    games: Sequence[NormGameRow]
-    byes: Sequence[NormByeRow]
 
 
 def _event_norms(
@@ -334,8 +212,8 @@ def _event_norms(
     rounds = len(order) if by_label else len(order_by_day)
     in_games = sorted({s.player for s in sides})
     ids = sorted(set(in_games) | {b.player_id for b in byes})
-    register = _players(session, ids)
-    lists = _Lists(
+    register = players_of(session, ids)
+    lists = ListsInForce(
         reads if reads is not None else NormReads(session),
         {pid: p[4] for pid, p in register.items()},
         ids,
@@ -629,7 +507,7 @@ def title_report(session: Session, player_ref: str | None = None) -> list[Player
         for pid in made:  # the whole trail of those who apply
             points.update(_rating_points(session, pid, 0))
     ids = sorted(set(points) | set(made)) if one is None else [one.id]
-    info = {pid: p[:4] for pid, p in _players(session, ids).items()}
+    info = {pid: p[:4] for pid, p in players_of(session, ids).items()}
     report = []
     for pid in ids:
         name, _, title, sex = info[pid]

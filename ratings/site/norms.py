@@ -6,7 +6,8 @@ from __future__ import annotations
 from sqlalchemy.orm import Session
 
 from ratings.service import publish as data
-from ratings.service.norms import EventRows, NormByeRow, NormGameRow, NormReads, norms_reached
+from ratings.service.norm_reads import EventRows, NormByeRow, NormGameRow, NormReads
+from ratings.service.norms import norms_reached
 
 __all__ = ["event_norm_rows", "event_rows"]
 

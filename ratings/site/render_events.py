@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from ratings.service import publish as data
 from ratings.service.crosstable import CrossCell, crosstable
-from ratings.service.norms import NormReads
+from ratings.service.norm_reads import NormReads
 from ratings.site.cells import halves, trend
 from ratings.site.norms import event_norm_rows
 from ratings.site.pages import Pages
