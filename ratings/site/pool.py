@@ -32,9 +32,9 @@ __all__ = [
 PARALLEL_FROM = 500
 """Pages to render from which ``jobs`` > 1 starts worker processes. They start from a
 server process that imports this module once (:func:`_context`): one more month of the
-5,000-player benchmark (about 900 pages) took 3.5 s in two workers instead of about 5 s in
-this process, and a month of 530 pages on 2,000 players 2.2-2.7 s instead of 2.5-3.2 s
-(bench/RESULTS-publish.md)."""
+5,000-player benchmark (about 900 pages) took 3.5 s in two forked workers (one run) and
+5.3-6.1 s in this process (three runs), and a month of 530 pages on 2,000 players 2.2-2.7 s
+instead of 2.5-3.2 s (bench/RESULTS-publish.md)."""
 
 CHUNK_PAGES = 2500
 """Player or event pages per part of a parallel publish."""
