@@ -148,6 +148,7 @@ def test_worker_processes_give_the_same_site(
     assert site_files(parallel) == site_files(serial)
 
 
+@pytest.mark.slow  # a publish in a process of its own: 4 s, out of the test loop
 def test_workers_start_where_the_temporary_folder_cannot_hold_a_socket(
     db: Path, tmp_path: Path
 ) -> None:
