@@ -15,7 +15,7 @@ from typing import NamedTuple
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings.models import Player, RatingHistory, RatingPeriod
+from ratings.models import Bye, Game, Player, RatingHistory, RatingPeriod
 from ratings.results import Result
 
 __all__ = [
@@ -26,6 +26,7 @@ __all__ = [
     "NormReads",
     "Registered",
     "players_of",
+    "read_event_rows",
 ]
 
 _CHUNK = 500
@@ -58,6 +59,21 @@ class EventRows:
 
     games: Sequence[NormGameRow]
     byes: Sequence[NormByeRow]
+
+
+def read_event_rows(session: Session, event_id: int) -> EventRows:
+    """An event's games, in the order played, and its byes, read from the database."""
+    games = session.execute(
+        sa.select(
+            Game.round, Game.played_on, Game.white_id, Game.black_id, Game.result, Game.rateable
+        )
+        .where(Game.event_id == event_id)
+        .order_by(Game.played_on, Game.id)
+    )
+    byes = session.execute(
+        sa.select(Bye.player_id, Bye.round, Bye.code).where(Bye.event_id == event_id)
+    )
+    return EventRows([NormGameRow(*r) for r in games], [NormByeRow(*r) for r in byes])
 
 
 class NormReads:

@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 
 from ratings.errors import InvalidInputError
 from ratings.federations import is_fide_federation
-from ratings.models import NORM_EXEMPTIONS, Bye, Event, Game, Player
+from ratings.models import NORM_EXEMPTIONS, Event, Game, Player
 from ratings.rules import norms
 from ratings.rules.norms import (
     Application,
@@ -44,10 +44,9 @@ from ratings.service.event_lookup import get_event
 from ratings.service.norm_reads import (
     EventRows,
     ListsInForce,
-    NormByeRow,
-    NormGameRow,
     NormReads,
     players_of,
+    read_event_rows,
 )
 
 __all__ = [
@@ -164,25 +163,7 @@ def _event_norms(
     reads: NormReads | None = None,
 ) -> EventNorms:
     if rows is None:
-        rows = EventRows(
-            [
-                NormGameRow(*r)
-                for r in session.execute(
-                    sa.select(
-                        Game.round, Game.played_on, Game.white_id, Game.black_id, Game.result,
-                        Game.rateable,
-                    )
-                    .where(Game.event_id == event.id)
-                    .order_by(Game.played_on, Game.id)
-                )
-            ],
-            [
-                NormByeRow(*r)
-                for r in session.execute(
-                    sa.select(Bye.player_id, Bye.round, Bye.code).where(Bye.event_id == event.id)
-                )
-            ],
-        )  # fmt: skip
+        rows = read_event_rows(session, event.id)
     games, byes = rows.games, rows.byes
     if not games:
         raise InvalidInputError(f"event {event.id} ({event.name}) holds no games")
