@@ -8,6 +8,8 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -146,6 +148,63 @@ def test_worker_processes_give_the_same_site(
     parallel = tmp_path / "parallel"
     publish(db, parallel, "--jobs", "2")
     assert site_files(parallel) == site_files(serial)
+
+
+def _plan_and_shared(full: bool, lists: int, events: int, players: int) -> tuple[Any, Any]:
+    """What :func:`pool.split_plan` reads of a plan and of what the parts share."""
+    shared = SimpleNamespace(
+        periods=[SimpleNamespace(id=i) for i in range(1, 122)],
+        events=dict.fromkeys(range(1, 2959)),
+        register=dict.fromkeys(range(1, 5001)),
+    )
+    plan = SimpleNamespace(
+        full=full,
+        lists=set(range(122 - lists, 122)),
+        events=set(range(1, events + 1)),
+        players=set(range(1, 2 * players + 1, 2)),
+    )
+    return plan, shared
+
+
+@pytest.mark.parametrize("full", [True, False])
+@pytest.mark.parametrize("workers", [1, 2, 4])
+def test_the_parts_of_a_publish_hold_every_page_once(full: bool, workers: int) -> None:
+    """The benchmark's shape (121 lists, 2,958 events, 5,000 players): every page in one
+    part; for several workers, parts that shrink towards the end so that the workers
+    finish about together (bench/RESULTS-publish.md), the lists first."""
+    plan, shared = _plan_and_shared(full, 121 if full else 2, 2958 if full else 29, 761)
+    jobs = pool.split_plan(plan, shared, workers)
+    ids = [list(job.ids or ()) for job in jobs]  # (None: every id; never in a split)
+    for kind, wanted in (
+        ("lists", plan.lists),
+        ("events", shared.events if full else plan.events),
+        ("players", shared.register if full else plan.players),
+    ):
+        got = [i for job, part in zip(jobs, ids, strict=True) if job.kind == kind for i in part]
+        got = [i for i in got if i in wanted]
+        assert sorted(got) == sorted(wanted)  # each once (a span may hold ids not wanted)
+    assert [job.index for job in jobs] == [True] + [False] * (len(jobs) - 1)
+    assert jobs[0].kind == "lists"
+    assert all(len(part) <= pool.CHUNK_PAGES for part in ids)
+    if workers == 1:
+        assert [job.kind for job in jobs].count("lists") == 2  # in halves
+        return
+    costs = [pool.PAGE_COSTS[job.kind] * len(part) for job, part in zip(jobs, ids, strict=True)]
+    total = sum(costs)
+    assert costs[0] <= total // (2 * workers) + pool.PAGE_COSTS["lists"]
+    assert costs[-1] <= pool.SMALLEST_PART  # the last part is small
+    players = [c for job, c in zip(jobs, costs, strict=True) if job.kind == "players"]
+    assert players == sorted(players, reverse=True)
+
+
+def test_a_publish_with_no_list_to_render_still_renders_the_index() -> None:
+    plan, shared = _plan_and_shared(False, 0, 0, 3)
+    for workers in (1, 2):
+        jobs = pool.split_plan(plan, shared, workers)
+        assert [(job.kind, tuple(job.ids or ()), job.index) for job in jobs] == [
+            ("lists", (), True),
+            ("players", (1, 3, 5), False),
+        ]
 
 
 @pytest.mark.slow  # a publish in a process of its own: 4 s, out of the test loop

@@ -240,7 +240,6 @@ def publish_site(
         out.identity, out.database, time_control, tuple(linked),
     )  # fmt: skip
     site = Site(environment(), out, shared)
-    finish_assets = write_assets(out)
     out.put(NEWEST, svg_chart.newest_css(len(periods) - 1, periods[-1].label))
     work = pool.split_plan(plan, shared, jobs)
     total = sum(job.size for job in work)
@@ -253,8 +252,13 @@ def publish_site(
         if progress is not None:
             progress(sum(counts.values()), total)
 
+    finish_assets: list[Callable[[], None]] = []
+
     def every_time() -> None:
-        # the calculators; players, events, the search index, merged records: always
+        # the assets (making the Vega bundle holds this process's GIL for about a second:
+        # in a parallel publish, while the workers render); the calculators; players,
+        # events, the search index, merged records: always
+        finish_assets.append(write_assets(out))
         write_calculators(site.t_list.environment, out, site.common)
         site.index_pages(session)
 
@@ -265,7 +269,7 @@ def publish_site(
         for job in work:
             record(job, site.run(session, job))
         every_time()
-    finish_assets()
+    finish_assets[0]()
     out.flush()
 
     _finish(

@@ -37,33 +37,51 @@ server process that imports this module once (:func:`_context`): one more month 
 instead of 2.5-3.2 s (bench/RESULTS-publish.md)."""
 
 CHUNK_PAGES = 2500
-"""Player or event pages per part of a parallel publish."""
+"""Player or event pages per part at most (what one part holds in memory)."""
+
+PAGE_COSTS = {"lists": 25, "events": 1, "players": 1}
+"""What a page costs to render, in player pages, for cutting the parts of a parallel
+publish: in one process, the 5,000-player benchmark's player pages took 5.2 ms each, its
+event pages 4.5 ms and each list 125 ms with its downloads and top lists (one run,
+bench/RESULTS-publish.md)."""
+
+SMALLEST_PART = 100
+"""The cost (:data:`PAGE_COSTS`) below which a parallel publish cuts no smaller part."""
 
 
 def split_plan(plan: Plan, shared: Shared, workers: int = 1) -> list[Job]:
-    """The plan cut into parts, the largest first: the player and event pages in parts of
-    at most :data:`CHUNK_PAGES`, and fewer pages a part when that gives each of ``workers``
-    a part of the players (one more month's few hundred pages). In a full publish a part is
-    a span of ids (one range query, no ``IN`` list)."""
-    jobs: list[Job] = []
+    """The plan cut into parts, in the order to hand them out. In one process: the player
+    and event pages in parts of at most :data:`CHUNK_PAGES`, the lists in two. For
+    ``workers`` processes, parts that shrink as the work left does (each about a
+    ``2 * workers``-th of the cost left, :data:`PAGE_COSTS`, down to
+    :data:`SMALLEST_PART`): the lists first, the players last (a part of players costs
+    least to start), so that the workers finish about together. In a full publish a part
+    of players or events is a span of ids (one range query, no ``IN`` list)."""
+    lists = [p.id for p in shared.periods if p.id in plan.lists]
+    kinds: list[tuple[str, Sequence[int]]] = [("lists", lists)]
     for kind, wanted, universe in (
-        ("players", plan.players, sorted(shared.register)),
         ("events", plan.events, sorted(shared.events)),
+        ("players", plan.players, sorted(shared.register)),
     ):
-        ids = universe if plan.full else sorted(set(wanted) & set(universe))
-        size = CHUNK_PAGES
-        if kind == "players" and workers > 1:
-            size = max(1, min(CHUNK_PAGES, -(-len(ids) // workers)))
-        for start in range(0, len(ids), size):
-            chunk = ids[start : start + size]
+        kinds.append((kind, universe if plan.full else sorted(set(wanted) & set(universe))))
+    left = sum(PAGE_COSTS[kind] * len(ids) for kind, ids in kinds)
+    jobs: list[Job] = []
+    for kind, ids in kinds:
+        cost = PAGE_COSTS[kind]
+        start = 0
+        while start < len(ids) or (kind == "lists" and not jobs):
+            if workers > 1:
+                part = max(SMALLEST_PART, left // (2 * workers)) // cost
+            else:
+                part = (len(ids) + 1) // 2 if kind == "lists" else CHUNK_PAGES
+            chunk = ids[start : start + max(1, min(part, CHUNK_PAGES))]
+            start += len(chunk)
+            left -= cost * len(chunk)
+            if kind == "lists":
+                jobs.append(Job(kind, tuple(chunk), 40 * len(chunk) + 40 * (not jobs), not jobs))
+                continue
             span: Collection[int] = range(chunk[0], chunk[-1] + 1) if plan.full else chunk
             jobs.append(Job(kind, span, len(chunk)))
-    lists = [p.id for p in shared.periods if p.id in plan.lists]
-    half = (len(lists) + 1) // 2
-    jobs.append(Job("lists", tuple(lists[:half]), 40 * half + 40, index=True))
-    if lists[half:]:
-        jobs.append(Job("lists", tuple(lists[half:]), 40 * (len(lists) - half)))
-    jobs.sort(key=lambda job: -job.size)
     return jobs
 
 
