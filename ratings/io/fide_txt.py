@@ -47,7 +47,14 @@ from datetime import date
 from ratings.errors import InputFileError
 from ratings.rules import TimeControl, time_control
 
-__all__ = ["FideTxtRow", "format_fide_txt", "parse_fide_txt"]
+__all__ = [
+    "FideTxtRow",
+    "fide_txt_line",
+    "fide_txt_player",
+    "format_fide_txt",
+    "header_line",
+    "parse_fide_txt",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,34 +146,63 @@ def format_fide_txt(
     its column, and :class:`~ratings.rules.InvalidTimeControlError` (a ``ValueError``) for
     an unknown ``list_type``.
     """
-    lines = [_header(list_date, time_control(list_type))]
+    lines = [header_line(list_date, list_type)]
     for row in rows:
-        if row.sex not in (None, "m", "f", "M", "F"):
-            raise ValueError(f"unknown sex {row.sex!r} (expected 'm', 'f' or None)")
-        if "\n" in row.name or "\r" in row.name:
-            raise ValueError(f"a name holds a line break: {row.name!r}")
-        if row.flag is not None and len(row.flag) > 4:
-            raise ValueError(f"flag does not fit in 4 characters: {row.flag!r}")
-        title = row.title
-        women_title = title if title is not None and title.upper() in _WOMEN_TITLES else None
-        name = row.name[:_NAME_MAX]
-        cells = [
-            _cell(row.fide_id, 15, "FIDE id"),
-            name.ljust(61),
-            _cell(row.federation, 4, "federation"),
-            _cell(row.sex.upper() if row.sex else None, 4, "sex"),
+        player = fide_txt_player(row.fide_id, row.name, row.federation, row.sex, row.title)
+        lines.append(
+            fide_txt_line(
+                player, row.rating, row.period_games, row.next_k, row.birth_year, row.flag
+            )
+        )
+    return "\n".join(lines) + "\n"
+
+
+def header_line(list_date: date | None, list_type: TimeControl | str) -> str:
+    """The header line of :func:`format_fide_txt` (no line end)."""
+    return _header(list_date, time_control(list_type))
+
+
+def fide_txt_player(
+    fide_id: int | None, name: str, federation: str | None, sex: str | None, title: str | None
+) -> str:
+    """The register columns of a line of :func:`format_fide_txt` (ID Number to FOA), which
+    :func:`fide_txt_line` completes: a site's lists make them once a player (the same on
+    every list). Raises :class:`ValueError` as :func:`format_fide_txt` does."""
+    if sex not in (None, "m", "f", "M", "F"):
+        raise ValueError(f"unknown sex {sex!r} (expected 'm', 'f' or None)")
+    if "\n" in name or "\r" in name:
+        raise ValueError(f"a name holds a line break: {name!r}")
+    women_title = title if title is not None and title.upper() in _WOMEN_TITLES else None
+    return "".join(
+        (
+            _cell(fide_id, 15, "FIDE id"),
+            name[:_NAME_MAX].ljust(61),
+            _cell(federation, 4, "federation"),
+            _cell(sex.upper() if sex else None, 4, "sex"),
             _cell(title, 5, "title"),
             _cell(women_title, 5, "title"),
-            " " * 15,
-            " " * 4,
-            _cell(row.rating or 0, 6, "rating"),
-            _cell(row.period_games, 4, "period games"),
-            _cell(row.next_k or 0, 3, "next K"),
-            _cell(row.birth_year or 0, 6, "birth year"),
-            (row.flag or "").ljust(4),
-        ]
-        lines.append("".join(cells))
-    return "\n".join(lines) + "\n"
+            " " * 19,  # OTit, FOA
+        )
+    )
+
+
+def fide_txt_line(
+    player: str,
+    rating: int | None,
+    period_games: int,
+    next_k: int | None,
+    birth_year: int | None,
+    flag: str | None,
+) -> str:
+    """A line of :func:`format_fide_txt` (no line end): ``player``
+    (:func:`fide_txt_player`), then the list's columns."""
+    if flag is not None and len(flag) > 4:
+        raise ValueError(f"flag does not fit in 4 characters: {flag!r}")
+    return (
+        f"{player}{_cell(rating or 0, 6, 'rating')}{_cell(period_games, 4, 'period games')}"
+        f"{_cell(next_k or 0, 3, 'next K')}{_cell(birth_year or 0, 6, 'birth year')}"
+        f"{(flag or '').ljust(4)}"
+    )
 
 
 # header tokens -> our field; the rating column is the token after FOA (or OTit)

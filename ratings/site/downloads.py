@@ -7,31 +7,84 @@ import io
 from collections.abc import Iterable
 
 from ratings.io.csv_out import CsvWriter
-from ratings.io.fide_txt import FideTxtRow, format_fide_txt
+from ratings.io.fide_txt import fide_txt_line, fide_txt_player, header_line
 from ratings.service import publish as data
 from ratings.service.reports import LIST_CSV_COLUMNS
 
-__all__ = ["CSV_HEADER", "list_csv", "list_txt"]
+__all__ = ["CSV_HEADER", "DownloadTexts", "list_csv", "list_txt"]
 
 CSV_HEADER = (*LIST_CSV_COLUMNS, "flags")
 """The columns of ``ratings list --format csv``, then the flags the page shows."""
 
 
+class DownloadTexts:
+    """The register columns of each player's line in the CSV and the TXT, made once a
+    publish (a federation's site writes them on every one of its lists): the CSV's
+    neutralised and quoted, the TXT's laid out."""
+
+    def __init__(self, register: dict[int, data.SitePlayer]) -> None:
+        self._register = register
+        self._csv: dict[int, str] = {}
+        self._txt: dict[int, str] = {}
+        self._flags: dict[str, str] = {}
+
+    def csv(self, player_id: int) -> str:
+        """The CSV's first cells (name to birth year), without the separator after them."""
+        found = self._csv.get(player_id)
+        if found is None:
+            p = self._register[player_id]
+            found = self._csv[player_id] = _csv_line(
+                (p.name, p.fide_id, p.federation, p.title, p.birth_year)
+            )
+        return found
+
+    def flags(self, flags: str) -> str:
+        """A flags cell as the CSV writes it (few values)."""
+        found = self._flags.get(flags)
+        if found is None:
+            # after another cell: a row of one empty cell would be written '""'
+            found = self._flags[flags] = _csv_line((0, flags))[2:]
+        return found
+
+    def txt(self, player_id: int) -> str:
+        found = self._txt.get(player_id)
+        if found is None:
+            p = self._register[player_id]
+            found = self._txt[player_id] = fide_txt_player(
+                p.fide_id, p.name, p.federation, p.sex, p.title
+            )
+        return found
+
+
+def _csv_line(cells: tuple[object, ...]) -> str:
+    out = io.StringIO()
+    CsvWriter(out).writerow(cells)
+    return out.getvalue()[:-1]
+
+
+def _number(value: int | None) -> str:
+    """An integer cell: nothing to neutralise or quote."""
+    return "" if value is None else int.__repr__(value)
+
+
 def list_csv(
-    rows: Iterable[tuple[data.SiteListRow, str]], register: dict[int, data.SitePlayer]
+    rows: Iterable[tuple[data.SiteListRow, str]],
+    register: dict[int, data.SitePlayer],
+    texts: DownloadTexts | None = None,
 ) -> str:
     """The list as ``ratings list --format csv`` writes it, plus the flags; every cell
-    neutralised against formula injection (:mod:`ratings.io.csv_out`)."""
-    out = io.StringIO()
-    writer = CsvWriter(out)
-    writer.writerow(CSV_HEADER)
+    neutralised against formula injection (:mod:`ratings.io.csv_out`). ``texts``: the
+    register's cells made once for every list of a publish."""
+    t = texts if texts is not None else DownloadTexts(register)
+    lines = [_csv_line(CSV_HEADER)]
     for e, flags in rows:
-        p = register[e.player_id]
-        writer.writerow(
-            (p.name, p.fide_id, p.federation, p.title, p.birth_year, e.rating, e.change,
-             e.period_games, e.total_games, e.next_k, "true" if e.k10 else "false", flags)
-        )  # fmt: skip
-    return out.getvalue()
+        lines.append(
+            f"{t.csv(e.player_id)},{_number(e.rating)},{_number(e.change)},"
+            f"{_number(e.period_games)},{_number(e.total_games)},{_number(e.next_k)},"
+            f"{'true' if e.k10 else 'false'},{t.flags(flags)}"
+        )
+    lines.append("")
+    return "\n".join(lines)
 
 
 def list_txt(
@@ -39,18 +92,19 @@ def list_txt(
     register: dict[int, data.SitePlayer],
     period: data.SitePeriod,
     time_control: str = "standard",
+    texts: DownloadTexts | None = None,
 ) -> str:
     """The list in FIDE's TXT layout (:mod:`ratings.io.fide_txt`) of its list (rapid and
     blitz: FIDE's rapid and blitz headers, as ``ratings list --format fide-txt``)."""
-    fide_rows = []
+    t = texts if texts is not None else DownloadTexts(register)
+    lines = [header_line(period.list_date, time_control)]
     for e, flags in rows:
         p = register[e.player_id]
         flag = flags.replace("new", "").strip() or None
-        fide_rows.append(
-            FideTxtRow(
-                fide_id=p.fide_id, name=p.name, federation=p.federation, sex=p.sex,
-                title=p.title, rating=e.rating, period_games=e.period_games, next_k=e.next_k,
-                birth_year=p.birth_year, flag=flag,
+        lines.append(
+            fide_txt_line(
+                t.txt(e.player_id), e.rating, e.period_games, e.next_k, p.birth_year, flag
             )
-        )  # fmt: skip
-    return format_fide_txt(fide_rows, list_date=period.list_date, list_type=time_control)
+        )
+    lines.append("")
+    return "\n".join(lines)

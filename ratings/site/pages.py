@@ -17,6 +17,7 @@ from markupsafe import Markup, escape
 from ratings import __version__
 from ratings.service import publish as data
 from ratings.site.data_json import JsonTexts
+from ratings.site.downloads import DownloadTexts
 from ratings.site.output import SiteFolder
 
 __all__ = ["Linked", "Pages", "Shared", "environment", "linked_prefix", "list_title"]
@@ -120,6 +121,11 @@ class Pages:
     def _json_texts(self) -> JsonTexts:
         """The JSON of the names and labels the data files share (made once each)."""
         return JsonTexts(self.events, self.register)
+
+    @functools.cached_property
+    def _download_texts(self) -> DownloadTexts:
+        """The register's cells of the lists' CSV and TXT lines (made once each)."""
+        return DownloadTexts(self.register)
 
     def _html(self, text: str | None) -> Markup:
         """``text`` escaped, remembered (titles, federations, rounds, flags: few values)."""

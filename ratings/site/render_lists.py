@@ -76,12 +76,12 @@ class ListPages(TopPages):
                     heading=f"{self.list_title} {p.label}", lists=(), following=following,
                 )  # fmt: skip
                 self.out.put(f"lists/{p.label}.html", page.encode("utf-8"))
-                self.out.put(
-                    f"lists/{p.label}.csv", list_csv(flagged, self.register).encode("utf-8")
-                )
+                texts = self._download_texts
+                csv = list_csv(flagged, self.register, texts)
+                self.out.put(f"lists/{p.label}.csv", csv.encode("utf-8"))
                 self.out.put(
                     f"lists/{p.label}.txt",
-                    list_txt(flagged, self.register, p, self.time_control).encode("utf-8"),
+                    list_txt(flagged, self.register, p, self.time_control, texts).encode("utf-8"),
                 )
                 self.out.put(
                     f"lists/{p.label}.json",

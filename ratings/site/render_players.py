@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 from collections.abc import Collection, Iterator, Sequence
+from dataclasses import dataclass
 from decimal import Decimal
 
 from markupsafe import Markup
@@ -31,6 +32,28 @@ _STATES = {
     "unrated": "unrated",
     "below_floor": "below the floor: unrated",
 }
+
+
+@dataclass(frozen=True, slots=True)
+class Card:
+    """What the template shows of one calculation card (an object, not a dict: Jinja2 looks
+    an attribute up before an item, and a dict's failed look-up costs an exception per field
+    of every card)."""
+
+    label: str
+    rated: bool
+    first: Markup
+    seed: int | None
+    before: str
+    after: str
+    k_used: str
+    lines: Markup
+    count: int
+    pd_sum: str
+    score: str
+    dr_sum: str
+    k_dr_sum: str
+    change: str
 
 
 class PlayerPages(Pages):
@@ -217,7 +240,7 @@ class PlayerPages(Pages):
         games: list[data.CardGame],
         row: data.PeriodRow | None,
         player: tuple[list[data.PeriodRow], list[data.CardGame], int | None],
-    ) -> dict[str, object]:
+    ) -> Card:
         games.sort(key=lambda g: (g.played_on, g.game_id))
         rated = [g for g in games if g.k_used is not None and g.dr is not None]
         event_names, html, name = self.event_names, self._html, self._name
@@ -259,22 +282,22 @@ class PlayerPages(Pages):
         seed = None
         if rated and row is not None and row.rating_before is None:
             seed = next((g.own_rating for g in rated if g.own_rating is not None), None)
-        return {
-            "label": period.label,
-            "rated": bool(rated),
-            "first": explained,
-            "seed": seed,
-            "before": blank(row.rating_before) if row else "",
-            "after": (blank(row.rating_after) or "unrated") if row else "",
-            "k_used": blank(k_used),
-            "lines": Markup("".join(lines)),
-            "count": len(lines),
-            "pd_sum": fraction(sum((g.pd for g in rated if g.pd is not None), Decimal(0))),
-            "score": score(sum((g.score for g in games), Decimal(0))),
-            "dr_sum": fraction(dr_sum, signed=True),
-            "k_dr_sum": f"{k_used * dr_sum:+.2f}" if k_used is not None else "",
-            "change": signed(row.change) if row else "",
-        }
+        return Card(
+            label=period.label,
+            rated=bool(rated),
+            first=explained,
+            seed=seed,
+            before=blank(row.rating_before) if row else "",
+            after=(blank(row.rating_after) or "unrated") if row else "",
+            k_used=blank(k_used),
+            lines=Markup("".join(lines)),
+            count=len(lines),
+            pd_sum=fraction(sum((g.pd for g in rated if g.pd is not None), Decimal(0))),
+            score=score(sum((g.score for g in games), Decimal(0))),
+            dr_sum=fraction(dr_sum, signed=True),
+            k_dr_sum=f"{k_used * dr_sum:+.2f}" if k_used is not None else "",
+            change=signed(row.change) if row else "",
+        )
 
 
 def _merge(
