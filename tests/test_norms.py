@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from ratings import models
 from ratings.cli import cli
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.service import norm_reads
@@ -267,7 +268,8 @@ CASES = [
 
 def assert_site_reads_alike(db: str, monkeypatch: pytest.MonkeyPatch) -> int:
     """The website's norm checks read the games and byes its event page read, and the lists
-    through one :class:`NormReads` for every page; they find the norms that the checks
+    through one :class:`NormReads` for every page, and leave out the players no norm is
+    within reach of; they find the norms of every player's verdicts, and those that the checks
     reading for themselves find, in every standard event of ``db``, also when the reads keep
     only one list (each event then reads again what an earlier one read). Returns the
     number of norms found."""
@@ -277,6 +279,12 @@ def assert_site_reads_alike(db: str, monkeypatch: pytest.MonkeyPatch) -> int:
         with SessionFactory(bind=engine) as session:
             events = list(data.event_data(session))
             alone = [service_norms.norms_reached(session, ev.event_id) for ev in events]
+            for ev, reached in zip(events, alone, strict=True):
+                # the norms of every verdict: the players out of reach left out find none
+                event = session.get(models.Event, ev.event_id)
+                if event is not None and event.time_control == "standard" and ev.games:
+                    every = service_norms.event_norms(session, str(ev.event_id))
+                    assert reached == [(p, c) for p in every.players for c in p.checks if c.norm]
             shared = norm_reads.NormReads(session)
             assert alone == [
                 service_norms.norms_reached(session, ev.event_id, event_rows(ev), shared)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import datetime as dt
 import inspect
+import random
 import re
 from pathlib import Path
 
@@ -607,3 +608,55 @@ def test_no_norm_is_possible_below_eight_games() -> None:
     """1.4.1 and 1.4.1c: nine games, or eight with an unplayed win in nine rounds; the
     website skips the norm checks of an event whose busiest player has fewer."""
     assert [norms.norm_possible(n) for n in (0, 7, 8, 9, 13)] == [False, False, True, True, True]
+
+
+# Nine opponents of nine federations, a third of them WIM or higher: the WIM norm's mix.
+EDGE: list[tuple[str | None, str]] = [
+    ("WIM", "GER"), ("WGM", "NED"), ("IM", "FRA"), ("WIM", "ESP"), (None, "ITA"),
+    (None, "USA"), ("WFM", "SWE"), (None, "NOR"), (None, "DEN"),
+]  # fmt: skip
+
+
+def test_a_norm_is_out_of_reach_below_the_least_average_and_only_there() -> None:
+    """1.4.8a: Ra at least 2030 for the WIM norm, the least of any norm. Nine opponents
+    rated 2030 and 8 of 9 (89%, dp 366): the norm, exactly at Ra 2030. Rated 2029: no
+    norm of any title, however rounds or games are ignored, and
+    :func:`norms.norm_out_of_reach` says so beforehand."""
+    assert norms.LEAST_NORM_AVERAGE == 2030
+    assert all(r.rating_floor < r.average for r in norms.NORM_REQUIREMENTS.values())
+    for rating, reached in ((2030, True), (2029, False)):
+        games = played(*((rating, t, f, 2 if i else 0) for i, (t, f) in enumerate(EDGE)))
+        check = one(WOMAN, games, SWISS9, WIM)
+        assert (check.norm, norms.norm_out_of_reach(games)) == (reached, not reached)
+        assert check.ra == rating
+    unrated = played(*((None, t, f, 2) for t, f in EDGE))  # counted at 1400 (1.4.6d)
+    assert norms.norm_out_of_reach(unrated)
+
+
+def test_no_norm_comes_of_games_out_of_reach() -> None:
+    """Random events (seeded): a player :func:`norms.norm_out_of_reach` rules out reaches
+    no norm of any title in them; some of the others do, so the draw reaches both."""
+    rng = random.Random(30)
+    reached = ruled_out = 0
+    for _ in range(3000):
+        n = rng.randint(8, 13)
+        event = NormEvent(rounds=n, round_robin=rng.random() < 0.3)
+        top = rng.choice((2029, 2100, 2500, 2700))
+        games = played(
+            *(
+                (
+                    None if rng.random() < 0.05 else rng.randint(top - 400, top),
+                    rng.choice(("GM", "IM", "WGM", "WIM", "FM", None)),
+                    rng.choice(("GER", "NED", "FRA", "ESP", "ENG", "USA")),
+                    rng.choice((0, 1, 2, 2, 2)),
+                )
+                for _ in range(n)
+            )
+        )
+        checks = norms.check_norms(WOMAN, games, event, titles=list(NormTitle))
+        if norms.norm_out_of_reach(games):
+            ruled_out += 1
+            assert not any(c.norm for c in checks)
+        elif any(c.norm for c in checks):
+            reached += 1
+    assert (reached > 50, ruled_out > 500) == (True, True), (reached, ruled_out)

@@ -80,6 +80,7 @@ from ratings.rules.players import dp
 __all__ = [
     "APPLICATION_GAMES",
     "APPLICATION_RATINGS",
+    "LEAST_NORM_AVERAGE",
     "LONG_EVENT_DAYS",
     "MAX_NORM_GAMES",
     "MIN_NORM_GAMES",
@@ -108,6 +109,7 @@ __all__ = [
     "interim_rating",
     "interim_ratings",
     "is_long_for_norms",
+    "norm_out_of_reach",
     "norm_possible",
     "norm_titles",
     "title_by_rating",
@@ -163,6 +165,9 @@ NORM_REQUIREMENTS: dict[NormTitle, NormRequirement] = {
 }
 """Each norm's requirements (art. 1.4.5b-e, 1.4.6b, 1.4.8, 1.4.8a)."""
 
+LEAST_NORM_AVERAGE = min(req.average for req in NORM_REQUIREMENTS.values())
+"""The least Ra of any norm (the WIM norm's 2030, 1.4.8a)."""
+
 TITLE_HOLDERS = frozenset({"GM", "IM", "FM", "WGM", "WIM", "WFM"})
 """The titles that make a title holder for 1.4.5a: CM and WCM do not count."""
 UNRATED_OPPONENT = 1400
@@ -176,6 +181,21 @@ def norm_possible(most_games: int) -> bool:
     norm: at least 8 (nine, or eight in a nine-round event with an unplayed win: 1.4.1,
     1.4.1c). The website skips the norm checks of the other events."""
     return most_games >= MIN_NORM_GAMES - 1
+
+
+def norm_out_of_reach(games: Iterable[NormGame]) -> bool:
+    """Whether no norm of any title can come of a player's ``games`` in an event, however
+    many rounds or games 1.4.1e and 1.4.1f ignore: none of the opponents is rated at least
+    :data:`LEAST_NORM_AVERAGE` (an unrated one counting at :data:`UNRATED_OPPONENT`).
+
+    Every norm needs Ra at least its title's average (1.4.8a). Ra is the average of the
+    counted opponents' ratings with the lowest raised to the title's floor (1.4.6b), a floor
+    below that average for every title; so Ra is at most the highest of the counted ratings
+    (or the floor), and the games counted are some of ``games``. The website, which shows
+    only the norms reached, leaves such a player's checks out."""
+    return all(
+        (UNRATED_OPPONENT if g.rating is None else g.rating) < LEAST_NORM_AVERAGE for g in games
+    )
 
 
 MIN_NORM_PERCENT = 35

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -45,6 +46,7 @@ from ratings.service.norm_reads import (
     EventRows,
     ListsInForce,
     NormReads,
+    Registered,
     players_of,
     read_event_rows,
 )
@@ -161,7 +163,11 @@ def _event_norms(
     event: Event,
     rows: EventRows | None = None,
     reads: NormReads | None = None,
+    reached_only: bool = False,
 ) -> EventNorms:
+    """Every player's verdicts; ``reached_only``: none for a player no norm is within reach
+    of (:func:`ratings.rules.norms.norm_out_of_reach`), as only the norms reached are
+    wanted."""
     if rows is None:
         rows = read_event_rows(session, event.id)
     games, byes = rows.games, rows.byes
@@ -249,14 +255,12 @@ def _event_norms(
         score[b.player_id] += BYE_HALF_POINTS.get(b.code, 0)
         if b.code in _UNPLAYED_WIN_BYES:
             unplayed[b.player_id] += 1
-    results = []
-    for pid in ids:
-        name, fed, title, sex, _ = register[pid]
-        checked = NormPlayer(pid, fed, _member(fed), title, sex)
-        checks = norms.check_norms(
-            checked, mine[pid], setting, unplayed_wins=unplayed[pid], name_of=name_of
-        )
-        results.append(PlayerNorms(pid, name, fed, title, score[pid], checks))
+    results = [
+        _verdicts(pid, register[pid], mine[pid], setting, unplayed[pid], score[pid], name_of)
+        if not (reached_only and norms.norm_out_of_reach(mine[pid]))
+        else PlayerNorms(pid, register[pid][0], register[pid][1], register[pid][2], score[pid], ())
+        for pid in ids
+    ]
     results.sort(key=lambda p: (-p.score_half_points, p.name.lower(), p.player_id))
     return EventNorms(
         event_id=event.id,
@@ -270,6 +274,24 @@ def _event_norms(
         lists=tuple(used),
         players=tuple(results),
     )
+
+
+def _verdicts(
+    pid: int,
+    entry: Registered,
+    games: list[NormGame],
+    setting: NormEvent,
+    unplayed_wins: int,
+    score: int,
+    name_of: Callable[[int], str],
+) -> PlayerNorms:
+    """One player's verdicts in an event (``entry``: name, federation, title, sex)."""
+    name, fed, title, sex, _ = entry
+    checked = NormPlayer(pid, fed, _member(fed), title, sex)
+    checks = norms.check_norms(
+        checked, games, setting, unplayed_wins=unplayed_wins, name_of=name_of
+    )
+    return PlayerNorms(pid, name, fed, title, score, checks)
 
 
 def norms_reached(
@@ -302,7 +324,7 @@ def norms_reached(
     event = session.get(Event, event_id)
     if event is None or event.time_control != "standard":
         return []
-    found = _event_norms(session, event, rows, reads)
+    found = _event_norms(session, event, rows, reads, reached_only=True)
     return [(p, c) for p in found.players for c in p.checks if c.norm]
 
 
