@@ -207,6 +207,18 @@ def test_a_publish_with_no_list_to_render_still_renders_the_index() -> None:
         ]
 
 
+def test_the_fork_server_starts_early_only_for_a_site_that_may_need_workers(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    started: list[int] = []
+    monkeypatch.setattr(pool, "_context", lambda: started.append(1))
+    pool.warm_up(pool.PARALLEL_FROM - 1, 4)
+    pool.warm_up(pool.PARALLEL_FROM, 1)  # --jobs 1: never a worker
+    assert started == []
+    pool.warm_up(pool.PARALLEL_FROM, 2)
+    assert started == [1]
+
+
 @pytest.mark.slow  # a publish in a process of its own: 4 s, out of the test loop
 def test_workers_start_where_the_temporary_folder_cannot_hold_a_socket(
     db: Path, tmp_path: Path

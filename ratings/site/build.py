@@ -225,6 +225,8 @@ def publish_site(
     )
     through = periods[-1].end
     register = data.register(session, time_control, through=through)
+    if url is not None:
+        pool.warm_up(len(register) + len(periods), jobs)
     events = data.events(session, through=through, time_control=time_control)
     window = max(1, INACTIVE_MONTHS // config.period_months)
     new_bits = dirty_bits(session, out, periods, time_control)

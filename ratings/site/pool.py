@@ -26,6 +26,7 @@ __all__ = [
     "run_job",
     "split_plan",
     "start_worker",
+    "warm_up",
 ]
 
 
@@ -140,6 +141,14 @@ def _context() -> multiprocessing.context.BaseContext:
         else:
             return context
     return multiprocessing.get_context("spawn")
+
+
+def warm_up(pages: int, jobs: int) -> None:
+    """Start the fork server now (:func:`_context`) when a publish of a site of ``pages``
+    pages and lists may need worker processes, so that its import of the renderer runs
+    while this process plans the publish (about half a second of one more month)."""
+    if jobs > 1 and pages >= PARALLEL_FROM:
+        _context()
 
 
 def render_in_pool(
