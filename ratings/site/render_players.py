@@ -35,7 +35,7 @@ _STATES = {
 
 
 @dataclass(frozen=True, slots=True)
-class Card:
+class CardView:
     """What the template shows of one calculation card (an object, not a dict: Jinja2 looks
     an attribute up before an item, and a dict's failed look-up costs an exception per field
     of every card)."""
@@ -240,7 +240,7 @@ class PlayerPages(Pages):
         games: list[data.CardGame],
         row: data.PeriodRow | None,
         player: tuple[list[data.PeriodRow], list[data.CardGame], int | None],
-    ) -> Card:
+    ) -> CardView:
         games.sort(key=lambda g: (g.played_on, g.game_id))
         rated = [g for g in games if g.k_used is not None and g.dr is not None]
         event_names, html, name = self.event_names, self._html, self._name
@@ -282,7 +282,7 @@ class PlayerPages(Pages):
         seed = None
         if rated and row is not None and row.rating_before is None:
             seed = next((g.own_rating for g in rated if g.own_rating is not None), None)
-        return Card(
+        return CardView(
             label=period.label,
             rated=bool(rated),
             first=explained,
