@@ -26,6 +26,10 @@ pytestmark = [
     ),
 ]
 
+# the tests that read the smoke run (17 s on 2 cores): a benchmark's smoke run, so .ci/run's
+# slow suite, not the test loop; the two that read no run stay in the loop
+SMOKE_RUN = pytest.mark.slow
+
 SIZE: dict[str, Any] = {
     "players": 60,
     "games": [600],
@@ -67,6 +71,7 @@ def runs(bench_run: ModuleType, tmp_path_factory: pytest.TempPathFactory) -> Any
     return sqlite, pg, before, _bench_databases()
 
 
+@SMOKE_RUN
 def test_every_step_is_measured_for_ours_and_the_floor(runs: Any) -> None:
     _, (results, _), _, _ = runs
     (result,) = results
@@ -81,6 +86,7 @@ def test_every_step_is_measured_for_ours_and_the_floor(runs: Any) -> None:
     assert import_.ours[0]["games"] == import_.floor[0]["games"] == 600
 
 
+@SMOKE_RUN
 def test_postgresql_writes_the_same_rows_as_sqlite(runs: Any) -> None:
     (sqlite_results, _), (pg_results, _), _, _ = runs
     (on_sqlite,), (on_pg,) = sqlite_results, pg_results
@@ -96,6 +102,7 @@ def test_postgresql_writes_the_same_rows_as_sqlite(runs: Any) -> None:
             assert getattr(pg, kind)[0]["games"] == getattr(lite, kind)[0]["games"]
 
 
+@SMOKE_RUN
 def test_the_report_names_the_backend(runs: Any, bench_run: ModuleType) -> None:
     (_, sqlite_text), (_, pg_text), _, _ = runs
     assert "PostgreSQL" not in sqlite_text
@@ -108,6 +115,7 @@ def test_the_report_names_the_backend(runs: Any, bench_run: ModuleType) -> None:
         assert f"| {title} |" in pg_text
 
 
+@SMOKE_RUN
 def test_the_work_databases_are_dropped(runs: Any) -> None:
     _, _, before, after = runs
     assert after == before
