@@ -51,6 +51,12 @@ def test_a_first_rating_alone_is_a_dot_on_a_scale_not_an_empty_box() -> None:
     assert 'd="M0.5 60h0"' in chart  # the dot on a scale around it
     assert re.findall(r"<span>(\d+)</span>", chart) == ["1910", "1920", "1930", "1940"]
     assert "first rating 1922 on the 2025-03 list" in chart
+    # its list's tick gives way to the newest list's label while it is the newest
+    # (site.css; tests/test_site_pages_browser.py), not a tick of a longer history
+    assert '<span class="rchart-at-last" style="left:50%">2025-03</span>' in chart
+    labels = [f"2025-{m:02d}" for m in range(1, 13)]
+    longer = svg_chart.history_chart([(0, 1500), (1, 1510)], labels, "A", False)
+    assert "rchart-at-last" not in longer
 
 
 def test_an_unrated_stretch_breaks_the_line_and_ends_the_carry() -> None:

@@ -363,3 +363,40 @@ def test_the_interactive_chart_runs_to_the_newest_list_by_period(
             page.locator("figure.chart").screenshot(
                 path=str(shots(tmp_path) / "player-chart-interactive.png")
             )
+
+
+_SHOWN_X_LABELS = """() => Array.from(document.querySelectorAll('.rchart-ticks > span, .rchart-x .rchart-newest'))
+  .filter(e => e.getClientRects().length && getComputedStyle(e).opacity !== '0'
+               && getComputedStyle(e).visibility !== 'hidden')
+  .map(e => e.classList.contains('rchart-newest')
+            ? JSON.parse(getComputedStyle(e, '::after').content) : e.textContent)
+  .filter(t => t)"""
+
+
+@pytest.mark.parametrize("js", [True, False], ids=["js", "no-js"])
+def test_a_newcomer_s_chart_names_the_newest_list_once(
+    browser: Any, width: int, sites: dict[str, tuple[Path, Path]], js: bool
+) -> None:
+    """A player first rated on the newest list: one dot, and the list's label under the axis
+    once (it was twice: the tick under the dot and the newest list's label at the right).
+    Next month, with the page not rewritten (only ``assets/newest.css`` changes), the dot's
+    tick shows again beside the newer list's label."""
+    db, site = sites["long"]
+    ((pid,),) = table_rows(db, "SELECT id FROM players WHERE name = 'Newcomer, Nina'")
+    newest = str(table_rows(db, "SELECT max(label) FROM rating_periods")[0][0])
+    context = browser.new_context(viewport={"width": width, "height": 800}, java_script_enabled=js)
+    page = context.new_page()
+    page.goto((site / "players" / f"{pid}.html").as_uri())
+    assert page.locator(".rchart-dots").get_attribute("d").count("h0") == 1
+    assert page.evaluate(_SHOWN_X_LABELS) == [newest]
+    # the next list, as the next publish's assets/newest.css says it
+    last = int(
+        page.locator(".rchart").evaluate("e => getComputedStyle(e).getPropertyValue('--last')")
+    )
+    page.evaluate(
+        "n => { const s = document.documentElement.style; s.setProperty('--newest', n);"
+        " s.setProperty('--newest-label', '\"2025-03\"'); }",
+        str(last + 1),
+    )
+    assert page.evaluate(_SHOWN_X_LABELS) == [newest, "2025-03"]
+    context.close()

@@ -106,7 +106,10 @@ def history_chart(
     for i in shown[::every]:
         where = (i - first + 0.5) * 100 / units
         if where <= 72 or not ticks:
-            ticks.append(f'<span style="left:{_pct(where)}%">{escape(labels[i])}</span>')
+            # a tick under the last change gives way to the newest list's label while the
+            # two are the same list (the style sheet compares --last with --newest)
+            at_last = ' class="rchart-at-last"' if i == last else ""
+            ticks.append(f'<span{at_last} style="left:{_pct(where)}%">{escape(labels[i])}</span>')
     last_rating = points[-1][1]
     carry = f'<span style="top:{_pct(y(last_rating))}%"></span>' if last_rating is not None else ""
     start = labels[first] if first >= 0 else f"before {labels[0]}"
