@@ -365,7 +365,8 @@ def test_the_interactive_chart_runs_to_the_newest_list_by_period(
             )
 
 
-_SHOWN_X_LABELS = """() => Array.from(document.querySelectorAll('.rchart-ticks > span, .rchart-x .rchart-newest'))
+_SHOWN_X_LABELS = """() => Array.from(
+    document.querySelectorAll('.rchart-ticks > span, .rchart-x .rchart-newest'))
   .filter(e => e.getClientRects().length && getComputedStyle(e).opacity !== '0'
                && getComputedStyle(e).visibility !== 'hidden')
   .map(e => e.classList.contains('rchart-newest')
