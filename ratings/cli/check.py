@@ -1,25 +1,19 @@
-"""``ratings check``: the published lists against their per-game breakdown."""
+"""``ratings check``: the published lists against a rebuild from the stored inputs."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
+from pathlib import Path
+
 import click
 
+from ratings import files
 from ratings.cli import App, CommandError, pass_app
 from ratings.cli.options import LISTS
-from ratings.cli.tables import Value, emit_rows
-from ratings.service.check import CheckReport, Disagreement, check_lists
-
-COLUMNS = (
-    "period",
-    "list",
-    "player_id",
-    "name",
-    "published_change",
-    "published_k_used",
-    "change_games",
-    "recomputed_change",
-    "recomputed_k_used",
-)
+from ratings.db import sqlite_path
+from ratings.service.check import CheckReport, Difference, check_lists
+from ratings.service.rebuild import Rebuilt, write_rebuild
 
 
 @click.command("check")
@@ -35,67 +29,149 @@ COLUMNS = (
     help="Check this list only (default: every list the period published).",
 )
 @click.option("--all", "every_period", is_flag=True, help="Check every rated period.")
+@click.option(
+    "--rebuild-into",
+    "rebuild_into",
+    metavar="FILE",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="Also write the rebuilt database to FILE (SQLite, the same schema), to diff with SQL.",
+)
+@click.option("--force", is_flag=True, help="With --rebuild-into: replace an existing FILE.")
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(("text", "json")),
+    default="text",
+    show_default=True,
+    help="Output format.",
+)
 @pass_app
-def check(app: App, period: str | None, list_type: str | None, every_period: bool) -> None:
-    """Check a period's lists against their per-game breakdown (default: the newest rated
-    period; --all: every period).
+def check(
+    app: App,
+    period: str | None,
+    list_type: str | None,
+    every_period: bool,
+    rebuild_into: Path | None,
+    force: bool,
+    fmt: str,
+) -> None:
+    """Check the published lists against a rebuild from the stored inputs (default: the
+    newest rated period; --all: every period).
 
-    Every change must be K x the sum of dR of the player's games on that list, rounded once
-    (art. 8.3.4), with one K; a player without games keeps his rating (no change, no K).
-    Exit 0 when every row agrees; else exit 1, listing each row that disagrees. Run it after
-    'ratings rate'.
+    Every list is rated again from scratch, in a scratch database, from what the database
+    holds as inputs: the register and its corrections, the events, games and byes, the
+    settings and the FIDE lists imported. Each published row is compared with the rebuilt
+    one field by field (rating before and after, change, K, next K, games, list status) and
+    so is each breakdown row; every change must also be K x the sum of dR of its games,
+    rounded once (art. 8.3.4). The database checked is only read.
+
+    Exit 0 when everything agrees; else exit 1, listing each difference with the games
+    behind it, the first period that differs, and the fix. Run it after 'ratings rate'.
     """
     if every_period and period is not None:
         raise click.UsageError("--all checks every period; give --period or --all")
+    if force and rebuild_into is None:
+        raise click.UsageError("--force goes with --rebuild-into")
+    keep: Callable[[Rebuilt], None] | None = None
+    if rebuild_into is not None:
+        dest = rebuild_into
+        database = sqlite_path(app.url)
+        # refused before the work: a name that will not be written (the database, a journal)
+        files.check_destination(dest, database=database, force=force, sqlite=True)
+
+        def keep(rebuilt: Rebuilt) -> None:
+            write_rebuild(rebuilt, dest, force=force, database=database)
+
     with app.session(commit=False) as session:
-        report = check_lists(session, period, time_control=list_type, every_period=every_period)
-    scope = _scope(report, every_period)
-    counts = f"{_plural(report.players, 'player')}, {_plural(report.games, 'game')}"
-    if report.agrees:
-        click.echo(
-            f"Checked {counts} of {scope}: every change, K and carry agrees with the breakdown"
+        report = check_lists(
+            session,
+            period,
+            time_control=list_type,
+            every_period=every_period,
+            keep_rebuild=keep,
         )
+    if fmt == "json":
+        click.echo(json.dumps(_as_json(report), indent=2))
+    else:
+        for difference in report.differences:
+            click.echo(difference.line)
+    if rebuild_into is not None:
+        click.echo(f"Wrote the rebuilt database to {rebuild_into}", err=fmt == "json")
+    if report.agrees:
+        if fmt == "text":
+            click.echo(_agreement(report))
         return
-    emit_rows(COLUMNS, [_row(d) for d in report.disagreements], "table")
-    n = len(report.disagreements)
-    raise CommandError(
-        f"{n} of {_plural(report.list_rows, 'list row')} of {scope} "
-        f"{'disagrees' if n == 1 else 'disagree'} with the breakdown (checked {counts})"
-    )
+    raise CommandError(_verdict(report))
 
 
-def _scope(report: CheckReport, every_period: bool) -> str:
+def _scope(report: CheckReport) -> str:
     """``period 2025-02 (every list)``, ``2 periods 2025-01 .. 2025-02 (rapid list)``."""
     periods = report.periods
-    if len(periods) == 1 and not every_period:
+    if len(periods) == 1:
         what = f"period {periods[0]}"
-    elif len(periods) == 1:
-        what = f"1 period {periods[0]}"
     else:
         what = f"{len(periods)} periods {periods[0]} .. {periods[-1]}"
     lists = "every list" if report.time_control is None else f"{report.time_control} list"
     return f"{what} ({lists})"
 
 
-def _row(d: Disagreement) -> tuple[Value, ...]:
-    k: Value = d.recomputed_k_used
-    if d.recomputed_k_used is not None and d.recomputed_k_used != d.recomputed_k_used_max:
-        k = f"{d.recomputed_k_used}..{d.recomputed_k_used_max}"  # games of one period, two K
+def _agreement(report: CheckReport) -> str:
     return (
-        d.period,
-        d.time_control,
-        d.player_id,
-        d.name,
-        d.published_change,
-        d.published_k_used,
-        d.change_games,
-        d.recomputed_change,
-        k,
+        f"Checked {_scope(report)} against a rebuild from the stored inputs: "
+        f"{_plural(report.list_rows, 'list row')} of {_plural(report.players, 'player')} and "
+        f"{_plural(report.breakdown_rows, 'breakdown row')} of {_plural(report.games, 'game')} "
+        "agree; every change is K x the sum of dR of its games"
     )
 
 
+def _verdict(report: CheckReport) -> str:
+    first = report.first_difference
+    n = len(report.differences)
+    head = (
+        f"{_plural(n, 'difference')} between the published lists of {_scope(report)} and a "
+        f"rebuild from the stored inputs, from period {first} on"
+    )
+    pending = report.pending_from
+    if pending is not None and first is not None and first >= pending:
+        return f"{head}: a correction marked period {pending} for a re-rate; run 'ratings rate'"
+    return (
+        f"{head}: if the lists or the breakdown were edited by hand, 'ratings rate --mark-from "
+        f"{first}' rates them again from the stored inputs (the replaced values go to "
+        "superseded_ratings); if the games or the register were, report this to whoever "
+        "edited the database"
+    )
+
+
+def _as_json(report: CheckReport) -> dict[str, object]:
+    return {
+        "periods": list(report.periods),
+        "list": report.time_control,
+        "agrees": report.agrees,
+        "first_difference": report.first_difference,
+        "pending_rerate_from": report.pending_from,
+        "compared": {
+            "list_rows": report.list_rows,
+            "players": report.players,
+            "breakdown_rows": report.breakdown_rows,
+            "games": report.games,
+        },
+        "differences": [_difference(d) for d in report.differences],
+    }
+
+
+def _difference(d: Difference) -> dict[str, object]:
+    return {
+        "period": d.period,
+        "list": d.time_control,
+        "player_id": d.player_id,
+        "name": d.name,
+        "what": d.what,
+        "why": list(d.why),
+    }
+
+
 def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def register(group: click.Group) -> None:

@@ -121,7 +121,7 @@ class _Rater(GameSelection):
         if self.dormant:
             return 0
         games = self.games_of(period)
-        if not self.active and not games:
+        if not self.active and not games and not self._rated_joining(period):
             self.previous = None
             return 0
         self.active = True
@@ -196,6 +196,7 @@ def rate(
     today: dt.date | None = None,
     progress: Callable[[Period], None] | None = None,
     planned: Callable[[int], None] | None = None,
+    first: Period | None = None,
 ) -> RateReport:
     """Rate every period not yet rated, and re-rate from the oldest corrected one, strictly
     in order (docs/DESIGN.md#re-rates-and-superseded-values). Superseded published values go to
@@ -208,9 +209,11 @@ def rate(
 
     :param planned: called once, before any work, with the number of periods to rate (a
         progress bar's length); then ``progress`` after each period rated.
+    :param first: while nothing is rated yet, the first period to rate (default: the oldest
+        game's); :func:`ratings.service.rebuild.rebuild` rates the checked database's span.
     """
     config = get_config(session)
-    periods, _ = periods_to_rate(session, config, through, today=today)
+    periods, _ = periods_to_rate(session, config, through, today=today, first=first)
     held_back: tuple[str, ...] = ()
     if through is None and today is not None:
         every, _ = periods_to_rate(session, config, None)

@@ -94,9 +94,13 @@ def periods_to_rate(
     through: Period | None,
     *,
     today: dt.date | None = None,
+    first: Period | None = None,
 ) -> tuple[list[Period], Period | None]:
     """The periods the next ``rate`` works on, in order, and the first of them that is a
     re-rate (None when nothing is re-rated).
+
+    ``first``: while nothing is rated, the first period to rate instead of the oldest game's
+    (a rebuild rates the span the checked database published, games or not).
 
     With ``today``, a ``through`` later than both the newest game's period and the current
     period is refused: it would publish empty lists for periods that have not happened.
@@ -118,7 +122,7 @@ def periods_to_rate(
     elif rated:
         start = Period(rated[-1].start_date, months).next()
     else:
-        start = first_game_period(session, config)
+        start = first if first is not None else first_game_period(session, config)
     if start is None:
         return [], None
     held_back_from = None

@@ -273,6 +273,16 @@ class ListState:
             del self.waiting[pid]
         return joining
 
+    def _rated_joining(self, period: Period) -> bool:
+        """Whether a player rated on this list joins it with ``period`` (registered after the
+        lists began, ``players.listed_from``): from that period on the list is published, as
+        it is for a player registered before them."""
+        return any(
+            day <= period.start and (held := self.held.get(pid)) is not None
+            and held.rating is not None
+            for pid, day in self.waiting.items()
+        )  # fmt: skip
+
     def _players_for(self, period: Period, games: Sequence[rules.GameResult]) -> PartialState:
         """With :attr:`partial`: the standings of the players whose list row can change in
         ``period`` (those with games, and those :func:`ratings.rules.changes_without_games`
