@@ -20,6 +20,7 @@ from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError
 from ratings.io.csv_out import CsvWriter
 from ratings.service import corrections, reports
+from ratings.service.rate_plan import mark_rerate_from
 
 
 @click.command("rate")
@@ -33,12 +34,22 @@ from ratings.service import corrections, reports
     type=click.Choice(LISTS, case_sensitive=False),
     help="With --dry-run: the changes of this list only (default: every list).",
 )
+@click.option(
+    "--mark-from",
+    "mark_from",
+    metavar="YYYY-MM",
+    help="Re-rate from this rated period on (the fix 'ratings check' names for hand edits).",
+)
 @pass_app
-def rate(app: App, through: str | None, dry_run: bool, list_type: str | None) -> None:
+def rate(
+    app: App, through: str | None, dry_run: bool, list_type: str | None, mark_from: str | None
+) -> None:
     """Rate every period not yet rated (re-rating from the first corrected one), in order.
 
     A period that has not ended is rated only when --through names it. Every list is rated
-    (standard, rapid, blitz); --dry-run --list shows one list's changes.
+    (standard, rapid, blitz); --dry-run --list shows one list's changes. --mark-from re-rates
+    from a rated period as if a correction had touched it: the lists are rated again from the
+    stored inputs, and the values they replace kept in superseded_ratings.
     """
     if list_type is not None and not dry_run:
         # the lists are rated together (rapid and blitz players are seeded from the standard
@@ -46,6 +57,8 @@ def rate(app: App, through: str | None, dry_run: bool, list_type: str | None) ->
         raise InvalidInputError("--list goes with --dry-run only: rate rates every list")
     with app.session(commit=not dry_run, bulk=not dry_run) as session:
         last = service.parse_period(session, through) if through else None
+        if mark_from is not None:
+            mark_rerate_from(session, service.parse_period(session, mark_from))
         today = clock.today()
         with Progress(0, "Rating") as bar:  # its length comes from the service
             report = service.rate(

@@ -23,83 +23,22 @@ The checked database is only read.
 
 from __future__ import annotations
 
-import datetime as dt
-import decimal
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import rules
 from ratings.errors import PeriodError
 from ratings.models import RatingPeriod
-from ratings.results import Result
 from ratings.rules import Period
-from ratings.service.common import fetch_all, get_config, list_name, to_date
+from ratings.service.common import get_config, list_name, to_date
+from ratings.service.list_diff import Counts, Difference, compare_period, period_ids
+from ratings.service.list_diff import names as all_names
 from ratings.service.rebuild import Rebuilt, rebuild
 from ratings.service.reports import find_rated_period
 
 __all__ = ["CheckReport", "Difference", "Disagreement", "check_lists"]
-
-HISTORY_FIELDS = rules.ListEntry._fields[1:]
-"""The fields of a list row compared (``rating_history`` without its keys), in the order a
-difference names them."""
-BREAKDOWN_FIELDS = rules.BreakdownLine._fields[2:]
-"""The fields of a breakdown row compared (``rating_breakdown`` without its keys)."""
-
-_LABELS = {
-    "rating_before": "rating before",
-    "rating_after": "rating",
-    "change": "change",
-    "k_used": "K",
-    "period_games": "games",
-    "total_games": "total games",
-    "score_half_points": "score",
-    "pd_sum_units": "sum of PD",
-    "units_per_point": "unit",
-    "k10": "K=10 flag",
-    "reached_2300": "2300 mark",
-    "next_k": "next K",
-    "list_status": "list status",
-    "inactive": "inactive flag",
-    "last_active": "last active",
-    "opponent_id": "opponent",
-    "own_rating": "own rating",
-    "opponent_rating": "opponent rating",
-    "difference": "D",
-    "pd_units": "PD",
-    "dr_units": "dR",
-    "counts_for": "counts for",
-}
-
-
-@dataclass(frozen=True, slots=True)
-class Difference:
-    """One way the published lists differ from what their inputs give: a list row (with its
-    breakdown rows), a player's breakdown rows alone, or a whole list or period."""
-
-    period: str
-    time_control: str | None
-    """The list; None: the period itself (published on one side only)."""
-    player_id: int | None
-    """None: a whole list or period."""
-    name: str | None
-    what: str
-    """What differs: ``published 1541, the games give 1491``."""
-    why: tuple[str, ...] = ()
-    """The inputs behind it: ``game 705 result 1-0 in the games table, scored 0 in the
-    breakdown``."""
-
-    @property
-    def line(self) -> str:
-        """``2025-12 Toreley, Dina (id 1): published 1541, ...; game 705 ...``."""
-        where = self.period
-        if self.time_control not in (None, "standard"):
-            where += f" {self.time_control} list"
-        if self.player_id is not None:
-            where += f" {self.name} (id {self.player_id})"
-        return f"{where}: {'; '.join((self.what, *self.why))}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,14 +120,14 @@ def check_lists(
     periods = _periods_checked(session, period_label, tc, every_period)
     months = get_config(session).period_months
     checked = [Period(to_date(p.start_date), months) for p in periods]
-    names = _names(session)
+    names = all_names(session)
     differences: list[Difference] = []
     disagreements: list[Disagreement] = []
-    counted = _Counts()
+    counted = Counts()
     with rebuild(session, through=checked[-1]) as rebuilt:
         scratch = rebuilt.session
-        rebuilt_ids = _period_ids(scratch)
-        published_ids = _period_ids(session)
+        rebuilt_ids = period_ids(scratch)
+        published_ids = period_ids(session)
         for period in checked:
             pub_id = published_ids[period.start]
             reb_id = rebuilt_ids.get(period.start)
@@ -198,7 +137,7 @@ def check_lists(
                                "such period")
                 )  # fmt: skip
                 continue
-            found = _compare_period(session, scratch, period, pub_id, reb_id, tc, names, counted)
+            found = compare_period(session, scratch, period, pub_id, reb_id, tc, names, counted)
             differences += found
             disagreements += _disagreements(session, period.label, pub_id, tc)
         if keep_rebuild is not None:
@@ -260,333 +199,11 @@ def _publishes(session: Session, period_id: int, tc: str) -> bool:
     return found is not None
 
 
-def _period_ids(session: Session) -> dict[dt.date, int]:
-    return {
-        to_date(day): int(pid)
-        for pid, day in fetch_all(session, "SELECT id, start_date FROM rating_periods")
-    }
-
-
 def _pending_from(session: Session, months: int) -> str | None:
     day = session.scalar(
-        sa.select(sa.func.min(RatingPeriod.start_date)).where(
-            RatingPeriod.status == "needs_rerate"
-        )
+        sa.select(sa.func.min(RatingPeriod.start_date)).where(RatingPeriod.status == "needs_rerate")
     )
     return None if day is None else Period(to_date(day), months).label
-
-
-def _names(session: Session) -> dict[int, str]:
-    return {int(pid): str(name) for pid, name in fetch_all(session, "SELECT id, name FROM players")}
-
-
-class _Counts:
-    """What the comparison read from the checked lists."""
-
-    def __init__(self) -> None:
-        self.players: set[int] = set()
-        self.games: set[int] = set()
-        self.list_rows = 0
-        self.breakdown_rows = 0
-
-
-def _plain(value: object) -> object:
-    """A value as both backends compare equal: dates as ISO text, booleans and PostgreSQL's
-    big sums as int."""
-    if isinstance(value, bool):
-        return int(value)
-    if isinstance(value, (dt.date, dt.datetime)):
-        return value.isoformat()[:10]
-    if isinstance(value, decimal.Decimal):
-        return int(value)
-    return value
-
-
-def _rows(
-    session: Session, sql: str, params: Sequence[object] = ()
-) -> list[tuple[object, ...]]:
-    sqlite = session.connection().dialect.name == "sqlite"
-    rows = fetch_all(session, sql if sqlite else sql.replace("?", "%s"), params)
-    if sqlite:
-        return [tuple(row) for row in rows]
-    return [tuple(_plain(v) for v in row) for row in rows]
-
-
-_HISTORY = (
-    f"SELECT time_control, player_id, {', '.join(HISTORY_FIELDS)} FROM rating_history "
-    "WHERE period_id = ? ORDER BY time_control, player_id"
-)
-_BREAKDOWN = (
-    "SELECT b.game_id, b.player_id, "
-    f"{', '.join('b.' + f for f in BREAKDOWN_FIELDS)}, e.time_control FROM rating_breakdown b "
-    "LEFT JOIN games g ON g.id = b.game_id LEFT JOIN events e ON e.id = g.event_id "
-    "WHERE b.period_id = ? ORDER BY b.game_id, b.player_id"
-)
-
-
-def _compare_period(
-    session: Session,
-    scratch: Session,
-    period: Period,
-    pub_id: int,
-    reb_id: int,
-    tc: str | None,
-    names: Mapping[int, str],
-    counted: _Counts,
-) -> list[Difference]:
-    """The differences of one period's lists and breakdown rows."""
-    published = _by_list(_rows(session, _HISTORY, (pub_id,)), tc)
-    rebuilt = _by_list(_rows(scratch, _HISTORY, (reb_id,)), tc)
-    pub_lines = _breakdown(_rows(session, _BREAKDOWN, (pub_id,)), tc)
-    reb_lines = _breakdown(_rows(scratch, _BREAKDOWN, (reb_id,)), tc)
-    for rows in published.values():
-        counted.list_rows += len(rows)
-        counted.players.update(rows)
-    counted.breakdown_rows += len(pub_lines)
-    counted.games.update(game for game, _ in pub_lines)
-    found: list[Difference] = []
-    # the breakdown rows that differ, by (list, player)
-    lines_of: dict[tuple[str | None, int], list[tuple[int, int]]] = {}
-    for key in sorted(pub_lines.keys() | reb_lines.keys()):
-        pub, reb = pub_lines.get(key), reb_lines.get(key)
-        if pub != reb:
-            line_tc = (pub or reb or {}).get("time_control")
-            lines_of.setdefault((_str_or_none(line_tc), key[1]), []).append(key)
-    explain = _Explainer(session, scratch, period, pub_lines, reb_lines, names)
-    for list_tc in sorted(published.keys() | rebuilt.keys()):
-        pub_rows, reb_rows = published.get(list_tc, {}), rebuilt.get(list_tc, {})
-        if not pub_rows or not reb_rows:
-            found.append(_whole_list(period.label, list_tc, pub_rows, reb_rows))
-            continue
-        for pid in sorted(pub_rows.keys() | reb_rows.keys()):
-            pub_row, reb_row = pub_rows.get(pid), reb_rows.get(pid)
-            keys = lines_of.pop((list_tc, pid), [])
-            if pub_row == reb_row and not keys:
-                continue
-            what = _row_what(pub_row, reb_row)
-            why = explain.games(keys, pid)
-            if pub_row is not None and reb_row is not None:
-                why = explain.chain(list_tc, pid, pub_row, reb_row) + why
-            found.append(Difference(period.label, list_tc, pid, names.get(pid, "?"), what, why))
-    for (list_tc, pid), keys in sorted(lines_of.items(), key=lambda kv: (kv[0][0] or "", kv[0][1])):
-        # breakdown rows that differ on a list whose rows agree (or a list not compared)
-        found.append(
-            Difference(
-                period.label, list_tc, pid, names.get(pid, "?"), "the breakdown differs",
-                explain.games(keys, pid),
-            )
-        )  # fmt: skip
-    return found
-
-
-def _str_or_none(value: object) -> str | None:
-    return None if value is None else str(value)
-
-
-def _by_list(
-    rows: Iterable[tuple[object, ...]], tc: str | None
-) -> dict[str, dict[int, tuple[object, ...]]]:
-    lists: dict[str, dict[int, tuple[object, ...]]] = {}
-    for row in rows:
-        list_tc = str(row[0])
-        if tc is None or list_tc == tc:
-            lists.setdefault(list_tc, {})[int(str(row[1]))] = row[2:]
-    return lists
-
-
-def _breakdown(
-    rows: Iterable[tuple[object, ...]], tc: str | None
-) -> dict[tuple[int, int], dict[str, object]]:
-    lines: dict[tuple[int, int], dict[str, object]] = {}
-    for row in rows:
-        line_tc = row[-1]
-        if tc is not None and line_tc is not None and line_tc != tc:
-            continue
-        values = dict(zip(BREAKDOWN_FIELDS, row[2:-1], strict=True))
-        values["time_control"] = line_tc
-        lines[int(str(row[0])), int(str(row[1]))] = values
-    return lines
-
-
-def _whole_list(
-    label: str, tc: str, pub: Mapping[int, object], reb: Mapping[int, object]
-) -> Difference:
-    if not reb:
-        what = f"published a {tc} list of {_rows_text(len(pub))}; the inputs give no {tc} list"
-    else:
-        what = f"published no {tc} list; the inputs give one of {_rows_text(len(reb))}"
-    return Difference(label, tc, None, None, what)
-
-
-def _rows_text(n: int) -> str:
-    return "1 row" if n == 1 else f"{n} rows"
-
-
-def _row_what(pub: tuple[object, ...] | None, reb: tuple[object, ...] | None) -> str:
-    """``published 1541, the games give 1491`` (the rating first), or the other fields."""
-    if pub is None:
-        return "not on the published list; the inputs give a row"
-    if reb is None:
-        return "on the published list; the inputs give no row"
-    parts = []
-    for name, p, r in zip(HISTORY_FIELDS, pub, reb, strict=True):
-        if p == r:
-            continue
-        if name == "rating_after":
-            parts.insert(0, f"published {_value(p)}, the games give {_value(r)}")
-        else:
-            parts.append(f"{_LABELS[name]} published {_value(p, name)}, the games give "
-                         f"{_value(r, name)}")  # fmt: skip
-    return ", ".join(parts) if parts else "the breakdown differs"
-
-
-def _value(value: object, name: str = "") -> str:
-    if value is None:
-        return "unrated" if name in ("", "rating_before") else "none"
-    if name == "change" and isinstance(value, int):
-        return f"{value:+d}"
-    if name in ("k10", "reached_2300", "inactive"):
-        return "on" if value else "off"
-    if name == "score_half_points" and isinstance(value, int):
-        return _score(value)
-    return str(value)
-
-
-def _score(halves: int) -> str:
-    whole, half = divmod(halves, 2)
-    if not half:
-        return str(whole)
-    return "1/2" if whole == 0 else f"{whole} 1/2"
-
-
-class _Explainer:
-    """The inputs behind a difference: the games a breakdown row stands for, and the
-    chain of a list row."""
-
-    def __init__(
-        self,
-        session: Session,
-        scratch: Session,
-        period: Period,
-        pub_lines: Mapping[tuple[int, int], Mapping[str, object]],
-        reb_lines: Mapping[tuple[int, int], Mapping[str, object]],
-        names: Mapping[int, str],
-    ) -> None:
-        self.session = session
-        self.scratch = scratch
-        self.period = period
-        self.pub_lines = pub_lines
-        self.reb_lines = reb_lines
-        self.names = names
-
-    def games(self, keys: Sequence[tuple[int, int]], pid: int) -> tuple[str, ...]:
-        return tuple(self._game(key, pid) for key in keys)
-
-    def _game(self, key: tuple[int, int], pid: int) -> str:
-        game_id = key[0]
-        pub, reb = self.pub_lines.get(key), self.reb_lines.get(key)
-        game = _rows(
-            self.session,
-            "SELECT g.white_id, g.black_id, g.result, g.rateable, g.played_on, e.name "
-            "FROM games g JOIN events e ON e.id = g.event_id WHERE g.id = ?",
-            (game_id,),
-        )
-        if reb is None:
-            assert pub is not None
-            if not game:
-                return f"game {game_id} is counted in the breakdown and is not in the games table"
-            white, black, result, rateable, _, _ = game[0]
-            if pid not in (white, black):
-                return (
-                    f"game {game_id} is counted for them in the breakdown; the games table "
-                    f"has {self._name(white)} v {self._name(black)}"
-                )
-            if not rateable or not Result(result).is_played:
-                return f"game {game_id} is counted in the breakdown; the games table has it " \
-                    f"{result}, not rated"  # fmt: skip
-            elsewhere = self._rated_in(self.scratch, game_id, pid)
-            if elsewhere is not None:
-                return f"game {game_id} is counted in the breakdown; its event is rated in " \
-                    f"period {elsewhere}"  # fmt: skip
-            return f"game {game_id} is counted in the breakdown; the inputs rate it for nobody"
-        if pub is None:
-            white, black, result, _, played_on, event = game[0]
-            where = f"game {game_id} ({played_on}, {event}, {result} v " \
-                f"{self._name(black if pid == white else white)})"  # fmt: skip
-            elsewhere = self._rated_in(self.session, game_id, pid)
-            if elsewhere is not None:
-                return f"{where} is rated in this period; the breakdown counts it in {elsewhere}"
-            return f"{where} is in the games table and not in the breakdown"
-        parts = []
-        for name in BREAKDOWN_FIELDS:
-            p, r = pub.get(name), reb.get(name)
-            if p == r:
-                continue
-            if name == "score_half_points" and game:
-                result = str(game[0][2])
-                parts.append(f"game {game_id} result {result} in the games table, scored "
-                             f"{_value(p, name)} in the breakdown")  # fmt: skip
-            elif name == "opponent_id":
-                parts.append(f"game {game_id}: the breakdown's opponent is "
-                             f"{self._name(p)}, the games table's {self._name(r)}")  # fmt: skip
-            elif name in ("own_rating", "opponent_rating"):
-                parts.append(f"game {game_id}: {_LABELS[name]} {_value(p)} in the breakdown, "
-                             f"the list in force gives {_value(r)}")  # fmt: skip
-            else:
-                parts.append(f"game {game_id}: {_LABELS[name]} {_value(p)} in the breakdown, "
-                             f"the games give {_value(r)}")  # fmt: skip
-        # a score that follows from another difference is not told twice
-        return "; ".join(parts[:1] if parts and "result" in parts[0] else parts)
-
-    def _rated_in(self, session: Session, game_id: int, pid: int) -> str | None:
-        found = _rows(
-            session,
-            "SELECT rp.start_date FROM rating_breakdown b JOIN rating_periods rp "
-            "ON rp.id = b.period_id WHERE b.game_id = ? AND b.player_id = ?",
-            (game_id, pid),
-        )
-        if not found:
-            return None
-        return Period(to_date(found[0][0]), self.period.months).label
-
-    def _name(self, pid: object) -> str:
-        if pid is None:
-            return "nobody"
-        return f"{self.names.get(int(str(pid)), '?')} (id {pid})"
-
-    def chain(
-        self, tc: str, pid: int, pub: tuple[object, ...], reb: tuple[object, ...]
-    ) -> tuple[str, ...]:
-        """Where the published row breaks the chain that the rebuilt row keeps."""
-        before, after, change = pub[0], pub[1], pub[2]
-        out = []
-        if before != reb[0]:
-            previous = self.period.previous()
-            prior = _rows(
-                self.session,
-                "SELECT h.rating_after FROM rating_history h JOIN rating_periods rp "
-                "ON rp.id = h.period_id WHERE rp.start_date = ? AND h.time_control = ? "
-                "AND h.player_id = ?",
-                (_date_param(self.session, previous.start), tc, pid),
-            )
-            if prior and prior[0][0] != before:
-                out.append(f"rating before {_value(before)} is not the {previous.label} "
-                           f"list's {_value(prior[0][0])}")  # fmt: skip
-        if (
-            isinstance(before, int)
-            and isinstance(after, int)
-            and isinstance(change, int)
-            and before + change != after
-            and reb[0] is not None
-            and reb[1] is not None
-            and reb[0] + reb[2] == reb[1]  # type: ignore[operator]  # ints: the rebuilt row's
-        ):
-            out.append(f"rating {after} is not {before} {change:+d}")
-        return tuple(out)
-
-
-def _date_param(session: Session, day: dt.date) -> object:
-    return day.isoformat() if session.connection().dialect.name == "sqlite" else day
 
 
 def _merge(
@@ -618,8 +235,11 @@ def _disagreement_text(d: Disagreement) -> str:
         return f"no row on the list, and {d.change_games} game(s) count for a change of " \
             f"{d.recomputed_change:+d}"  # fmt: skip
     if d.recomputed_change is None:
-        return f"change {d.published_change:+d} and K {d.published_k_used} with no game " \
-            "behind them in the breakdown"  # fmt: skip
+        parts = [f"change {d.published_change:+d}"] if d.published_change else []
+        if d.published_k_used is not None:
+            parts.append(f"K {d.published_k_used}")
+        return f"{' and '.join(parts)} with no game behind {'them' if len(parts) > 1 else 'it'} " \
+            "in the breakdown"  # fmt: skip
     k = str(d.recomputed_k_used)
     if d.recomputed_k_used != d.recomputed_k_used_max:
         k = f"{d.recomputed_k_used}..{d.recomputed_k_used_max}"

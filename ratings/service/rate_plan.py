@@ -13,13 +13,14 @@ from ratings import rules
 from ratings.errors import PeriodError
 from ratings.models import RatingPeriod
 from ratings.rules import Period, SystemConfig
-from ratings.service.common import date_param, to_date
+from ratings.service.common import date_param, mark_period, to_date
 
 __all__ = [
     "closing_shift",
     "first_game_period",
     "latest_game_period",
     "long_events",
+    "mark_rerate_from",
     "periods_to_rate",
 ]
 
@@ -144,3 +145,16 @@ def periods_to_rate(
     while periods[-1] < end:
         periods.append(periods[-1].next())
     return periods, (Period(stale.start_date, months) if stale is not None else None)
+
+
+def mark_rerate_from(session: Session, period: Period) -> RatingPeriod:
+    """Mark the rated ``period`` for a re-rate (``ratings rate --mark-from``): the next rate
+    rates its lists and every later one again from the stored inputs, as after a correction.
+    The fix for lists edited by hand that ``ratings check`` names.
+
+    :raises PeriodError: the period is not rated.
+    """
+    row = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == period.start))
+    if row is None:
+        raise PeriodError(f"period {period.label} has not been rated: there is nothing to re-rate")
+    return mark_period(session, row)

@@ -188,7 +188,7 @@ def _as_sqlite_row(row: Sequence[Any]) -> tuple[Any, ...]:
 
 
 def _as_sqlite(value: Any) -> Any:
-    if value is None or isinstance(value, (int, str, float)) and not isinstance(value, bool):
+    if value is None or (isinstance(value, (int, str, float)) and not isinstance(value, bool)):
         return value
     if isinstance(value, bool):
         return int(value)
