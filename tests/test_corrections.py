@@ -121,21 +121,33 @@ def test_rerate_is_deterministic(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "args",
     [
-        ("game", "add", "Ann", "Bob", "1-0", "--date", "2024-12-31"),
-        ("game", "edit", "1", "--date", "2024-12-31"),
+        ("game", "add", "Ann", "Bob", "1-0", "--date", "2024-12-28"),
+        ("game", "edit", "1", "--date", "2024-12-28", "--yes"),
     ],
 )
 def test_a_game_before_the_rating_history_is_refused(tmp_path: Path, args: tuple[str]) -> None:
+    """With FIDE's 3 closing days, 28 December is the last day the December list rates
+    (a game of 31 December is rated on the February list: see below)."""
     club = build(tmp_path / "a.db", GAMES, fix_birthdate=False)
     club.ok("rate")
     before = club.state()
     assert club.run(*args) == (
         1,
-        "Error: 2024-12-31 falls in period 2024-12, before the oldest rated period 2025-01; "
+        "Error: 2024-12-28 is rated in period 2024-12, before the oldest rated period 2025-01; "
         "the rating history it needs does not exist: withdraw the rated lists first "
         "('ratings unrate --from 2025-01'), then 'ratings rate' rates again from 2024-12\n",
     )
     assert club.state() == before
+
+
+def test_a_game_the_closing_date_moves_into_the_history_is_accepted(tmp_path: Path) -> None:
+    """A game of 31 December is rated in January after FIDE's closing date (art. 7.1.3):
+    inside the rated history, not before it."""
+    club = build(tmp_path / "a.db", GAMES, fix_birthdate=False)
+    club.ok("rate")
+    out = club.ok("game", "add", "Ann", "Bob", "1-0", "--date", "2024-12-31")
+    assert out.startswith("Added game")
+    assert "'ratings rate' re-rates from there" in out
 
 
 def test_merge_moves_games_and_rerates(tmp_path: Path) -> None:

@@ -112,7 +112,7 @@ def test_an_old_game_names_the_way_forward(club: Club, tmp_path: Path) -> None:
     csv = tmp_path / "old.csv"
     csv.write_text('date,white,black,result\n2024-05-03,"Elard, Carl","Isstein, Felix",1-0\n')
     hint = (
-        "2024-05-03 falls in period 2024-05, before the oldest rated period 2025-01; the "
+        "2024-05-03 is rated in period 2024-05, before the oldest rated period 2025-01; the "
         "rating history it needs does not exist: withdraw the rated lists first ('ratings "
         "unrate --from 2025-01'), then 'ratings rate' rates again from 2024-05"
     )

@@ -103,7 +103,7 @@ def test_every_bad_row_is_reported_and_nothing_is_stored(tmp_path: Path) -> None
         f"Error: {bad}:2: white: unknown player: 'Nobody'",
         f"Error: {bad}:3: white: 'Smith, Ann' is close to 1 Smith, Ann (born 2009, ENG) "
         "[same name], 5 Smith, Ann (born 2011) [same name]",
-        f"Error: {bad}:4: date: 2024-12-20 falls in period 2024-12, before the oldest rated "
+        f"Error: {bad}:4: date: 2024-12-20 is rated in period 2024-12, before the oldest rated "
         "period 2025-01; the rating history it needs does not exist: withdraw the rated lists "
         "first ('ratings unrate --from 2025-01'), then 'ratings rate' rates again from 2024-12",
         f"Error: {bad}:5: white: unknown fide id: '9999999'",

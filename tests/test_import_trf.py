@@ -651,7 +651,7 @@ def test_rated_periods_are_protected_and_marked(tmp_path: Path, db: Path) -> Non
     assert run(db, "import", "trf", str(early)) == (
         1,
         "",
-        f"Error: {early}: 2024-07-20 falls in period 2024-07, before the oldest rated period "
+        f"Error: {early}: 2024-07-20 is rated in period 2024-07, before the oldest rated period "
         "2024-08; the rating history it needs does not exist: withdraw the rated lists first "
         "('ratings unrate --from 2024-08'), then 'ratings rate' rates again from 2024-07; "
         "nothing was imported\n",

@@ -55,8 +55,9 @@ def test_mark_touched_marks_the_oldest_rated_period_only(session: Session) -> No
     service.add_game(session, a.name, b.name, Result.DRAW, JAN)
     service.add_game(session, a.name, b.name, Result.DRAW, dt.date(2025, 2, 10))
     service.rate(session, through=Period.from_string("2025-02"))
-    assert storing.history_error(session, dt.date(2024, 12, 31)) == (
-        "2024-12-31 falls in period 2024-12, before the oldest rated period 2025-01; the "
+    assert storing.history_error(session, dt.date(2024, 12, 31)) is None  # rated in 2025-01
+    assert storing.history_error(session, dt.date(2024, 12, 28)) == (
+        "2024-12-28 is rated in period 2024-12, before the oldest rated period 2025-01; the "
         "rating history it needs does not exist: withdraw the rated lists first ('ratings "
         "unrate --from 2025-01'), then 'ratings rate' rates again from 2024-12"
     )

@@ -279,8 +279,8 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     "check": (
         ("check",),
         (
-            "Check a period's lists against their per-game breakdown (default: the newest rated "
-            "period; --all: every period)."
+            "Check the published lists against a rebuild from the stored inputs (default: the "
+            "newest rated period; --all: every period)."
         ),
     ),
     "db": (

@@ -338,6 +338,35 @@ def rating_period_for(day: date, months: int = 1, closing_days: int = 0) -> Peri
     return Period.containing(day + timedelta(days=max(closing_days - 1, 0)), months)
 
 
+def event_rating_period(
+    config: SystemConfig, start: date, end: date, given: date | None
+) -> Period | None:
+    """The period whose list rates an event's games, all of them (art. 7.1.3,
+    docs/RULES.md#which-period-rates-an-event-art-713): the period it was given
+    (``events.rating_period``, a late report); else the period of its end date after the
+    closing date; None for an event longer than 90 days, whose games are each rated in the
+    period of their own date (:func:`game_rating_period`).
+
+    The one definition: the rate's game selection, the corrections, the CLI's event list and
+    the website all follow it (the rate's SQL twin is checked against it by
+    ``tests/test_period_policy.py``)."""
+    if given is not None:
+        return Period(given, config.period_months)
+    if is_long_event(start, end):
+        return None
+    return config.rating_period(end)
+
+
+def game_rating_period(
+    config: SystemConfig, start: date, end: date, given: date | None, played_on: date
+) -> Period:
+    """The period whose list rates a game played on ``played_on`` in an event from ``start``
+    to ``end`` (given the period ``given``, or None): :func:`event_rating_period`, or for an
+    event longer than 90 days the period of the game's own date, after the closing date."""
+    period = event_rating_period(config, start, end, given)
+    return period if period is not None else config.rating_period(played_on)
+
+
 def earliest_rating_period(end: date, months: int = 1) -> Period:
     """The earliest period whose list may rate an event that ends on ``end``: the period
     holding that day (art. 7.1.3: a list closes 3 days before its date, but official FIDE

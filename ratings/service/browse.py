@@ -69,12 +69,7 @@ def game_period(
     period its event (start, end, rating period) was given; else, for an event longer than
     90 days, the period of the game's own date, and for any other the period of the event's
     end date (after the closing date)."""
-    start, end, given = event
-    if given is not None:
-        return Period(given, config.period_months)
-    if rules.is_long_event(start, end):
-        return config.rating_period(played_on)
-    return config.rating_period(end)
+    return rules.game_rating_period(config, *event, played_on)
 
 
 def _rated_in(session: Session, config: SystemConfig, period: Period) -> sa.ColumnElement[bool]:

@@ -402,12 +402,12 @@ def mark_from_first_listing(
             .where(sa.or_(Game.white_id.in_(chunk), Game.black_id.in_(chunk)), games)
             .group_by(Event.id, Event.start_date, Event.end_date, Event.rating_period)
         ):
-            if given is not None:
-                days.append(to_date(given))
-            elif rules.is_long_event(to_date(start), to_date(end)):
-                days.append(config.rating_period(to_date(first)).start)
-            else:
-                days.append(config.rating_period(to_date(end)).start)
+            given_day = None if given is None else to_date(given)
+            days.append(
+                rules.game_rating_period(
+                    config, to_date(start), to_date(end), given_day, to_date(first)
+                ).start
+            )
     for day in sorted(set(days)):
         period = session.scalar(sa.select(RatingPeriod).where(RatingPeriod.start_date == day))
         if period is not None:

@@ -62,11 +62,8 @@ def follow_games(dates: Span, before: Span | None, after: Span | None) -> Span:
 def rated_in(config: SystemConfig, start: dt.date, end: dt.date, period: dt.date | None) -> str:
     """Which period rates an event's games, in words: its label (``2026-03``), or, for an
     event longer than 90 days, ``each game's own period``."""
-    if period is not None:
-        return Period(period, config.period_months).label
-    if rules.is_long_event(start, end):
-        return "each game's own period"
-    return config.rating_period(end).label
+    rated = rules.event_rating_period(config, start, end, period)
+    return "each game's own period" if rated is None else rated.label
 
 
 def list_date(config: SystemConfig, start: dt.date) -> dt.date:

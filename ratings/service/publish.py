@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import itertools
-from collections.abc import Collection, Iterable, Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -26,6 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
 
+from ratings import rules
 from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
     ENTRY_COLUMNS,
@@ -40,7 +41,7 @@ from ratings.models import (
     RatingPeriod,
 )
 from ratings.results import Result
-from ratings.rules import points
+from ratings.rules import Period, points
 from ratings.service.common import get_config, get_player, list_name, parse_period
 
 _RESULTS = {r.value: r for r in Result}
@@ -206,25 +207,76 @@ class SiteEvent:
     end_date: dt.date
     norm_exemption: str | None = None
     """Title norms on the event's page depend on it (docs/TITLES.md)."""
+    rated_from: dt.date | None = None
+    """The first day of the period whose list rates its games
+    (:func:`ratings.rules.event_rating_period`: after the closing date, or the period it was
+    given); for an event longer than 90 days, that of its first game. None: not known (a
+    record made by hand, for a test)."""
+    rated_to: dt.date | None = None
+    """The same for its last game: another period only for an event longer than 90 days,
+    each of whose games is rated in the period it was played."""
 
 
 def events(
     session: Session, *, through: dt.date, time_control: str = "standard"
 ) -> dict[int, SiteEvent]:
-    """Every event rated on the list ``time_control`` that ends on or before ``through``
-    (the last rated period's end) and holds at least one game or bye, by id."""
+    """Every event rated on the list ``time_control`` whose (first) rating period ends on or
+    before ``through`` (the last rated period's end) and holds at least one game or bye, by
+    id; with the periods that rate it (the rate's own rule, :func:`event_periods`)."""
     has_games = sa.exists().where(Game.event_id == Event.id)
     has_byes = sa.exists().where(Bye.event_id == Event.id)
-    rows = session.execute(
+    config = get_config(session)
+    # the closing date moves an end date at most into the next period: read one more
+    latest = Period.containing(through, config.period_months).next().end
+    found_rows = session.execute(
         sa.select(
-            Event.id, Event.name, Event.start_date, Event.end_date, Event.norm_exemption
+            Event.id, Event.name, Event.start_date, Event.end_date, Event.norm_exemption,
+            Event.rating_period,
         ).where(
-            Event.end_date <= through,
+            sa.or_(Event.end_date <= latest, Event.rating_period <= through),
             Event.time_control == time_control,
             sa.or_(has_games, has_byes),
         )
-    )
-    return {row[0]: SiteEvent(*row) for row in rows}
+    )  # fmt: skip
+    rows = list(found_rows)
+    spans = event_periods(session, [(r[0], r[2], r[3], r[5]) for r in rows])
+    found = {}
+    for event_id, name, start, end, exemption, _ in rows:
+        first, last = spans[event_id]
+        if first.end <= through:
+            found[event_id] = SiteEvent(
+                event_id, name, start, end, exemption, first.start, last.start
+            )
+    return found
+
+
+def event_periods(
+    session: Session, events: Sequence[tuple[int, dt.date, dt.date, dt.date | None]]
+) -> dict[int, tuple[Period, Period]]:
+    """The first and last periods that rate each event's games (id, start, end, the period
+    given), by :func:`ratings.rules.game_rating_period`: one for most events; for one longer
+    than 90 days, those of its first and last games (read here)."""
+    config = get_config(session)
+    found: dict[int, tuple[Period, Period]] = {}
+    long = []
+    for event_id, start, end, given in events:
+        period = rules.event_rating_period(config, start, end, given)
+        if period is None:
+            long.append(event_id)
+        else:
+            found[event_id] = (period, period)
+    for chunk in _chunks(long, CHUNK):
+        days = session.execute(
+            sa.select(Game.event_id, sa.func.min(Game.played_on), sa.func.max(Game.played_on))
+            .where(Game.event_id.in_(chunk))
+            .group_by(Game.event_id)
+        )
+        for event_id, first, last in days:
+            found[event_id] = (config.rating_period(first), config.rating_period(last))
+    for event_id, start, end, _ in events:  # only byes: the days of the event itself
+        if event_id not in found:
+            found[event_id] = (config.rating_period(start), config.rating_period(end))
+    return found
 
 
 # --- lists ----------------------------------------------------------------------------------
@@ -665,18 +717,6 @@ def event_data(session: Session, event_ids: Collection[int] | None = None) -> It
             yield EventData(event_id, event_games, byes.pop(event_id, []), event_ratings)
         for event_id in sorted(byes):  # events that hold only byes
             yield EventData(event_id, [], byes[event_id], [])
-
-
-def events_in_periods(session: Session, spans: Iterable[tuple[dt.date, dt.date]]) -> set[int]:
-    """Events that end within one of the ``(start, end)`` date spans (rated there)."""
-    found: set[int] = set()
-    for start, end in spans:
-        found.update(
-            session.scalars(
-                sa.select(Event.id).where(Event.end_date >= start, Event.end_date <= end)
-            )
-        )
-    return found
 
 
 # --- plot -----------------------------------------------------------------------------------

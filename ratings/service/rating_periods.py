@@ -109,14 +109,13 @@ def rated_from(session: Session, config: SystemConfig, event: Event) -> Period:
     """The earliest period that rates the event's games: its rating period, else the period
     of its first game for an event longer than 90 days (each game in its own period), else
     the period of its end date after the closing date (art. 7.1.3)."""
-    if event.rating_period is not None:
-        return Period(event.rating_period, config.period_months)
-    if rules.is_long_event(event.start_date, event.end_date):
-        first = session.scalar(
-            sa.select(sa.func.min(Game.played_on)).where(Game.event_id == event.id)
-        )
-        return config.rating_period(first or event.start_date)
-    return config.rating_period(event.end_date)
+    period = rules.event_rating_period(
+        config, event.start_date, event.end_date, event.rating_period
+    )
+    if period is not None:
+        return period
+    first = session.scalar(sa.select(sa.func.min(Game.played_on)).where(Game.event_id == event.id))
+    return config.rating_period(first or event.start_date)
 
 
 def give_rating_period(

@@ -28,7 +28,6 @@ from ratings.service.common import (
     first_rated_start,
     get_config,
     mark_for_rerate,
-    period_of,
     utcnow,
 )
 
@@ -71,18 +70,22 @@ def record_import(session: Session, kind: str, file_name: str, data_hash: str, r
 
 
 def history_error(session: Session, day: dt.date) -> str | None:
-    """Why a game rated in the period of ``day`` cannot be stored, or None if it can.
+    """Why a result of ``day`` (an event's end, a league game's day, the first day of a
+    period given) cannot be stored or corrected, or None if it can.
 
-    A period older than the oldest rated period would need lists that were never made.
+    It goes to the period whose list rates a result of that day, after the closing date
+    (art. 7.1.3, :func:`ratings.rules.rating_period_for`; an event ending on 29 September is
+    rated in October with FIDE's 3 days): a period older than the oldest rated period would
+    need lists that were never made.
     """
     oldest = first_rated_start(session)
     if oldest is None:
         return None
-    period = period_of(session, day)
+    period = get_config(session).rating_period(day)
     if period.start < oldest:
         oldest_label = f"{oldest:%Y-%m}"
         return (
-            f"{day.isoformat()} falls in period {period.label}, before the oldest rated period "
+            f"{day.isoformat()} is rated in period {period.label}, before the oldest rated period "
             f"{oldest_label}; the rating history it needs does not exist: withdraw the rated "
             f"lists first ('ratings unrate --from {oldest_label}'), then 'ratings rate' rates "
             f"again from {period.label}"

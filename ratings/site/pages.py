@@ -145,6 +145,17 @@ class Pages:
     def _tick(self, kind: str) -> None:
         self.rendered += 1
 
+    def _rated_in(self, e: data.SiteEvent) -> tuple[str, str]:
+        """The labels of the first and last periods that rate an event's games (the same for
+        all but an event longer than 90 days), as the rate rated them
+        (:func:`ratings.service.publish.event_periods`); empty when this list has no such
+        period."""
+        labels = []
+        for day in (e.rated_from, e.rated_to):
+            period = None if day is None else self._period_of(day)
+            labels.append(period.label if period is not None else "")
+        return labels[0], labels[1]
+
     def _period_of(self, day: Any) -> data.SitePeriod | None:
         """The period whose days hold ``day`` (periods do not overlap; oldest first)."""
         at = bisect.bisect_right(self._starts, day) - 1

@@ -5,6 +5,7 @@ period bitmaps that say which periods show on a player's page."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -42,6 +43,20 @@ def event_fingerprint(e: data.SiteEvent) -> str:
 
 _PLAYER_FIELDS = tuple(f.name for f in dataclasses.fields(data.SitePlayer))
 _EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(data.SiteEvent))
+
+
+def _rated_in(events: dict[int, data.SiteEvent], starts: list[dt.date]) -> set[int]:
+    """The events whose games the periods starting on ``starts`` rate (an event's rating
+    periods as the rate rated them: :attr:`~ratings.service.publish.SiteEvent.rated_from`)."""
+    if not starts:
+        return set()
+    return {
+        eid
+        for eid, e in events.items()
+        if e.rated_from is not None
+        and e.rated_to is not None
+        and any(e.rated_from <= start <= e.rated_to for start in starts)
+    }
 
 
 def _values(record: object, names: tuple[str, ...]) -> tuple[object, ...]:
@@ -120,8 +135,8 @@ def plan_publish(
     changed_events = {
         eid for eid, e in events.items() if old_events.get(str(eid)) != event_fingerprint(e)
     }
-    spans = [(p.start, p.end) for p in periods if p.id in dirty]
-    event_ids = changed_events | (data.events_in_periods(session, spans) & set(events))
+    starts = [p.start for p in periods if p.id in dirty]
+    event_ids = changed_events | _rated_in(events, starts)
     if known:
         event_ids |= data.events_of_players(session, known) & set(events)
     old_changed_events = {eid for eid in changed_events if str(eid) in old_events}

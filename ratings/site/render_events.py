@@ -71,12 +71,12 @@ class EventPages(Pages):
                     trend(delta),
                 )
             )
-        period = self._period_of(e.end_date)
+        first, last = self._rated_in(e)
         page = self.t_event.render(
             self.common, root="../", title=self._titled(e.name), e=e,
             players=Markup("".join(players)), count=len(players), rounds=list(table.rounds),
-            games=table.games, rated=table.rated_games, period=period.label if period else "",
-            norms=norms,
+            games=table.games, rated=table.rated_games, period=first,
+            period_last=last if last != first else "", norms=norms,
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
 

@@ -104,8 +104,7 @@ class IndexPages(Pages):
         events = sorted(self.events.values(), key=lambda e: (e.end_date, e.id), reverse=True)
         lines = []
         for e in events:
-            period = self._period_of(e.end_date)
-            label = period.label if period is not None else ""
+            label, _ = self._rated_in(e)
             dates = (
                 e.start_date.isoformat()
                 if e.start_date == e.end_date
