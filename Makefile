@@ -10,15 +10,18 @@ POSTGRES_PASS = tests/test_rating_scenarios.py tests/test_corrections.py \
 	tests/test_log.py tests/test_event_corrections.py tests/test_rating_period_corrections.py \
 	tests/test_late_rated_events.py tests/test_identity_walk.py tests/test_aliases.py \
 	tests/test_register_update.py tests/test_formats.py tests/test_import_fide_list_names.py \
-	tests/test_list_members.py tests/test_correction_reports.py
+	tests/test_list_members.py tests/test_correction_reports.py tests/test_one_answer.py \
+	tests/test_one_answer_regressions.py
 
 # the test loop (the README's command): every test but the slow ones, on every core
 test:
 	python -m pytest -q
 
-# the slow ones (crash trials, wheel build, browser, benchmark smoke runs), one at a time
+# the slow ones (crash trials, wheel build, browser, benchmark smoke runs), one at a time;
+# then the state machine's long run, its two shards side by side (it times nothing)
 test-slow:
-	python -m pytest -q -m slow -n 0
+	python -m pytest -q -m "slow and not sequences" -n 0
+	python -m pytest -q -m sequences -n 2
 
 # needs RATINGS_TEST_PG_URL (.ci/postgres.sh starts a throwaway server)
 test-postgres:

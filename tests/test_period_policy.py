@@ -11,11 +11,14 @@ import random
 from pathlib import Path
 
 import pytest
+import sqlalchemy as sa
 from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 from ratings import rules
 from ratings.cli import App, cli
+from ratings.models import Event, Game
+from ratings.results import Result
 from ratings.rules import Period
 from ratings.service import browse
 from ratings.service.common import get_config
@@ -68,20 +71,21 @@ def test_the_rate_and_game_list_select_what_the_rule_names(
     ok(db, "player", "add", "B")
     app_engine = App(db)
     with app_engine.session() as session:
-        conn = session.connection()
         for i, (start, end, given, days) in enumerate(_events(int(closing) * 10 + months, months)):
-            conn.exec_driver_sql(
-                "INSERT INTO events (id, name, start_date, end_date, source, rating_period, "
-                "time_control) VALUES (?, ?, ?, ?, 'manual', ?, 'standard')",
-                (i + 1, f"E{i + 1}", start.isoformat(), end.isoformat(),
-                 None if given is None else given.isoformat()),
-            )  # fmt: skip
-            for day in days:
-                conn.exec_driver_sql(
-                    "INSERT INTO games (event_id, played_on, white_id, black_id, result, "
-                    "rateable) VALUES (?, ?, 1, 2, '1-0', 1)",
-                    (i + 1, day.isoformat()),
+            session.execute(
+                sa.insert(Event).values(
+                    id=i + 1, name=f"E{i + 1}", start_date=start, end_date=end, source="manual",
+                    rating_period=given, time_control="standard",
                 )
+            )  # fmt: skip
+            session.execute(
+                sa.insert(Game),
+                [
+                    {"event_id": i + 1, "played_on": day, "white_id": 1, "black_id": 2,
+                     "result": Result.WHITE_WIN, "rateable": True}
+                    for day in days
+                ],
+            )  # fmt: skip
     with app_engine.session(commit=False) as session:
         _compare(session, months)
     app_engine.close()
@@ -89,19 +93,14 @@ def test_the_rate_and_game_list_select_what_the_rule_names(
 
 def _compare(session: Session, months: int) -> None:
     config = get_config(session)
-    rows = session.connection().exec_driver_sql(
-        "SELECT g.id, e.start_date, e.end_date, e.rating_period, g.played_on "
-        "FROM games g JOIN events e ON e.id = g.event_id"
+    rows = session.execute(
+        sa.select(
+            Game.id, Event.start_date, Event.end_date, Event.rating_period, Game.played_on
+        ).join(Event, Event.id == Game.event_id)
     )
     by_rule: dict[Period, set[int]] = {}
     for game_id, start, end, given, played in rows:
-        period = rules.game_rating_period(
-            config,
-            dt.date.fromisoformat(start),
-            dt.date.fromisoformat(end),
-            None if given is None else dt.date.fromisoformat(given),
-            dt.date.fromisoformat(played),
-        )
+        period = rules.game_rating_period(config, start, end, given, played)
         by_rule.setdefault(period, set()).add(game_id)
     first = min(by_rule)
     last = max(by_rule)
