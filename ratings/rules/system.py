@@ -331,11 +331,21 @@ def rating_period_for(day: date, months: int = 1, closing_days: int = 0) -> Peri
     date) it is the period that holds ``day``.
     """
     _check_date(day)
+    return Period.containing(day + closing_shift(closing_days), months)
+
+
+def closing_shift(closing_days: int) -> timedelta:
+    """How far the closing date moves a result (art. 7.1.3): a result ending on day d goes to
+    the list of the period holding d + this (:func:`rating_period_for`); the rate selects a
+    period's games by end dates moved back by it. Said once, for both.
+
+    :raises InvalidPeriodError: closing days out of 0 .. :data:`MAX_CLOSING_DAYS`.
+    """
     if type(closing_days) is not int or not 0 <= closing_days <= MAX_CLOSING_DAYS:
         raise InvalidPeriodError(
             f"closing days must be an integer from 0 to {MAX_CLOSING_DAYS}: {closing_days!r}"
         )
-    return Period.containing(day + timedelta(days=max(closing_days - 1, 0)), months)
+    return timedelta(days=max(closing_days - 1, 0))
 
 
 def event_rating_period(

@@ -28,7 +28,7 @@ __all__ = [
 def closing_shift(config: SystemConfig) -> dt.timedelta:
     """How far the closing date moves results (art. 7.1.3): a result ending on day d goes to
     the list of the period holding d + this (:func:`ratings.rules.rating_period_for`)."""
-    return dt.timedelta(days=max(config.closing_days - 1, 0))
+    return rules.closing_shift(config.closing_days)
 
 
 def long_events(session: Session, ending_from: dt.date) -> frozenset[int]:
