@@ -23,6 +23,7 @@ from ratings.rules import Period
 from ratings.service import browse
 from ratings.service.common import get_config
 from ratings.service.rate_games import GameSelection
+from ratings.service.rate_plan import first_game_period, latest_game_period
 from tests.conftest import init_database
 
 
@@ -104,6 +105,11 @@ def _compare(session: Session, months: int) -> None:
         by_rule.setdefault(period, set()).add(game_id)
     first = min(by_rule)
     last = max(by_rule)
+    # the rate's plan: from the oldest game's period to the newest's
+    assert (first_game_period(session, config), latest_game_period(session, config)) == (
+        first,
+        last,
+    )
     selection = GameSelection(session, config)
     selection.find_long_events(first)
     period = first
@@ -174,3 +180,16 @@ def test_such_an_event_can_be_corrected_with_old_to_new_lines(tmp_path: Path) ->
         "  2026-10  Smith, Ann (id 1): 1807 -> 1787",
     ]
     ok(db, "check")
+
+
+def test_a_league_given_a_period_does_not_start_the_rate_early(tmp_path: Path) -> None:
+    """Found by the agreement test above: a league (over 90 days) given a later period is
+    rated whole in it, but the plan started the first rate at its first game's month and
+    published empty lists before any game was rated."""
+    db = init_database(tmp_path / "l.db")
+    ok(db, "player", "add", "Ann", "--rating", "1800", "--games", "50")
+    ok(db, "player", "add", "Ben", "--rating", "1700", "--games", "50")
+    for day in ("2024-10-05", "2025-01-20"):
+        ok(db, "game", "add", "Ann", "Ben", "1-0", "--date", day, "--event", "League", "-y",
+           "--period", "2025-03", "--late-ok")  # fmt: skip
+    assert ok(db, "rate") == "Rated period 2025-03 (2 rated games)\n"

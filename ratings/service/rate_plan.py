@@ -67,8 +67,10 @@ def _game_periods(session: Session, config: SystemConfig, newest: bool) -> list[
         long = long_events(session, dt.date.min)
         if long:
             ids = ", ".join(str(int(i)) for i in sorted(long))
+            # a league given a rating period is rated whole in it (counted above)
             day = conn.exec_driver_sql(
-                f"SELECT min(played_on) FROM games WHERE rateable AND event_id IN ({ids})"
+                "SELECT min(g.played_on) FROM games g JOIN events e ON e.id = g.event_id "
+                f"WHERE g.rateable AND g.event_id IN ({ids}) AND e.rating_period IS NULL"
             ).scalar()
             if day is not None:
                 found.append(config.rating_period(to_date(day)))
