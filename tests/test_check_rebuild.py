@@ -262,3 +262,19 @@ def test_json_lists_the_differences(demo_db: Path) -> None:
     assert data["first_difference"] == "2025-12"
     (elard,) = [d for d in data["differences"] if d["player_id"] == 1]
     assert elard["why"] == ["game 705 result 1-0 in the games table, scored 0 in the breakdown"]
+
+
+def test_breakdown_only_checks_each_row_against_its_own_breakdown(demo_db: Path) -> None:
+    """No rebuild: a flipped result is not seen (the breakdown agrees with the list), a
+    change edited by hand is."""
+    edit(demo_db, "UPDATE games SET result = '1-0' WHERE id = 705")
+    out = ok(demo_db, "check", "--all", "--breakdown-only")
+    assert out.startswith("Checked 12 periods 2025-01 .. 2025-12 (every list) against their "
+                          "breakdown (no rebuild): 480 list rows")  # fmt: skip
+    edit(demo_db, f"UPDATE rating_history SET change = change + 1 WHERE id = {ROW_2025_06}")
+    code, out, err = run(demo_db, "check", "--all", "--breakdown-only")
+    assert code == 1
+    assert out == "2025-06 Toreley, Dina (id 1): change +1 with no game behind it in the breakdown\n"
+    assert err.startswith("Error: 1 difference between the published lists of 12 periods "
+                          "2025-01 .. 2025-12 (every list) and their breakdown, from period "
+                          "2025-06 on")  # fmt: skip

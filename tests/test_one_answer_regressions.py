@@ -59,3 +59,17 @@ def test_a_rapid_rating_given_to_a_listed_player_publishes_the_rapid_list(
     assert "rapid_entry_rating (none) -> 1900" in out
     assert ok(db, "rate").startswith("Re-rated period 2025-06")
     check(db)
+
+
+def test_closing_days_changed_with_a_league_stored(tmp_path: Path) -> None:
+    """``settings closing-days`` with an event longer than 90 days stored asked SQLAlchemy
+    for a column-level DISTINCT, which it warns against (a traceback in the tests' strict
+    mode, where warnings are errors)."""
+    db = two_players(tmp_path)
+    for day in ("2025-01-01", "2025-07-02"):
+        ok(db, "game", "add", "Ann", "Ben", "1-0", "--date", day, "--event", "League", "-y")
+    ok(db, "rate")
+    out = ok(db, "settings", "closing-days", "0", "-y")
+    assert "closing-days" in out
+    ok(db, "rate")
+    check(db)

@@ -105,6 +105,7 @@ def check_lists(
     time_control: str | None = None,
     every_period: bool = False,
     keep_rebuild: Callable[[Rebuilt], None] | None = None,
+    breakdown_only: bool = False,
 ) -> CheckReport:
     """Check a period's lists against a rebuild from the stored inputs: by default the
     newest rated period (with ``time_control``, the newest that published that list);
@@ -113,6 +114,8 @@ def check_lists(
     :param time_control: standard, rapid or blitz: that list only (default: every list).
     :param keep_rebuild: called with the rebuilt database before it is dropped
         (:func:`ratings.service.rebuild.write_rebuild`: ``check --rebuild-into``).
+    :param breakdown_only: no rebuild: each row against its own breakdown only (seconds on
+        the world's register, where a rebuild is a rate of the whole history).
     :raises PeriodError: nothing is rated yet, the period is not rated, or it published no
         such list.
     """
@@ -124,6 +127,18 @@ def check_lists(
     differences: list[Difference] = []
     disagreements: list[Disagreement] = []
     counted = Counts()
+    if breakdown_only:
+        published_ids = period_ids(session)
+        for period in checked:
+            disagreements += _disagreements(session, period.label, published_ids[period.start], tc)
+        return CheckReport(
+            periods=tuple(p.label for p in checked),
+            time_control=tc,
+            **_counts(session, [published_ids[p.start] for p in checked], tc),
+            differences=tuple(_merge([], disagreements, names)),
+            disagreements=tuple(disagreements),
+            pending_from=_pending_from(session, months),
+        )
     with rebuild(session, through=checked[-1]) as rebuilt:
         scratch = rebuilt.session
         rebuilt_ids = period_ids(scratch)
@@ -155,6 +170,28 @@ def check_lists(
         pending_from=_pending_from(session, months),
         rebuilt_periods=len(rebuilt.periods),
     )
+
+
+def _counts(session: Session, ids: Sequence[int], tc: str | None) -> dict[str, int]:
+    """Players, list rows, breakdown rows and games of the lists checked (published rows)."""
+    where = f"period_id IN ({', '.join(str(int(i)) for i in ids)})"
+    h_list = "" if tc is None else f" AND time_control = '{tc}'"
+    b_list = "" if tc is None else f" AND e.time_control = '{tc}'"
+    players, rows = session.execute(
+        sa.text(f"SELECT count(DISTINCT player_id), count(*) FROM rating_history WHERE {where}"
+                f"{h_list}")
+    ).one()  # fmt: skip
+    lines, games = session.execute(
+        sa.text(
+            "SELECT count(*), count(DISTINCT b.game_id) FROM rating_breakdown b "
+            "LEFT JOIN games g ON g.id = b.game_id LEFT JOIN events e ON e.id = g.event_id "
+            f"WHERE b.{where}{b_list}"
+        )
+    ).one()
+    return {
+        "players": int(players), "list_rows": int(rows), "breakdown_rows": int(lines),
+        "games": int(games),
+    }  # fmt: skip
 
 
 def _periods_checked(

@@ -148,16 +148,29 @@ def compare_period(
     names: Mapping[int, str],
     counted: Counts,
 ) -> list[Difference]:
-    """The differences of one period's lists and breakdown rows."""
-    published = _by_list(_rows(session, _HISTORY, (pub_id,)), tc)
-    rebuilt = _by_list(_rows(scratch, _HISTORY, (reb_id,)), tc)
-    pub_lines = _breakdown(_rows(session, _BREAKDOWN, (pub_id,)), tc)
-    reb_lines = _breakdown(_rows(scratch, _BREAKDOWN, (reb_id,)), tc)
-    for rows in published.values():
-        counted.list_rows += len(rows)
-        counted.players.update(rows)
-    counted.breakdown_rows += len(pub_lines)
-    counted.games.update(game for game, _ in pub_lines)
+    """The differences of one period's lists and breakdown rows.
+
+    Both sides are read in the same order and compared whole first: a period that agrees
+    (nearly every one) costs two reads and one comparison of row lists, no per-row work."""
+    pub_history = _rows(session, _HISTORY, (pub_id,))
+    reb_history = _rows(scratch, _HISTORY, (reb_id,))
+    pub_breakdown = _rows(session, _BREAKDOWN, (pub_id,))
+    reb_breakdown = _rows(scratch, _BREAKDOWN, (reb_id,))
+    if tc is not None:
+        pub_history = [row for row in pub_history if row[0] == tc]
+        reb_history = [row for row in reb_history if row[0] == tc]
+        pub_breakdown = [row for row in pub_breakdown if row[-1] in (tc, None)]
+        reb_breakdown = [row for row in reb_breakdown if row[-1] in (tc, None)]
+    counted.list_rows += len(pub_history)
+    counted.players.update(int(str(row[1])) for row in pub_history)
+    counted.breakdown_rows += len(pub_breakdown)
+    counted.games.update(int(str(row[0])) for row in pub_breakdown)
+    if pub_history == reb_history and pub_breakdown == reb_breakdown:
+        return []
+    published = _by_list(pub_history, tc)
+    rebuilt = _by_list(reb_history, tc)
+    pub_lines = _breakdown(pub_breakdown, tc)
+    reb_lines = _breakdown(reb_breakdown, tc)
     found: list[Difference] = []
     # the breakdown rows that differ, by (list, player)
     lines_of: dict[tuple[str | None, int], list[tuple[int, int]]] = {}

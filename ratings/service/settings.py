@@ -271,7 +271,8 @@ def _first_moved(
     if leagues:
         ends = ends.where(Event.id.not_in(sorted(leagues)))
         for (day,) in session.execute(
-            sa.select(sa.distinct(Game.played_on))
+            sa.select(Game.played_on)
+            .distinct()
             .join(Event)
             .where(Event.id.in_(sorted(leagues)), by_hand)
         ):
