@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 import decimal
+import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from sqlalchemy.orm import Session
 
 from ratings import rules
+from ratings.dbfile import sqlite_uri
 from ratings.results import Result
 from ratings.rules import Period
 from ratings.service.common import fetch_all, to_date
@@ -21,6 +24,7 @@ __all__ = [
     "Counts",
     "Difference",
     "compare_period",
+    "differing_periods",
     "names",
     "period_ids",
 ]
@@ -104,6 +108,72 @@ class Counts:
         self.games: set[int] = set()
         self.list_rows = 0
         self.breakdown_rows = 0
+
+
+def differing_periods(
+    raw: sqlite3.Connection, source: Path, starts: Sequence[dt.date], tc: str | None
+) -> set[dt.date]:
+    """The periods (by start) among ``starts`` whose published list or breakdown rows differ
+    from the rebuilt ones in any field, found in SQLite's own code: the checked file attached
+    read-only to the rebuilt database, each published row looked up by its key (the tables'
+    unique indexes) and compared field by field (``IS NOT``: NULL equals NULL), and the rows
+    of each period counted on both sides (the keys being unique, equal counts and no row
+    without its equal mean equal sets). Only these periods need :func:`compare_period`; on a
+    database that agrees, no row is read into Python. ``raw`` (the rebuilt database's
+    connection) must be outside a transaction: SQLite detaches only there."""
+    days = ", ".join(f"'{day.isoformat()}'" for day in starts)
+    h_list = "" if tc is None else f" AND h.time_control = '{tc}'"
+    b_list = "" if tc is None else f" AND (e.time_control = '{tc}' OR e.id IS NULL)"
+    h_differ = " OR ".join(f"h.{f} IS NOT r.{f}" for f in HISTORY_FIELDS)
+    b_differ = " OR ".join(f"b.{f} IS NOT r.{f}" for f in BREAKDOWN_FIELDS)
+    unmatched_history = (
+        "SELECT DISTINCT p.start_date FROM published.rating_history h "
+        "JOIN published.rating_periods p ON p.id = h.period_id "
+        "LEFT JOIN main.rating_periods rp ON rp.start_date = p.start_date "
+        "LEFT JOIN main.rating_history r ON r.period_id = rp.id "
+        "AND r.time_control = h.time_control AND r.player_id = h.player_id "
+        f"WHERE p.start_date IN ({days}){h_list} AND (r.id IS NULL OR {h_differ})"
+    )
+    unmatched_breakdown = (
+        "SELECT DISTINCT p.start_date FROM published.rating_breakdown b "
+        "JOIN published.rating_periods p ON p.id = b.period_id "
+        "LEFT JOIN published.games g ON g.id = b.game_id "
+        "LEFT JOIN published.events e ON e.id = g.event_id "
+        "LEFT JOIN main.rating_breakdown r ON r.game_id = b.game_id AND r.player_id = b.player_id "
+        "LEFT JOIN main.rating_periods rp ON rp.id = r.period_id "
+        f"WHERE p.start_date IN ({days}){b_list} "
+        f"AND (r.id IS NULL OR rp.start_date IS NOT p.start_date OR {b_differ})"
+    )
+    counts = {
+        "history": (
+            "SELECT p.start_date, count(*) FROM {db}.rating_history h "
+            "JOIN {db}.rating_periods p ON p.id = h.period_id "
+            f"WHERE p.start_date IN ({days}){h_list} GROUP BY p.start_date"
+        ),
+        "breakdown": (
+            "SELECT p.start_date, count(*) FROM {db}.rating_breakdown b "
+            "JOIN {db}.rating_periods p ON p.id = b.period_id "
+            "LEFT JOIN {db}.games g ON g.id = b.game_id "
+            "LEFT JOIN {db}.events e ON e.id = g.event_id "
+            f"WHERE p.start_date IN ({days}){b_list} GROUP BY p.start_date"
+        ),
+    }
+    found: set[dt.date] = set()
+    raw.execute("ATTACH DATABASE ? AS published", (sqlite_uri(source, mode="ro"),))
+    try:
+        for query in (unmatched_history, unmatched_breakdown):
+            found.update(to_date(day) for (day,) in raw.execute(query).fetchall())
+        for sql in counts.values():
+            published = dict(raw.execute(sql.format(db="published")).fetchall())
+            rebuilt = dict(raw.execute(sql.format(db="main")).fetchall())
+            found.update(
+                to_date(day)
+                for day in published.keys() | rebuilt.keys()
+                if published.get(day) != rebuilt.get(day)
+            )
+    finally:
+        raw.execute("DETACH DATABASE published")
+    return found
 
 
 def _plain(value: object) -> object:

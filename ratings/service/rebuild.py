@@ -76,6 +76,12 @@ class Rebuilt:
     periods: tuple[Period, ...]
     """The span rated: the checked database's published periods, oldest first."""
     report: RateReport
+    source_file: Path | None = None
+    """The checked SQLite file, when the rebuild copied it whole (nothing uncommitted): a
+    comparison may attach it (:func:`ratings.service.list_diff.differing_periods`)."""
+    raw: sqlite3.Connection | None = None
+    """The scratch database's one driver connection (for SQL outside the session's
+    transactions, such as ATTACH)."""
 
 
 _template_lock = threading.Lock()
@@ -152,7 +158,7 @@ def rebuild(session: Session, *, through: Period | None = None) -> Iterator[Rebu
                     copy_inputs(session, scratch)
                 report = rate(scratch, through=span[-1], first=span[0])
             # committed: the rebuilt rows are read (and backed up) from here on
-            yield Rebuilt(scratch, span, report)
+            yield Rebuilt(scratch, span, report, source, raw)
     finally:
         engine.dispose()
         raw.close()
