@@ -80,7 +80,7 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def demo_site(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = tmp_path_factory.mktemp("published") / "site"
-    _publish(demo_db, site)
+    _publish(demo_db, site, "--show-birth-year")
     return site
 
 
@@ -297,7 +297,7 @@ def edge_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def edge_site(edge_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = tmp_path_factory.mktemp("edge-site") / "site"
-    out = _publish(edge_db, site, "--list", "all")
+    out = _publish(edge_db, site, "--list", "all", "--show-birth-year")
     assert out.startswith(f"Published {site / 'index.html'} (every list): ")
     return site
 
@@ -363,9 +363,12 @@ def test_a_site_of_every_list_is_republished_as_one(edge_db: Path, edge_site: Pa
     out = _publish(edge_db, edge_site)  # the folder remembers --list all
     assert " (every list): 0 list(s), 0 player page(s), 0 event page(s) rendered; 0 file(s)" in out
     settings = json.loads((edge_site / ".ratings-site.json").read_text("utf-8"))["settings"]
-    assert settings == {"title": "Ratings", "lists": "all"}
+    assert settings == {"title": "Ratings", "lists": "all", "birth_years": True}
     rapid = json.loads((edge_site / "rapid/.ratings-site.json").read_text("utf-8"))
-    assert (rapid["list"], rapid["settings"]) == ("rapid", {"title": "Ratings"})
+    assert (rapid["list"], rapid["settings"]) == (
+        "rapid",
+        {"title": "Ratings", "birth_years": True},
+    )
 
 
 def test_the_rapid_folder_of_a_site_of_every_list_publishes_alone(

@@ -75,7 +75,7 @@ class IndexPages(Pages):
         rows = []
         order = by_name(self.register)
         for pid in order:
-            p = self.register[pid]
+            p = self.public[pid]
             cells = "".join(f"<td>{_cell(ratings[tc].get(pid))}</td>" for tc in published)
             rows.append(
                 f'<tr><th scope="row"><a href="players/{int(pid)}.html">{self._name(pid)}</a>'

@@ -205,7 +205,7 @@ class PlayerPages(Pages):
         self.out.put(
             f"players/{p.id}.json",
             player_json(
-                p, self.time_control, history, played, self.events, self.register,
+                self.public[p.id], self.time_control, history, played, self.events, self.public,
                 self._json_texts,
             ),
         )  # fmt: skip
