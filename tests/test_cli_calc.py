@@ -211,11 +211,19 @@ def test_performance_json_shape() -> None:
         ),
         (
             ["change", "--k", "20", "--date", BEFORE, "--", "-5", "1900", "1"],
-            "rating must be a non-negative integer: -5",
+            "rating must be a whole number from 0 to 3500: -5",
+        ),
+        (
+            ["change", "3501", "1900", "1", "--k", "20", "--date", BEFORE],
+            "rating must be a whole number from 0 to 3500: 3501",
+        ),
+        (
+            ["change", "1900", "--opponents", "1500,99999", "--results", "1,0", "--k", "20"],
+            "opponent rating must be a whole number from 0 to 3500: 99999",
         ),
         (
             ["expected", "--date", BEFORE, "--", "2000", "-1"],
-            "opponent rating must be a non-negative integer: -1",
+            "opponent rating must be a whole number from 0 to 3500: -1",
         ),
         (
             ["performance", "--opponents", "1500", "--score", "2"],
@@ -231,7 +239,7 @@ def test_performance_json_shape() -> None:
         ),
         (
             ["performance", "--opponents", "1500", "--score", "1", "--rating", "-3"],
-            "rating must be a non-negative integer: -3",
+            "rating must be a whole number from 0 to 3500: -3",
         ),
     ],
 )
@@ -493,6 +501,6 @@ def test_change_the_opponent_is_not_rated() -> None:
         "table            0      0.50    +10.00   11\n"
         "curve            0    0.5000  +10.0000   11\n"
     )
-    # R1's own new rating below 0 is refused
+    # R1's own new rating below 0 is refused, in words about what was typed
     result = run("change", "5", "5", "0", "--k", "20", "--date", BEFORE, exit_code=1)
-    assert result.output == "Error: rating must be a non-negative integer: -5\n"
+    assert result.output == "Error: the rating 5 and its change give a new rating below 0\n"

@@ -379,14 +379,69 @@ def test_the_worked_examples(browser: Any, calc_site: Path) -> None:
     # a bad value is said in one line, not thrown
     page.fill("#ex-opp", "20x0")
     assert page.locator("#expected-status").inner_text() == (
-        "Opponent's rating: not a whole number: 20x0"
+        "No result: Opponent's rating: 20x0 is not a whole number"
     )
+    page.fill("#ex-opp", "2000")
     page.fill("#pf-opps", "1500,1700,1900")
     page.fill("#pf-score", "2")
     assert page.locator("#pf-result").inner_text().split("\n") == [
         "FIDE (table 8.1.1)\t1825",
         "algorithm of 400\t1833",
     ]
+    assert problems == []
+    page.close()
+
+
+STALE = [
+    # (field, what is typed, the results that go, the status line)
+    ("#ch-k", "0", ("#ch-lines", "#ch-result"), "No result: K: 0 is not from 1 to 100"),
+    ("#ch-own", "99999", ("#ch-lines", "#ch-result"),
+     "No result: Own rating: 99999 is not from 0 to 3500"),
+    ("#ch-games tr:first-child .ch-opp", "3501", ("#ch-lines", "#ch-result"),
+     "No result: Opponent's rating, game 1: 3501 is not from 0 to 3500"),
+    ("#ch-date", "2025-13-01", ("#ch-lines", "#ch-result"),
+     "No result: Event start: 2025-13-01 is not a date written YYYY-MM-DD"),
+    ("#ex-own", "-5", ("#ex-result",), "No result: Own rating: -5 is not a whole number"),
+    ("#pf-score", "4", ("#pf-result",), "No result: Score: 4 is more than 3 games give"),
+    ("#pf-opps", "1500,1700,9999", ("#pf-result",),
+     "No result: Opponents' ratings: 9999 is not from 0 to 3500"),
+]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1280, 375])
+def test_an_invalid_input_leaves_no_stale_result(browser: Any, calc_site: Path, width: int) -> None:
+    """The moment an input is invalid its calculator's results go (K set to 0 showed the
+    old +8 -> 1608; a performance score of 4 of 3 games, the result for the score before),
+    the field is marked, and the line names the field and what was typed; a valid value
+    brings the results back. Ratings are bounded as the CLI bounds them: 0 to 3500."""
+    page, problems, _ = open_calculators(browser, calc_site, width)
+    page.fill("#pf-opps", "1500,1700,1900")
+    page.fill("#pf-score", "1")
+    before = {s: page.locator(s).inner_text() for s in ("#ex-result", "#ch-lines", "#ch-result",
+                                                        "#pf-result")}  # fmt: skip
+    assert all(before.values()), before
+    for field, typed, results, status in STALE:
+        old = page.locator(field).input_value()
+        page.fill(field, typed)
+        line = page.locator(
+            {"ch": "#change-status", "ex": "#expected-status", "pf": "#performance-status"}[
+                results[0][1:3]
+            ]
+        )
+        assert line.inner_text() == status, field
+        for tbody in results:
+            assert page.locator(tbody).inner_text() == "", (field, tbody)
+        assert page.locator(field).get_attribute("aria-invalid") == "true"
+        page.fill(field, old)
+        assert page.locator(field).get_attribute("aria-invalid") is None
+        for tbody in results:
+            assert page.locator(tbody).inner_text() == before[tbody], (field, tbody)
+    message = page.evaluate(
+        "() => { try { ratingsCalc.change(1, 401, 0, {k: 40}); } catch (e) { return e.message; } }"
+    )
+    assert message == "the rating 1 and its change give a new rating below 0"
+    assert message == cli_json("change", "1", "401", "0", "--k", "40")
     assert problems == []
     page.close()
 

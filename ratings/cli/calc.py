@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import click
 
-from ratings import rules
+from ratings import limits, rules
 from ratings.cli.types import ASCII_INT
 
 FORMAT = click.option(
@@ -68,6 +68,25 @@ def _rules_errors() -> Iterator[None]:
         yield
     except rules.RulesError as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+def _bounded(value: int, what: str = "rating") -> int:
+    """A rating typed for a calculation, within the register's bounds (0 to 3500, as
+    ``player add --rating``); ``assets/calc.js`` says the same of the same values.
+
+    :raises rules.RulesError: for a rating outside them.
+    """
+    if not limits.MIN_RATING <= value <= limits.MAX_RATING:
+        raise rules.InvalidRatingError(
+            f"{what} must be a whole number from {limits.MIN_RATING} to {limits.MAX_RATING}: "
+            f"{value}"
+        )
+    return value
+
+
+def _below_zero(own: int) -> str:
+    """Why no new rating is given: the change takes the rating below 0."""
+    return f"the rating {own} and its change give a new rating below 0"
 
 
 def _event_day(day: datetime | None) -> date:
@@ -137,6 +156,8 @@ def expected_command(r1: int, r2: int, day: datetime | None, fmt: str) -> None:
     2025-10-01 a player rated 2650 or more uses the true difference).
     """
     with _rules_errors():
+        _bounded(r1)
+        _bounded(r2, "opponent rating")
         rule_set = rules.rules_for(_event_day(day))
         results = {name: rules.expected(r1, r2, rule_set, method) for name, method in _METHODS}
     if fmt == "json":
@@ -239,6 +260,9 @@ def change_command(
     if k is not None and (games_played is not None or birth_year is not None or k10):
         raise click.UsageError("--k replaces the K rules: give --k or --games/--birth-year/--k10")
     with _rules_errors():
+        _bounded(r1)
+        for opponent in opponents if several else [r2] if r2 is not None else []:
+            _bounded(opponent, "opponent rating")
         if several:
             games = list(zip(opponents, results, strict=True))
         else:
@@ -247,13 +271,16 @@ def change_command(
             games = [(r2, int(rules.parse_score(result) * 2))]
         event_start = _event_day(day)
         rule_set = rules.rules_for(event_start, list_type)
-        rated = {
-            name: rules.rate_games(
-                r1, games, event_start=event_start, k=k, games_played=games_played,
-                birth_year=birth_year, k10=k10, method=m, list_type=list_type,
-            )
-            for name, m in _METHODS
-        }  # fmt: skip
+        try:
+            rated = {
+                name: rules.rate_games(
+                    r1, games, event_start=event_start, k=k, games_played=games_played,
+                    birth_year=birth_year, k10=k10, method=m, list_type=list_type,
+                )
+                for name, m in _METHODS
+            }  # fmt: skip
+        except rules.InvalidRatingError as exc:  # every rating given is checked above
+            raise rules.RulesError(_below_zero(r1)) from exc
         if not several and rated["table"][0][0] is None:
             raise rules.RulesError(_not_rated(r1, games[0][0], rule_set))
     if several:
@@ -385,8 +412,12 @@ def performance_command(
     wanted = [method] if method else ["fide", "own", "400"]
     values: dict[str, int] = {}
     with _rules_errors():
+        for opponent in opponents:
+            _bounded(opponent, "opponent rating")
         if "fide" in wanted:
             values["fide"] = rules.performance_fide(opponents, score)
+        if rating is not None:
+            _bounded(rating)
         if "own" in wanted and rating is not None:
             values["own"] = rules.performance_own(rating, opponents, score)
         if "400" in wanted:

@@ -17,7 +17,7 @@ from typing import Any
 
 import jinja2
 
-from ratings import rules
+from ratings import limits, rules
 from ratings.rules.expected import expected_units
 from ratings.site.output import SiteFolder
 
@@ -63,6 +63,8 @@ def rules_data() -> dict[str, Any]:
         "table_8_1_1": [rules.dp(p) for p in range(101)],
         "curve": _curve_units(),
         "table_units": rules.TABLE_UNITS,
+        "min_rating": limits.MIN_RATING,
+        "max_rating": limits.MAX_RATING,
         "curve_units": rules.CURVE_UNITS,
         "rule_sets": {
             "standard": [_rule_set(r) for r in rules.RULE_SETS],

@@ -13,8 +13,11 @@
   function fail(message) { throw new Error(message); }
   function repr(value) { return typeof value === "string" ? "'" + value + "'" : String(value); }
   function isInt(value) { return typeof value === "number" && Number.isSafeInteger(value); }
+  /* a rating typed: a whole number within the register's bounds (0 to 3500), as the CLI */
   function checkRating(value, what) {
-    if (!isInt(value) || value < 0) { fail((what || "rating") + " must be a non-negative integer: " + repr(value)); }
+    if (!isInt(value) || value < R.min_rating || value > R.max_rating) {
+      fail((what || "rating") + " must be a whole number from " + R.min_rating + " to " + R.max_rating + ": " + repr(value));
+    }
     return value;
   }
   function checkDate(day) {
@@ -132,7 +135,8 @@
       lines.forEach(function (l) { if (l) { sum += l.dr; } });
     }
     var change = counted ? divideHalfAway(k * sum, perPoint) : 0;
-    checkRating(own + change); /* a new rating below 0 is refused, as by the rules */
+    /* a new rating below 0 is refused, as by the rules, in words about what was typed */
+    if (own + change < 0) { fail("the rating " + own + " and its change give a new rating below 0"); }
     return { lines: lines, k: k, kdr: counted ? k * sum : 0, change: change, perPoint: perPoint, rs: rs };
   }
 
@@ -145,6 +149,7 @@
       fail("--results has " + (Array.isArray(scores) ? scores.length : 1) + " results for " + opps.length + " opponents");
     }
     if (!opps.length) { fail("give at least one game: []"); }
+    opps.forEach(function (r) { checkRating(r, "opponent rating"); });
     var k = optionalInt(o.k, "k");
     if (k !== null && (k < 1 || k > R.k.max)) { fail("k must be an integer from 1 to " + R.k.max + ": " + k); }
     var settings = {
@@ -192,7 +197,7 @@
     var total = opponents.reduce(function (a, b) { return a + b; }, 0);
     var dp = R.table_8_1_1[divideHalfAway(100 * halves, 2 * n)];
     var out = { fide: { performance: divideHalfAway(total, n) + dp } };
-    var own = optionalInt(o.rating, "rating");
+    var own = o.rating === undefined || o.rating === null || o.rating === "" ? null : checkRating(o.rating);
     if (own !== null) { out.own = { performance: own + dp }; }
     out.algorithm_400 = { performance: divideHalfAway(total + 400 * (halves - n), n) };
     return out;
@@ -204,15 +209,22 @@
   function byId(id) { return document.getElementById(id); }
   if (!byId("calc-expected")) { return; }
 
-  function intValue(id) {
+  /* the page's errors name the field and what the reader typed there */
+  function labelOf(id) { return byId(id).labels[0].textContent.trim(); }
+  function wrong(id, message) { byId(id).setAttribute("aria-invalid", "true"); fail(message); }
+  function intValue(id, low, high) {
     var text = byId(id).value.trim();
     if (text === "") { return null; }
-    if (!/^[0-9]{1,6}$/.test(text)) { fail(byId(id).labels[0].textContent.trim() + ": not a whole number: " + text); }
-    return Number(text);
+    if (!/^[0-9]{1,6}$/.test(text)) { wrong(id, labelOf(id) + ": " + text + " is not a whole number"); }
+    var value = Number(text);
+    if (low !== undefined && (value < low || value > high)) {
+      wrong(id, labelOf(id) + ": " + text + " is not from " + low + " to " + high);
+    }
+    return value;
   }
   function ratingValue(id) {
-    var v = intValue(id);
-    if (v === null) { fail(byId(id).labels[0].textContent.trim() + ": give a rating"); }
+    var v = intValue(id, R.min_rating, R.max_rating);
+    if (v === null) { wrong(id, labelOf(id) + ": give a rating"); }
     return v;
   }
   function shown(value, perPoint) {
@@ -236,12 +248,31 @@
       tbody.appendChild(tr);
     });
   }
-  function report(id, run) {
+  /* a calculator's answer, or its error: the moment an input is invalid the results go,
+     so that no number is left on the page for inputs that are no longer there */
+  function report(id, run, results) {
     var status = byId(id + "-status");
+    var form = status.previousElementSibling;
+    Array.prototype.forEach.call(form.querySelectorAll("[aria-invalid]"), function (input) {
+      input.removeAttribute("aria-invalid");
+    });
     try { status.textContent = run() || ""; status.classList.remove("calc-error"); }
-    catch (e) { status.textContent = e.message; status.classList.add("calc-error"); }
+    catch (e) {
+      results.forEach(function (tbody) { byId(tbody).textContent = ""; });
+      status.textContent = "No result: " + e.message;
+      status.classList.add("calc-error");
+    }
   }
-  function dateValue(id) { return byId(id).value || today(); }
+  function dateValue(id) {
+    var text = byId(id).value.trim();
+    if (text === "") { return today(); }
+    var m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(text);
+    var day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+    if (!day || day.getUTCMonth() !== Number(m[2]) - 1 || day.getUTCDate() !== Number(m[3])) {
+      wrong(id, labelOf(id) + ": " + text + " is not a date written YYYY-MM-DD");
+    }
+    return text;
+  }
 
   function showExpected() {
     report("expected", function () {
@@ -256,7 +287,7 @@
         ["curve − table", "", signed(shown(gap / R.curve_units, R.curve_units))]
       ]);
       return "rules: " + ruleSet(day).name;
-    });
+    }, ["ex-result"]);
   }
 
   function gameRows() { return Array.prototype.slice.call(byId("ch-games").querySelectorAll("tr")); }
@@ -273,16 +304,21 @@
     report("change", function () {
       var own = ratingValue("ch-own"), opps = [], scores = [];
       gameRows().forEach(function (tr, i) {
-        var text = tr.querySelector(".ch-opp").value.trim();
+        var input = tr.querySelector(".ch-opp"), text = input.value.trim();
+        var what = "Opponent's rating, game " + (i + 1) + ": " + text;
         if (text === "") { return; }
-        if (!/^[0-9]{1,6}$/.test(text)) { fail("game " + (i + 1) + ": not a rating: " + text); }
+        if (!/^[0-9]{1,6}$/.test(text)) { input.setAttribute("aria-invalid", "true"); fail(what + " is not a whole number"); }
+        if (Number(text) > R.max_rating) {
+          input.setAttribute("aria-invalid", "true");
+          fail(what + " is not from " + R.min_rating + " to " + R.max_rating);
+        }
         opps.push(Number(text));
         scores.push(Number(tr.querySelector(".ch-score").value));
       });
       if (!opps.length) { fail("give an opponent's rating"); }
       var given = byId("ch-k-given").checked;
       var options = { date: dateValue("ch-date"), list: byId("ch-list").value };
-      if (given) { options.k = intValue("ch-k"); if (options.k === null) { fail("K: give a K"); } }
+      if (given) { options.k = intValue("ch-k", 1, R.k.max); if (options.k === null) { wrong("ch-k", "K: give a K"); } }
       else { options.games = intValue("ch-played"); options.birth_year = intValue("ch-born"); options.k10 = byId("ch-k10").checked; }
       var c = change(own, opps, scores, options);
       var rows = c.table.games.map(function (g, i) {
@@ -303,20 +339,28 @@
       return "rules: " + ruleSet(options.date, options.list).name +
         (c.table.k === null ? "" : "; K " + c.table.k + (given ? " (given" : " (art. 8.3.3") +
         (c.table.k === before ? ")" : ", after the 700 rule)"));
-    });
+    }, ["ch-lines", "ch-result"]);
   }
   function showPerformance() {
     report("performance", function () {
       var text = byId("pf-opps").value.trim();
-      if (!/^[0-9]{1,6}( *, *[0-9]{1,6})*$/.test(text)) { fail("opponents: comma-separated ratings, e.g. 1500,1700"); }
+      if (!/^[0-9]{1,6}( *, *[0-9]{1,6})*$/.test(text)) {
+        wrong("pf-opps", labelOf("pf-opps") + ": " + text + " is not a list of ratings such as 1500,1700");
+      }
       var opps = text.split(",").map(function (s) { return Number(s.trim()); });
-      var scoreText = byId("pf-score").value.trim().replace("½", ".5");
-      if (!/^([0-9]{1,4}(\.[05])?|\.5)$/.test(scoreText)) { fail("score: a number such as 1.5"); }
-      var p = performance(opps, Number(scoreText), { rating: intValue("pf-rating") });
+      opps.forEach(function (r) {
+        if (r > R.max_rating) { wrong("pf-opps", labelOf("pf-opps") + ": " + r + " is not from " + R.min_rating + " to " + R.max_rating); }
+      });
+      var typed = byId("pf-score").value.trim(), scoreText = typed.replace("½", ".5");
+      if (!/^([0-9]{1,4}(\.[05])?|\.5)$/.test(scoreText)) { wrong("pf-score", "Score: " + typed + " is not a score such as 1.5"); }
+      if (Number(scoreText) > opps.length) {
+        wrong("pf-score", "Score: " + typed + " is more than " + opps.length + (opps.length === 1 ? " game gives" : " games give"));
+      }
+      var p = performance(opps, Number(scoreText), { rating: intValue("pf-rating", R.min_rating, R.max_rating) });
       var names = { fide: "FIDE (table 8.1.1)", own: "own rating + dp", algorithm_400: "algorithm of 400" };
       fill(byId("pf-result"), Object.keys(p).map(function (m) { return [names[m], String(p[m].performance)]; }));
       return "";
-    });
+    }, ["pf-result"]);
   }
   function onChange(formId, run) {
     var form = byId(formId);
