@@ -119,3 +119,9 @@ def test_birth_years_are_published_only_when_asked(
     assert "<dt>Born</dt>" not in (site / "players/1.html").read_text("utf-8")
     manifest = json.loads((site / ".ratings-site.json").read_text("utf-8"))
     assert "birth_years" not in manifest["settings"]
+
+
+def test_an_event_page_links_its_period_s_list(hidden: Path) -> None:
+    html = (hidden / "events/1.html").read_text("utf-8")
+    (period,) = re.findall(r'in period <a href="\.\./lists/([0-9]{4}-[0-9]{2})\.html">\1</a>', html)
+    assert (hidden / "lists" / f"{period}.html").is_file()
