@@ -150,7 +150,7 @@ def test_event_page_has_a_crosstable(demo_site: Path) -> None:
     text = (demo_site / "events/1.html").read_text("utf-8")
     assert "<h1>Ashford Championship 2025 #1</h1>" in text
     assert re.search(r'<td title="[^"]+">\d+[wb][10½]</td>', text)
-    assert "rated in period 2025-01" in text
+    assert 'rated in period <a href="../lists/2025-01.html">2025-01</a>' in text
     k_dr_sum = "K\N{MULTIPLICATION SIGN}\N{GREEK CAPITAL LETTER SIGMA}dR"  # not "Change"
     assert _headers(text, "crosstable")[-3:] == ["Score", "Perf.", k_dr_sum]
 

@@ -135,7 +135,7 @@ def test_events_page_lists_every_event(demo_db: Path, demo_site: Path) -> None:
         assert int(row[5]) == e["n"]
         crosstable = (demo_site / f"events/{e['id']}.html").read_text("utf-8")
         assert f": {row[4]} players, {e['n']} games" in crosstable
-        assert f"in period {row[3]}." in crosstable
+        assert f'in period <a href="../lists/{row[3]}.html">{row[3]}</a>.' in crosstable
     # newest first
     assert [r[3] for r in rows] == sorted((r[3] for r in rows), reverse=True)
 
