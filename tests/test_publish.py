@@ -152,7 +152,13 @@ def test_event_page_has_a_crosstable(demo_site: Path) -> None:
     assert re.search(r'<td title="[^"]+">\d+[wb][10½]</td>', text)
     assert 'rated in period <a href="../lists/2025-01.html">2025-01</a>' in text
     k_dr_sum = "K\N{MULTIPLICATION SIGN}\N{GREEK CAPITAL LETTER SIGMA}dR"  # not "Change"
-    assert _headers(text, "crosstable")[-3:] == ["Score", "Perf.", k_dr_sum]
+    assert _headers(text, "crosstable")[-4:] == ["Score", "Perf.", k_dr_sum, "Games"]
+    # each player's games one tap away, the opponents named (not only in a tooltip)
+    assert re.search(
+        r'<details class="games"><summary>Games</summary><ol><li>1: [wb] [10½] '
+        r'<a href="../players/\d+.html">[^<]+</a> \([A-Z]{3}, \d{4}\)</li><li>2: ',
+        text,
+    )
 
 
 def test_a_second_publish_writes_nothing(demo_db: Path, tmp_path: Path) -> None:

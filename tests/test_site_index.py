@@ -122,7 +122,8 @@ def test_events_page_lists_every_event(demo_db: Path, demo_site: Path) -> None:
     assert len(events) == 15
     assert sum(e["n"] for e in events) == 720
     rows = re.findall(
-        r'<tr><th scope="row"><a href="events/(\d+).html">([^<]*)</a></th><td>([^<]*)</td>'
+        r'<tr><th scope="row"><a href="events/(\d+).html">([^<]*)</a></th><td data-sort="[^"]+">'
+        r"(<time>[^<]*</time>(?: to <time>[^<]*</time>)?)</td>"
         r'<td><a href="lists/(\d{4}-\d\d).html">\4</a></td><td>standard</td><td>(\d+)</td>'
         r"<td>(\d+)</td></tr>",
         text,
@@ -414,7 +415,10 @@ def test_a_new_player_a_merge_and_a_new_event_rebuild_the_index_pages(
     ok("--db", str(db), "rate")
     _publish(db, site)
     events = (site / "events.html").read_text("utf-8")
-    assert '<a href="events/16.html">Winter Cup</a></th><td>2026-01-10</td>' in events
+    assert (
+        '<a href="events/16.html">Winter Cup</a></th><td data-sort="2026-01-10">'
+        "<time>2026-01-10</time></td>"
+    ) in events
     assert 'Next list: <a href="../lists/2026-01.html"' in (site / "lists/2025-12.html").read_text(
         "utf-8"
     )

@@ -13,7 +13,7 @@ from ratings.service.norm_reads import NormReads
 from ratings.site.cells import halves, trend
 from ratings.site.norms import event_norm_rows
 from ratings.site.pages import Pages
-from ratings.site.rows import crosstable_row
+from ratings.site.rows import crosstable_game, crosstable_games, crosstable_row
 
 __all__ = ["EventPages"]
 
@@ -43,10 +43,14 @@ class EventPages(Pages):
             return player.name.lower() if player is not None else ""
 
         table = crosstable(ev, sort_name)
+        used = {row.player_id: row.rating for row in table.rows}
+        rounds = [self._html(r) for r in table.rounds]
         players: list[str] = []
         for row in table.rows:
             row_cells = []
-            for results in row.cells:
+            games: list[str] = []
+            for round_, results in zip(rounds, row.cells, strict=True):
+                games.extend(self._game(round_, c, used) for c in results)
                 found = [self._cross_cell(c) for c in results]
                 if len(found) == 1:
                     row_cells.append(found[0])
@@ -69,6 +73,7 @@ class EventPages(Pages):
                     row.performance,
                     f"{delta:+.2f}" if delta is not None else "",
                     trend(delta),
+                    crosstable_games(games),
                 )
             )
         period = self._period_of(e.end_date)
@@ -79,6 +84,23 @@ class EventPages(Pages):
             norms=norms,
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
+
+    def _game(self, round_: Markup, c: CrossCell, used: dict[int, int | None]) -> str:
+        """A round of a player's games, the opponent named with title, federation and the
+        rating the event used."""
+        if c.opponent_id is None:
+            return crosstable_game(round_, None, self._html(c.mark), None, _BYE, _BYE, False)
+        opponent = self.register.get(c.opponent_id)
+        marks = (opponent.title, opponent.federation) if opponent is not None else ()
+        about = [self._html(x) for x in marks if x]
+        rating = used.get(c.opponent_id)
+        if rating is not None:
+            about.append(Markup(int(rating)))
+        note = Markup(", ").join(about)
+        return crosstable_game(
+            round_, c.white, self._html(c.mark), c.opponent_id, self._name(c.opponent_id),
+            Markup(" ({})").format(note) if about else Markup(""), c.rated,
+        )  # fmt: skip
 
     def _cross_cell(self, c: CrossCell) -> tuple[Markup, Markup]:
         """A crosstable cell: opponent's rank, colour, result (or a bye's code); the

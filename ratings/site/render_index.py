@@ -106,10 +106,13 @@ class IndexPages(Pages):
         for e in events:
             period = self._period_of(e.end_date)
             label = period.label if period is not None else ""
+            # each date kept on one line when a phone wraps the cell; sorted by the end
+            # date, the order the page starts in
             dates = (
-                e.start_date.isoformat()
+                f"<time>{e.start_date.isoformat()}</time>"
                 if e.start_date == e.end_date
-                else f"{e.start_date.isoformat()} to {e.end_date.isoformat()}"
+                else f"<time>{e.start_date.isoformat()}</time> to "
+                f"<time>{e.end_date.isoformat()}</time>"
             )
             count = counts[e.id]
             period_cell = (
@@ -117,7 +120,8 @@ class IndexPages(Pages):
             )
             lines.append(
                 f'<tr><th scope="row"><a href="events/{int(e.id)}.html">{self.event_names[e.id]}'
-                f"</a></th><td>{dates}</td><td>{period_cell}</td>"
+                f'</a></th><td data-sort="{e.end_date.isoformat()}">{dates}</td>'
+                f"<td>{period_cell}</td>"
                 f"<td>{escape(self.time_control)}</td><td>{count.players}</td>"
                 f"<td>{count.games}</td></tr>\n"
             )
