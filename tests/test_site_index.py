@@ -303,6 +303,21 @@ def edge_site(edge_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
+def test_a_sub_site_s_search_finds_every_player(edge_db: Path, edge_site: Path) -> None:
+    """The rapid site's index holds its own players and, with the way to their page on the
+    standard site, every other player of the register."""
+    rapid = _index(edge_site / "rapid")["players"]
+    assert isinstance(rapid, list)
+    names = {row["id"]: row["name"] for row in _register(edge_db)}
+    assert {p[0]: p[1] for p in rapid} == names
+    own = {int(p.stem) for p in (edge_site / "rapid/players").glob("*.html")}
+    for player in rapid:
+        pid, name = player[:2]
+        assert player[3:] == ([] if pid in own else ["../"]), name
+        assert (edge_site / "rapid" / "".join(player[3:]) / f"players/{pid}.html").is_file()
+    assert sorted(p[0] for p in rapid if len(p) == 4) == [2, 4, 5, 6]
+
+
 def test_the_edge_site_has_no_orphan_and_every_link_resolves(edge_site: Path) -> None:
     assert (edge_site / "rapid/index.html").is_file()
     assert_no_orphans(edge_site)

@@ -371,6 +371,7 @@ def linked_lists(session: Session, time_control: str, site_lists: Sequence[str])
                 other,
                 linked_prefix(time_control, other),
                 {pid: ratings.get(pid) for pid in sorted(players)},
+                {pid: players[pid].name for pid in sorted(players)},
             )
         )
     return found

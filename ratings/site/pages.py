@@ -79,6 +79,8 @@ class Linked:
     ratings: dict[int, int | None]
     """The players with a page there: id -> their rating on its newest list (None: not
     rated there)."""
+    names: dict[int, str] = dataclasses.field(default_factory=dict)
+    """The same players' names (the search box of this site finds them there)."""
 
 
 def linked_prefix(here: str, there: str) -> str:

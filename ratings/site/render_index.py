@@ -12,13 +12,14 @@ in the incremental plan (:mod:`ratings.site.plan`).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 from sqlalchemy.orm import Session
 
 from ratings.matching import fold, sort_key
 from ratings.service import publish as data
-from ratings.site.pages import Pages
+from ratings.site.pages import Linked, Pages
 from ratings.site.search import fold_table
 
 __all__ = ["LISTS", "IndexPages", "by_name", "search_index"]
@@ -31,19 +32,39 @@ def by_name(register: dict[int, data.SitePlayer]) -> list[int]:
     return sorted(register, key=lambda i: (sort_key(register[i].name), i))
 
 
-def search_index(register: dict[int, data.SitePlayer], order: list[int] | None = None) -> str:
+def search_index(
+    register: dict[int, data.SitePlayer],
+    order: list[int] | None = None,
+    linked: Sequence[Linked] = (),
+) -> str:
     """The search box's index, a script that sets ``window.ratingsIndex``: the table that
     folds a typed query (:func:`ratings.site.search.fold_table`, from the matcher's own
     folding) and every player as ``[id, name, forms]``, ``forms`` being the folded forms of
     the name (:func:`ratings.matching.fold`) as words joined by spaces, forms by ``|``.
-    ``order``: :func:`by_name` of ``register``, when known."""
-    players = []
+    ``order``: :func:`by_name` of ``register``, when known.
+
+    In a site of several lists (``linked``: the other lists' sites), the players with no
+    page on this one follow as ``[id, name, forms, prefix]``, ``prefix`` the way to the
+    first other site that has their page: the box finds every player from any of them."""
+    players: list[list[object]] = []
     names = []
     for pid in by_name(register) if order is None else order:
         name = register[pid].name
         names.append(name)
         forms = "|".join(" ".join(form) for form in fold(name).forms)
         players.append([pid, name, forms])
+    elsewhere: dict[int, tuple[str, str]] = {}
+    for other in linked:
+        for pid, name in other.names.items():
+            if pid not in register:
+                elsewhere.setdefault(pid, (name, other.prefix))
+    for pid in sorted(elsewhere, key=lambda i: (sort_key(elsewhere[i][0]), i)):
+        name, prefix = elsewhere[pid]
+        names.append(name)
+        forms = "|".join(" ".join(form) for form in fold(name).forms)
+        players.append([pid, name, forms, prefix])
+    if elsewhere:  # one order by name, whichever site has the page
+        players.sort(key=lambda p: (sort_key(str(p[1])), int(str(p[0]))))
     body = json.dumps(
         {"fold": fold_table(names), "players": players},
         ensure_ascii=True,
@@ -98,7 +119,10 @@ class IndexPages(Pages):
                 kept=kept, kept_name=kept_name,
             )  # fmt: skip
             self.out.put(f"players/{old}.html", page.encode("utf-8"))
-        self.out.put("assets/players-index.js", search_index(self.register, order).encode("utf-8"))
+        self.out.put(
+            "assets/players-index.js",
+            search_index(self.register, order, self.shared.linked).encode("utf-8"),
+        )
 
         counts = data.event_counts(session, self.events)
         events = sorted(self.events.values(), key=lambda e: (e.end_date, e.id), reverse=True)
