@@ -407,3 +407,21 @@ def test_the_same_site_from_postgresql(tmp_path: Path) -> None:
         sites[name] = site_files(tmp_path / name)
         del sites[name][".ratings-site.json"]  # it holds when each period was rated
     assert sites["postgres"] == sites["sqlite"]
+
+
+def test_the_caption_of_a_line_that_stops(demo_db: Path, demo_site: Path) -> None:
+    """A player unrated from a list on (below the floor): the caption says where the line
+    stops, not that it runs on to the newest list; a player still rated, that it runs on."""
+    ((pid, label),) = table_rows(
+        demo_db,
+        "SELECT h.player_id, r.label FROM rating_history h JOIN rating_periods r"
+        " ON r.id = h.period_id WHERE h.time_control = 'standard' AND h.rating_after IS NULL"
+        " AND h.list_status = 'below_floor' ORDER BY r.label DESC LIMIT 1",
+    )
+    stops = (demo_site / f"players/{pid}.html").read_text("utf-8")
+    (caption,) = re.findall(r"<figcaption>(.*?)</figcaption>", stops)
+    assert caption.endswith(f", and the line stops at {label}: no rating from that list on.")
+    assert "newest" not in caption
+    assert f"unrated from the {label} list on; the table below" in stops
+    runs = (demo_site / "players/1.html").read_text("utf-8")
+    assert "the line runs on to the newest list" in runs

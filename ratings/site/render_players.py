@@ -144,7 +144,8 @@ class PlayerPages(Pages):
             shown[0].rating_before if shown else None,
             [(index[r.period_id], r.rating_after) for r in shown],
         )
-        spec = chart.history_chart(p.name, points, self._period_labels) if points else None
+        first = bool(shown) and shown[0].rating_before is None
+        spec = chart.history_chart(p.name, points, self._period_labels, first) if points else None
         svg = (  # the chart without JavaScript, of the same points
             svg_chart.history_chart(points, self._period_labels, p.name, points[0][1] is None)
             if points
@@ -173,6 +174,9 @@ class PlayerPages(Pages):
         page = self.t_player.render(
             self.common, root="../", title=self._titled(p.name), p=p, rating=rating,
             total_games=total_games, next_k=next_k, k10=k10, spec=spec, svg=svg,
+            unrated_from=(  # the line stops there: no rating runs on to the newest list
+                self._period_labels[points[-1][0]] if points and points[-1][1] is None else ""
+            ),
             rows=Markup("".join(table)), cards=cards, others=self._others(p.id),
         )  # fmt: skip
         self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
