@@ -126,7 +126,9 @@ def test_player_page_has_chart_table_and_cards(demo_site: Path) -> None:
     data = json.loads(spec)
     line, dots = data["layer"]
     assert line["mark"]["interpolate"] == "step-after"
-    assert dots["data"]["values"][-1] == {"list": 11, "period": "2025-12", "rating": 1491}
+    assert dots["data"]["values"][-1] == {
+        "list": 11, "period": "2025-12", "rating": 1491, "change": "-4"
+    }  # fmt: skip
     assert '<a href="#p2025-12">2025-12</a>' in text
     assert 'id="p2025-12"' in text
     # the card: every game with Ro, D, PD, result, dR, K, and the totals
@@ -152,7 +154,8 @@ def test_event_page_has_a_crosstable(demo_site: Path) -> None:
     assert re.search(r'<td title="[^"]+">\d+[wb][10½]</td>', text)
     assert 'rated in period <a href="../lists/2025-01.html">2025-01</a>' in text
     k_dr_sum = "K\N{MULTIPLICATION SIGN}\N{GREEK CAPITAL LETTER SIGMA}dR"  # not "Change"
-    assert _headers(text, "crosstable")[-4:] == ["Score", "Perf.", k_dr_sum, "Games"]
+    heads = ["Score", "BH-C1", "BH", "SB", "Perf.", k_dr_sum, "Games"]  # a Swiss's tie-breaks
+    assert _headers(text, "crosstable")[-7:] == heads
     # each player's games one tap away, the opponents named (not only in a tooltip)
     assert re.search(
         r'<details class="games"><summary>Games</summary><ol><li>1: [wb] [10½] '

@@ -8,8 +8,10 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from ratings.service import publish as data
+from ratings.service import tiebreaks
 from ratings.service.crosstable import CrossCell, crosstable
 from ratings.service.norm_reads import NormReads
+from ratings.service.tiebreaks import tiebreak_text
 from ratings.site.cells import halves, trend
 from ratings.site.norms import event_norm_rows
 from ratings.site.pages import Pages
@@ -42,9 +44,11 @@ class EventPages(Pages):
             player = self.register.get(pid)
             return player.name.lower() if player is not None else ""
 
-        table = crosstable(ev, sort_name)
+        table = crosstable(ev, sort_name, e.start_date)
         used = {row.player_id: row.rating for row in table.rows}
         rounds = [self._html(r) for r in table.rounds]
+        shown = [t for t in table.tiebreaks if t.column]
+        codes = [self._html(t.code) for t in shown]
         players: list[str] = []
         for row in table.rows:
             row_cells = []
@@ -67,9 +71,11 @@ class EventPages(Pages):
                     row.rank,
                     row.player_id,
                     name(row.player_id),
+                    self._about(row.player_id),
                     row.rating,
                     row_cells,
                     halves(row.score_half_points),
+                    [(codes[i], tiebreak_text(v)) for i, v in enumerate(row.tiebreak_values)],
                     row.performance,
                     f"{delta:+.2f}" if delta is not None else "",
                     trend(delta),
@@ -81,9 +87,16 @@ class EventPages(Pages):
             self.common, root="../", title=self._titled(e.name), e=e,
             players=Markup("".join(players)), count=len(players), rounds=list(table.rounds),
             games=table.games, rated=table.rated_games, period=period.label if period else "",
-            norms=norms,
+            norms=norms, tiebreaks=table.tiebreaks, tiebreak_columns=shown,
+            round_robin=table.tiebreaks == tiebreaks.ROUND_ROBIN,
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
+
+    def _about(self, player_id: int) -> Markup:
+        """A player's title and federation, as the crosstable shows them under the name."""
+        player = self.register.get(player_id)
+        marks = (player.title, player.federation) if player is not None else ()
+        return Markup(" ").join(self._html(x) for x in marks if x)
 
     def _game(self, round_: Markup, c: CrossCell, used: dict[int, int | None]) -> str:
         """A round of a player's games, the opponent named with title, federation and the

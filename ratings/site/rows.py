@@ -122,23 +122,30 @@ def crosstable_row(
     rank: int,
     player_id: int,
     name: Markup,
+    about: Markup,
     rating: int | None,
     cells: Sequence[tuple[Markup, Markup]],
     score: str,
+    tiebreaks: Sequence[tuple[Markup, str]],
     performance: int | None,
     k_dr_sum: str,
     trend: Markup,
     games: Markup,
 ) -> str:
-    """One player's line of a crosstable. ``cells``: per round the text (opponent rank,
-    colour and result, or a bye code) and a note for its title (the opponent's name);
-    ``games``: the player's games one by one, the opponents named (:func:`crosstable_games`)."""
+    """One player's line of a crosstable. ``about``: the player's title and federation;
+    ``cells``: per round the text (opponent rank, colour and result, or a bye code) and a
+    note for its title (the opponent's name); ``tiebreaks``: each tie-break's code and value
+    (built from numbers); ``games``: the player's games one by one, the opponents named
+    (:func:`crosstable_games`)."""
     rounds = "".join(
         f'<td title="{note}">{text}</td>' if note else f"<td>{text}</td>" for text, note in cells
     )
+    breaks = "".join(f'<td data-tb="{code}">{value}</td>' for code, value in tiebreaks)
+    who = f' <span class="who">{about}</span>' if about else ""
     return (
         f'<tr><td>{int(rank)}</td><th scope="row"><a href="../players/{int(player_id)}.html">'
-        f"{name}</a></th><td>{_int(rating)}</td>{rounds}<td>{score}</td>"
+        f"{name}</a>{who}</th><td>{_int(rating)}</td>{rounds}"
+        f'<td class="score">{score}</td>{breaks}'
         f"<td>{_int(performance)}</td><td{trend}>{k_dr_sum}</td><td>{games}</td></tr>\n"
     )
 
