@@ -50,7 +50,7 @@ def _links(site: Path) -> dict[str, set[str]]:
         targets = set()
         for link in Page(path.read_text("utf-8")).links:
             assert "://" not in link, (name, link)
-            target = link.partition("#")[0]
+            target = link.partition("#")[0].partition("?")[0]  # the calculator's query
             if not target:
                 continue
             resolved = (path.parent / target).resolve()

@@ -22,7 +22,14 @@ from ratings.service import publish as data
 from ratings.site.pages import Linked, Pages
 from ratings.site.search import fold_table
 
-__all__ = ["LISTS", "IndexPages", "by_name", "search_index"]
+__all__ = [
+    "LISTS",
+    "NEWEST_RATINGS",
+    "IndexPages",
+    "by_name",
+    "newest_ratings_script",
+    "search_index",
+]
 
 LISTS = ("standard", "rapid", "blitz")
 
@@ -77,6 +84,19 @@ def search_index(
     return f"{head}window.ratingsIndex = {body};\n"
 
 
+NEWEST_RATINGS = "assets/newest-ratings.js"
+
+
+def newest_ratings_script(ratings: dict[int, int | None]) -> bytes:
+    """``assets/newest-ratings.js``: the rating of each player on this site's newest list
+    (id -> rating), for the calculators' "find an opponent by name" (the names and their
+    folding are the search box's index); loaded only when that box is used."""
+    rated = {str(pid): r for pid, r in sorted(ratings.items()) if r is not None}
+    body = json.dumps(rated, separators=(",", ":"))
+    head = "/* ratings publish: the newest list's ratings */\n"
+    return f"{head}window.ratingsNewest = {body};\n".encode()
+
+
 def _cell(value: object) -> str:
     return "" if value is None else str(escape(str(value)))
 
@@ -123,6 +143,7 @@ class IndexPages(Pages):
             "assets/players-index.js",
             search_index(self.register, order, self.shared.linked).encode("utf-8"),
         )
+        self.out.put(NEWEST_RATINGS, newest_ratings_script(ratings[self.time_control]))
 
         counts = data.event_counts(session, self.events)
         events = sorted(self.events.values(), key=lambda e: (e.end_date, e.id), reverse=True)

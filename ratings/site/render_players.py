@@ -56,6 +56,18 @@ class CardView:
     change: str
 
 
+def _calc_query(latest: data.PeriodRow | None, time_control: str) -> str:
+    """The calculator's query that fills in a rated player's next event: the rating, the
+    next K and the rated games so far (``assets/calc.js`` reads it); empty when unrated."""
+    if latest is None or latest.rating_after is None or latest.next_k is None:
+        return ""
+    games = "" if latest.total_games is None else f"&games={int(latest.total_games)}"
+    return (
+        f"?rating={int(latest.rating_after)}&k={int(latest.next_k)}{games}"
+        f"&list={time_control}#h-change"
+    )
+
+
 class PlayerPages(Pages):
     """Renders the player pages."""
 
@@ -174,6 +186,7 @@ class PlayerPages(Pages):
         page = self.t_player.render(
             self.common, root="../", title=self._titled(p.name), p=p, rating=rating,
             total_games=total_games, next_k=next_k, k10=k10, spec=spec, svg=svg,
+            calc_query=_calc_query(latest, self.time_control),
             unrated_from=(  # the line stops there: no rating runs on to the newest list
                 self._period_labels[points[-1][0]] if points and points[-1][1] is None else ""
             ),
