@@ -192,6 +192,9 @@ def _ranking(
     in_games = {pid for g in ev.games for pid in (g.white_id, g.black_id)}
     if start is None or len(in_games) < 3:
         return None
+    pairs = {frozenset((g.white_id, g.black_id)) for g in ev.games}
+    n = len(in_games)
+    round_robin = len(pairs) == n * (n - 1) // 2
     rounds: dict[int, list[tiebreaks.PlayedRound]] = {}
     for pid in fallback:
         own = rounds.setdefault(pid, [])
@@ -199,6 +202,10 @@ def _ranking(
             found = entries.get(pid, {}).get(key, [])
             if len(found) > 1:
                 return None
+            # no game and no bye: in a Swiss a zero-point bye (C.07 art. 16.1.1); in a
+            # round robin the schedule's free round, which counts for nothing
+            if not found and not round_robin:
+                own.append(tiebreaks.PlayedRound(number, None, True, 0, "Z"))
             for e in found:
                 if e.game is not None and e.opponent_id is not None:
                     halves = (
@@ -217,9 +224,6 @@ def _ranking(
                             number, None, True, BYE_HALF_POINTS.get(code, 0), code
                         )
                     )
-    pairs = {frozenset((g.white_id, g.black_id)) for g in ev.games}
-    n = len(in_games)
-    round_robin = len(pairs) == n * (n - 1) // 2
     try:
         return tiebreaks.final_ranking(
             rounds, len(columns), used, fallback, round_robin=round_robin, start=start
