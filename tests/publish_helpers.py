@@ -86,8 +86,10 @@ class Page(html.parser.HTMLParser):
             self.html_attrs = a
         if tag == "a" and a.get("href"):
             self.links.append(str(a["href"]))
-        if tag in ("script", "link") and (a.get("src") or a.get("href")):
-            self.links.append(str(a.get("src") or a.get("href")))
+        link = a.get("src") or a.get("href")
+        # a data: URL (the favicon) is in the page itself: no file to link to
+        if tag in ("script", "link") and link and not str(link).startswith("data:"):
+            self.links.append(str(link))
         if a.get("id"):
             self.ids.add(str(a["id"]))
         if tag == "th":

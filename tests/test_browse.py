@@ -90,11 +90,13 @@ def test_event_show_prints_the_crosstable(club: Club) -> None:
         "Event 1: Jan Open, 2025-01-05 .. 2025-01-07\n"
         "Period 2025-01 (rated); 3 games, 3 rated\n"
         "Time control: standard (rated on the standard list)\n"
-        "#  name  rating    1    2    3  score  perf  K*sum(dR)\n"
-        "1  Cat     2050       2w½  3b1     1½  1968      -3.00\n"
-        "2  Ann     1850  3w1  1b½          1½  2068     +11.20\n"
-        "3  Bob     1700  2b0       1w0      0  1150      -8.20\n"
-    )
+        "Tie-breaks (FIDE C.07): DE (direct encounter, art. 6), WIN (number of wins, art. 7.1),"
+        " SB (Sonneborn-Berger, art. 9.1), KS (Koya, art. 9.2)\n"
+        "#  name  rating    1    2    3  score  WIN    SB  KS  perf  K*sum(dR)\n"
+        "1  Cat     2050       2w½  3b1     1½    1  0.75   ½  1968      -3.00\n"
+        "2  Ann     1850  3w1  1b½          1½    1  0.75   ½  2068     +11.20\n"
+        "3  Bob     1700  2b0       1w0      0    0     0   0  1150      -8.20\n"
+    )  # a round robin: its tie-breaks (docs/RULES.md), which leave Cat and Ann tied
     # the same numbers as the website's event page: one function makes both
     club.ok("event", "show", "1")
 
@@ -102,11 +104,11 @@ def test_event_show_prints_the_crosstable(club: Club) -> None:
 def test_event_show_of_an_event_not_yet_rated(club: Club) -> None:
     out = club.ok("event", "show", "1")
     assert out.splitlines()[1] == "Period 2025-01 (not rated yet); 3 games, 3 rated"
-    # no rating used yet: ranked by score, then name
-    assert out.splitlines()[4:] == [
-        "1  Ann           3w1  2b½          1½",
-        "2  Cat                1w½  3b1     1½",
-        "3  Bob           1b0       2w0      0",
+    # no rating used yet: ranked by score, the tie-breaks, then name
+    assert out.splitlines()[5:] == [
+        "1  Ann           3w1  2b½          1½    1  0.75   ½",
+        "2  Cat                1w½  3b1     1½    1  0.75   ½",
+        "3  Bob           1b0       2w0      0    0     0   0",
     ]
 
 

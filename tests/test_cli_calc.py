@@ -158,27 +158,32 @@ def test_performance_all_methods() -> None:
     assert run(
         "performance", "--opponents", "1500,1500", "--score", "1.5", "--rating", "1720"
     ).output == (
-        "method         performance\n"
-        "fide                  1693\n"
-        "own                   1913\n"
+        "method         performance    Ra   p   dp\n"
+        "fide                  1693  1500  75  193\n"
+        "own                   1913        75  193\n"
         "algorithm_400         1700\n"
-    )
+    )  # with the working: Ra, p and dp of table 8.1.1
 
 
 def test_performance_without_rating_leaves_out_own() -> None:
     assert run("performance", "--opponents", "1500, 1700", "--score", "1").output == (
-        "method         performance\nfide                  1600\nalgorithm_400         1600\n"
+        "method         performance    Ra   p  dp\nfide                  1600  1600  50   0\n"
+        "algorithm_400         1600\n"
     )
 
 
 @pytest.mark.parametrize(
     ("method", "key", "value"),
-    [("fide", "fide", 2300), ("own", "own", 2600), ("400", "algorithm_400", 1900)],
+    [
+        ("fide", "fide", {"performance": 2300, "ra": 1500, "p": 100, "dp": 800}),
+        ("own", "own", {"performance": 2600, "p": 100, "dp": 800}),
+        ("400", "algorithm_400", {"performance": 1900}),
+    ],
 )
-def test_performance_one_method_json(method: str, key: str, value: int) -> None:
+def test_performance_one_method_json(method: str, key: str, value: dict[str, int]) -> None:
     args = ["--opponents", "1500", "--score", "1", "--rating", "1800", "--method", method]
     result = run("performance", *args, "--format", "json")
-    assert json.loads(result.output) == {key: {"performance": value}}
+    assert json.loads(result.output) == {key: value}
 
 
 def test_performance_json_shape() -> None:
@@ -187,10 +192,32 @@ def test_performance_json_shape() -> None:
         "--format", "json",
     )  # fmt: skip
     assert json.loads(result.output) == {
-        "fide": {"performance": 1693},
-        "own": {"performance": 1913},
+        "fide": {"performance": 1693, "ra": 1500, "p": 75, "dp": 193},
+        "own": {"performance": 1913, "p": 75, "dp": 193},
         "algorithm_400": {"performance": 1700},
     }
+
+
+def test_plain_elo_is_the_pure_logistic_curve() -> None:
+    """--plain: no 400-point rule, for club systems: a gap of 800 is 800 (0.99 on the
+    curve, 1.00 in table 8.1.2 beyond 735), on any date, and the change follows."""
+    capped = json.loads(run("expected", "2400", "1600", "--date", AFTER, "--format", "json").output)
+    assert capped["curve"] == {"difference": 400, "expected": 0.909090909}
+    plain = json.loads(run("expected", "2400", "1600", "--plain", "--format", "json").output)
+    assert plain == {
+        "table": {"difference": 800, "expected": 1.0},
+        "curve": {"difference": 800, "expected": 0.990099010},
+    }
+    assert run("expected", "2400", "1600", "--plain").output == (
+        "rules: no 400-point rule\n"
+        "method  difference  expected\n"
+        "table          800      1.00\n"
+        "curve          800    0.9901\n"
+    )
+    lost = json.loads(
+        run("change", "2400", "1600", "0", "--k", "20", "--plain", "--format", "json").output
+    )
+    assert (lost["curve"]["k_dr"], lost["curve"]["new_rating"]) == (-19.8019802, 2380)
 
 
 # --------------------------------------------------------------------------------------------
@@ -211,11 +238,19 @@ def test_performance_json_shape() -> None:
         ),
         (
             ["change", "--k", "20", "--date", BEFORE, "--", "-5", "1900", "1"],
-            "rating must be a non-negative integer: -5",
+            "rating must be a whole number from 0 to 3500: -5",
+        ),
+        (
+            ["change", "3501", "1900", "1", "--k", "20", "--date", BEFORE],
+            "rating must be a whole number from 0 to 3500: 3501",
+        ),
+        (
+            ["change", "1900", "--opponents", "1500,99999", "--results", "1,0", "--k", "20"],
+            "opponent rating must be a whole number from 0 to 3500: 99999",
         ),
         (
             ["expected", "--date", BEFORE, "--", "2000", "-1"],
-            "opponent rating must be a non-negative integer: -1",
+            "opponent rating must be a whole number from 0 to 3500: -1",
         ),
         (
             ["performance", "--opponents", "1500", "--score", "2"],
@@ -231,7 +266,7 @@ def test_performance_json_shape() -> None:
         ),
         (
             ["performance", "--opponents", "1500", "--score", "1", "--rating", "-3"],
-            "rating must be a non-negative integer: -3",
+            "rating must be a whole number from 0 to 3500: -3",
         ),
     ],
 )
@@ -493,6 +528,6 @@ def test_change_the_opponent_is_not_rated() -> None:
         "table            0      0.50    +10.00   11\n"
         "curve            0    0.5000  +10.0000   11\n"
     )
-    # R1's own new rating below 0 is refused
+    # R1's own new rating below 0 is refused, in words about what was typed
     result = run("change", "5", "5", "0", "--k", "20", "--date", BEFORE, exit_code=1)
-    assert result.output == "Error: rating must be a non-negative integer: -5\n"
+    assert result.output == "Error: the rating 5 and its change give a new rating below 0\n"

@@ -37,12 +37,14 @@ def club(tmp_path: Path) -> Club:
 
 
 def test_event_show_gives_the_rating_used(club: Club) -> None:
-    assert club.ok("event", "show", "Open").splitlines()[3:] == [
-        "#  name        rating    5    6    7    8    9  score  perf  K*sum(dR)",
-        "1  New, Cat            2b0       4b1       3w1      2  1775",
-        "2  Rated, Ann    1850  1w1  3b½                    1½",  # ranked by it, above Dan
-        "3  New, Dan                 2w½       4w1  1b0     1½  1968",
-        "4  Rated, Bob    1700            1w0  3b0           0",
+    # Ann's games used 1850 (shown); she and Dan tie on 1½, which the Swiss's first
+    # tie-break, Buchholz cut 1, decides (each round without a game a zero-point bye)
+    assert club.ok("event", "show", "Open").splitlines()[4:] == [
+        "#  name        rating    5    6    7    8    9  score  BH-C1  BH    SB  perf  K*sum(dR)",
+        "1  New, Cat            3b0       4b1       2w1      2      7   9     2  1775",
+        "2  New, Dan                 3w½       4w1  1b0     1½      7  8½     2  1968",
+        "3  Rated, Ann    1850  1w1  2b½                    1½     6½   8  2.75",
+        "4  Rated, Bob    1700            1w0  2b0           0     3½  3½     0",
     ]
 
 

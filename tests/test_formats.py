@@ -106,15 +106,17 @@ def test_card_performance_and_event_show_in_csv_and_json(db: Path) -> None:
     )
     code, out, _ = run(db, "event", "show", "Jan Cup", "--format", "csv")
     header = out.splitlines()[0].split(",")
-    table = run(db, "event", "show", "Jan Cup")[1].splitlines()[3].split()
-    rounds = [f"round_{n}" for n in table[3:-3]]
-    assert header == ["rank", "player_id", "name", "rating", *rounds, "score", "performance",
-                      "k_dr_sum"]  # fmt: skip
+    table = run(db, "event", "show", "Jan Cup")[1].splitlines()[4].split()
+    rounds = [f"round_{n}" for n in table[3:-6]]
+    tiebreaks = ["win", "sb", "ks"]  # a round robin's
+    assert header == ["rank", "player_id", "name", "rating", *rounds, "score", *tiebreaks,
+                      "performance", "k_dr_sum"]  # fmt: skip
     shown = json.loads(run(db, "event", "show", "1", "--format", "json")[1])
     assert shown["event"] == {
         "id": 1, "name": "Jan Cup", "start_date": "2025-01-10", "end_date": "2025-01-12",
         "period": "2025-01", "period_rated": True, "time_control": "standard", "games": 3,
         "rated_games": 3,
     }  # fmt: skip
+    assert [t["code"] for t in shown["tiebreaks"]] == ["DE", "WIN", "SB", "KS"]
     assert [(row["name"], row["score"]) for row in shown["rows"]][2] == ("Birch, Bo", "0")
     assert {row["name"] for row in shown["rows"]} == {"Ash, Ann", "Birch, Bo", "Cedar, Cy"}

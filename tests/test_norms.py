@@ -60,6 +60,8 @@ class Event:
 
     opponents: list[Opponent]
     round_robin: bool = False
+    double: bool = False
+    """A double round robin: the round robin again, colours reversed, the same results."""
     hero_federation: str = "ENG"
     hero_title: str | None = "FM"
     name: str = "Masters 2025"
@@ -105,6 +107,15 @@ class Event:
                 rows.append([f"2025-03-{r:02d}", names[white], names[black], text, self.name,
                              str(r)])  # fmt: skip
             order = [order[0], order[-1], *order[1:-1]]
+        if self.double:
+            flip = {"1-0": "0-1", "0-1": "1-0"}
+            again: list[list[object]] = []
+            for row in rows:  # the same pairs, colours reversed, n - 1 rounds later
+                later = int(str(row[5])) + n - 1
+                outcome = str(row[3])
+                again.append([f"2025-03-{later:02d}", row[2], row[1], flip.get(outcome, outcome),
+                              row[4], str(later)])  # fmt: skip
+            rows += again
         return rows
 
     def build(self, folder: Path) -> str:
@@ -317,6 +328,77 @@ def test_hand_worked_events(tmp_path: Path, case: Case, monkeypatch: pytest.Monk
         for title, r in hero_checks(db, "1").items()
     }  # fmt: skip
     assert got == case.want
+
+
+CHOOSE: list[Opponent] = [
+    (2460, "FM", "GER", "1"),
+    (2600, "GM", "GER", "="),
+    (2580, "GM", "GER", "="),
+    (2560, "GM", "GER", "="),
+    (2540, "GM", "GER", "="),
+    (2500, "IM", "GER", "1"),
+    (2480, "IM", "GER", "="),
+    (2450, "IM", "FRA", "1"),
+    (2440, "FM", "ESP", "1"),
+    (2420, None, "NED", "="),
+]
+"""A 10-round Swiss, 7 of 10: seven GER opponents, 7 of 10 from one federation (1.4.4)."""
+
+DOUBLE: list[Opponent] = [
+    (2620, "GM", "GER", "="),
+    (2600, "GM", "NED", "="),
+    (2520, "IM", "FRA", "1"),
+    (2500, "IM", "ESP", "="),
+    (2480, "IM", "USA", "1"),
+]
+"""A 6-player double round robin: 7 of 10 (the same results twice), two GMs among five:
+Ra 12720 / 5 = 2544, 70%, dp 149, Rp 2693."""
+
+
+FIDE_EVENTS = [
+    pytest.param(
+        Event(CHOOSE, hero_title=None), "GM",
+        (True, 9, 2508, 2633, [1001],
+         "1.4.1f: a norm without the 1 game against Opp01, Olaf (round 1, defeated)"),
+        id="1.4.1f-the-player-ignores-the-ger-fm",
+    ),
+    pytest.param(
+        Event(DOUBLE, round_robin=True, double=True, hero_title=None), "GM",
+        (False, 10, 2544, 2693, [],
+         "1.4.5b: 2 of 5 opponents (players met, a double round robin) hold GM, at least 3"),
+        id="1.4.5-double-round-robin-two-gms-met-twice",
+    ),
+    pytest.param(
+        Event(DOUBLE, round_robin=True, double=True, hero_title=None), "IM",
+        (True, 10, 2544, 2693, [],
+         "1.4.5: a double round robin: the opponents counted as players, the holders of the "
+         "title at least half of them"),
+        id="1.4.5-double-round-robin-an-im-norm",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("event", "title", "want"), FIDE_EVENTS)
+def test_verdicts_fide_would_give(
+    tmp_path: Path,
+    event: Event,
+    title: str,
+    want: tuple[bool, int, int, int, list[int], str],
+) -> None:
+    """The cases of tests/test_norms_rules.py::test_verdicts_fide_would_give stored through
+    the imports and checked by ``ratings norms``: 1.4.1f searches the player's choices of
+    defeated opponents, and a double round robin counts the opponents as players (1.4.5)."""
+    db = event.build(tmp_path)
+    got = hero_checks(db, "1")[title]
+    norm, games, ra, rp, fide_ids, reason = want
+    ids = [int(str(table_rows(db, f"SELECT id FROM players WHERE fide_id = {f}")[0][0]))
+           for f in fide_ids]  # fmt: skip
+    assert [got["norm"], got["games"], got["ra"], got["rp"], got["ignored_opponents"]] == [
+        norm, games, ra, rp, ids,
+    ]  # fmt: skip
+    assert reason in got["reasons"] if got["norm"] else got["reasons"][0] == reason
+    if event.double:
+        assert "double round robin, 10 rounds" in run(db, "norms", "1").splitlines()[0]
 
 
 def test_later_rounds_that_may_be_ignored_are_named_1_4_1e(tmp_path: Path) -> None:

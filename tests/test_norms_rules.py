@@ -5,8 +5,10 @@ naming the article."""
 from __future__ import annotations
 
 import ast
+import dataclasses
 import datetime as dt
 import inspect
+import itertools
 import random
 import re
 from pathlib import Path
@@ -241,7 +243,7 @@ def test_one_defeated_opponent_dropped_gives_the_norm_1_4_1f() -> None:
     )  # fmt: skip
     assert check.ignored_opponents == (110,)
     assert check.reasons[0] == norms.Reason(
-        "1.4.1f", "a norm without the 1 game against player 110 (defeated)"
+        "1.4.1f", "a norm without the 1 game against player 110 (round 10, defeated)"
     )
     whole = norms._evaluate(norms.NORM_REQUIREMENTS[GM], ENG, played(*specs), rr, 0, str)
     assert (whole.ra, whole.rp, [r.article for r in whole.failures]) == (2379, 2675, ["1.4.8a"])
@@ -265,6 +267,151 @@ def test_a_round_robin_drops_games_only_if_its_whole_mix_holds_1_4_1f() -> None:
     check = one(ENG, played(*specs), NormEvent(rounds=10, round_robin=True), GM)
     assert not check.norm
     assert [r.article for r in check.failures] == ["1.4.5b", "1.4.8a"]
+
+
+# An ENG player's 10-round Swiss, 7 of 10: seven GER opponents (four GMs, two IMs, an FM
+# 2460), a FRA IM 2450, an ESP FM 2440 and a NED 2420; wins over the GER IM 2500, the GER FM
+# (round 1), the FRA IM and the ESP FM. All ten: 7 of 10 from GER, at most 6 (1.4.4).
+CHOOSE: list[Spec] = [
+    (2460, "FM", "GER", 2),
+    (2600, "GM", "GER", 1),
+    (2580, "GM", "GER", 1),
+    (2560, "GM", "GER", 1),
+    (2540, "GM", "GER", 1),
+    (2500, "IM", "GER", 2),
+    (2480, "IM", "GER", 1),
+    (2450, "IM", "FRA", 2),
+    (2440, "FM", "ESP", 2),
+    (2420, None, "NED", 1),
+]
+
+
+def twice(*specs: Spec) -> list[NormGame]:
+    """A double round robin's games: each opponent (101, 102, ...) met in round i and again
+    in round i + n, with the same result."""
+    once = played(*specs)
+    n = len(once)
+    return [
+        *once,
+        *(
+            dataclasses.replace(g, round_no=g.round_no + n, round_label=str(g.round_no + n))
+            for g in once
+        ),
+    ]
+
+
+# A 6-player double round robin: five opponents met twice, 6.5 of 10. Ra 12720 / 5 = 2544,
+# 65%, dp 110, Rp 2654; every opponent titled, from five federations.
+DOUBLE: list[Spec] = [
+    (2620, "GM", "GER", 1),
+    (2600, "GM", "NED", 1),
+    (2520, "IM", "FRA", 2),
+    (2500, "IM", "ESP", 1),
+    (2480, "IM", "USA", 2),
+]
+DOUBLE_HALVES = [1, 1, 2, 1, 2, 1, 1, 1, 1, 2]  # 13 halves: 6.5 of 10
+DRR10 = NormEvent(rounds=10, round_robin=True, double_round_robin=True)
+
+
+def _double(gms: int) -> list[NormGame]:
+    specs = [(r, "GM" if i < gms else "IM", f, 0) for i, (r, _, f, _) in enumerate(DOUBLE)]
+    return [
+        dataclasses.replace(g, score_half_points=h)
+        for g, h in zip(twice(*specs), DOUBLE_HALVES, strict=True)
+    ]
+
+
+def _forfeit_win(round_no: int) -> NormGame:
+    return NormGame(round_no, str(round_no), 120, 2500, "GM", "SWE", True, 2, over_the_board=False)
+
+
+def _eight_and(round_no: int) -> list[NormGame]:
+    """The docs' round robin's first eight games, in the rounds other than ``round_no``, and
+    a forfeit win in round ``round_no``."""
+    games = played(*ROUND_ROBIN[:8])
+    others = [r for r in range(1, 10) if r != round_no]
+    moved = [
+        dataclasses.replace(g, round_no=r, round_label=str(r))
+        for g, r in zip(games, others, strict=True)
+    ]
+    return sorted([*moved, _forfeit_win(round_no)], key=lambda g: g.round_no)
+
+
+Verdict = tuple[bool, int, int | None, int | None, tuple[int, ...], str | None]
+"""norm, games, Ra, Rp, opponents ignored, and the reason that decides: the first failure of
+a miss, the note of a norm (None: a norm without a note)."""
+
+FIDE_CASES = [
+    pytest.param(
+        ENG, played(*CHOOSE), NormEvent(rounds=10, round_robin=False), GM,
+        (True, 9, 2508, 2633, (101,),
+         "1.4.1f: a norm without the 1 game against player 101 (round 1, defeated)"),
+        id="1.4.1f-the-player-ignores-the-ger-fm-not-the-lowest-rated-esp",
+    ),
+    pytest.param(
+        ENG, played(*CHOOSE[:8], (2440, "FM", "GER", 2), CHOOSE[9]),
+        NormEvent(rounds=10, round_robin=False), GM,
+        (False, 10, 2503, 2652, (), "1.4.4: 8 of 10 opponents from GER, at most 6"),
+        id="1.4.1f-no-choice-of-one-game-gives-the-mix",
+    ),
+    pytest.param(
+        ENG, _double(2), DRR10, GM,
+        (False, 10, 2544, 2654, (),
+         "1.4.5b: 2 of 5 opponents (players met, a double round robin) hold GM, at least 3"),
+        id="1.4.5-double-round-robin-two-gms-met-twice-is-no-gm-norm",
+    ),
+    pytest.param(
+        ENG, _double(2), DRR10, IM,
+        (True, 10, 2544, 2654, (),
+         "1.4.5: a double round robin: the opponents counted as players, the holders of the "
+         "title at least half of them"),
+        id="1.4.5-double-round-robin-an-im-norm",
+    ),
+    pytest.param(
+        ENG, _double(3), DRR10, GM,
+        (True, 10, 2544, 2654, (),
+         "1.4.5: a double round robin: the opponents counted as players, the holders of the "
+         "title at least half of them"),
+        id="1.4.5-double-round-robin-three-gms-of-five",
+    ),
+    pytest.param(
+        ENG, _double(2), NormEvent(rounds=10, round_robin=False), GM,
+        (True, 10, 2544, 2654, (), None),
+        id="1.4.5b-the-same-games-outside-a-double-round-robin-count-as-games",
+    ),
+    pytest.param(
+        ENG, _eight_and(3), SWISS9, GM,
+        (True, 8, 2481, 2674, (),
+         "1.4.1c: 8 games and a round won unplayed (forfeit or allocated bye) of 9 count as 9"),
+        id="1.4.1c-the-unplayed-win-in-round-3",
+    ),
+    pytest.param(
+        ENG, _eight_and(9), SWISS9, GM,
+        (True, 8, 2481, 2674, (),
+         "1.4.1c: 8 games and a round won unplayed (forfeit or allocated bye) of 9 count as 9"),
+        id="1.4.1c-the-unplayed-win-in-round-9",
+    ),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("player", "games", "event", "title", "want"), FIDE_CASES)
+def test_verdicts_fide_would_give(
+    player: NormPlayer, games: list[NormGame], event: NormEvent, title: NormTitle, want: Verdict
+) -> None:
+    """Cases worked from the Title Regulations, each id naming its article: 1.4.1f (the
+    player chooses which defeated opponents to ignore: every choice is searched and the best
+    norm given), the double round robin's clause of 1.4.5 (players, not games; the holders
+    of the title half of them) and 1.4.1c (the round won unplayed may be any round)."""
+    check = one(player, games, event, title)
+    *numbers, reason = want
+    assert [check.norm, check.games, check.ra, check.rp, check.ignored_opponents] == numbers
+    reasons = [str(r) for r in check.reasons]
+    if reason is None:
+        assert reasons == []
+    elif check.norm:
+        assert reason in reasons
+    else:
+        assert reasons[0] == reason
 
 
 def test_games_against_opponents_outside_fide_are_not_counted_1_4_2a() -> None:
@@ -660,3 +807,58 @@ def test_no_norm_comes_of_games_out_of_reach() -> None:
         elif any(c.norm for c in checks):
             reached += 1
     assert (reached > 50, ruled_out > 500) == (True, True), (reached, ruled_out)
+
+
+def _brute_force(
+    req: norms.NormRequirement, games: list[NormGame], event: NormEvent
+) -> tuple[int, int, int] | None:
+    """1.4.1f by trying every choice of defeated opponents, nothing skipped: (games
+    ignored, -Rp, -Ra) of the best norm, None for none."""
+    won = [g for g in games if g.score_half_points == 2 and g.over_the_board]
+    best = None
+    for j in range(1, len(won) + 1):
+        for choice in itertools.combinations(won, j):
+            if len(games) - j < norms.MIN_NORM_GAMES:
+                continue
+            kept = [g for g in games if all(g is not c for c in choice)]
+            check = norms._evaluate(req, ENG, kept, event, 0, str)
+            if check.norm:
+                key = (j, -(check.rp or 0), -(check.ra or 0))
+                best = key if best is None or key < best else best
+    return best
+
+
+def test_the_search_of_1_4_1f_skips_no_choice_that_gives_a_norm() -> None:
+    """Random Swiss events (seeded): the 1.4.1f search, which skips a number of games
+    ignored when Ra and Rp are out of reach, finds the same best norm as trying every
+    choice."""
+    rng = random.Random(42)
+    found = 0
+    for _ in range(400):
+        n = rng.randint(9, 12)
+        event = NormEvent(rounds=n, round_robin=False)
+        games = played(
+            *(
+                (
+                    None if rng.random() < 0.05 else rng.randint(2150, 2650),
+                    rng.choice(("GM", "GM", "IM", "FM", None)),
+                    rng.choice(("GER", "GER", "NED", "FRA", "ENG")),
+                    rng.choice((0, 1, 2, 2, 2)),
+                )
+                for _ in range(n)
+            )
+        )
+        req = norms.NORM_REQUIREMENTS[GM]
+        full = norms._evaluate(req, ENG, games, event, 0, str)
+        if full.norm:
+            continue
+        searched = norms._defeated_ignored(req, ENG, games, event, full, str)
+        want = _brute_force(req, games, event)
+        got = (
+            None
+            if searched is None
+            else (len(searched.ignored_opponents), -(searched.rp or 0), -(searched.ra or 0))
+        )
+        assert got == want, games
+        found += want is not None
+    assert found > 20, found

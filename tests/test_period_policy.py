@@ -139,8 +139,14 @@ def test_the_site_names_the_period_the_closing_date_moves_an_event_to(tmp_path: 
     assert "Club Ch         2026-09-29  2026-09-29  2026-10" in events
     site = tmp_path / "site"
     ok(db, "publish", str(site))
-    assert "rated in period 2026-09." in (site / "events" / "1.html").read_text()
-    assert "rated in period 2026-10." in (site / "events" / "2.html").read_text()
+    assert (
+        'in period <a href="../lists/2026-09.html">2026-09</a>.'
+        in (site / "events" / "1.html").read_text()
+    )
+    assert (
+        'in period <a href="../lists/2026-10.html">2026-10</a>.'
+        in (site / "events" / "2.html").read_text()
+    )
     index = (site / "events.html").read_text()
     row = index.split('href="events/2.html"', 1)[1].split("</tr>", 1)[0]
     assert '<a href="lists/2026-10.html">2026-10</a>' in row
@@ -156,7 +162,10 @@ def test_an_event_rated_after_september_when_september_was_not_rated(tmp_path: P
     assert ok(db, "rate") == "Rated period 2026-10 (1 rated game)\n"
     site = tmp_path / "site"
     ok(db, "publish", str(site))
-    assert "rated in period 2026-10." in (site / "events" / "1.html").read_text()
+    assert (
+        'in period <a href="../lists/2026-10.html">2026-10</a>.'
+        in (site / "events" / "1.html").read_text()
+    )
 
 
 def test_such_an_event_can_be_corrected_with_old_to_new_lines(tmp_path: Path) -> None:

@@ -29,7 +29,7 @@ def demo_site(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = ok("publish", str(site), "--db", str(demo_db))
     assert out == (
         f"Published {site / 'index.html'}: 12 list(s), 40 player page(s), 15 event page(s) "
-        "rendered; 181 file(s) written, 0 unchanged, 0 deleted (181 in the site)\n"
+        "rendered; 182 file(s) written, 0 unchanged, 0 deleted (182 in the site)\n"
     )
     return site
 
@@ -54,6 +54,7 @@ def test_every_link_resolves(demo_site: Path) -> None:
         for link in page.links:
             assert "://" not in link, (name, link)  # nothing from the network
             target, _, fragment = link.partition("#")
+            target = target.partition("?")[0]  # a query (the calculator's) names no file
             resolved = (demo_site / name).parent / target if target else demo_site / name
             resolved = resolved.resolve()
             assert resolved.is_file(), (name, link)
@@ -126,7 +127,9 @@ def test_player_page_has_chart_table_and_cards(demo_site: Path) -> None:
     data = json.loads(spec)
     line, dots = data["layer"]
     assert line["mark"]["interpolate"] == "step-after"
-    assert dots["data"]["values"][-1] == {"list": 11, "period": "2025-12", "rating": 1491}
+    assert dots["data"]["values"][-1] == {
+        "list": 11, "period": "2025-12", "rating": 1491, "change": "-4"
+    }  # fmt: skip
     assert '<a href="#p2025-12">2025-12</a>' in text
     assert 'id="p2025-12"' in text
     # the card: every game with Ro, D, PD, result, dR, K, and the totals
@@ -150,9 +153,16 @@ def test_event_page_has_a_crosstable(demo_site: Path) -> None:
     text = (demo_site / "events/1.html").read_text("utf-8")
     assert "<h1>Ashford Championship 2025 #1</h1>" in text
     assert re.search(r'<td title="[^"]+">\d+[wb][10½]</td>', text)
-    assert "rated in period 2025-01" in text
+    assert 'rated in period <a href="../lists/2025-01.html">2025-01</a>' in text
     k_dr_sum = "K\N{MULTIPLICATION SIGN}\N{GREEK CAPITAL LETTER SIGMA}dR"  # not "Change"
-    assert _headers(text, "crosstable")[-3:] == ["Score", "Perf.", k_dr_sum]
+    heads = ["Score", "BH-C1", "BH", "SB", "Perf.", k_dr_sum, "Games"]  # a Swiss's tie-breaks
+    assert _headers(text, "crosstable")[-7:] == heads
+    # each player's games one tap away, the opponents named (not only in a tooltip)
+    assert re.search(
+        r'<details class="games"><summary>Games</summary><ol><li>1: [wb] [10½] '
+        r'<a href="../players/\d+.html">[^<]+</a> \([A-Z]{3}, \d{4}\)</li><li>2: ',
+        text,
+    )
 
 
 def test_a_second_publish_writes_nothing(demo_db: Path, tmp_path: Path) -> None:
@@ -160,7 +170,7 @@ def test_a_second_publish_writes_nothing(demo_db: Path, tmp_path: Path) -> None:
     ok("publish", str(site), "--db", str(demo_db))
     before = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
     out = ok("publish", str(site), "--db", str(demo_db))
-    assert out.endswith("0 file(s) written, 12 unchanged, 0 deleted (181 in the site)\n")
+    assert out.endswith("0 file(s) written, 13 unchanged, 0 deleted (182 in the site)\n")
     after = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.name != ".ratings-site.json"}
     assert all(before[p] == t for p, t in after.items())
 
@@ -401,3 +411,21 @@ def test_the_same_site_from_postgresql(tmp_path: Path) -> None:
         sites[name] = site_files(tmp_path / name)
         del sites[name][".ratings-site.json"]  # it holds when each period was rated
     assert sites["postgres"] == sites["sqlite"]
+
+
+def test_the_caption_of_a_line_that_stops(demo_db: Path, demo_site: Path) -> None:
+    """A player unrated from a list on (below the floor): the caption says where the line
+    stops, not that it runs on to the newest list; a player still rated, that it runs on."""
+    ((pid, label),) = table_rows(
+        demo_db,
+        "SELECT h.player_id, r.label FROM rating_history h JOIN rating_periods r"
+        " ON r.id = h.period_id WHERE h.time_control = 'standard' AND h.rating_after IS NULL"
+        " AND h.list_status = 'below_floor' ORDER BY r.label DESC LIMIT 1",
+    )
+    stops = (demo_site / f"players/{pid}.html").read_text("utf-8")
+    (caption,) = re.findall(r"<figcaption>(.*?)</figcaption>", stops)
+    assert caption.endswith(f", and the line stops at {label}: no rating from that list on.")
+    assert "newest" not in caption
+    assert f"unrated from the {label} list on; the table below" in stops
+    runs = (demo_site / "players/1.html").read_text("utf-8")
+    assert "the line runs on to the newest list" in runs

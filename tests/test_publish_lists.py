@@ -117,7 +117,7 @@ def test_a_rapid_event_has_a_page_on_the_rapid_site_only(db: Path, tmp_path: Pat
     assert pages(rapid, "events") == {"2.html"}
     event = (rapid / "events/2.html").read_text("utf-8")
     assert "<title>Rapid Cup (rapid list) · Ratings</title>" in event
-    assert "rated on the rapid list in period 2025-03." in event
+    assert 'rated on the rapid list in period <a href="../lists/2025-03.html">2025-03</a>.' in event
     # the crosstable links only to pages the rapid site has
     assert 'href="../players/1.html"' in event
     assert 'href="../players/2.html"' in event

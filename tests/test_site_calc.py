@@ -25,7 +25,13 @@ from click.testing import CliRunner
 from ratings import rules
 from ratings.cli.calc import calc
 from ratings.rules.expected import _SCORE_TEXT, expected_units
-from ratings.site.calculators import RULES_SCRIPT, rules_data, rules_script, table_rows
+from ratings.site.calculators import (
+    RULES_SCRIPT,
+    rules_data,
+    rules_script,
+    table_dp_rows,
+    table_rows,
+)
 from tests.publish_helpers import demo, ok
 from tests.test_browser import ARGS, CHROMIUM, shots, watch
 
@@ -115,6 +121,23 @@ def test_the_editions_are_the_rules() -> None:
     # the page knows every kind of cap the rules have, and no other
     caps = {r["cap"] for editions in data["rule_sets"].values() for r in editions}
     assert caps <= {"all", "below_2650"}
+    # plain Elo (`calc --plain`, the elo system): the rules' rule set without a cap
+    assert data["uncapped"] == {
+        "from": "0001-01-01", "name": "no 400-point rule", "cap": rules.UNCAPPED.cap.value,
+        "cap_difference": rules.UNCAPPED.cap_difference, "cap_exempt_from":
+        rules.UNCAPPED.cap_exempt_from, "not_rated_difference": None, "not_rated_above": None,
+    }  # fmt: skip
+    assert data["uncapped"]["cap"] not in caps
+
+
+def test_the_printed_table_8_1_1() -> None:
+    rows = table_dp_rows()
+    printed = [cell for row in rows for cell in row if cell[0]]
+    assert sorted(printed, key=lambda c: int(c[0][:-1])) == [
+        (f"{p}%", str(rules.dp(p))) for p in range(101)
+    ]
+    assert rows[0] == (("0%", "-800"), ("51%", "7"))
+    assert rows[-1] == (("50%", "0"), ("", ""))
 
 
 def test_the_printed_table_8_1_2() -> None:
@@ -194,6 +217,9 @@ def change_cases(several: bool, seed: int) -> list[dict[str, Any]]:
         options, args = k_case(rng)
         options.update(date=day, list=listed)
         args += ["--date", day, "--list", listed]
+        if rng.random() < 0.15:  # plain Elo: no 400-point rule
+            options["plain"] = True
+            args.append("--plain")
         n = rng.choice([1, 2, 3, 5, 9, 18, 25, 40]) if several else 1
         games = [(a_rating(rng), rng.choice(SCORES)) for _ in range(n)]
         if several:
@@ -215,6 +241,10 @@ def expected_cases(seed: int) -> list[dict[str, Any]]:
     cases = []
     for _ in range(CASES):
         own, opp, day = a_rating(rng), a_rating(rng), a_day(rng)
+        if rng.random() < 0.2:  # plain Elo: no 400-point rule
+            command = ["expected", str(own), str(opp), "--date", day, "--plain"]
+            cases.append({"call": [own, opp, day, {"plain": True}], "cli": command})
+            continue
         cases.append(
             {"call": [own, opp, day], "cli": ["expected", str(own), str(opp), "--date", day]}
         )
@@ -252,6 +282,12 @@ def test_the_cases_cover_the_rules() -> None:
     assert any(isinstance(r, str) and r.startswith("game not rated") for r in single)
     exempt = [cli_json(*c["cli"]) for c in expected_cases(0)]
     assert any(isinstance(r, dict) and abs(r["table"]["difference"]) > 400 for r in exempt)
+    plain = [c for c in expected_cases(0) if "--plain" in c["cli"]]
+    assert any(
+        abs(r["curve"]["difference"]) > 735  # beyond the table: the curve alone tells
+        for r in map(lambda c: cli_json(*c["cli"]), plain)
+        if isinstance(r, dict)
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -379,14 +415,69 @@ def test_the_worked_examples(browser: Any, calc_site: Path) -> None:
     # a bad value is said in one line, not thrown
     page.fill("#ex-opp", "20x0")
     assert page.locator("#expected-status").inner_text() == (
-        "Opponent's rating: not a whole number: 20x0"
+        "No result: Opponent's rating: 20x0 is not a whole number"
     )
+    page.fill("#ex-opp", "2000")
     page.fill("#pf-opps", "1500,1700,1900")
     page.fill("#pf-score", "2")
     assert page.locator("#pf-result").inner_text().split("\n") == [
-        "FIDE (table 8.1.1)\t1825",
-        "algorithm of 400\t1833",
+        "FIDE (table 8.1.1)\t1825\t1700\t67%\t125",
+        "algorithm of 400\t1833\t\t\t",
     ]
+    assert problems == []
+    page.close()
+
+
+STALE = [
+    # (field, what is typed, the results that go, the status line)
+    ("#ch-k", "0", ("#ch-lines", "#ch-result"), "No result: K: 0 is not from 1 to 100"),
+    ("#ch-own", "99999", ("#ch-lines", "#ch-result"),
+     "No result: Own rating: 99999 is not from 0 to 3500"),
+    ("#ch-games tr:first-child .ch-opp", "3501", ("#ch-lines", "#ch-result"),
+     "No result: Opponent's rating, game 1: 3501 is not from 0 to 3500"),
+    ("#ch-date", "2025-13-01", ("#ch-lines", "#ch-result"),
+     "No result: Event start: 2025-13-01 is not a date written YYYY-MM-DD"),
+    ("#ex-own", "-5", ("#ex-result",), "No result: Own rating: -5 is not a whole number"),
+    ("#pf-score", "4", ("#pf-result",), "No result: Score: 4 is more than 3 games give"),
+    ("#pf-opps", "1500,1700,9999", ("#pf-result",),
+     "No result: Opponents' ratings: 9999 is not from 0 to 3500"),
+]  # fmt: skip
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [1280, 375])
+def test_an_invalid_input_leaves_no_stale_result(browser: Any, calc_site: Path, width: int) -> None:
+    """The moment an input is invalid its calculator's results go (K set to 0 showed the
+    old +8 -> 1608; a performance score of 4 of 3 games, the result for the score before),
+    the field is marked, and the line names the field and what was typed; a valid value
+    brings the results back. Ratings are bounded as the CLI bounds them: 0 to 3500."""
+    page, problems, _ = open_calculators(browser, calc_site, width)
+    page.fill("#pf-opps", "1500,1700,1900")
+    page.fill("#pf-score", "1")
+    before = {s: page.locator(s).inner_text() for s in ("#ex-result", "#ch-lines", "#ch-result",
+                                                        "#pf-result")}  # fmt: skip
+    assert all(before.values()), before
+    for field, typed, results, status in STALE:
+        old = page.locator(field).input_value()
+        page.fill(field, typed)
+        line = page.locator(
+            {"ch": "#change-status", "ex": "#expected-status", "pf": "#performance-status"}[
+                results[0][1:3]
+            ]
+        )
+        assert line.inner_text() == status, field
+        for tbody in results:
+            assert page.locator(tbody).inner_text() == "", (field, tbody)
+        assert page.locator(field).get_attribute("aria-invalid") == "true"
+        page.fill(field, old)
+        assert page.locator(field).get_attribute("aria-invalid") is None
+        for tbody in results:
+            assert page.locator(tbody).inner_text() == before[tbody], (field, tbody)
+    message = page.evaluate(
+        "() => { try { ratingsCalc.change(1, 401, 0, {k: 40}); } catch (e) { return e.message; } }"
+    )
+    assert message == "the rating 1 and its change give a new rating below 0"
+    assert message == cli_json("change", "1", "401", "0", "--k", "40")
     assert problems == []
     page.close()
 
@@ -426,3 +517,99 @@ def test_every_page_links_the_calculators(calc_site: Path) -> None:
         root = "" if path.parent == calc_site else "../"
         text = path.read_text("utf-8")
         assert f'<a href="{root}calculators.html">Calculators</a>' in text, path
+
+
+@pytest.mark.slow
+def test_both_players_side_by_side(browser: Any, calc_site: Path) -> None:
+    """One game for both players: each side is ``calc change`` of that player (K given),
+    with the swing between them; plain Elo gives the pure logistic curve (800: 0.9901)."""
+    page, problems, _ = open_calculators(browser, calc_site, 1280)
+    page.fill("#ex-date", "2025-09-30")
+    page.select_option("#ex-score", "0.5")
+    page.fill("#ex-k-own", "10")
+    page.fill("#ex-k-opp", "20")
+    a = cli_json("change", "2400", "2000", "0.5", "--k", "10", "--date", "2025-09-30")
+    b = cli_json("change", "2000", "2400", "0.5", "--k", "20", "--date", "2025-09-30")
+    assert isinstance(a, dict)
+    assert isinstance(b, dict)
+    assert (a["table"]["new_rating"], b["table"]["new_rating"]) == (2396, 2008)
+    assert page.locator("#ex-pair tr").all_inner_texts() == [
+        "Rating\t2400\t2000",
+        "Difference used\t400\t-400",
+        "E, table 8.1.2\t0.92\t0.08",
+        "E, curve\t0.9091\t0.0909",
+        "K\t10\t20",
+        "Change, table\t-4\t+8",
+        f"New rating, table\t{a['table']['new_rating']}\t{b['table']['new_rating']}",
+        "Change, curve\t-4\t+8",
+        f"New rating, curve\t{a['curve']['new_rating']}\t{b['curve']['new_rating']}",
+    ]
+    assert (
+        page.locator("#ex-swing")
+        .inner_text()
+        .startswith("Swing (table 8.1.2): -4 and +8, not zero-sum (+4 in all)")
+    )
+    page.select_option("#ex-score", "1")
+    page.fill("#ex-k-own", "20")
+    assert page.locator("#ex-swing").inner_text() == (
+        "Swing (table 8.1.2): +2 and -2, zero-sum: one gains what the other loses"
+    )
+    # plain Elo, for club systems: the true difference, the curve's 0.99 at 800
+    page.fill("#ex-opp", "1600")
+    assert page.locator("#ex-result tr").nth(1).inner_text() == "curve\t400\t0.9091"
+    page.select_option("#ex-rules", "plain")
+    assert page.locator("#ex-result tr").all_inner_texts()[:2] == [
+        "table 8.1.2\t800\t1.00",
+        "curve\t800\t0.9901",
+    ]
+    assert page.locator("#expected-status").inner_text() == "rules: no 400-point rule"
+    # a bad K clears the pair as it clears the rest
+    page.fill("#ex-k-opp", "0")
+    assert page.locator("#ex-pair").inner_text() == ""
+    assert page.locator("#ex-swing").inner_text() == ""
+    # the performance's working: Ra, p and dp (table 8.1.1, printed below)
+    page.fill("#pf-opps", "1500,1700,1900")
+    page.fill("#pf-score", "2")
+    assert (
+        page.locator("#pf-result tr").first.inner_text()
+        == "FIDE (table 8.1.1)\t1825\t1700\t67%\t125"
+    )
+    assert page.locator("table.calc-dp").inner_text().count("%") == 101
+    assert problems == []
+    page.close()
+
+
+@pytest.mark.slow
+def test_a_player_page_opens_the_calculator_for_the_next_event(
+    browser: Any, calc_site: Path
+) -> None:
+    """ "Calculate my next event" fills in the player's rating, K and games; an opponent is
+    found by name (folded as the search box folds it) and added with the newest rating."""
+    page = browser.new_page(viewport={"width": 375, "height": 900})
+    problems = watch(page)
+    page.goto((calc_site / "players/10.html").as_uri())
+    details = dict(
+        zip(
+            page.locator("dl.details dt").all_inner_texts(),
+            page.locator("dl.details dd").all_inner_texts(),
+            strict=True,
+        )
+    )
+    page.locator("a.calc-next").click()
+    page.wait_for_selector("html.calc-ready")
+    assert page.input_value("#ch-own") == details["Rating"]
+    assert page.input_value("#ch-k") == details["Next K"]
+    assert page.is_checked("#ch-k-given")
+    assert page.input_value("#ch-played") == details["Total games"]
+    assert page.locator("#change-status").inner_text() == ("No result: give an opponent's rating")
+    page.fill("#ch-find", "ELARD")
+    button = page.locator("#ch-found button").first
+    button.wait_for()
+    name, _, rating = button.inner_text().rpartition(" (")
+    assert name == "Elard, Carl"
+    button.click()
+    assert page.input_value("#ch-games tr:first-child .ch-opp") == rating.rstrip(")")
+    assert page.locator("#ch-result tr").count() == 2
+    assert page.locator("#ch-found").is_hidden()
+    assert problems == []
+    page.close()

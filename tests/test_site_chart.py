@@ -10,7 +10,7 @@ from typing import Any
 
 import vl_convert
 
-from ratings.site import chart
+from ratings.site import chart, svg_chart
 
 LABELS = [f"2025-{m:02d}" for m in range(1, 13)]
 
@@ -55,14 +55,15 @@ def test_the_axis_is_the_periods_and_the_line_holds_to_the_last_list() -> None:
     texts, lines = _drawn(spec)
     period = texts.index("Period")
     assert texts[:period] == ["2025-02", "2025-04", "2025-06", "2025-08"]
-    assert texts[period + 1 :] == [*(str(r) for r in range(1490, 1521, 10)), "Rating"]
+    # at least 100 points high (svg_chart.MIN_SPAN): a change of 30 is not the whole plot
+    assert texts[period + 1 :] == [*(str(r) for r in range(1440, 1541, 20)), "Rating"]
     (line,) = lines  # steps, to the right edge: the last list's, until the page script runs
-    assert line == "M31.429,173.333L157.143,173.333L157.143,0L408.571,0L408.571,260L440,260L440,260"
+    assert line == "M31.429,104L157.143,104L157.143,52L408.571,52L408.571,130L440,130L440,130"
     assert spec["layer"][1]["data"]["values"] == [
-        {"list": 1, "period": "2025-02", "rating": 1500},
-        {"list": 3, "period": "2025-04", "rating": 1520},
-        {"list": 7, "period": "2025-08", "rating": 1490},
-    ]  # a dot, with the period and the rating, on each list where it changed
+        {"list": 1, "period": "2025-02", "rating": 1500, "change": ""},
+        {"list": 3, "period": "2025-04", "rating": 1520, "change": "+20"},
+        {"list": 7, "period": "2025-08", "rating": 1490, "change": "-30"},
+    ]  # a dot, with the period, the rating and the change, on each list where it changed
     # nothing in the page depends on the newest list: a new month does not rewrite it
     assert chart.history_chart("A", [(1, 1500), (3, 1520), (7, 1490)], LABELS[:9]) == spec
 
@@ -80,13 +81,15 @@ def test_the_page_script_carries_the_line_on_to_the_newest_list() -> None:
     _carry_on(spec, 14, "2026-03", [8, 14])
     texts, lines = _drawn(spec)
     assert texts[:2] == ["2025-09", "2026-03"]
-    assert lines == ["M31.429,173.333L440,173.333L440,173.333"]
+    assert lines == ["M31.429,104L440,104L440,104"]
 
 
 def test_a_first_rating_is_a_dot_on_a_scale_with_room_around_it() -> None:
-    texts, lines = _drawn(chart.history_chart("New", [(11, 1922)], LABELS))
-    assert texts == ["2025-12", "Period", *(str(r) for r in range(1910, 1941, 10)), "Rating"]
-    assert lines == ["M220,156L440,156L440,156"]  # from the dot, in the middle, to the edge
+    new = chart.history_chart("New", [(11, 1922)], LABELS, True)
+    texts, lines = _drawn(new)
+    assert texts == ["2025-12", "Period", *(str(r) for r in range(1860, 1961, 20)), "Rating"]
+    assert lines == ["M220,98.8L440,98.8L440,98.8"]  # from the dot, in the middle, to the edge
+    assert new["layer"][1]["data"]["values"][0]["change"] == "new"  # as the period table
     texts, _ = _drawn(chart.history_chart("Old", [(-1, 1400), (0, 1410)], LABELS))
     assert texts[0] == "before 2025-01"
 
@@ -106,3 +109,32 @@ def test_a_fall_below_the_floor_breaks_the_line() -> None:
     _, lines = _drawn(gone)
     assert len(lines) == 1
     assert not lines[0].endswith("L440,260")
+
+
+def test_a_small_change_is_a_small_step_on_both_charts() -> None:
+    """A fall of 27 points filled 90 % of the plot (the axis fitted 1470 to 1500); on an axis
+    at least 100 points high it is a step of a quarter of it."""
+    assert svg_chart.y_scale([1500, 1473]) == (1420, 1520, 20)
+    assert svg_chart.y_scale([1600]) == (1540, 1640, 20)
+    assert svg_chart.y_scale([2000, 2600]) == (2000, 2600, 200)  # wide enough as it is
+    assert svg_chart.y_scale([30, 10]) == (0, 100, 20)  # never below 0
+    svg = svg_chart.history_chart([(0, 1500), (1, 1473)], LABELS, "A", False)
+    heights = [float(v) for v in re.findall(r"V([0-9.]+)", svg)]
+    (start,) = [float(v) for v in re.findall(r'rchart-step" d="M0.5 ([0-9.]+)', svg)]
+    assert heights == [47]  # from 20 % below the top to 47 %: 27 points of 100
+    assert start == 20
+    spec = chart.history_chart("A", [(0, 1500), (1, 1473)], LABELS)
+    y = spec["layer"][0]["encoding"]["y"]["scale"]["domain"]
+    assert y == [1420, 1520]
+
+
+def test_a_player_unrated_since_is_not_carried_on() -> None:
+    """The line of a player whose last point is unrated stops there, and the text read out
+    says so (it said "unchanged from then to the newest list")."""
+    svg = svg_chart.history_chart([(0, 1300), (2, None)], LABELS, "C", False)
+    label = re.findall(r'aria-label="([^"]*)"', svg)[0]
+    assert label == (
+        "Chart of C&#39;s rating on every list: 1300 on the 2025-01 list, unrated from the"
+        " 2025-03 list on; the table below gives every value"
+    )
+    assert '<span class="rchart-carry"></span></div>' in svg  # no carried line

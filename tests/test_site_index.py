@@ -50,7 +50,7 @@ def _links(site: Path) -> dict[str, set[str]]:
         targets = set()
         for link in Page(path.read_text("utf-8")).links:
             assert "://" not in link, (name, link)
-            target = link.partition("#")[0]
+            target = link.partition("#")[0].partition("?")[0]  # the calculator's query
             if not target:
                 continue
             resolved = (path.parent / target).resolve()
@@ -80,7 +80,7 @@ def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def demo_site(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = tmp_path_factory.mktemp("published") / "site"
-    _publish(demo_db, site)
+    _publish(demo_db, site, "--show-birth-year")
     return site
 
 
@@ -122,7 +122,8 @@ def test_events_page_lists_every_event(demo_db: Path, demo_site: Path) -> None:
     assert len(events) == 15
     assert sum(e["n"] for e in events) == 720
     rows = re.findall(
-        r'<tr><th scope="row"><a href="events/(\d+).html">([^<]*)</a></th><td>([^<]*)</td>'
+        r'<tr><th scope="row"><a href="events/(\d+).html">([^<]*)</a></th><td data-sort="[^"]+">'
+        r"(<time>[^<]*</time>(?: to <time>[^<]*</time>)?)</td>"
         r'<td><a href="lists/(\d{4}-\d\d).html">\4</a></td><td>standard</td><td>(\d+)</td>'
         r"<td>(\d+)</td></tr>",
         text,
@@ -135,7 +136,7 @@ def test_events_page_lists_every_event(demo_db: Path, demo_site: Path) -> None:
         assert int(row[5]) == e["n"]
         crosstable = (demo_site / f"events/{e['id']}.html").read_text("utf-8")
         assert f": {row[4]} players, {e['n']} games" in crosstable
-        assert f"in period {row[3]}." in crosstable
+        assert f'in period <a href="../lists/{row[3]}.html">{row[3]}</a>.' in crosstable
     # newest first
     assert [r[3] for r in rows] == sorted((r[3] for r in rows), reverse=True)
 
@@ -297,9 +298,24 @@ def edge_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def edge_site(edge_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     site = tmp_path_factory.mktemp("edge-site") / "site"
-    out = _publish(edge_db, site, "--list", "all")
+    out = _publish(edge_db, site, "--list", "all", "--show-birth-year")
     assert out.startswith(f"Published {site / 'index.html'} (every list): ")
     return site
+
+
+def test_a_sub_site_s_search_finds_every_player(edge_db: Path, edge_site: Path) -> None:
+    """The rapid site's index holds its own players and, with the way to their page on the
+    standard site, every other player of the register."""
+    rapid = _index(edge_site / "rapid")["players"]
+    assert isinstance(rapid, list)
+    names = {row["id"]: row["name"] for row in _register(edge_db)}
+    assert {p[0]: p[1] for p in rapid} == names
+    own = {int(p.stem) for p in (edge_site / "rapid/players").glob("*.html")}
+    for player in rapid:
+        pid, name = player[:2]
+        assert player[3:] == ([] if pid in own else ["../"]), name
+        assert (edge_site / "rapid" / "".join(player[3:]) / f"players/{pid}.html").is_file()
+    assert sorted(p[0] for p in rapid if len(p) == 4) == [2, 4, 5, 6]
 
 
 def test_the_edge_site_has_no_orphan_and_every_link_resolves(edge_site: Path) -> None:
@@ -363,9 +379,12 @@ def test_a_site_of_every_list_is_republished_as_one(edge_db: Path, edge_site: Pa
     out = _publish(edge_db, edge_site)  # the folder remembers --list all
     assert " (every list): 0 list(s), 0 player page(s), 0 event page(s) rendered; 0 file(s)" in out
     settings = json.loads((edge_site / ".ratings-site.json").read_text("utf-8"))["settings"]
-    assert settings == {"title": "Ratings", "lists": "all"}
+    assert settings == {"title": "Ratings", "lists": "all", "birth_years": True}
     rapid = json.loads((edge_site / "rapid/.ratings-site.json").read_text("utf-8"))
-    assert (rapid["list"], rapid["settings"]) == ("rapid", {"title": "Ratings"})
+    assert (rapid["list"], rapid["settings"]) == (
+        "rapid",
+        {"title": "Ratings", "birth_years": True},
+    )
 
 
 def test_the_rapid_folder_of_a_site_of_every_list_publishes_alone(
@@ -411,7 +430,10 @@ def test_a_new_player_a_merge_and_a_new_event_rebuild_the_index_pages(
     ok("--db", str(db), "rate")
     _publish(db, site)
     events = (site / "events.html").read_text("utf-8")
-    assert '<a href="events/16.html">Winter Cup</a></th><td>2026-01-10</td>' in events
+    assert (
+        '<a href="events/16.html">Winter Cup</a></th><td data-sort="2026-01-10">'
+        "<time>2026-01-10</time></td>"
+    ) in events
     assert 'Next list: <a href="../lists/2026-01.html"' in (site / "lists/2025-12.html").read_text(
         "utf-8"
     )

@@ -16,6 +16,7 @@ from ratings.matching import fold
 from tests.publish_helpers import demo, ok
 from tests.test_browser import browser, shots, watch
 from tests.test_site_index import EDGE_NAMES, edge_db
+from tests.test_site_phone_browser import axe_violations
 
 pytestmark = pytest.mark.slow
 __all__ = ["browser", "edge_db"]  # the fixtures, imported
@@ -162,4 +163,140 @@ def test_the_index_is_loaded_only_when_searching(browser: Any, edge_site: Path) 
         (edge_site / "assets/players-index.js").as_uri()
     ]
     assert json.dumps(page.evaluate("window.ratingsIndex.players.length")) == "6"
+    page.close()
+
+
+def _filtered(page: Any, query: str) -> list[str]:
+    """The names the table's filter leaves shown for ``query``."""
+    box = page.locator("p.filter input")
+    box.fill(query)
+    page.wait_for_function(
+        "q => document.querySelector('p.filter [role=status]').dataset.query === q", arg=query
+    )
+    names: list[str] = page.locator("table.filterable tbody tr:not([hidden]) th").all_inner_texts()
+    return names
+
+
+def test_the_filter_folds_as_the_search_box(browser: Any, edge_site: Path) -> None:
+    """The players' and the lists' filter: accents and case folded as the search box folds
+    them (every word typed starts a word of the name), a title or federation only as a
+    whole word."""
+    page = browser.new_page()
+    problems = watch(page)
+    page.goto((edge_site / "players.html").as_uri())
+    assert _filtered(page, "jiri") == ["Novák, Jiří"]
+    assert _filtered(page, "oberg") == ["Öberg, Åsa"]
+    assert _filtered(page, "OEBERG") == ["Öberg, Åsa"]
+    assert _filtered(page, "mueller") == ["Müller, Jan"]
+    assert _filtered(page, "müller JAN") == ["Müller, Jan"]
+    assert _filtered(page, "script alert") == ["<script>alert(1)</script>"]
+    assert _filtered(page, "qqqq") == []
+    assert page.locator("p.filter [role=status]").inner_text() == "0 of 6 players"
+    assert len(_filtered(page, "")) == 6
+    page.goto((edge_site / "index.html").as_uri())
+    assert _filtered(page, "oberg") == ["Öberg, Åsa"]
+    assert problems == []
+    page.close()
+
+
+def test_a_title_is_a_whole_word(browser: Any, demo_site: Path) -> None:
+    page = browser.new_page()
+    page.goto((demo_site / "players.html").as_uri())
+    assert _filtered(page, "IM") == ["Elard, Carl", "Isstein, Felix"]  # not "Danelez, Wim"
+    assert _filtered(page, "wim") == ["Danelez, Wim", "Ostarova, Wim"]
+    assert _filtered(page, "im elard") == ["Elard, Carl"]
+    assert len(_filtered(page, "ned")) == 36  # of 40: one each of ENG, FRA, GER, IND
+    assert len(_filtered(page, "ind")) == 1
+    page.goto((demo_site / "index.html").as_uri())
+    assert _filtered(page, "im") == ["Elard, Carl", "Isstein, Felix"]  # by rank
+    page.close()
+
+
+def test_players_html_q_filters(browser: Any, edge_site: Path, demo_site: Path) -> None:
+    """The search box without a result to open (or without JavaScript) goes to
+    players.html?q=...: the page opens filtered."""
+    page = browser.new_page()
+    page.goto((edge_site / "players.html").as_uri() + "?q=mueller")
+    page.wait_for_function("document.querySelector('p.filter [role=status]').dataset.query")
+    assert page.locator("p.filter input").input_value() == "mueller"
+    shown = page.locator("table.players tbody tr:not([hidden]) th").all_inner_texts()
+    assert shown == ["Müller, Jan"]
+    page.goto((demo_site / "index.html").as_uri())
+    page.fill("#site-search", "zzzz")
+    page.press("#site-search", "Enter")
+    page.wait_for_url("**/players.html?q=zzzz")
+    page.wait_for_function("document.querySelector('p.filter [role=status]').dataset.query")
+    assert page.locator("table.players tbody tr:not([hidden])").count() == 0
+    page.close()
+
+
+def test_a_rapid_site_finds_every_player(browser: Any, edge_site: Path) -> None:
+    """The rapid site's own players are found on its pages, the others on the standard
+    site's: the box finds every player of the register from any sub-site."""
+    page = browser.new_page()
+    page.goto((edge_site / "rapid/index.html").as_uri())
+    assert _results(page, "jiri") == ["Novák, Jiří"]  # on the rapid list too
+    assert _results(page, "mueller") == ["Müller, Jan"]  # standard only
+    assert _results(page, "lonely") == ["Lonely, Kid"]
+    page.locator("#search-results a").first.click()
+    page.wait_for_load_state()
+    assert page.url == (edge_site / "players/6.html").as_uri()
+    page.goto((edge_site / "rapid/index.html").as_uri())
+    _results(page, "oberg")
+    page.locator("#search-results a").first.click()
+    page.wait_for_load_state()
+    assert page.url == (edge_site / "rapid/players/1.html").as_uri()
+    page.close()
+
+
+def test_the_search_box_is_a_combobox(browser: Any, demo_site: Path) -> None:
+    """ARIA's combobox pattern: the box says whether its list is open, the arrow keys move
+    through the results (the box keeps the focus), Enter opens the one chosen, Escape
+    closes the list."""
+    page = browser.new_page()
+    problems = watch(page)
+    page.goto((demo_site / "players/3.html").as_uri())
+    box = page.locator("#site-search")
+    assert box.get_attribute("role") == "combobox"
+    assert box.get_attribute("aria-expanded") == "false"
+    names = _results(page, "a")
+    assert len(names) > 2
+    assert box.get_attribute("aria-expanded") == "true"
+    listbox = page.locator("#" + str(box.get_attribute("aria-controls")))
+    assert listbox.get_attribute("role") == "listbox"
+    options = listbox.locator("[role=option]")
+    assert options.all_inner_texts() == names
+    assert axe_violations(page) == []  # the list open
+
+    def active() -> str:
+        chosen = box.get_attribute("aria-activedescendant")
+        if not chosen:
+            return ""
+        selected = page.locator(f"#{chosen}")
+        assert selected.get_attribute("aria-selected") == "true"
+        return str(selected.inner_text())
+
+    assert active() == ""
+    box.press("ArrowDown")
+    assert active() == names[0]
+    box.press("ArrowDown")
+    assert active() == names[1]
+    box.press("ArrowUp")
+    assert active() == names[0]
+    box.press("ArrowUp")  # wraps to the last
+    assert active() == names[-1]
+    assert page.evaluate("document.activeElement.id") == "site-search"
+    box.press("Escape")
+    assert box.get_attribute("aria-expanded") == "false"
+    assert page.locator("#search-results").is_hidden()
+    assert active() == ""
+    box.press("ArrowDown")  # opens the list again, on the first
+    assert box.get_attribute("aria-expanded") == "true"
+    assert active() == names[0]
+    box.press("ArrowDown")
+    href = page.locator(f"#{box.get_attribute('aria-activedescendant')}").get_attribute("href")
+    box.press("Enter")
+    page.wait_for_load_state()
+    assert page.url.endswith(str(href).lstrip("."))
+    assert problems == []
     page.close()

@@ -64,7 +64,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def site(club: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("site") / "site"
-    ok("publish", str(out), "--db", str(club))
+    ok("publish", str(out), "--db", str(club), "--show-birth-year")
     return out
 
 
@@ -285,7 +285,7 @@ def test_a_quiet_player_has_one_history_entry(site: Path) -> None:
 
 def test_the_json_is_written_the_same_way_twice(club: Path, site: Path, tmp_path: Path) -> None:
     again = tmp_path / "again"
-    ok("publish", str(again), "--db", str(club))
+    ok("publish", str(again), "--db", str(club), "--show-birth-year")
     mine = {k: v for k, v in site_files(again).items() if k.endswith((".json", ".csv"))}
     assert mine == {k: v for k, v in site_files(site).items() if k in mine}
 

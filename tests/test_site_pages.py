@@ -38,18 +38,19 @@ def test_the_chart_is_a_step_line_to_the_right_edge() -> None:
     chart = svg_chart.history_chart([(1, 1500), (3, 1520), (4, 1490)], labels, "A", True)
     # one unit per list from the first point to the last: 4 units; the line ends at the edge
     assert 'viewBox="0 0 4 100"' in chart
-    assert 'd="M0.5 66.67H2.5V0H3.5V100H4"' in chart
-    assert 'd="M0.5 66.67h0M2.5 0h0M3.5 100h0"' in chart  # a dot on each list's rating
+    # the rating axis at least 100 points high (svg_chart.MIN_SPAN): 1440 to 1540
+    assert 'd="M0.5 40H2.5V20H3.5V50H4"' in chart
+    assert 'd="M0.5 40h0M2.5 20h0M3.5 50h0"' in chart  # a dot on each list's rating
     assert 'style="--last:4"' in chart  # the carry to --newest (assets/newest.css) follows
-    assert re.findall(r"<span>(\d+)</span>", chart) == ["1490", "1500", "1510", "1520"]
+    assert re.findall(r"<span>(\d+)</span>", chart) == [str(r) for r in range(1440, 1541, 20)]
     assert '<span style="left:12.5%">2025-02</span>' in chart  # the x axis by period
     assert "first rating 1500 on the 2025-02 list, 1490 from the 2025-05 list" in chart
 
 
 def test_a_first_rating_alone_is_a_dot_on_a_scale_not_an_empty_box() -> None:
     chart = svg_chart.history_chart([(0, 1922)], ["2025-03"], "New", True)
-    assert 'd="M0.5 60h0"' in chart  # the dot on a scale around it
-    assert re.findall(r"<span>(\d+)</span>", chart) == ["1910", "1920", "1930", "1940"]
+    assert 'd="M0.5 38h0"' in chart  # the dot on a scale around it
+    assert re.findall(r"<span>(\d+)</span>", chart) == [str(r) for r in range(1860, 1961, 20)]
     assert "first rating 1922 on the 2025-03 list" in chart
     # its list's tick gives way to the newest list's label while it is the newest
     # (site.css; tests/test_site_pages_browser.py), not a tick of a longer history
@@ -67,7 +68,7 @@ def test_an_unrated_stretch_breaks_the_line_and_ends_the_carry() -> None:
     assert 'd="M0.5 100h0M5.5 0h0"' in back
     assert '<span class="rchart-carry"><span style="top:0%"></span></span>' in back
     gone = svg_chart.history_chart([(0, 1300), (2, None)], labels, "C", False)
-    assert 'd="M0.5 66.67H2.5"' in gone
+    assert 'd="M0.5 40H2.5"' in gone
     assert '<span class="rchart-carry"></span></div>' in gone  # no line to the newest list
     assert "1300 on the 2025-01 list, unrated from the 2025-03 list" in gone
 

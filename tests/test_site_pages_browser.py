@@ -345,12 +345,25 @@ def test_the_interactive_chart_runs_to_the_newest_list_by_period(
             row.locator("th").inner_text(): row.locator("td").all_inner_texts()
             for row in page.locator("table.history tbody tr:not(.gap)").all()
         }
-        for dot in dots:
+        for dot in dots:  # "period: rating (change)", the change as the table's
             period, rating = dot.rsplit(": ", 1)
+            rating, _, change = rating.partition(" (")
             if period.startswith("before "):  # the rating before the oldest row shown
                 assert rows[min(rows)][0] == rating, (pid, dot)
+                assert change == "", (pid, dot)
             else:
                 assert rows[period][1] == rating, (pid, dot)
+                assert change.rstrip(")") == rows[period][2], (pid, dot)
+        # the x axis is read out in periods (Vega's own text gives the numbers it is drawn on)
+        axis = page.locator("#chart g[aria-roledescription=axis]").first
+        assert axis.get_attribute("aria-label") == (
+            f"X-axis titled 'Period': the periods from {ticks[0]} to the newest list, {newest}"
+        )
+        # a dot's tooltip gives the period, the rating and the change
+        page.locator("#chart g.mark-symbol path").last.hover()
+        tooltip = page.locator("#vg-tooltip-element")
+        tooltip.wait_for()
+        assert "Change" in tooltip.inner_text()
         # the line holds the last rating on to the newest list (its right edge), unless
         # the last point is a fall below the floor
         line_right, axis_right = page.evaluate(_RIGHT)

@@ -11,7 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import click
 
-from ratings import rules
+from ratings import limits, rules
 from ratings.cli.types import ASCII_INT
 
 FORMAT = click.option(
@@ -68,6 +68,33 @@ def _rules_errors() -> Iterator[None]:
         yield
     except rules.RulesError as exc:
         raise click.ClickException(str(exc)) from exc
+
+
+PLAIN = click.option(
+    "--plain",
+    is_flag=True,
+    help="Plain Elo, as club systems rate: the true difference in every game, no 400-point "
+    "rule (nor rapid and blitz's 600-point rule).",
+)
+
+
+def _bounded(value: int, what: str = "rating") -> int:
+    """A rating typed for a calculation, within the register's bounds (0 to 3500, as
+    ``player add --rating``); ``assets/calc.js`` says the same of the same values.
+
+    :raises rules.RulesError: for a rating outside them.
+    """
+    if not limits.MIN_RATING <= value <= limits.MAX_RATING:
+        raise rules.InvalidRatingError(
+            f"{what} must be a whole number from {limits.MIN_RATING} to {limits.MAX_RATING}: "
+            f"{value}"
+        )
+    return value
+
+
+def _below_zero(own: int) -> str:
+    """Why no new rating is given: the change takes the rating below 0."""
+    return f"the rating {own} and its change give a new rating below 0"
 
 
 def _event_day(day: datetime | None) -> date:
@@ -129,15 +156,19 @@ def calc() -> None:
 @click.argument("r1", type=ASCII_INT)
 @click.argument("r2", type=ASCII_INT)
 @DATE
+@PLAIN
 @FORMAT
-def expected_command(r1: int, r2: int, day: datetime | None, fmt: str) -> None:
+def expected_command(r1: int, r2: int, day: datetime | None, plain: bool, fmt: str) -> None:
     """Expected score of a player rated R1 against R2.
 
     Both methods use the difference after the 400-point rule in force on --date (from
-    2025-10-01 a player rated 2650 or more uses the true difference).
+    2025-10-01 a player rated 2650 or more uses the true difference); --plain, the true
+    difference (800 points: the curve's 0.9901).
     """
     with _rules_errors():
-        rule_set = rules.rules_for(_event_day(day))
+        _bounded(r1)
+        _bounded(r2, "opponent rating")
+        rule_set = rules.UNCAPPED if plain else rules.rules_for(_event_day(day))
         results = {name: rules.expected(r1, r2, rule_set, method) for name, method in _METHODS}
     if fmt == "json":
         payload = {
@@ -202,6 +233,7 @@ def _not_rated(own: int, opp: int, rule_set: rules.RuleSet) -> str:
     help="The list rated (rapid and blitz: their 400-point and 600-point rules).",
 )
 @DATE
+@PLAIN
 @FORMAT
 def change_command(
     r1: int,
@@ -215,6 +247,7 @@ def change_command(
     k10: bool,
     list_type: str,
     day: datetime | None,
+    plain: bool,
     fmt: str,
 ) -> None:
     """Rating change of a player rated R1 for one game against R2, or for several games
@@ -225,7 +258,8 @@ def change_command(
     (S - PD), unrounded; NEW is R1 plus the sum of K*dR rounded once, half away from zero
     (art. 8.3.4). K is --k, or art. 8.3.3's (10 for a rating or --k10 at 2400, 40 for a junior
     below 2300 or fewer than 30 --games, else 20; an unknown count counts as 30 or more),
-    then the 700 rule. The 400-point rule is the edition's in force on --date (art. 8.3.1).
+    then the 700 rule. The 400-point rule is the edition's in force on --date (art. 8.3.1);
+    --plain: none (plain Elo).
     """
     several = bool(opponents) or bool(results)
     if several and r2 is not None:
@@ -239,6 +273,9 @@ def change_command(
     if k is not None and (games_played is not None or birth_year is not None or k10):
         raise click.UsageError("--k replaces the K rules: give --k or --games/--birth-year/--k10")
     with _rules_errors():
+        _bounded(r1)
+        for opponent in opponents if several else [r2] if r2 is not None else []:
+            _bounded(opponent, "opponent rating")
         if several:
             games = list(zip(opponents, results, strict=True))
         else:
@@ -246,14 +283,18 @@ def change_command(
             assert result is not None
             games = [(r2, int(rules.parse_score(result) * 2))]
         event_start = _event_day(day)
-        rule_set = rules.rules_for(event_start, list_type)
-        rated = {
-            name: rules.rate_games(
-                r1, games, event_start=event_start, k=k, games_played=games_played,
-                birth_year=birth_year, k10=k10, method=m, list_type=list_type,
-            )
-            for name, m in _METHODS
-        }  # fmt: skip
+        rule_set = rules.UNCAPPED if plain else rules.rules_for(event_start, list_type)
+        try:
+            rated = {
+                name: rules.rate_games(
+                    r1, games, event_start=event_start, k=k, games_played=games_played,
+                    birth_year=birth_year, k10=k10, method=m, list_type=list_type,
+                    uncapped=plain,
+                )
+                for name, m in _METHODS
+            }  # fmt: skip
+        except rules.InvalidRatingError as exc:  # every rating given is checked above
+            raise rules.RulesError(_below_zero(r1)) from exc
         if not several and rated["table"][0][0] is None:
             raise rules.RulesError(_not_rated(r1, games[0][0], rule_set))
     if several:
@@ -378,24 +419,38 @@ def performance_command(
     """Performance rating over a set of games.
 
     fide: Ra + dp(p) (table 8.1.1), Ra and p rounded 0.5 up; own: own rating + dp(p);
-    algorithm_400: Ra + 400 x (wins - losses) / games.
+    algorithm_400: Ra + 400 x (wins - losses) / games. Each with its working: Ra (fide), p
+    and dp (fide, own).
     """
     if method == "own" and rating is None:
         raise click.UsageError("--method own needs --rating")
     wanted = [method] if method else ["fide", "own", "400"]
-    values: dict[str, int] = {}
+    values: dict[str, dict[str, int]] = {}
     with _rules_errors():
+        for opponent in opponents:
+            _bounded(opponent, "opponent rating")
+        p = rules.percentage_score(opponents, score)
+        dp = rules.dp(p)
         if "fide" in wanted:
-            values["fide"] = rules.performance_fide(opponents, score)
+            values["fide"] = {
+                "performance": rules.performance_fide(opponents, score),
+                "ra": rules.average_rating(opponents), "p": p, "dp": dp,
+            }  # fmt: skip
+        if rating is not None:
+            _bounded(rating)
         if "own" in wanted and rating is not None:
-            values["own"] = rules.performance_own(rating, opponents, score)
+            own = rules.performance_own(rating, opponents, score)
+            values["own"] = {"performance": own, "p": p, "dp": dp}
         if "400" in wanted:
-            values["algorithm_400"] = rules.performance_400(opponents, score)
+            values["algorithm_400"] = {"performance": rules.performance_400(opponents, score)}
     if fmt == "json":
-        click.echo(json.dumps({name: {"performance": v} for name, v in values.items()}, indent=2))
+        click.echo(json.dumps(values, indent=2))
         return
-    rows = [[name, str(v)] for name, v in values.items()]
-    click.echo(_table(["method", "performance"], rows))
+    rows = [
+        [name, str(v["performance"]), *(str(v[x]) if x in v else "" for x in ("ra", "p", "dp"))]
+        for name, v in values.items()
+    ]
+    click.echo(_table(["method", "performance", "Ra", "p", "dp"], rows))
 
 
 def register(group: click.Group) -> None:

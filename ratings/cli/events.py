@@ -32,6 +32,7 @@ from ratings.cli.records import game, parse_date
 from ratings.cli.tables import FORMAT, emit_rows
 from ratings.service import audit, browse, corrections
 from ratings.service.norms import EXEMPTION_CHOICES
+from ratings.service.tiebreaks import tiebreak_names, tiebreak_text
 
 
 def _score(halves: int) -> str:
@@ -138,6 +139,11 @@ def event_list(app: App, fmt: str) -> None:
     )
 
 
+def _tiebreak(value: Decimal) -> str:
+    """A tie-break's value: ``23½``, ``12.25``, ``3``."""
+    return tiebreak_text(value)
+
+
 @event.command("show")
 @click.argument("event_ref", metavar="EVENT")
 @FORMAT
@@ -152,7 +158,9 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
     with app.session() as session:
         shown = browse.event_table(session, event_ref)
     e, table = shown.event, shown.table
-    header = ["#", "name", "rating", *table.rounds, "score", "perf", "K*sum(dR)"]
+    shown_tbs = [tb for tb in table.tiebreaks if tb.column]
+    header = ["#", "name", "rating", *table.rounds, "score", *(tb.code for tb in shown_tbs),
+              "perf", "K*sum(dR)"]  # fmt: skip
     rows = [
         [
             str(r.rank),
@@ -160,6 +168,7 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
             "" if r.rating is None else str(r.rating),
             *(" ".join(c.text for c in cells) for cells in r.cells),
             _score(r.score_half_points),
+            *(_tiebreak(v) for v in r.tiebreak_values),
             "" if r.performance is None else str(r.performance),
             _k_dr_sum(r.k_dr_sum),
         ]
@@ -167,12 +176,13 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
     ]
     if fmt != "table":
         rounds = [f"round_{n}" for n in table.rounds]
-        columns = ["rank", "player_id", "name", "rating", *rounds, "score", "performance",
-                   "k_dr_sum"]  # fmt: skip
+        codes = [tb.code.lower().replace("-", "_") for tb in shown_tbs]
+        columns = ["rank", "player_id", "name", "rating", *rounds, "score", *codes,
+                   "performance", "k_dr_sum"]  # fmt: skip
         values = [
             [r.rank, r.player_id, shown.names.get(r.player_id, "?"), r.rating,
              *(" ".join(c.text for c in cells) for cells in r.cells),
-             Decimal(r.score_half_points) / 2, r.performance, r.k_dr_sum]
+             Decimal(r.score_half_points) / 2, *r.tiebreak_values, r.performance, r.k_dr_sum]
             for r in table.rows
         ]  # fmt: skip
         if fmt == "csv":
@@ -187,6 +197,8 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
                         "period_rated": e.period_rated, "time_control": e.time_control,
                         "games": table.games, "rated_games": table.rated_games,
                     },
+                    "tiebreaks": [{"code": tb.code, "name": tb.name, "article": tb.article}
+                                  for tb in table.tiebreaks],
                     "rows": [
                         {c: (str(v) if isinstance(v, Decimal) else v)
                          for c, v in zip(columns, row, strict=True)}
@@ -205,6 +217,8 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
         f"{table.rated_games} rated"
     )
     click.echo(f"Time control: {e.time_control} (rated on the {e.time_control} list)")
+    if table.tiebreaks:
+        click.echo(f"Tie-breaks (FIDE C.07): {tiebreak_names(table.tiebreaks)}")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
     left = {1}  # the names; numbers and cells to the right
     for row in [header, *rows]:

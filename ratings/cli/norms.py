@@ -99,7 +99,13 @@ def norms_command(app: App, event_ref: str, fmt: str) -> None:
         objects = [_check_json(p, c) for p in found.players for c in p.checks]
         click.echo(json.dumps(objects, indent=2, ensure_ascii=False))
         return
-    kind = "round robin" if found.round_robin else "not a round robin"
+    kind = (
+        "double round robin"
+        if found.double_round_robin
+        else "round robin"
+        if found.round_robin
+        else "not a round robin"
+    )
     exemption = (
         f"{found.exemption.value.replace('_', '-')} ({found.exemption.article})"
         if found.exemption

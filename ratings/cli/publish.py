@@ -68,6 +68,7 @@ def run_publish(
     title: str | None = None,
     jobs: int | None = None,
     time_control: str | None = None,
+    show_birth_year: bool | None = None,
 ) -> PublishReport:
     """Publish ``app``'s database into ``directory`` as the command does: the site of the
     list ``time_control`` (standard, rapid or blitz; ``all``: every list published, the
@@ -86,7 +87,9 @@ def run_publish(
     from ratings.site.build import site_periods
     from ratings.site.settings import ALL_LISTS, resolve
 
-    settings = resolve(directory, title=title, time_control=time_control)
+    settings = resolve(
+        directory, title=title, time_control=time_control, show_birth_year=show_birth_year
+    )
     if settings.time_control == ALL_LISTS:
         with read_only_session(app) as session:
             site_periods(session, "standard")  # nothing to publish: write nothing
@@ -100,6 +103,7 @@ def run_publish(
                 jobs=jobs,
                 time_control=tc,
                 site_lists=lists,
+                show_birth_year=settings.show_birth_year,
             )
             for tc in lists
         ]
@@ -111,6 +115,7 @@ def run_publish(
         title=settings.title,
         jobs=jobs,
         time_control=settings.time_control,
+        show_birth_year=settings.show_birth_year,
     )
 
 
@@ -123,6 +128,7 @@ def _publish_one(
     jobs: int | None,
     time_control: str,
     site_lists: Sequence[str] = (),
+    show_birth_year: bool = False,
 ) -> PublishReport:
     from ratings.site.build import publish_site, site_periods
     from ratings.site.output import SiteFolder
@@ -148,6 +154,7 @@ def _publish_one(
                     url=app.url,
                     time_control=time_control,
                     site_lists=site_lists,
+                    show_birth_year=show_birth_year,
                 )
     finally:
         for bar in progress:
@@ -180,6 +187,13 @@ def _publish_one(
     "rapid and blitz in DIR/rapid and DIR/blitz, linked); default: the list the folder's "
     "site shows, else standard.",
 )
+@click.option(
+    "--show-birth-year/--hide-birth-year",
+    default=None,
+    help="Publish the players' birth years (and a player page's sex), or not; by default no "
+    "page or download holds a birth year (the top lists' age categories are still shown). "
+    "Kept for the folder's next publish, as the title is.",
+)
 @DB_OPTION
 @pass_app
 def publish(
@@ -189,6 +203,7 @@ def publish(
     force: bool,
     jobs: int | None,
     list_type: str | None,
+    show_birth_year: bool | None,
     db: str | None,
 ) -> None:
     """Write the rating lists, a page per player and per event, and CSV/TXT downloads as a
@@ -205,8 +220,9 @@ def publish(
         if not title:
             raise InvalidInputError("--title: must not be blank")
     report = run_publish(
-        app, directory, force=force, title=title, jobs=jobs, time_control=list_type
-    )
+        app, directory, force=force, title=title, jobs=jobs, time_control=list_type,
+        show_birth_year=show_birth_year,
+    )  # fmt: skip
     if report.pending is not None:
         click.echo(
             f"Warning: corrections touched period {report.pending}; run 'ratings rate' and "

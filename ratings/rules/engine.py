@@ -55,7 +55,7 @@ from ratings.rules.base import (
     points,
 )
 from ratings.rules.editions import ListRules, RatingAdjustment
-from ratings.rules.expected import RuleSet, _capped_difference, expected_units_by
+from ratings.rules.expected import UNCAPPED, RuleSet, _capped_difference, expected_units_by
 from ratings.rules.players import (
     _apply_700_rule,
     drop_zero_first_event,
@@ -1110,6 +1110,7 @@ def rate_games(
     k10: bool = False,
     method: ExpectedMethod | str = ExpectedMethod.TABLE,
     list_type: TimeControl | str = TimeControl.STANDARD,
+    uncapped: bool = False,
 ) -> tuple[list[BreakdownLine | None], ListEntry]:
     """Several games of one event as a period of their own, through :func:`rate_period` (the
     calculator): the player rated ``own`` plays ``games``, (opponent rating, half points 2, 1
@@ -1122,7 +1123,9 @@ def rate_games(
     rule of the edition in force on ``event_start`` (art. 8.3.1; rapid and blitz: R&B art.
     7.3.1, with its 600-point rule) applies; no rating floor. Returns the player's breakdown
     line of each game, in order (None for a game the edition does not rate), and the
-    player's list row (``k_used`` None when no game was rated).
+    player's list row (``k_used`` None when no game was rated). ``uncapped``: plain Elo,
+    the true difference in every game (:data:`UNCAPPED`, the elo system's), no 400-point or
+    600-point rule.
 
     :raises RulesError: a subclass naming the bad value.
     """
@@ -1132,7 +1135,7 @@ def rate_games(
     config = system_config("club", k=k, expected=method)
     list_type = time_control(list_type)
     rules = _period_rules(config, Period.containing(event_start), list_type)
-    rule_set = config.rule_set(event_start, list_type)
+    rule_set = UNCAPPED if uncapped else config.rule_set(event_start, list_type)
     pd_of = expected_units_by(config.expected is ExpectedMethod.CURVE)
     counted: list[RatedGame] = []
     for number, game in enumerate(games, start=2):

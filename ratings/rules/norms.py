@@ -14,12 +14,13 @@ project's words):
 * 1.3 (1.3.1 to 1.3.4): FM 2300, CM 2200, WFM 2100, WCM 2000 by a published or interim
   rating reached at some time; a rating reached after 1 July 2017 needs 30 rated games at
   that time. :data:`RATING_TITLES`, :func:`title_by_rating`.
-* 1.4.1: at least 9 games. 1.4.1c: 8 games in a 9-round event, the ninth round a forfeit win
-  or a pairing-allocated bye, count as 9. 1.4.1e: outside a round robin (pairings not fixed
-  in advance) later rounds may be ignored once a norm is reached. 1.4.1f: results against
-  defeated opponents may be ignored, 9 games staying; in a round robin the mix of opponents
-  (1.4.3 to 1.4.5) must hold over the whole event. :func:`check_norms` tries 1.4.1e, then
-  1.4.1f, when all the games give no norm.
+* 1.4.1: at least 9 games. 1.4.1c: 8 games in a 9-round event count as 9 when the player
+  won a round without playing (a forfeit win or a pairing-allocated bye), in any round.
+  1.4.1e: outside a round robin (pairings not fixed in advance) later rounds may be ignored
+  once a norm is reached. 1.4.1f: results against defeated opponents may be ignored, 9
+  games staying, the player choosing which; in a round robin the mix of opponents (1.4.3 to
+  1.4.5) must hold over the whole event. When all the games give no norm,
+  :func:`check_norms` tries both and gives the best norm either allows.
 * 1.4.2: not counted: (a) games against opponents outside FIDE's federations (``FID`` is
   accepted), (b) in a round robin, games against unrated opponents who scored zero against
   rated opponents (:func:`zero_scorers`), (c) games not played over the board (forfeits; here
@@ -31,7 +32,8 @@ project's words):
   federation (maxima rounded down); ``FID`` is no federation here.
 * 1.4.5: at least 50% of the opponents title holders, CM and WCM not counting (1.4.5a), and
   at least 1/3, at least 3, holding the norm's title or a higher one (1.4.5b-e; minima
-  rounded up).
+  rounded up). In a double round robin the opponents are counted as players, not games,
+  and the holders of the title must be at least half of them (at least 3).
 * 1.4.6: (a) the list in force at the start; (b, c) the one lowest-rated opponent below the
   adjusted rating floor (GM 2200, IM 2050, WGM 2000, WIM 1850) is raised to it; (d) other
   unrated opponents count as 1400.
@@ -57,11 +59,11 @@ What this module cannot establish, and leaves to the rating officer
   above the norm counting as one more game) are not applied: the exact text was not found;
 * whether an exemption of 1.4.3a-d also lifts 1.4.4 is read from the transcription (1.4.3d:
   "otherwise 1.4.4 applies"), not from FIDE's text;
-* the double round robin's own counts in 1.4.5, 1.4.2d (events changed to favour a player),
+* 1.4.2d (events changed to favour a player),
   1.5.6 (one norm from the events it lists), 1.1.3a and the rest of 1.1 (the conditions of
   play) are not checked;
-* 1.4.1f is tried by dropping the lowest-rated defeated opponents first; other choices are
-  not searched.
+* 1.4.1f searches every choice of defeated opponents up to :data:`SEARCH_LIMIT` choices a
+  title (an event with more than about 18 wins is not searched to the end).
 
 Over 600 lines: the Title Regulations' arithmetic, article by article, and its records.
 """
@@ -71,6 +73,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import enum
+import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
@@ -87,6 +90,7 @@ __all__ = [
     "MIN_NORM_PERCENT",
     "NORM_REQUIREMENTS",
     "RATING_TITLES",
+    "SEARCH_LIMIT",
     "THIRTY_GAMES_AFTER",
     "TITLE_GAMES",
     "TITLE_HOLDERS",
@@ -312,6 +316,9 @@ class NormEvent:
     zero_scorers: frozenset[int] = frozenset()
     """Unrated players who scored zero against rated opponents (:func:`zero_scorers`; only
     a round robin drops their games, 1.4.2b)."""
+    double_round_robin: bool = False
+    """Every pair of players met twice: 1.4.5 counts the opponents as players, and the
+    holders of the title must be at least half of them."""
 
 
 def zero_scorers(games: Iterable[tuple[int, int | None, int | None, int]]) -> frozenset[int]:
@@ -500,21 +507,30 @@ def _mix_failures(
                 failures.append(
                     Reason("1.4.4", f"{count} of {n} opponents from {fed}, at most {2 * n // 3}")
                 )
-    titled = sum(1 for g in counted if (g.title or "").upper() in TITLE_HOLDERS)
-    holders = sum(1 for g in counted if (g.title or "").upper() in req.holders)
-    if 2 * titled < n:
+    # a double round robin counts the players met, not the games: two GMs met twice are
+    # two of the opponents, and the holders of the title must be half of them
+    met = {g.opponent_id: g for g in counted}.values() if event.double_round_robin else counted
+    m = len(met)
+    titled = sum(1 for g in met if (g.title or "").upper() in TITLE_HOLDERS)
+    holders = sum(1 for g in met if (g.title or "").upper() in req.holders)
+    who = (
+        "opponents (players met, a double round robin)"
+        if event.double_round_robin
+        else ("opponents")
+    )
+    if 2 * titled < m:
         failures.append(
             Reason(
                 "1.4.5a",
-                f"{titled} of {n} opponents hold a title (CM and WCM not counted), "
-                f"at least {_ceil_div(n, 2)}",
+                f"{titled} of {m} {who} hold a title (CM and WCM not counted), "
+                f"at least {_ceil_div(m, 2)}",
             )
         )
-    need = max(3, _ceil_div(n, 3))
+    need = max(3, _ceil_div(m, 2 if event.double_round_robin else 3))
     if holders < need:
         what = " or ".join(sorted(req.holders, key=lambda t: -_RANK[t]))
         failures.append(
-            Reason(req.holders_article, f"{holders} of {n} opponents hold {what}, at least {need}")
+            Reason(req.holders_article, f"{holders} of {m} {who} hold {what}, at least {need}")
         )
     counts = {"titled": titled, "holders": holders, "others": others, "own": own_count}
     return failures, counts
@@ -547,6 +563,14 @@ def _evaluate(
         )
     if event.exemption is not None:
         notes.append(Reason(event.exemption.article, "exempt event: 1.4.3 and 1.4.4 not applied"))
+    if event.double_round_robin:
+        notes.append(
+            Reason(
+                "1.4.5",
+                "a double round robin: the opponents counted as players, the holders of the "
+                "title at least half of them",
+            )
+        )
     mix, counts = _mix_failures(req, player, counted, event)
     failures += mix
     ra_before = ra = rp = percent = None
@@ -648,6 +672,11 @@ def _later_rounds_ignored(
     return None
 
 
+SEARCH_LIMIT = 50_000
+"""The most choices of defeated opponents 1.4.1f tries for one title (every choice of an
+event of up to about 18 wins; an event with more stops there)."""
+
+
 def _defeated_ignored(
     req: NormRequirement,
     player: NormPlayer,
@@ -656,31 +685,73 @@ def _defeated_ignored(
     full: NormCheck,
     name_of: Callable[[int], str],
 ) -> NormCheck | None:
-    """1.4.1f: the norm without the games against the fewest, lowest-rated, defeated
-    opponents; in a round robin only when the whole event's mix of opponents holds."""
+    """1.4.1f: the best norm without the games against some defeated opponents, the player's
+    choice: every choice that leaves at least 9 games is tried, the fewest games ignored
+    first; of the choices that give a norm with as few ignored, the highest Rp (then Ra,
+    then the earliest rounds ignored). In a round robin only when the whole event's mix of
+    opponents holds.
+
+    A number of games ignored is skipped without trying its choices when no choice can
+    reach Ra and Rp: ignoring wins lowers the percentage by the same for any choice, and
+    Ra is at most the average without the lowest-rated defeated opponents, the floor's
+    raise (1.4.6b) at most the lowest counted rating's."""
     if event.round_robin and any(
         r.article.startswith(("1.4.3", "1.4.4", "1.4.5")) for r in full.failures
     ):
         return None
     counted, _ = _excluded(games, event)
+
+    def rated(g: NormGame) -> int:
+        return UNRATED_OPPONENT if g.rating is None else g.rating
+
     won = sorted(
-        (g for g in counted if g.score_half_points == 2),
-        key=lambda g: (UNRATED_OPPONENT if g.rating is None else g.rating, g.round_no),
+        (g for g in counted if g.score_half_points == 2), key=lambda g: (rated(g), g.round_no)
     )
+    if not counted:
+        return None
+    n = len(counted)
+    total = sum(rated(g) for g in counted)
+    halves = sum(g.score_half_points for g in counted)
+    raise_at_most = max(0, req.rating_floor - min(rated(g) for g in counted))
+    tried = 0
     for j in range(1, len(won) + 1):
-        if len(counted) - j < MIN_NORM_GAMES:
+        if n - j < MIN_NORM_GAMES:
             break
-        drop = {id(g) for g in won[:j]}
-        kept = [g for g in games if id(g) not in drop]
-        check = _evaluate(req, player, kept, event, 0, name_of)
-        if check.norm:
-            who = tuple(g.opponent_id for g in won[:j])
-            note = Reason(
-                "1.4.1f",
-                f"a norm without the {_plural(j, 'game')} against "
-                f"{', '.join(name_of(pid) for pid in who)} (defeated)",
+        kept_most = total - sum(rated(g) for g in won[:j]) + raise_at_most
+        ra_most = divide_half_away(kept_most, n - j)
+        percent = divide_half_away(100 * (halves - 2 * j), 2 * (n - j))
+        if (
+            ra_most < req.average
+            or ra_most + dp(percent) < req.performance
+            or percent < MIN_NORM_PERCENT
+        ):
+            continue
+        best: tuple[tuple[int, int, tuple[int, ...]], NormCheck, tuple[NormGame, ...]] | None
+        best = None
+        for choice in itertools.combinations(won, j):
+            tried += 1
+            if tried > SEARCH_LIMIT:
+                break
+            drop = {id(g) for g in choice}
+            check = _evaluate(req, player, [g for g in games if id(g) not in drop], event, 0,
+                              name_of)  # fmt: skip
+            if not check.norm:
+                continue
+            rounds = tuple(sorted(g.round_no for g in choice))
+            key = (-(check.rp or 0), -(check.ra or 0), rounds)
+            if best is None or key < best[0]:
+                best = (key, check, choice)
+        if best is not None:
+            _, check, choice = best
+            ordered = sorted(choice, key=lambda g: g.round_no)
+            who = tuple(g.opponent_id for g in ordered)
+            against = ", ".join(
+                f"{name_of(g.opponent_id)} (round {g.round_label}, defeated)" for g in ordered
             )
+            note = Reason("1.4.1f", f"a norm without the {_plural(j, 'game')} against {against}")
             return _with(check, note, opponents=who)
+        if tried > SEARCH_LIMIT:
+            break
     return None
 
 
@@ -695,9 +766,10 @@ def check_norms(
 ) -> tuple[NormCheck, ...]:
     """One player's verdict for each norm title in one event (FIDE Title Regulations 1.4).
 
-    Over all his games first; when they give no norm, outside a round robin with later
-    rounds ignored (1.4.1e, the longest run of rounds that gives one), then without games
-    against defeated opponents (1.4.1f, the lowest-rated first).
+    Over all his games first; when they give no norm, the best of: outside a round robin,
+    later rounds ignored (1.4.1e, the longest run of rounds that gives one); the games
+    against some defeated opponents ignored (1.4.1f, every choice searched). The best norm
+    counts the most games, then has the highest Rp.
 
     :param games: the player's games in the event, in any order, forfeits included (1.4.2c
         leaves them out).
@@ -719,11 +791,17 @@ def check_norms(
         full = _evaluate(req, player, games, event, wins, name_of)
         verdict = full
         if not full.norm and full.games >= MIN_NORM_GAMES:
-            verdict = (
-                _later_rounds_ignored(req, player, games, event, wins, name_of)
-                or _defeated_ignored(req, player, games, event, full, name_of)
-                or full
-            )
+            # the player's best: the norm that counts the most games (1.5.1), then the
+            # highest Rp; later rounds (1.4.1e) before defeated opponents (1.4.1f) on a tie
+            found = [
+                c
+                for c in (
+                    _later_rounds_ignored(req, player, games, event, wins, name_of),
+                    _defeated_ignored(req, player, games, event, full, name_of),
+                )
+                if c is not None
+            ]
+            verdict = min(found, key=lambda c: (-c.norm_games, -(c.rp or 0)), default=full)
         verdicts.append(verdict)
     return tuple(verdicts)
 

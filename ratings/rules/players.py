@@ -394,6 +394,13 @@ def average_rating(opponent_ratings: Sequence[int]) -> int:
     return _div_half_away(sum(ratings), len(ratings))
 
 
+def percentage_score(opponent_ratings: Sequence[int], score: Decimal | int) -> int:
+    """p of a performance: the percentage score rounded to a whole percent, 0.5 up, the
+    entry of table 8.1.1 that :func:`performance_fide` and :func:`performance_own` read."""
+    _, halves = _performance_inputs(opponent_ratings, score)
+    return _div_half_away(100 * halves, 2 * len(opponent_ratings))
+
+
 def performance_fide(opponent_ratings: Sequence[int], score: Decimal | int) -> int:
     """FIDE performance rating Rp = Ra + dp(p) (table 8.1.1).
 

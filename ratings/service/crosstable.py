@@ -1,6 +1,7 @@
-"""An event's crosstable: players ranked by score, results by round, score, the rating each
-player's games used, the FIDE performance and the rating change from the event (K x sum of
-dR, unrounded).
+"""An event's crosstable: players ranked by score and the tie-breaks of the event's system
+(:mod:`ratings.service.tiebreaks`), results by round, score, the tie-breaks' values, the
+rating each player's games used, the FIDE performance and the rating change from the event
+(K x sum of dR, unrounded).
 
 One function for every place that shows one: the website's event pages
 (:mod:`ratings.site.render_events`) and ``ratings event show``. It takes what
@@ -10,11 +11,15 @@ plain values; the callers format them (HTML, or text).
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 
+import tiebreak_core
+
 from ratings import rules
+from ratings.service import tiebreaks
 from ratings.service.publish import EventData, EventGame
 
 __all__ = ["BYE_HALF_POINTS", "CrossCell", "CrossRow", "Crosstable", "crosstable"]
@@ -75,6 +80,8 @@ class CrossRow:
     """The rating change from this event: K x sum of dR over its rated games, unrounded (a
     period's ``change`` is rounded once, over all its games); None when they changed no
     rating (unrated player, or no rated game)."""
+    tiebreak_values: tuple[Decimal, ...] = ()
+    """The values of the table's tie-breaks that have one (:attr:`Crosstable.tiebreaks`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,11 +91,14 @@ class Crosstable:
     rounds: tuple[str, ...]
     """Column titles: round names, or 1, 2, ... in date order when the games have none."""
     rows: tuple[CrossRow, ...]
-    """Players by rank: score, then the rating used, then name."""
+    """Players by rank: score, then the tie-breaks, then the rating used, then name."""
     games: int
     """Games stored."""
     rated_games: int
     """Games that went to rating."""
+    tiebreaks: tuple[tiebreaks.TieBreak, ...] = ()
+    """What ranked players with the same score, in order (empty: the rating used, then the
+    name)."""
 
 
 def _round_key(text: str) -> RoundKey:
@@ -127,13 +137,113 @@ def _ratings_against_unrated(ev: EventData, used: dict[int, int]) -> None:
         used.setdefault(black if r.player_id == white else white, r.opponent_rating)
 
 
-def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
+def _rounds(ev: EventData) -> tuple[list[RoundKey], dict[int, dict[RoundKey, list[_Result]]]]:
+    """The table's columns and each player's results in them: by the games' round names,
+    or, when a game has none, each player's games (then byes) in date order."""
+    entries: dict[int, dict[RoundKey, list[_Result]]] = {}
+
+    def add(pid: int, key: RoundKey, entry: _Result) -> None:
+        entries.setdefault(pid, {}).setdefault(key, []).append(entry)
+
+    if all(g.round for g in ev.games):
+        keys: set[RoundKey] = set()
+        for g in ev.games:
+            key = _round_key(g.round or "")
+            keys.add(key)
+            for pid, opp, white in _sides(g):
+                add(pid, key, _Result(g, opp, white, None))
+        for b in ev.byes:
+            key = _round_key(b.round)
+            keys.add(key)
+            add(b.player_id, key, _Result(None, None, None, b.code))
+        return sorted(keys), entries
+    count: dict[int, int] = {}
+    for g in sorted(ev.games, key=lambda g: (g.played_on, g.id)):
+        for pid, opp, white in _sides(g):
+            count[pid] = count.get(pid, 0) + 1
+            add(pid, (0, count[pid], ""), _Result(g, opp, white, None))
+    for b in ev.byes:
+        count[b.player_id] = count.get(b.player_id, 0) + 1
+        add(b.player_id, (0, count[b.player_id], ""), _Result(None, None, None, b.code))
+    return [(0, n, "") for n in range(1, max(count.values(), default=0) + 1)], entries
+
+
+@dataclass(frozen=True, slots=True)
+class _Result:
+    """One result of a player in a column: a game (from one side) or a bye."""
+
+    game: EventGame | None
+    opponent_id: int | None
+    white: bool | None
+    bye: str | None
+
+
+def _ranking(
+    ev: EventData,
+    columns: list[RoundKey],
+    entries: dict[int, dict[RoundKey, list[_Result]]],
+    used: dict[int, int],
+    fallback: list[int],
+    start: dt.date | None,
+) -> tiebreaks.FinalRanking | None:
+    """The ranking by score and the tie-breaks of the event's system
+    (:mod:`ratings.service.tiebreaks`); None where none apply: fewer than three players, a
+    player with two results in one round, or rounds C.07 cannot rank."""
+    in_games = {pid for g in ev.games for pid in (g.white_id, g.black_id)}
+    if start is None or len(in_games) < 3:
+        return None
+    pairs = {frozenset((g.white_id, g.black_id)) for g in ev.games}
+    n = len(in_games)
+    round_robin = len(pairs) == n * (n - 1) // 2
+    rounds: dict[int, list[tiebreaks.PlayedRound]] = {}
+    for pid in fallback:
+        own = rounds.setdefault(pid, [])
+        for number, key in enumerate(columns, 1):
+            found = entries.get(pid, {}).get(key, [])
+            if len(found) > 1:
+                return None
+            # no game and no bye: in a Swiss a zero-point bye (C.07 art. 16.1.1); in a
+            # round robin the schedule's free round, which counts for nothing
+            if not found and not round_robin:
+                own.append(tiebreaks.PlayedRound(number, None, True, 0, "Z"))
+            for e in found:
+                if e.game is not None and e.opponent_id is not None:
+                    halves = (
+                        e.game.result.white_half_points
+                        if e.white
+                        else e.game.result.black_half_points
+                    )
+                    kind = "played" if e.game.result.is_played else "forfeit"
+                    own.append(
+                        tiebreaks.PlayedRound(number, e.opponent_id, bool(e.white), halves, kind)
+                    )
+                else:
+                    code = e.bye or "?"
+                    own.append(
+                        tiebreaks.PlayedRound(
+                            number, None, True, BYE_HALF_POINTS.get(code, 0), code
+                        )
+                    )
+    try:
+        return tiebreaks.final_ranking(
+            rounds, len(columns), used, fallback, round_robin=round_robin, start=start
+        )
+    except tiebreak_core.errors.TiebreakError:
+        return None
+
+
+def crosstable(
+    ev: EventData, sort_name: Callable[[int], str], start: dt.date | None = None
+) -> Crosstable:
     """The crosstable of one event.
 
     :param ev: the event's games, byes and breakdown rows
         (:func:`ratings.service.publish.event_data`).
-    :param sort_name: a player's name as it sorts (ties of score and rating go by name,
-        then id).
+    :param sort_name: a player's name as it sorts (ties the tie-breaks leave go by the
+        rating used, then name, then id).
+    :param start: the event's start date: with it, players with the same score are ranked
+        by the tie-breaks of the event's system (:mod:`ratings.service.tiebreaks`), in the
+        edition of C.07 in force then; without it, by rating, then name.
     """
     halves: dict[int, int] = {}
     for g in ev.games:
@@ -154,47 +264,37 @@ def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
             k_dr_sum[r.player_id] = k_dr_sum.get(r.player_id, Decimal(0)) + r.k_used * r.dr
     _ratings_against_unrated(ev, used)
 
-    order = sorted(
+    fallback = sorted(
         halves,
         key=lambda pid: (-halves[pid], -used.get(pid, 0), sort_name(pid), pid),
     )
+    columns, entries = _rounds(ev)
+    ranking = _ranking(ev, columns, entries, used, fallback, start)
+    order = list(ranking.order) if ranking is not None else fallback
     rank = {pid: i for i, pid in enumerate(order, 1)}
-    cells: dict[int, dict[RoundKey, list[CrossCell]]] = {pid: {} for pid in order}
-    columns: list[RoundKey]
-    if all(g.round for g in ev.games):
-        keys: set[RoundKey] = set()
-        for g in ev.games:
-            key = _round_key(g.round or "")
-            keys.add(key)
-            for pid, opp, white in _sides(g):
-                cells[pid].setdefault(key, []).append(_cell(g, white, opp, rank[opp]))
-        for b in ev.byes:
-            key = _round_key(b.round)
-            keys.add(key)
-            cells[b.player_id].setdefault(key, []).append(_bye(b.code))
-        columns = sorted(keys)
-    else:  # no round names: each player's games in date order
-        count: dict[int, int] = {}
-        for g in sorted(ev.games, key=lambda g: (g.played_on, g.id)):
-            for pid, opp, white in _sides(g):
-                count[pid] = count.get(pid, 0) + 1
-                cells[pid][(0, count[pid], "")] = [_cell(g, white, opp, rank[opp])]
-        for b in ev.byes:
-            count[b.player_id] = count.get(b.player_id, 0) + 1
-            cells[b.player_id][(0, count[b.player_id], "")] = [_bye(b.code)]
-        columns = [(0, n, "") for n in range(1, max(count.values(), default=0) + 1)]
     rows = []
     for pid in order:
         n = len(opponents.get(pid, ()))
+        own = entries.get(pid, {})
+        cells = tuple(
+            tuple(
+                _cell(e.game, bool(e.white), e.opponent_id, rank[e.opponent_id])
+                if e.game is not None and e.opponent_id is not None
+                else _bye(e.bye or "?")
+                for e in own.get(key, ())
+            )
+            for key in columns
+        )
         rows.append(
             CrossRow(
                 rank=rank[pid],
                 player_id=pid,
                 rating=used.get(pid),
-                cells=tuple(tuple(cells[pid].get(key, ())) for key in columns),
+                cells=cells,
                 score_half_points=halves[pid],
                 performance=rules.performance_fide(opponents[pid], scores[pid]) if n else None,
                 k_dr_sum=k_dr_sum.get(pid),
+                tiebreak_values=ranking.values[pid] if ranking is not None else (),
             )
         )
     return Crosstable(
@@ -202,4 +302,5 @@ def crosstable(ev: EventData, sort_name: Callable[[int], str]) -> Crosstable:
         rows=tuple(rows),
         games=len(ev.games),
         rated_games=sum(1 for g in ev.games if g.rated),
+        tiebreaks=ranking.tiebreaks if ranking is not None else (),
     )

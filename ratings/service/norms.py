@@ -111,6 +111,8 @@ class EventNorms:
     end_date: dt.date
     rounds: int
     round_robin: bool
+    double_round_robin: bool
+    """Every pair met twice (1.4.5 then counts the opponents as players)."""
     exemption: NormExemption | None
     per_game: bool
     """Longer than 30 days: each game used the list in force on its day (1.1.4)."""
@@ -184,13 +186,14 @@ def _event_norms(
         days = sorted({g.played_on for g in games})
         order_by_day = {day: i for i, day in enumerate(days, 1)}
     sides: list[_Side] = []
-    pairs: set[frozenset[int]] = set()
+    pairs: dict[frozenset[int], int] = {}
     for g in games:
         named = g.round or ""  # by_label: every game has its round's name
         number = order[named] if by_label else order_by_day[g.played_on]
         label = named if by_label else g.played_on.isoformat()
         played = g.result.is_played and g.rateable
-        pairs.add(frozenset((g.white_id, g.black_id)))
+        pair = frozenset((g.white_id, g.black_id))
+        pairs[pair] = pairs.get(pair, 0) + 1
         for player, opponent, halves in (
             (g.white_id, g.black_id, g.result.white_half_points),
             (g.black_id, g.white_id, g.result.black_half_points),
@@ -218,6 +221,7 @@ def _event_norms(
 
     n = len(in_games)
     round_robin = n >= 3 and len(pairs) == n * (n - 1) // 2
+    double = round_robin and all(met == 2 for met in pairs.values())
     zero: frozenset[int] = frozenset()
     if round_robin:
         zero = norms.zero_scorers(
@@ -226,7 +230,7 @@ def _event_norms(
             if s.played
         )
     exemption = NormExemption(event.norm_exemption) if event.norm_exemption else None
-    setting = NormEvent(rounds, round_robin, exemption, zero)
+    setting = NormEvent(rounds, round_robin, exemption, zero, double_round_robin=double)
     names = {pid: p[0] for pid, p in register.items()}
 
     def name_of(pid: int) -> str:
@@ -269,6 +273,7 @@ def _event_norms(
         end_date=event.end_date,
         rounds=rounds,
         round_robin=round_robin,
+        double_round_robin=double,
         exemption=exemption,
         per_game=per_game,
         lists=tuple(used),

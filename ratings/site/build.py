@@ -197,6 +197,7 @@ def publish_site(
     url: str | None = None,
     time_control: str = "standard",
     site_lists: Sequence[str] = (),
+    show_birth_year: bool = False,
 ) -> PublishReport:
     """Write the site for the database ``session`` reads into ``out`` (opened by the
     caller), rendering only what changed since the previous publish (module docstring).
@@ -208,6 +209,7 @@ def publish_site(
     ``time_control`` chooses the list the site shows (standard, rapid or blitz): its lists,
     the players who have a rating or a game on it, their histories and cards on it, and the
     events rated on it. A folder holds the site of one list (:func:`check_site_list`).
+    ``show_birth_year``: the birth years are published (off: on no page or download).
     Nothing is written to the database.
 
     :raises PeriodError: when no period has been rated yet, or none published the list.
@@ -221,7 +223,10 @@ def publish_site(
     system = _SYSTEMS.get(config.system.value, config.system.value)
     linked = linked_lists(session, time_control, site_lists)
     build = _build_key(
-        site_title, system, " ".join([time_control, *(x.time_control for x in linked)])
+        site_title,
+        system,
+        " ".join([time_control, *(x.time_control for x in linked)])
+        + (" birth-years" if show_birth_year else ""),
     )
     through = periods[-1].end
     register = data.register(session, time_control, through=through)
@@ -239,7 +244,7 @@ def publish_site(
     shared = Shared(
         periods, register, events, site_title, system, window, pending,
         url or "", out.path,
-        out.identity, out.database, time_control, tuple(linked),
+        out.identity, out.database, time_control, tuple(linked), show_birth_year,
     )  # fmt: skip
     site = Site(environment(), out, shared)
     out.put(NEWEST, svg_chart.newest_css(len(periods) - 1, periods[-1].label))
@@ -279,6 +284,7 @@ def publish_site(
         SiteSettings(
             # the top folder remembers "every list"; DIR/rapid is a rapid site
             site_title, ALL_LISTS if site_lists and time_control == "standard" else time_control,
+            show_birth_year,
         ),
         build, linked,
     )  # fmt: skip
@@ -365,6 +371,7 @@ def linked_lists(session: Session, time_control: str, site_lists: Sequence[str])
                 other,
                 linked_prefix(time_control, other),
                 {pid: ratings.get(pid) for pid in sorted(players)},
+                {pid: players[pid].name for pid in sorted(players)},
             )
         )
     return found

@@ -17,11 +17,18 @@ from typing import Any
 
 import jinja2
 
-from ratings import rules
+from ratings import limits, rules
 from ratings.rules.expected import expected_units
 from ratings.site.output import SiteFolder
 
-__all__ = ["CALCULATORS", "RULES_SCRIPT", "rules_data", "rules_script", "write_calculators"]
+__all__ = [
+    "CALCULATORS",
+    "RULES_SCRIPT",
+    "rules_data",
+    "rules_script",
+    "table_dp_rows",
+    "write_calculators",
+]
 
 CALCULATORS = "calculators.html"
 RULES_SCRIPT = "assets/calc-rules.js"
@@ -63,11 +70,15 @@ def rules_data() -> dict[str, Any]:
         "table_8_1_1": [rules.dp(p) for p in range(101)],
         "curve": _curve_units(),
         "table_units": rules.TABLE_UNITS,
+        "min_rating": limits.MIN_RATING,
+        "max_rating": limits.MAX_RATING,
         "curve_units": rules.CURVE_UNITS,
         "rule_sets": {
             "standard": [_rule_set(r) for r in rules.RULE_SETS],
             "rapid_blitz": [_rule_set(r) for r in rules.RAPID_BLITZ_RULE_SETS],
         },
+        # plain Elo (the elo system's, and `ratings calc --plain`): no 400-point rule
+        "uncapped": _rule_set(rules.UNCAPPED),
         "list_rules": {
             "standard": _list_rules(rules.LIST_RULES),
             "rapid_blitz": _list_rules(rules.RAPID_BLITZ_LIST_RULES),
@@ -108,6 +119,14 @@ def table_rows() -> list[tuple[str, str, str]]:
     return rows
 
 
+def table_dp_rows() -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """Table 8.1.1 as the page prints it: p and dp, 0 to 50 beside 51 to 100 (the last row
+    100 alone)."""
+    pairs = [(f"{p}%", str(rules.dp(p))) for p in range(101)]
+    left, right = pairs[:51], pairs[51:]
+    return [(a, right[i] if i < len(right) else ("", "")) for i, a in enumerate(left)]
+
+
 def _hundredths(units: int) -> str:
     return f"{units // 100}.{units % 100:02d}"
 
@@ -115,7 +134,7 @@ def _hundredths(units: int) -> str:
 def write_calculators(env: jinja2.Environment, out: SiteFolder, common: dict[str, Any]) -> None:
     """Write ``calculators.html`` and ``assets/calc-rules.js`` into ``out``."""
     page = env.get_template("calculators.html.j2").render(
-        common, root="", title="Calculators", table=table_rows()
+        common, root="", title="Calculators", table=table_rows(), table_dp=table_dp_rows()
     )
     out.put(CALCULATORS, page.encode("utf-8"))
     out.put(RULES_SCRIPT, rules_script())

@@ -21,6 +21,9 @@ from typing import Any
 
 import vl_convert
 
+from ratings.site.cells import signed
+from ratings.site.svg_chart import y_scale
+
 __all__ = [
     "Series",
     "bundle_version",
@@ -130,20 +133,6 @@ def history_points(
 _PERIOD_STEPS = (1, 2, 3, 4, 6, 12, 24, 36, 60, 120, 240)
 
 
-def _y_axis(ratings: Sequence[int]) -> tuple[int, int, int]:
-    """(low, high, step): round bounds around the ratings, at most 6 gaps; one rating (a new
-    player's first), or ratings close together, get room around them, as on the chart
-    without JavaScript."""
-    low, high = min(ratings), max(ratings)
-    step = next((s for s in (5, 10, 20, 25, 50, 100, 200, 250, 500, 1000)
-                 if max(high - low, 40) / s <= 5), 1000)  # fmt: skip
-    lo, hi = (low // step) * step, -((-high) // step) * step
-    if high - low < 2 * step:
-        lo -= step
-        hi = max(hi, lo + 3 * step)
-    return lo, hi, step
-
-
 def _ticks(first: int, newest: int) -> list[int]:
     """The lists labelled on the x axis: every n-th from the first (at most five), and the
     newest, without one too near it for both labels to show (``assets/chart.js`` has the
@@ -155,14 +144,21 @@ def _ticks(first: int, newest: int) -> list[int]:
 
 
 def history_chart(
-    name: str, points: Sequence[tuple[int, int | None]], labels: Sequence[str]
+    name: str,
+    points: Sequence[tuple[int, int | None]],
+    labels: Sequence[str],
+    first_rating: bool = False,
 ) -> dict[str, Any]:
     """The Vega-Lite specification of one player's rating history on a player's page.
 
     ``points``: :func:`history_points` (the first one rated). ``labels``: the site's period
-    labels by list index. The line holds each rating until the next point and the last
-    rating on to the newest list; an unrated point breaks it (a fall below the floor), as on
-    the chart without JavaScript; a dot marks each list's rating.
+    labels by list index. ``first_rating``: the first point is the player's first rating.
+    The line holds each rating until the next point and the last rating on to the newest
+    list; an unrated point breaks it (a fall below the floor), as on the chart without
+    JavaScript; a dot marks each list's rating. A dot's tooltip and its text for a screen
+    reader give the period, the rating and the change from the rating before (``new`` for a
+    first rating, as the period table); ``assets/chart.js`` names the x axis's periods for a
+    screen reader (Vega says the numbers it is drawn on).
 
     Like the chart without JavaScript, the specification holds nothing newer than the
     player's last point, so that a new month does not rewrite every player's page
@@ -186,18 +182,22 @@ def history_chart(
     dots: list[dict[str, Any]] = []
     line: list[dict[str, Any]] = []
     segment, held = 0, None
-    for i, rating in points:
+    for n, (i, rating) in enumerate(points):
         if rating is None:  # unrated from this list: the line holds to it, then stops
             if held is not None:
                 line.append({"list": i, "rating": held, "segment": segment})
             segment, held = segment + 1, None
             continue
         line.append({"list": i, "rating": rating, "segment": segment})
-        dots.append({"list": i, "period": label(i), "rating": rating})
+        # the change from the rating held before: the period table's Change of that list
+        change = (
+            signed(rating - held) if held is not None else ("new" if n > 0 or first_rating else "")
+        )
+        dots.append({"list": i, "period": label(i), "rating": rating, "change": change})
         held = rating
     if held is not None:  # on to the newest list: its right edge (chart.js moves it)
         line.append({"list": newest + 0.5, "rating": held, "segment": segment, "carry": True})
-    lo, hi, step = _y_axis([r for _, r in points if r is not None])
+    lo, hi, step = y_scale([r for _, r in points if r is not None])
     ticks = _ticks(first, newest)
     x_scale = {"domainMin": first - 0.5, "domainMax": {"expr": "newest + 0.5"}, "nice": False,
                "zero": False}  # fmt: skip
@@ -230,7 +230,11 @@ def history_chart(
             {
                 "data": {"values": dots},
                 "transform": [  # what a screen reader says of a dot
-                    {"calculate": "datum.period + ': ' + datum.rating", "as": "text"}
+                    {
+                        "calculate": "datum.period + ': ' + datum.rating"
+                        " + (datum.change ? ' (' + datum.change + ')' : '')",
+                        "as": "text",
+                    }
                 ],
                 "mark": {"type": "point", "filled": True, "size": 40},
                 "encoding": {
@@ -245,6 +249,7 @@ def history_chart(
                             "title": "Rating",
                             "format": "d",
                         },
+                        {"field": "change", "type": "nominal", "title": "Change"},
                     ],
                 },
             },

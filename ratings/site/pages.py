@@ -5,6 +5,7 @@ and event renderers (the escaped names, the common template values)."""
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -61,6 +62,10 @@ class Shared:
     """The list the site shows."""
     linked: tuple[Linked, ...] = ()
     """The other lists of a site that holds several (``publish DIR --list all``)."""
+    show_birth_year: bool = False
+    """``publish --show-birth-year``: the birth years (and a player page's sex) are
+    published; off, no page or download holds a birth year (the age categories of the top
+    lists are still made from them)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +79,8 @@ class Linked:
     ratings: dict[int, int | None]
     """The players with a page there: id -> their rating on its newest list (None: not
     rated there)."""
+    names: dict[int, str] = dataclasses.field(default_factory=dict)
+    """The same players' names (the search box of this site finds them there)."""
 
 
 def linked_prefix(here: str, there: str) -> str:
@@ -95,6 +102,15 @@ class Pages:
         self.index = {p.id: i for i, p in enumerate(shared.periods)}
         self.by_id = {p.id: p for p in shared.periods}
         self.register = shared.register
+        # what the pages and downloads may show of the register: without the birth years
+        # unless the administrator publishes them
+        self.public = (
+            shared.register
+            if shared.show_birth_year
+            else {
+                pid: dataclasses.replace(p, birth_year=None) for pid, p in shared.register.items()
+            }
+        )
         self.events = shared.events
         self.time_control = shared.time_control
         self.list_title = list_title(shared.time_control)
@@ -102,6 +118,7 @@ class Pages:
             "site_title": shared.site_title, "system": shared.system, "version": __version__,
             "list_title": self.list_title,
             "list_name": "" if shared.time_control == "standard" else shared.time_control,
+            "show_birth_year": shared.show_birth_year,
             "other_sites": [
                 (f"{x.time_control.capitalize()} list", x.prefix) for x in shared.linked
             ],
@@ -120,12 +137,12 @@ class Pages:
     @functools.cached_property
     def _json_texts(self) -> JsonTexts:
         """The JSON of the names and labels the data files share (made once each)."""
-        return JsonTexts(self.events, self.register)
+        return JsonTexts(self.events, self.public)
 
     @functools.cached_property
     def _download_texts(self) -> DownloadTexts:
         """The register's cells of the lists' CSV and TXT lines (made once each)."""
-        return DownloadTexts(self.register)
+        return DownloadTexts(self.public)
 
     def _html(self, text: str | None) -> Markup:
         """``text`` escaped, remembered (titles, federations, rounds, flags: few values)."""

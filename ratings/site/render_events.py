@@ -8,12 +8,14 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from ratings.service import publish as data
+from ratings.service import tiebreaks
 from ratings.service.crosstable import CrossCell, crosstable
 from ratings.service.norm_reads import NormReads
+from ratings.service.tiebreaks import tiebreak_text
 from ratings.site.cells import halves, trend
 from ratings.site.norms import event_norm_rows
 from ratings.site.pages import Pages
-from ratings.site.rows import crosstable_row
+from ratings.site.rows import crosstable_game, crosstable_games, crosstable_row
 
 __all__ = ["EventPages"]
 
@@ -42,11 +44,17 @@ class EventPages(Pages):
             player = self.register.get(pid)
             return player.name.lower() if player is not None else ""
 
-        table = crosstable(ev, sort_name)
+        table = crosstable(ev, sort_name, e.start_date)
+        used = {row.player_id: row.rating for row in table.rows}
+        rounds = [self._html(r) for r in table.rounds]
+        shown = [t for t in table.tiebreaks if t.column]
+        codes = [self._html(t.code) for t in shown]
         players: list[str] = []
         for row in table.rows:
             row_cells = []
-            for results in row.cells:
+            games: list[str] = []
+            for round_, results in zip(rounds, row.cells, strict=True):
+                games.extend(self._game(round_, c, used) for c in results)
                 found = [self._cross_cell(c) for c in results]
                 if len(found) == 1:
                     row_cells.append(found[0])
@@ -63,12 +71,15 @@ class EventPages(Pages):
                     row.rank,
                     row.player_id,
                     name(row.player_id),
+                    self._about(row.player_id),
                     row.rating,
                     row_cells,
                     halves(row.score_half_points),
+                    [(codes[i], tiebreak_text(v)) for i, v in enumerate(row.tiebreak_values)],
                     row.performance,
                     f"{delta:+.2f}" if delta is not None else "",
                     trend(delta),
+                    crosstable_games(games),
                 )
             )
         first, last = self._rated_in(e)
@@ -77,8 +88,33 @@ class EventPages(Pages):
             players=Markup("".join(players)), count=len(players), rounds=list(table.rounds),
             games=table.games, rated=table.rated_games, period=first,
             period_last=last if last != first else "", norms=norms,
+            tiebreaks=table.tiebreaks, tiebreak_columns=shown,
+            round_robin=table.tiebreaks == tiebreaks.ROUND_ROBIN,
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
+
+    def _about(self, player_id: int) -> Markup:
+        """A player's title and federation, as the crosstable shows them under the name."""
+        player = self.register.get(player_id)
+        marks = (player.title, player.federation) if player is not None else ()
+        return Markup(" ").join(self._html(x) for x in marks if x)
+
+    def _game(self, round_: Markup, c: CrossCell, used: dict[int, int | None]) -> str:
+        """A round of a player's games, the opponent named with title, federation and the
+        rating the event used."""
+        if c.opponent_id is None:
+            return crosstable_game(round_, None, self._html(c.mark), None, _BYE, _BYE, False)
+        opponent = self.register.get(c.opponent_id)
+        marks = (opponent.title, opponent.federation) if opponent is not None else ()
+        about = [self._html(x) for x in marks if x]
+        rating = used.get(c.opponent_id)
+        if rating is not None:
+            about.append(Markup(int(rating)))
+        note = Markup(", ").join(about)
+        return crosstable_game(
+            round_, c.white, self._html(c.mark), c.opponent_id, self._name(c.opponent_id),
+            Markup(" ({})").format(note) if about else Markup(""), c.rated,
+        )  # fmt: skip
 
     def _cross_cell(self, c: CrossCell) -> tuple[Markup, Markup]:
         """A crosstable cell: opponent's rank, colour, result (or a bye's code); the

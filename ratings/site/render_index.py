@@ -12,16 +12,24 @@ in the incremental plan (:mod:`ratings.site.plan`).
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 from sqlalchemy.orm import Session
 
 from ratings.matching import fold, sort_key
 from ratings.service import publish as data
-from ratings.site.pages import Pages
+from ratings.site.pages import Linked, Pages
 from ratings.site.search import fold_table
 
-__all__ = ["LISTS", "IndexPages", "by_name", "search_index"]
+__all__ = [
+    "LISTS",
+    "NEWEST_RATINGS",
+    "IndexPages",
+    "by_name",
+    "newest_ratings_script",
+    "search_index",
+]
 
 LISTS = ("standard", "rapid", "blitz")
 
@@ -31,19 +39,39 @@ def by_name(register: dict[int, data.SitePlayer]) -> list[int]:
     return sorted(register, key=lambda i: (sort_key(register[i].name), i))
 
 
-def search_index(register: dict[int, data.SitePlayer], order: list[int] | None = None) -> str:
+def search_index(
+    register: dict[int, data.SitePlayer],
+    order: list[int] | None = None,
+    linked: Sequence[Linked] = (),
+) -> str:
     """The search box's index, a script that sets ``window.ratingsIndex``: the table that
     folds a typed query (:func:`ratings.site.search.fold_table`, from the matcher's own
     folding) and every player as ``[id, name, forms]``, ``forms`` being the folded forms of
     the name (:func:`ratings.matching.fold`) as words joined by spaces, forms by ``|``.
-    ``order``: :func:`by_name` of ``register``, when known."""
-    players = []
+    ``order``: :func:`by_name` of ``register``, when known.
+
+    In a site of several lists (``linked``: the other lists' sites), the players with no
+    page on this one follow as ``[id, name, forms, prefix]``, ``prefix`` the way to the
+    first other site that has their page: the box finds every player from any of them."""
+    players: list[list[object]] = []
     names = []
     for pid in by_name(register) if order is None else order:
         name = register[pid].name
         names.append(name)
         forms = "|".join(" ".join(form) for form in fold(name).forms)
         players.append([pid, name, forms])
+    elsewhere: dict[int, tuple[str, str]] = {}
+    for other in linked:
+        for pid, name in other.names.items():
+            if pid not in register:
+                elsewhere.setdefault(pid, (name, other.prefix))
+    for pid in sorted(elsewhere, key=lambda i: (sort_key(elsewhere[i][0]), i)):
+        name, prefix = elsewhere[pid]
+        names.append(name)
+        forms = "|".join(" ".join(form) for form in fold(name).forms)
+        players.append([pid, name, forms, prefix])
+    if elsewhere:  # one order by name, whichever site has the page
+        players.sort(key=lambda p: (sort_key(str(p[1])), int(str(p[0]))))
     body = json.dumps(
         {"fold": fold_table(names), "players": players},
         ensure_ascii=True,
@@ -54,6 +82,19 @@ def search_index(register: dict[int, data.SitePlayer], order: list[int] | None =
     body = body.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
     head = "/* ratings publish: the players the search box finds */\n"
     return f"{head}window.ratingsIndex = {body};\n"
+
+
+NEWEST_RATINGS = "assets/newest-ratings.js"
+
+
+def newest_ratings_script(ratings: dict[int, int | None]) -> bytes:
+    """``assets/newest-ratings.js``: the rating of each player on this site's newest list
+    (id -> rating), for the calculators' "find an opponent by name" (the names and their
+    folding are the search box's index); loaded only when that box is used."""
+    rated = {str(pid): r for pid, r in sorted(ratings.items()) if r is not None}
+    body = json.dumps(rated, separators=(",", ":"))
+    head = "/* ratings publish: the newest list's ratings */\n"
+    return f"{head}window.ratingsNewest = {body};\n".encode()
 
 
 def _cell(value: object) -> str:
@@ -75,7 +116,7 @@ class IndexPages(Pages):
         rows = []
         order = by_name(self.register)
         for pid in order:
-            p = self.register[pid]
+            p = self.public[pid]
             cells = "".join(f"<td>{_cell(ratings[tc].get(pid))}</td>" for tc in published)
             rows.append(
                 f'<tr><th scope="row"><a href="players/{int(pid)}.html">{self._name(pid)}</a>'
@@ -98,17 +139,24 @@ class IndexPages(Pages):
                 kept=kept, kept_name=kept_name,
             )  # fmt: skip
             self.out.put(f"players/{old}.html", page.encode("utf-8"))
-        self.out.put("assets/players-index.js", search_index(self.register, order).encode("utf-8"))
+        self.out.put(
+            "assets/players-index.js",
+            search_index(self.register, order, self.shared.linked).encode("utf-8"),
+        )
+        self.out.put(NEWEST_RATINGS, newest_ratings_script(ratings[self.time_control]))
 
         counts = data.event_counts(session, self.events)
         events = sorted(self.events.values(), key=lambda e: (e.end_date, e.id), reverse=True)
         lines = []
         for e in events:
             label, _ = self._rated_in(e)
+            # each date kept on one line when a phone wraps the cell; sorted by the end
+            # date, the order the page starts in
             dates = (
-                e.start_date.isoformat()
+                f"<time>{e.start_date.isoformat()}</time>"
                 if e.start_date == e.end_date
-                else f"{e.start_date.isoformat()} to {e.end_date.isoformat()}"
+                else f"<time>{e.start_date.isoformat()}</time> to "
+                f"<time>{e.end_date.isoformat()}</time>"
             )
             count = counts[e.id]
             period_cell = (
@@ -116,7 +164,8 @@ class IndexPages(Pages):
             )
             lines.append(
                 f'<tr><th scope="row"><a href="events/{int(e.id)}.html">{self.event_names[e.id]}'
-                f"</a></th><td>{dates}</td><td>{period_cell}</td>"
+                f'</a></th><td data-sort="{e.end_date.isoformat()}">{dates}</td>'
+                f"<td>{period_cell}</td>"
                 f"<td>{escape(self.time_control)}</td><td>{count.players}</td>"
                 f"<td>{count.games}</td></tr>\n"
             )

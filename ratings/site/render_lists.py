@@ -8,7 +8,9 @@ from collections.abc import Collection
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
+from ratings.rules import Period
 from ratings.service import publish as data
+from ratings.service.common import get_config
 from ratings.site.cells import signed, trend
 from ratings.site.data_json import list_json
 from ratings.site.downloads import list_csv, list_txt
@@ -33,6 +35,10 @@ class ListPages(TopPages):
         """Render the lists of the periods ``wanted`` (pages and downloads) and, with
         ``index``, the index page (the newest list)."""
         newest = self.periods[-1]
+        # the newest list's page says when the next one is due: the day after the period
+        # that follows the newest one
+        months = get_config(session).period_months
+        due = Period(newest.list_date, months).list_date.isoformat()
         active = data.active_players(session, self.time_control)
         last_active: dict[int, int] = {}
         inactive_at: dict[int, set[int]] = {}
@@ -68,6 +74,7 @@ class ListPages(TopPages):
                 "previous": previous,
                 "pending": pending if pending is not None and pending <= p.label else None,
                 "count": len(flagged),
+                "next_date": due if period_id == newest.id else None,
             }
             if period_id in wanted:
                 page = self.t_list.render(
@@ -77,11 +84,11 @@ class ListPages(TopPages):
                 )  # fmt: skip
                 self.out.put(f"lists/{p.label}.html", page.encode("utf-8"))
                 texts = self._download_texts
-                csv = list_csv(flagged, self.register, texts)
+                csv = list_csv(flagged, self.public, texts)
                 self.out.put(f"lists/{p.label}.csv", csv.encode("utf-8"))
                 self.out.put(
                     f"lists/{p.label}.txt",
-                    list_txt(flagged, self.register, p, self.time_control, texts).encode("utf-8"),
+                    list_txt(flagged, self.public, p, self.time_control, texts).encode("utf-8"),
                 )
                 self.out.put(
                     f"lists/{p.label}.json",
@@ -89,7 +96,7 @@ class ListPages(TopPages):
                         p,
                         self.time_control,
                         flagged,
-                        self.register,
+                        self.public,
                         inactive_at[period_id],
                         self._json_texts,
                     ),
@@ -112,7 +119,7 @@ class ListPages(TopPages):
 
     def _list_rows(self, root: str, flagged: list[tuple[data.SiteListRow, str]]) -> Markup:
         """The list's table rows (see :mod:`ratings.site.rows` for why not cell by cell)."""
-        register, html = self.register, self._html
+        register, html = self.public, self._html
         out = []
         for rank, (e, flags) in enumerate(flagged, 1):
             p = register[e.player_id]

@@ -56,6 +56,18 @@ class CardView:
     change: str
 
 
+def _calc_query(latest: data.PeriodRow | None, time_control: str) -> str:
+    """The calculator's query that fills in a rated player's next event: the rating, the
+    next K and the rated games so far (``assets/calc.js`` reads it); empty when unrated."""
+    if latest is None or latest.rating_after is None or latest.next_k is None:
+        return ""
+    games = "" if latest.total_games is None else f"&games={int(latest.total_games)}"
+    return (
+        f"?rating={int(latest.rating_after)}&k={int(latest.next_k)}{games}"
+        f"&list={time_control}#h-change"
+    )
+
+
 class PlayerPages(Pages):
     """Renders the player pages."""
 
@@ -144,7 +156,8 @@ class PlayerPages(Pages):
             shown[0].rating_before if shown else None,
             [(index[r.period_id], r.rating_after) for r in shown],
         )
-        spec = chart.history_chart(p.name, points, self._period_labels) if points else None
+        first = bool(shown) and shown[0].rating_before is None
+        spec = chart.history_chart(p.name, points, self._period_labels, first) if points else None
         svg = (  # the chart without JavaScript, of the same points
             svg_chart.history_chart(points, self._period_labels, p.name, points[0][1] is None)
             if points
@@ -173,6 +186,10 @@ class PlayerPages(Pages):
         page = self.t_player.render(
             self.common, root="../", title=self._titled(p.name), p=p, rating=rating,
             total_games=total_games, next_k=next_k, k10=k10, spec=spec, svg=svg,
+            calc_query=_calc_query(latest, self.time_control),
+            unrated_from=(  # the line stops there: no rating runs on to the newest list
+                self._period_labels[points[-1][0]] if points and points[-1][1] is None else ""
+            ),
             rows=Markup("".join(table)), cards=cards, others=self._others(p.id),
         )  # fmt: skip
         self.out.put(f"players/{p.id}.html", page.encode("utf-8"))
@@ -205,7 +222,7 @@ class PlayerPages(Pages):
         self.out.put(
             f"players/{p.id}.json",
             player_json(
-                p, self.time_control, history, played, self.events, self.register,
+                self.public[p.id], self.time_control, history, played, self.events, self.public,
                 self._json_texts,
             ),
         )  # fmt: skip

@@ -79,8 +79,8 @@ class TopPages(Pages):
             context, root="../", title=f"Top lists {label}",
             heading=f"{self.list_title} {label}: top lists", categories=found,
             improvers=gains, base=base.label if base is not None else None,
-            register=self.register, top=top_lists.TOP, span=top_lists.IMPROVER_LISTS,
+            register=self.public, top=top_lists.TOP, span=top_lists.IMPROVER_LISTS,
         )  # fmt: skip
         self.out.put(f"lists/{label}-top.html", page.encode("utf-8"))
-        csv = top_csv(found, gains, base.label if base is not None else None, self.register)
+        csv = top_csv(found, gains, base.label if base is not None else None, self.public)
         self.out.put(f"lists/{label}-top.csv", csv.encode("utf-8"))

@@ -19,7 +19,15 @@ from collections.abc import Sequence
 
 from markupsafe import Markup
 
-__all__ = ["card_line", "crosstable_row", "history_gap", "history_row", "list_row"]
+__all__ = [
+    "card_line",
+    "crosstable_game",
+    "crosstable_games",
+    "crosstable_row",
+    "history_gap",
+    "history_row",
+    "list_row",
+]
 
 
 def _int(value: int | None) -> str:
@@ -114,20 +122,55 @@ def crosstable_row(
     rank: int,
     player_id: int,
     name: Markup,
+    about: Markup,
     rating: int | None,
     cells: Sequence[tuple[Markup, Markup]],
     score: str,
+    tiebreaks: Sequence[tuple[Markup, str]],
     performance: int | None,
     k_dr_sum: str,
     trend: Markup,
+    games: Markup,
 ) -> str:
-    """One player's line of a crosstable. ``cells``: per round the text (opponent rank,
-    colour and result, or a bye code) and a note for its title (the opponent's name)."""
+    """One player's line of a crosstable. ``about``: the player's title and federation;
+    ``cells``: per round the text (opponent rank, colour and result, or a bye code) and a
+    note for its title (the opponent's name); ``tiebreaks``: each tie-break's code and value
+    (built from numbers); ``games``: the player's games one by one, the opponents named
+    (:func:`crosstable_games`)."""
     rounds = "".join(
         f'<td title="{note}">{text}</td>' if note else f"<td>{text}</td>" for text, note in cells
     )
+    breaks = "".join(f'<td data-tb="{code}">{value}</td>' for code, value in tiebreaks)
+    who = f' <span class="who">{about}</span>' if about else ""
     return (
         f'<tr><td>{int(rank)}</td><th scope="row"><a href="../players/{int(player_id)}.html">'
-        f"{name}</a></th><td>{_int(rating)}</td>{rounds}<td>{score}</td>"
-        f"<td>{_int(performance)}</td><td{trend}>{k_dr_sum}</td></tr>\n"
+        f"{name}</a>{who}</th><td>{_int(rating)}</td>{rounds}"
+        f'<td class="score">{score}</td>{breaks}'
+        f"<td>{_int(performance)}</td><td{trend}>{k_dr_sum}</td><td>{games}</td></tr>\n"
+    )
+
+
+def crosstable_game(
+    round_: Markup, white: bool | None, mark: Markup, opponent_id: int | None,
+    opponent: Markup, about: Markup, rated: bool,
+) -> str:  # fmt: skip
+    """One round of a player's games in a crosstable: the round, the colour, the result and
+    the opponent by name (``about``: title, federation, rating), or a bye's code."""
+    if opponent_id is None:
+        return f"<li>{round_}: bye {mark}</li>"
+    colour = "w" if white else "b"
+    note = "" if rated else " (not rated)"
+    return (
+        f'<li>{round_}: {colour} {mark} <a href="../players/{int(opponent_id)}.html">'
+        f"{opponent}</a>{about}{note}</li>"
+    )
+
+
+def crosstable_games(lines: Sequence[str]) -> Markup:
+    """A player's games (:func:`crosstable_game`), folded under a "Games" button that
+    works without a script."""
+    if not lines:
+        return Markup("")
+    return Markup(
+        f'<details class="games"><summary>Games</summary><ol>{"".join(lines)}</ol></details>'
     )

@@ -46,19 +46,32 @@ class SiteSettings:
     time_control: str
     """The list the site shows: standard, rapid or blitz; ``all``: every list published,
     the standard one in DIR and the others in DIR/rapid and DIR/blitz (issue 30)."""
+    show_birth_year: bool = False
+    """``publish --show-birth-year``: the birth years are published (kept until
+    ``--hide-birth-year``)."""
 
 
 def manifest_settings(settings: SiteSettings) -> dict[str, Any]:
     """The manifest's ``settings`` entry for ``settings`` (the list has its own key; a site
     of every list says so, ``"lists": "all"``)."""
+    entry: dict[str, Any] = {"title": settings.title}
     if settings.time_control == ALL_LISTS:
-        return {"title": settings.title, "lists": ALL_LISTS}
-    return {"title": settings.title}
+        entry["lists"] = ALL_LISTS
+    if settings.show_birth_year:
+        entry["birth_years"] = True
+    return entry
 
 
-def resolve(directory: Path, *, title: str | None, time_control: str | None) -> SiteSettings:
+def resolve(
+    directory: Path,
+    *,
+    title: str | None,
+    time_control: str | None,
+    show_birth_year: bool | None = None,
+) -> SiteSettings:
     """The settings of a publish into ``directory``: each option given, else the value the
-    folder's previous publish stored, else the default (``Ratings``, the standard list).
+    folder's previous publish stored, else the default (``Ratings``, the standard list, no
+    birth years).
 
     Reads the manifest only (nothing is created or written); a folder without one, or one
     that cannot be read, gives the defaults (opening the folder reports its problems).
@@ -71,7 +84,10 @@ def resolve(directory: Path, *, title: str | None, time_control: str | None) -> 
             stored["settings"].get("lists") == ALL_LISTS
         )
         time_control = ALL_LISTS if every else (_list(stored) or DEFAULT_LIST)
-    return SiteSettings(title, time_control)
+    if show_birth_year is None:
+        kept = stored.get("settings")
+        show_birth_year = isinstance(kept, dict) and kept.get("birth_years") is True
+    return SiteSettings(title, time_control, show_birth_year)
 
 
 def _read(path: Path) -> dict[str, Any]:

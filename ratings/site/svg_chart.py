@@ -21,7 +21,7 @@ from collections.abc import Sequence
 
 from markupsafe import Markup, escape
 
-__all__ = ["NEWEST", "history_chart", "newest_css"]
+__all__ = ["MIN_SPAN", "NEWEST", "history_chart", "newest_css", "y_scale"]
 
 NEWEST = "assets/newest.css"
 
@@ -41,15 +41,22 @@ def newest_css(index: int, label: str) -> bytes:
     ).encode()
 
 
-def _y_scale(ratings: Sequence[int]) -> tuple[int, int, int]:
-    """(low, high, step): round bounds around the ratings, at most 6 gaps."""
+MIN_SPAN = 100
+"""The least span of ratings a chart's y axis shows: a change of 27 points is a small step
+on it, not a fall across the whole plot (as it was on bounds fitted to the ratings)."""
+
+
+def y_scale(ratings: Sequence[int]) -> tuple[int, int, int]:
+    """(low, high, step): round bounds around the ratings, at most 6 gaps, spanning at
+    least :data:`MIN_SPAN` points around their middle (never below 0). The interactive chart
+    (:mod:`ratings.site.chart`) uses the same axis."""
     low, high = min(ratings), max(ratings)
-    step = next((s for s in _STEPS if max(high - low, 40) / s <= 5), _STEPS[-1])
-    lo = (low // step) * step
-    hi = -((-high) // step) * step
-    if high - low < 2 * step:  # one rating (a new player's first) or nearly: room around it
-        lo -= step
-        hi = max(hi, lo + 3 * step)
+    span = max(high - low, MIN_SPAN)
+    step = next((s for s in _STEPS if span / s <= 5), _STEPS[-1])
+    middle2 = low + high  # twice the middle: integers only
+    lo = max(0, ((middle2 - span) // 2) // step * step)
+    lo = min(lo, (low // step) * step)
+    hi = max(-((-high) // step) * step, lo + -((-span) // step) * step)
     return lo, hi, step
 
 
@@ -72,7 +79,7 @@ def history_chart(
     first, last = points[0][0], points[-1][0]
     units = last - first + 1
     rated = [r for _, r in points if r is not None]
-    lo, hi, step = _y_scale(rated)
+    lo, hi, step = y_scale(rated)
 
     def y(rating: int) -> float:
         return 100 - (rating - lo) * 100 / (hi - lo)
@@ -116,13 +123,14 @@ def history_chart(
     summary = escape(
         f"Chart of {name}'s rating on every list: "
         f"{'first rating ' if first_rating else ''}{points[0][1]} on the {start} list"
-        + (
-            f", {last_rating} from the {labels[last]} list"
-            if last_rating is not None
-            else f", unrated from the {labels[last]} list"
-        )
+        + (f", {last_rating} from the {labels[last]} list" if last_rating is not None else "")
         * (len(points) > 1)
-        + ", unchanged from then to the newest list; the table below gives every value"
+        + (
+            ", unchanged from then to the newest list"
+            if last_rating is not None
+            else f", unrated from the {labels[last]} list on"
+        )
+        + "; the table below gives every value"
     )
     return Markup(
         f'<div class="rchart" style="--last:{int(last)}" role="img" aria-label="{summary}">'

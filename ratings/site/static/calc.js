@@ -13,8 +13,11 @@
   function fail(message) { throw new Error(message); }
   function repr(value) { return typeof value === "string" ? "'" + value + "'" : String(value); }
   function isInt(value) { return typeof value === "number" && Number.isSafeInteger(value); }
+  /* a rating typed: a whole number within the register's bounds (0 to 3500), as the CLI */
   function checkRating(value, what) {
-    if (!isInt(value) || value < 0) { fail((what || "rating") + " must be a non-negative integer: " + repr(value)); }
+    if (!isInt(value) || value < R.min_rating || value > R.max_rating) {
+      fail((what || "rating") + " must be a whole number from " + R.min_rating + " to " + R.max_rating + ": " + repr(value));
+    }
     return value;
   }
   function checkDate(day) {
@@ -53,7 +56,8 @@
     if (list === "rapid" || list === "blitz") { return "rapid_blitz"; }
     return fail("unknown list (use standard, rapid or blitz): " + repr(list));
   }
-  function ruleSet(day, list) { return edition(R.rule_sets[kind(list)], day); }
+  /* plain Elo (`ratings calc --plain`): the true difference, whatever the day or list */
+  function ruleSet(day, list, plain) { return plain ? R.uncapped : edition(R.rule_sets[kind(list)], day); }
 
   /* art. 8.3.1: own - opp, capped at the edition's difference for a player it caps */
   function cappedDifference(own, opp, rs) {
@@ -82,9 +86,9 @@
   /* an exact decimal in units as a number: the nearest double, as float(Decimal) gives */
   function number(units, perPoint) { return units / perPoint; }
 
-  function expected(own, opp, day) {
+  function expected(own, opp, day, options) {
     checkRating(own); checkRating(opp, "opponent rating");
-    var rs = ruleSet(checkDate(day || today()));
+    var rs = ruleSet(checkDate(day || today()), "standard", Boolean((options || {}).plain));
     var diff = cappedDifference(own, opp, rs), out = {};
     METHODS.forEach(function (m) {
       out[m] = { difference: diff, expected: number(pdOf(m, diff), unitsOf(m)) };
@@ -117,7 +121,7 @@
 
   /* one method: every game's line (null when not rated), the K used, the change */
   function rateGames(own, games, o, method) {
-    var day = o.day, rs = ruleSet(day, o.list), perPoint = unitsOf(method);
+    var day = o.day, rs = ruleSet(day, o.list, o.plain), perPoint = unitsOf(method);
     var lines = games.map(function (g) {
       if (!rates(rs, own, g[0])) { return null; }
       var diff = cappedDifference(own, g[0], rs), pd = pdOf(method, diff);
@@ -132,7 +136,8 @@
       lines.forEach(function (l) { if (l) { sum += l.dr; } });
     }
     var change = counted ? divideHalfAway(k * sum, perPoint) : 0;
-    checkRating(own + change); /* a new rating below 0 is refused, as by the rules */
+    /* a new rating below 0 is refused, as by the rules, in words about what was typed */
+    if (own + change < 0) { fail("the rating " + own + " and its change give a new rating below 0"); }
     return { lines: lines, k: k, kdr: counted ? k * sum : 0, change: change, perPoint: perPoint, rs: rs };
   }
 
@@ -145,12 +150,13 @@
       fail("--results has " + (Array.isArray(scores) ? scores.length : 1) + " results for " + opps.length + " opponents");
     }
     if (!opps.length) { fail("give at least one game: []"); }
+    opps.forEach(function (r) { checkRating(r, "opponent rating"); });
     var k = optionalInt(o.k, "k");
     if (k !== null && (k < 1 || k > R.k.max)) { fail("k must be an integer from 1 to " + R.k.max + ": " + k); }
     var settings = {
       k: k, day: checkDate(o.date || today()), list: o.list,
       games: optionalInt(o.games, "games played"), birthYear: optionalInt(o.birth_year, "birth year"),
-      k10: Boolean(o.k10)
+      k10: Boolean(o.k10), plain: Boolean(o.plain)
     };
     var games = opps.map(function (r, i) { return [checkRating(r, "opponent rating"), halvesOf(scores[i])]; });
     var out = {};
@@ -190,10 +196,10 @@
       fail("score must be a multiple of 0.5 from 0 to " + n + ": " + repr(score));
     }
     var total = opponents.reduce(function (a, b) { return a + b; }, 0);
-    var dp = R.table_8_1_1[divideHalfAway(100 * halves, 2 * n)];
-    var out = { fide: { performance: divideHalfAway(total, n) + dp } };
-    var own = optionalInt(o.rating, "rating");
-    if (own !== null) { out.own = { performance: own + dp }; }
+    var p = divideHalfAway(100 * halves, 2 * n), dp = R.table_8_1_1[p], ra = divideHalfAway(total, n);
+    var out = { fide: { performance: ra + dp, ra: ra, p: p, dp: dp } };
+    var own = o.rating === undefined || o.rating === null || o.rating === "" ? null : checkRating(o.rating);
+    if (own !== null) { out.own = { performance: own + dp, p: p, dp: dp }; }
     out.algorithm_400 = { performance: divideHalfAway(total + 400 * (halves - n), n) };
     return out;
   }
@@ -204,15 +210,22 @@
   function byId(id) { return document.getElementById(id); }
   if (!byId("calc-expected")) { return; }
 
-  function intValue(id) {
+  /* the page's errors name the field and what the reader typed there */
+  function labelOf(id) { return byId(id).labels[0].textContent.trim(); }
+  function wrong(id, message) { byId(id).setAttribute("aria-invalid", "true"); fail(message); }
+  function intValue(id, low, high) {
     var text = byId(id).value.trim();
     if (text === "") { return null; }
-    if (!/^[0-9]{1,6}$/.test(text)) { fail(byId(id).labels[0].textContent.trim() + ": not a whole number: " + text); }
-    return Number(text);
+    if (!/^[0-9]{1,6}$/.test(text)) { wrong(id, labelOf(id) + ": " + text + " is not a whole number"); }
+    var value = Number(text);
+    if (low !== undefined && (value < low || value > high)) {
+      wrong(id, labelOf(id) + ": " + text + " is not from " + low + " to " + high);
+    }
+    return value;
   }
   function ratingValue(id) {
-    var v = intValue(id);
-    if (v === null) { fail(byId(id).labels[0].textContent.trim() + ": give a rating"); }
+    var v = intValue(id, R.min_rating, R.max_rating);
+    if (v === null) { wrong(id, labelOf(id) + ": give a rating"); }
     return v;
   }
   function shown(value, perPoint) {
@@ -236,17 +249,66 @@
       tbody.appendChild(tr);
     });
   }
-  function report(id, run) {
+  /* a calculator's answer, or its error: the moment an input is invalid the results go,
+     so that no number is left on the page for inputs that are no longer there */
+  function report(id, run, results) {
     var status = byId(id + "-status");
+    var form = status.previousElementSibling;
+    Array.prototype.forEach.call(form.querySelectorAll("[aria-invalid]"), function (input) {
+      input.removeAttribute("aria-invalid");
+    });
     try { status.textContent = run() || ""; status.classList.remove("calc-error"); }
-    catch (e) { status.textContent = e.message; status.classList.add("calc-error"); }
+    catch (e) {
+      results.forEach(function (tbody) { byId(tbody).textContent = ""; });
+      status.textContent = "No result: " + e.message;
+      status.classList.add("calc-error");
+    }
   }
-  function dateValue(id) { return byId(id).value || today(); }
+  function dateValue(id) {
+    var text = byId(id).value.trim();
+    if (text === "") { return today(); }
+    var m = /^([0-9]{4})-([0-9]{2})-([0-9]{2})$/.exec(text);
+    var day = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+    if (!day || day.getUTCMonth() !== Number(m[2]) - 1 || day.getUTCDate() !== Number(m[3])) {
+      wrong(id, labelOf(id) + ": " + text + " is not a date written YYYY-MM-DD");
+    }
+    return text;
+  }
 
+  function plainChosen(id) { return byId(id).value === "plain"; }
+  function changeText(n) { return n > 0 ? "+" + n : String(n); }
+  /* the game for both players: each side is ratingsCalc.change of that player (the CLI's
+     `calc change A B RESULT --k K`), shown side by side with the swing between them */
+  function showPair(own, opp, day, plain) {
+    var score = Number(byId("ex-score").value);
+    var kOwn = intValue("ex-k-own", 1, R.k.max), kOpp = intValue("ex-k-opp", 1, R.k.max);
+    if (kOwn === null) { wrong("ex-k-own", "Own K: give a K"); }
+    if (kOpp === null) { wrong("ex-k-opp", "Opponent's K: give a K"); }
+    var a = change(own, opp, score, { k: kOwn, date: day, plain: plain });
+    var b = change(opp, own, 1 - score, { k: kOpp, date: day, plain: plain });
+    function row(name, f) { return [name, f(a, own), f(b, opp)]; }
+    fill(byId("ex-pair"), [
+      row("Rating", function (x, r) { return String(r); }),
+      row("Difference used", function (x) { return String(x.table.difference); }),
+      row("E, table 8.1.2", function (x) { return shown(x.table.expected, R.table_units); }),
+      row("E, curve", function (x) { return shown(x.curve.expected, R.curve_units); }),
+      row("K", function (x) { return String(x.table.k); }),
+      row("Change, table", function (x, r) { return changeText(x.table.new_rating - r); }),
+      row("New rating, table", function (x) { return String(x.table.new_rating); }),
+      row("Change, curve", function (x, r) { return changeText(x.curve.new_rating - r); }),
+      row("New rating, curve", function (x) { return String(x.curve.new_rating); })
+    ]);
+    var swing = (a.table.new_rating - own) + (b.table.new_rating - opp);
+    byId("ex-swing").textContent = "Swing (table 8.1.2): " + changeText(a.table.new_rating - own) +
+      " and " + changeText(b.table.new_rating - opp) + (swing === 0 ? ", zero-sum: one gains what the other loses" :
+      ", not zero-sum (" + changeText(swing) + " in all): different Ks, the rounding, or a player the 400-point rule leaves out");
+  }
   function showExpected() {
     report("expected", function () {
-      var day = dateValue("ex-date");
-      var e = expected(ratingValue("ex-own"), ratingValue("ex-opp"), day);
+      byId("ex-swing").textContent = "";
+      var day = dateValue("ex-date"), plain = plainChosen("ex-rules");
+      var own = ratingValue("ex-own"), opp = ratingValue("ex-opp");
+      var e = expected(own, opp, day, { plain: plain });
       var curveUnits = Math.round(e.curve.expected * R.curve_units);
       var tableUnits = Math.round(e.table.expected * R.table_units);
       var gap = curveUnits - tableUnits * (R.curve_units / R.table_units);
@@ -255,8 +317,9 @@
         ["curve", String(e.curve.difference), shown(e.curve.expected, R.curve_units)],
         ["curve − table", "", signed(shown(gap / R.curve_units, R.curve_units))]
       ]);
-      return "rules: " + ruleSet(day).name;
-    });
+      showPair(own, opp, day, plain);
+      return "rules: " + ruleSet(day, "standard", plain).name;
+    }, ["ex-result", "ex-pair"]);
   }
 
   function gameRows() { return Array.prototype.slice.call(byId("ch-games").querySelectorAll("tr")); }
@@ -273,16 +336,21 @@
     report("change", function () {
       var own = ratingValue("ch-own"), opps = [], scores = [];
       gameRows().forEach(function (tr, i) {
-        var text = tr.querySelector(".ch-opp").value.trim();
+        var input = tr.querySelector(".ch-opp"), text = input.value.trim();
+        var what = "Opponent's rating, game " + (i + 1) + ": " + text;
         if (text === "") { return; }
-        if (!/^[0-9]{1,6}$/.test(text)) { fail("game " + (i + 1) + ": not a rating: " + text); }
+        if (!/^[0-9]{1,6}$/.test(text)) { input.setAttribute("aria-invalid", "true"); fail(what + " is not a whole number"); }
+        if (Number(text) > R.max_rating) {
+          input.setAttribute("aria-invalid", "true");
+          fail(what + " is not from " + R.min_rating + " to " + R.max_rating);
+        }
         opps.push(Number(text));
         scores.push(Number(tr.querySelector(".ch-score").value));
       });
       if (!opps.length) { fail("give an opponent's rating"); }
       var given = byId("ch-k-given").checked;
-      var options = { date: dateValue("ch-date"), list: byId("ch-list").value };
-      if (given) { options.k = intValue("ch-k"); if (options.k === null) { fail("K: give a K"); } }
+      var options = { date: dateValue("ch-date"), list: byId("ch-list").value, plain: plainChosen("ch-rules") };
+      if (given) { options.k = intValue("ch-k", 1, R.k.max); if (options.k === null) { wrong("ch-k", "K: give a K"); } }
       else { options.games = intValue("ch-played"); options.birth_year = intValue("ch-born"); options.k10 = byId("ch-k10").checked; }
       var c = change(own, opps, scores, options);
       var rows = c.table.games.map(function (g, i) {
@@ -300,23 +368,35 @@
       }));
       /* K before the 700 rule: K of one game (always rated: own against own) */
       var before = change(own, [own], [1], options).table.k;
-      return "rules: " + ruleSet(options.date, options.list).name +
+      return "rules: " + ruleSet(options.date, options.list, options.plain).name +
         (c.table.k === null ? "" : "; K " + c.table.k + (given ? " (given" : " (art. 8.3.3") +
         (c.table.k === before ? ")" : ", after the 700 rule)"));
-    });
+    }, ["ch-lines", "ch-result"]);
   }
   function showPerformance() {
     report("performance", function () {
       var text = byId("pf-opps").value.trim();
-      if (!/^[0-9]{1,6}( *, *[0-9]{1,6})*$/.test(text)) { fail("opponents: comma-separated ratings, e.g. 1500,1700"); }
+      if (!/^[0-9]{1,6}( *, *[0-9]{1,6})*$/.test(text)) {
+        wrong("pf-opps", labelOf("pf-opps") + ": " + text + " is not a list of ratings such as 1500,1700");
+      }
       var opps = text.split(",").map(function (s) { return Number(s.trim()); });
-      var scoreText = byId("pf-score").value.trim().replace("½", ".5");
-      if (!/^([0-9]{1,4}(\.[05])?|\.5)$/.test(scoreText)) { fail("score: a number such as 1.5"); }
-      var p = performance(opps, Number(scoreText), { rating: intValue("pf-rating") });
+      opps.forEach(function (r) {
+        if (r > R.max_rating) { wrong("pf-opps", labelOf("pf-opps") + ": " + r + " is not from " + R.min_rating + " to " + R.max_rating); }
+      });
+      var typed = byId("pf-score").value.trim(), scoreText = typed.replace("½", ".5");
+      if (!/^([0-9]{1,4}(\.[05])?|\.5)$/.test(scoreText)) { wrong("pf-score", "Score: " + typed + " is not a score such as 1.5"); }
+      if (Number(scoreText) > opps.length) {
+        wrong("pf-score", "Score: " + typed + " is more than " + opps.length + (opps.length === 1 ? " game gives" : " games give"));
+      }
+      var p = performance(opps, Number(scoreText), { rating: intValue("pf-rating", R.min_rating, R.max_rating) });
       var names = { fide: "FIDE (table 8.1.1)", own: "own rating + dp", algorithm_400: "algorithm of 400" };
-      fill(byId("pf-result"), Object.keys(p).map(function (m) { return [names[m], String(p[m].performance)]; }));
+      fill(byId("pf-result"), Object.keys(p).map(function (m) {
+        return [names[m], String(p[m].performance)].concat(["ra", "p", "dp"].map(function (x) {
+          return p[m][x] === undefined ? "" : x === "p" ? p[m][x] + "%" : String(p[m][x]);
+        }));
+      }));
       return "";
-    });
+    }, ["pf-result"]);
   }
   function onChange(formId, run) {
     var form = byId(formId);
@@ -329,8 +409,70 @@
     byId("ch-k-fixed").hidden = !given;
     byId("ch-k-rules").hidden = given;
   }
+  /* find an opponent by name: the search box's index and folding (assets/search.js), the
+     ratings of the site's newest list (assets/newest-ratings.js), both loaded when used */
+  function newestRatings(then) {
+    if (window.ratingsNewest) { then(); return; }
+    var script = document.createElement("script");
+    script.src = "assets/newest-ratings.js";
+    script.onload = then;
+    document.head.appendChild(script);
+  }
+  function pickOpponent(rating) {
+    var empty = gameRows().filter(function (tr) { return tr.querySelector(".ch-opp").value.trim() === ""; })[0];
+    if (!empty) { addGame(); empty = gameRows()[gameRows().length - 1]; }
+    empty.querySelector(".ch-opp").value = String(rating);
+    byId("ch-find").value = "";
+    byId("ch-found").hidden = true;
+    byId("ch-found").textContent = "";
+    showChange();
+  }
+  function findOpponents() {
+    var text = byId("ch-find").value, list = byId("ch-found");
+    if (!window.ratingsSearch || text.trim() === "") { list.hidden = true; list.textContent = ""; return; }
+    window.ratingsSearch.load(function () {
+      newestRatings(function () {
+        if (byId("ch-find").value !== text) { return; }
+        var found = (window.ratingsSearch.find(text) || []).filter(function (p) {
+          return Object.prototype.hasOwnProperty.call(window.ratingsNewest, String(p[0]));
+        }).slice(0, 10);
+        list.textContent = "";
+        found.forEach(function (p) {
+          var rating = window.ratingsNewest[String(p[0])];
+          var item = document.createElement("li");
+          var button = document.createElement("button");
+          button.type = "button";
+          button.textContent = p[1] + " (" + rating + ")";
+          button.addEventListener("click", function () { pickOpponent(rating); });
+          item.appendChild(button);
+          list.appendChild(item);
+        });
+        if (!found.length) {
+          var none = document.createElement("li");
+          none.textContent = "No player rated on the newest list found";
+          list.appendChild(none);
+        }
+        list.hidden = false;
+      });
+    });
+  }
+  /* a player's page opens the calculator with the player's rating, K and games
+     (?rating=1608&k=20&games=45&list=standard): the next event's games to be added */
+  var given = {};
+  window.location.search.replace(/^\?/, "").split("&").forEach(function (pair) {
+    var kv = pair.split("=");
+    if (kv[0]) { given[kv[0]] = decodeURIComponent(kv[1] || ""); }
+  });
   for (var i = 0; i < 3; i += 1) { addGame(); }
-  gameRows()[0].querySelector(".ch-opp").value = "1400";
+  if (/^[0-9]{1,4}$/.test(given.rating || "")) {
+    byId("ch-own").value = given.rating;
+    if (/^[0-9]{1,3}$/.test(given.k || "")) { byId("ch-k").value = given.k; byId("ch-k-given").checked = true; }
+    if (/^[0-9]{1,6}$/.test(given.games || "")) { byId("ch-played").value = given.games; }
+    if (["standard", "rapid", "blitz"].indexOf(given.list) !== -1) { byId("ch-list").value = given.list; }
+  } else {
+    gameRows()[0].querySelector(".ch-opp").value = "1400";
+  }
+  byId("ch-find").addEventListener("input", findOpponents);
   ["ex-date", "ch-date"].forEach(function (id) { if (!byId(id).value) { byId(id).value = today(); } });
   byId("ch-add").addEventListener("click", function () { addGame(); });
   byId("ch-k-given").addEventListener("change", toggleK);

@@ -53,10 +53,23 @@
     return spec;
   }
 
+  /* a screen reader hears the x axis in periods, not in the lists' places it is drawn on */
+  function periodsAxis(target, spec) {
+    var first = param(spec, "first"), newest = param(spec, "newest"), labels = param(spec, "labels");
+    if (!first || !newest || !labels) { return; }
+    Array.prototype.forEach.call(target.querySelectorAll("g[aria-roledescription=axis]"), function (g) {
+      if (/^X-axis/.test(g.getAttribute("aria-label") || "")) {
+        g.setAttribute("aria-label", "X-axis titled 'Period': the periods from " + labels.value[0] +
+          " to the newest list, " + labels.value[newest.value - first.value]);
+      }
+    });
+  }
+
   function draw(node, target, button) {
     var spec = carryOn(JSON.parse(node.textContent));
     window.vegaEmbed(target, spec, { actions: false, renderer: "svg", mode: "vega-lite" })
       .then(function () {
+        periodsAxis(target, spec);
         target.hidden = false;
         var still = target.parentNode.querySelector(".rchart");
         if (still) { still.hidden = true; }

@@ -62,9 +62,34 @@
     });
   }
 
+  /* the columns whose cells a filter takes as whole words (a title, a federation) */
+  function wholeWordColumns(table) {
+    var found = [];
+    Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, index) {
+      var heading = th.textContent.trim();
+      if (heading === "Title" || heading === "Fed") { found.push(index); }
+    });
+    return found;
+  }
+
+  /* a row's name as the search box folds it: the index's forms of the player the row
+     links (assets/players-index.js), else the words of the name as shown */
+  function nameForms(row) {
+    var link = row.querySelector("th a");
+    var id = link ? /players\/([0-9]+)\.html$/.exec(link.getAttribute("href")) : null;
+    var forms = id ? window.ratingsSearch.forms(Number(id[1])) : null;
+    if (forms !== null) { return forms; }
+    var th = row.querySelector("th");
+    return window.ratingsSearch.words(th ? th.textContent : "").join(" ");
+  }
+
+  /* the filter of the players and the lists: the search box's folding and matching (every
+     word typed starts a word of the name, accents and case folded), or a whole title or
+     federation ("im" is IM, not Wim) */
   function addFilter(table) {
     var body = table.tBodies[0];
-    if (!body) { return; }
+    if (!body || !window.ratingsSearch) { return; }
+    var search = window.ratingsSearch;
     var wrap = document.createElement("p");
     wrap.className = "filter";
     var label = document.createElement("label");
@@ -72,6 +97,7 @@
     var input = document.createElement("input");
     input.type = "search";
     input.autocomplete = "off";
+    input.spellcheck = false;
     label.appendChild(input);
     wrap.appendChild(label);
     var status = document.createElement("span");
@@ -81,22 +107,41 @@
     wrap.appendChild(status);
     var holder = table.parentNode.classList.contains("table-wrap") ? table.parentNode : table;
     holder.parentNode.insertBefore(wrap, holder);
+    var exactColumns = wholeWordColumns(table);
+    var keyed = null;
+
+    function apply() {
+      var query = input.value;
+      var wanted = search.words(query);
+      if (keyed === null) {
+        keyed = Array.prototype.map.call(body.rows, function (row) {
+          var exact = [];
+          exactColumns.forEach(function (i) {
+            if (row.cells[i]) { exact = exact.concat(search.words(row.cells[i].textContent)); }
+          });
+          return { row: row, forms: nameForms(row), exact: exact };
+        });
+      }
+      var shown = 0;
+      keyed.forEach(function (k) {
+        var match = wanted.length === 0 || search.matches(k.forms, wanted, k.exact);
+        k.row.hidden = !match;
+        if (match) { shown += 1; }
+      });
+      status.textContent = wanted.length === 0 ? "" : shown + " of " + keyed.length + " players";
+      status.setAttribute("data-query", query);
+    }
     var timer = null;
     input.addEventListener("input", function () {
       clearTimeout(timer);
-      timer = setTimeout(function () {
-        var needle = input.value.trim().toLowerCase();
-        var shown = 0;
-        Array.prototype.forEach.call(body.rows, function (row) {
-          var text = row.getAttribute("data-filter");
-          if (text === null) { text = row.textContent; }
-          var match = needle === "" || text.toLowerCase().indexOf(needle) !== -1;
-          row.hidden = !match;
-          if (match) { shown += 1; }
-        });
-        status.textContent = needle === "" ? "" : shown + " of " + body.rows.length + " players";
-      }, 120);
+      timer = setTimeout(function () { search.load(apply); }, 120);
     });
+    /* players.html?q=...: where the search box sends a query it has no page for */
+    var given = /[?&]q=([^&]*)/.exec(window.location.search);
+    if (given && table.classList.contains("players")) {
+      input.value = decodeURIComponent(given[1].replace(/\+/g, " "));
+      search.load(apply);
+    }
   }
 
   Array.prototype.forEach.call(document.querySelectorAll("table.sortable"), function (table) {
