@@ -160,6 +160,22 @@ def remove_stale_temporaries(dest: Path) -> list[Path]:
     return removed
 
 
+def remove_stale_in(folder: int, *, own: bool = False) -> None:
+    """Remove the temporary files and folders in the folder ``folder`` (a descriptor) of
+    processes that have ended, and with ``own`` those of this process."""
+    with os.scandir(folder) as entries:
+        found = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+    for name, is_dir in found:
+        pid = _owner(name)
+        if pid is None or (is_running(pid) and not (own and pid == os.getpid())):
+            continue
+        with contextlib.suppress(OSError):
+            if is_dir:
+                shutil.rmtree(name, dir_fd=folder)
+            else:
+                os.unlink(name, dir_fd=folder)
+
+
 def fsync_path(path: Path) -> None:
     """Flush a file's (or a folder's) contents to disk."""
     flags = os.O_RDONLY | (os.O_DIRECTORY if path.is_dir() else 0)
