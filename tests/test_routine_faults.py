@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner, Result
 
 from ratings.cli import cli
-from tests.conftest import init_database
+from ratings.service.rounds import round_key
+from tests.conftest import init_database, table_rows
+from tests.test_import_pgn import game
 
 ALLOWED = (
     "allowed: name, birthdate, fide_id, rating, games, k10, sex, federation, title, "
@@ -49,3 +52,72 @@ def test_many_unknown_columns_are_counted_past_ten(tmp_path: Path) -> None:
         f"Error: {sheet}:1: duplicate column 'name' (columns 1 and 70002, and 1 more)",
         "Error: 12 problems found; nothing was imported",
     ]
+
+
+# --- the same game with its round or event retyped ----------------------------------------
+
+
+def club(tmp_path: Path) -> Path:
+    db = Path(init_database(tmp_path / "club.db"))
+    players = tmp_path / "players.csv"
+    players.write_text(
+        'name,rating,games\n"Smith, Ann",1800,40\n"Jones, Bob",1700,40\n"Lee, Cho",1600,40\n'
+    )
+    assert run(db, "import", "players", str(players)).exit_code == 0
+    return db
+
+
+def games_of(db: Path) -> int:
+    (count,) = table_rows(db, "SELECT count(*) FROM games")[0]
+    assert isinstance(count, int)
+    return count
+
+
+@pytest.mark.parametrize(
+    ("event", "played_round"),
+    [("Club Ch", "01"), ("Club Ch", "1.0"), ("CLUB CH", "1"), ("club ch", " 1.00")],
+)
+def test_the_same_csv_game_with_its_round_or_event_retyped(
+    tmp_path: Path, event: str, played_round: str
+) -> None:
+    """Seen: the same game passed when its round was written ``01`` or ``1.0``, or its event
+    name differed only in case."""
+    db = club(tmp_path)
+    path = tmp_path / "games.csv"
+    path.write_text(
+        "date,white,black,result,event,round\n"
+        '2026-01-10,"Smith, Ann","Jones, Bob",1-0,Club Ch,1\n'
+        f'2026-01-10,"Smith, Ann","Jones, Bob",1-0,{event},{played_round}\n'
+    )
+    result = run(db, "import", "games", str(path))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {path}:3: the same game as line 2 (date, players, result, event and round)\n"
+        "Error: 1 problem found; nothing was imported\n"
+    )
+    assert games_of(db) == 0
+
+
+def test_the_same_pgn_game_with_its_round_retyped(tmp_path: Path) -> None:
+    db = club(tmp_path)
+    tags = ("Event Club Ch", "Date 2026.01.10", "White Smith, Ann", "Black Jones, Bob",
+            "Result 1-0")  # fmt: skip
+    path = tmp_path / "club.pgn"
+    path.write_text(game(*tags, "Round 1") + game(*tags, "Round 01"))
+    result = run(db, "import", "pgn", str(path))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {path}:10: the same game as line 1 (date, players, result, event and round)\n"
+    )
+    assert games_of(db) == 0
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("1", "1"), ("01", "1"), ("1.0", "1"), ("1.00", "1"), ("0", "0"), ("00", "0"),
+     ("1.1", "1.1"), ("1.10", "1.10"), ("3.01", "3.1"), ("R1", "r1"), (" 2 ", "2"),
+     ("1" * 5000, "1" * 5000)],
+)  # fmt: skip
+def test_round_key(text: str, key: str) -> None:
+    """Games 1 and 10 of round 1 (PGN's ``1.1`` and ``1.10``) stay apart."""
+    assert round_key(text) == key
