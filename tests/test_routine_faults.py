@@ -121,3 +121,53 @@ def test_the_same_pgn_game_with_its_round_retyped(tmp_path: Path) -> None:
 def test_round_key(text: str, key: str) -> None:
     """Games 1 and 10 of round 1 (PGN's ``1.1`` and ``1.10``) stay apart."""
     assert round_key(text) == key
+
+
+# --- a PGN cut short -----------------------------------------------------------------------
+
+
+def imports_of(db: Path) -> int:
+    (count,) = table_rows(db, "SELECT count(*) FROM imports")[0]
+    assert isinstance(count, int)
+    return count
+
+
+COMPLETE = game("Event Club Ch", "Date 2026.01.10", "Round 1", "White Smith, Ann",
+                "Black Jones, Bob", "Result 1-0")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("text", "line"),
+    [
+        ('[Event "Club Ch"]\n', 1),
+        ('[Event "Club Ch"]\n[Site "Club"]\n[Date "2026.01.10"]', 1),
+        (COMPLETE + '\n[Event "Club Ch"]\n', 11),
+    ],
+    ids=["first tag", "three tags", "after a whole game"],
+)
+def test_a_pgn_cut_after_its_first_tag_is_refused(tmp_path: Path, text: str, line: int) -> None:
+    """Seen: ``Imported 0 games``, exit 0, and the file recorded as imported; with whole
+    games before the cut, they were imported and the cut went unnoticed."""
+    db = club(tmp_path)
+    imports = imports_of(db)  # the players'
+    path = tmp_path / "cut.pgn"
+    path.write_text(text)
+    result = run(db, "import", "pgn", str(path))
+    assert result.exit_code == 1, result.output
+    assert result.stderr == (
+        f"Error: {path}:{line}: the file ends in this game's tags, before its Result tag "
+        "and its moves: it was cut short\n"
+    )
+    assert (games_of(db), imports_of(db)) == (0, imports)
+
+
+def test_an_unfinished_game_is_still_skipped(tmp_path: Path) -> None:
+    """A game with moves and no Result tag (or ``*``) is not finished, not cut."""
+    db = club(tmp_path)
+    path = tmp_path / "live.pgn"
+    path.write_text(COMPLETE + game("Event Club Ch", "White Lee, Cho", "Black Smith, Ann",
+                                    moves="1. d4 d5"))  # fmt: skip
+    result = run(db, "import", "pgn", str(path))
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "Skipped 1 unfinished game\n"
+    assert games_of(db) == 1
