@@ -171,3 +171,23 @@ def test_an_unfinished_game_is_still_skipped(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     assert result.stderr == "Skipped 1 unfinished game\n"
     assert games_of(db) == 1
+
+
+# --- titles --player of a merged record ----------------------------------------------------
+
+
+def test_titles_of_a_merged_record_shows_the_player_kept(tmp_path: Path) -> None:
+    """Seen: ``titles --player`` of a merged record was ``Error: player 10 was merged into
+    41 ...; give player 41``, exit 1, where ``history`` and ``card`` show the player kept."""
+    db = club(tmp_path)
+    assert run(db, "player", "add", "Smith, Anne").exit_code == 0
+    merged = run(db, "player", "merge", "Smith, Ann", "Smith, Anne", "--yes", "--force")
+    assert merged.exit_code == 0, merged.output
+    kept = run(db, "titles", "--player", "1")
+    result = run(db, "titles", "--player", "4")
+    assert result.exit_code == 0, result.output
+    assert result.stderr == "player 4 was merged into 1 (correction 1): showing 1\n"
+    assert result.stdout == kept.stdout
+    assert result.stdout.startswith("Smith, Ann (id 1)\n")
+    history = run(db, "history", "4")
+    assert history.stderr == result.stderr
