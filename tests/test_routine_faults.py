@@ -3,11 +3,13 @@ months found: each one line of output or one exit code, each reproduced here fir
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
+from ratings import clock
 from ratings.cli import cli
 from ratings.service.rounds import round_key
 from tests.conftest import init_database, table_rows
@@ -191,3 +193,83 @@ def test_titles_of_a_merged_record_shows_the_player_kept(tmp_path: Path) -> None
     assert result.stdout.startswith("Smith, Ann (id 1)\n")
     history = run(db, "history", "4")
     assert history.stderr == result.stderr
+
+
+# --- a birthdate in the future; a file with a header and nothing under it ------------------
+
+
+@pytest.fixture
+def fixed_today(monkeypatch: pytest.MonkeyPatch) -> dt.date:
+    today = dt.date(2026, 12, 1)
+    monkeypatch.setattr(clock, "today", lambda: today)
+    return today
+
+
+@pytest.mark.parametrize(
+    ("birthdate", "problem"),
+    [
+        ("2099-05-01", "birthdate 2099-05-01 is after today (2026-12-01)"),
+        ("2026-12-02", "birthdate 2026-12-02 is after today (2026-12-01)"),
+        ("2099", "birth year 2099 is after this year (2026)"),
+    ],
+)
+def test_a_players_csv_with_a_birthdate_after_today(
+    tmp_path: Path, fixed_today: dt.date, birthdate: str, problem: str
+) -> None:
+    """Seen: a players CSV with a 2099 birthdate was imported, exit 0 (the player a junior
+    for the rest of the century)."""
+    db = init_database(tmp_path / "club.db")
+    sheet = tmp_path / "players.csv"
+    sheet.write_text(f'name,birthdate\n"Smith, Ann",1990\n"Kid, Future",{birthdate}\n')
+    result = run(db, "import", "players", str(sheet))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {sheet}:3: birthdate: {problem}\nError: 1 problem found; nothing was imported\n"
+    )
+    assert table_rows(db, "SELECT count(*) FROM players") == [(0,)]
+
+
+def test_today_and_this_year_are_birthdates(tmp_path: Path, fixed_today: dt.date) -> None:
+    db = init_database(tmp_path / "club.db")
+    sheet = tmp_path / "players.csv"
+    sheet.write_text('name,birthdate\n"Born, Today",2026-12-01\n"Born, ThisYear",2026\n')
+    assert run(db, "import", "players", str(sheet)).exit_code == 0
+
+
+def test_player_add_and_edit_refuse_a_birthdate_after_today(
+    tmp_path: Path, fixed_today: dt.date
+) -> None:
+    db = init_database(tmp_path / "club.db")
+    added = run(db, "player", "add", "Kid, Future", "--birthdate", "2099-05-01")
+    assert (added.exit_code, added.stderr) == (
+        1,
+        "Error: birthdate 2099-05-01 is after today (2026-12-01)\n",
+    )
+    assert run(db, "player", "add", "Kid, Present", "--birthdate", "2009").exit_code == 0
+    edited = run(db, "player", "edit", "1", "--birthdate", "2099", "--reason", "typo")
+    assert (edited.exit_code, edited.stderr) == (
+        1,
+        "Error: birth year 2099 is after this year (2026)\n",
+    )
+
+
+@pytest.mark.parametrize(
+    ("kind", "text", "what"),
+    [
+        ("players", "name,birthdate\n", "player"),
+        ("players", "name\n\n\n", "player"),
+        ("games", "date,white,black,result\n", "game"),
+    ],
+)
+def test_a_csv_with_a_header_and_no_rows(tmp_path: Path, kind: str, text: str, what: str) -> None:
+    """Seen: ``Imported 0 players`` (or games), exit 0, and the file recorded as imported."""
+    db = init_database(tmp_path / "club.db")
+    sheet = tmp_path / f"{kind}.csv"
+    sheet.write_text(text)
+    result = run(db, "import", kind, str(sheet))
+    assert result.exit_code == 1
+    assert result.stderr == (
+        f"Error: {sheet}: no {what} below the header row: nothing to import\n"
+        "Error: 1 problem found; nothing was imported\n"
+    )
+    assert table_rows(db, "SELECT count(*) FROM imports") == [(0,)]

@@ -11,7 +11,7 @@ from typing import Any
 import click
 from sqlalchemy.orm import Session
 
-from ratings import service
+from ratings import clock, service
 from ratings.cli import App, pass_app
 from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
@@ -202,6 +202,7 @@ def import_players(
                 allow_same_name=allow_same_name,
                 decisions=decisions,
                 keep_corrected=keep_corrected,
+                today=clock.today(),
             )
 
         return _import_csv(app, file, read, store, "players stored")

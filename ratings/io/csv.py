@@ -263,6 +263,10 @@ def read_players_csv(
             )
     if errors:
         raise InputFileErrors(errors)
+    if not rows:
+        raise InputFileErrors(
+            [InputFileError(filename, None, "no player below the header row: nothing to import")]
+        )
     return rows
 
 
@@ -318,6 +322,10 @@ def read_games_csv(data: bytes, filename: str, *, date_format: str = "YYYY-MM-DD
             )
     if errors:
         raise InputFileErrors(errors)
+    if not rows:
+        raise InputFileErrors(
+            [InputFileError(filename, None, "no game below the header row: nothing to import")]
+        )
     return rows
 
 
