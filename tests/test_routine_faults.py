@@ -273,3 +273,20 @@ def test_a_csv_with_a_header_and_no_rows(tmp_path: Path, kind: str, text: str, w
         "Error: 1 problem found; nothing was imported\n"
     )
     assert table_rows(db, "SELECT count(*) FROM imports") == [(0,)]
+
+
+# --- init's schema text ----------------------------------------------------------------------
+
+
+def test_init_writes_the_same_schema_every_time(tmp_path: Path) -> None:
+    """Seen: two ``init`` wrote the CHECK and FOREIGN KEY constraints of a table in another
+    order (the migrations' table rebuilds copied them in the order of a set)."""
+
+    def schema(n: int) -> list[tuple[object, ...]]:
+        db = tmp_path / f"{n}.db"
+        result = CliRunner().invoke(cli, ["--db", str(db), "init"])
+        assert result.exit_code == 0, result.output
+        return table_rows(str(db), "SELECT type, name, tbl_name, sql FROM sqlite_master")
+
+    first = schema(0)
+    assert [schema(n) for n in (1, 2, 3)] == [first] * 3
