@@ -4,13 +4,16 @@ months found: each one line of output or one exit code, each reproduced here fir
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner, Result
 
-from ratings import clock
+from ratings import clock, files
 from ratings.cli import cli
+from ratings.errors import InputFileError
 from ratings.service.rounds import round_key
 from tests.conftest import init_database, table_rows
 from tests.test_import_pgn import game
@@ -290,3 +293,76 @@ def test_init_writes_the_same_schema_every_time(tmp_path: Path) -> None:
 
     first = schema(0)
     assert [schema(n) for n in (1, 2, 3)] == [first] * 3
+
+
+# --- one huge cell --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("data", "line"),
+    [
+        (b"0123456789\n0123456789\r0123456789\r\n0123456789", None),  # 10 bytes a line: whole
+        (b"0123456789a\n", 1),
+        (b"short\n0123456789ab\n", 2),
+        (b"0123456\r\n012345678901", 2),  # crosses a chunk's end
+        (b"x\r\ny\rz\n" + b"9" * 25, 4),
+    ],
+)
+def test_read_input_refuses_a_long_line_where_it_is(
+    tmp_path: Path, data: bytes, line: int | None
+) -> None:
+    path = tmp_path / "f.csv"
+    path.write_bytes(data)
+    if line is None:
+        assert files.read_input(path, max_line=10) == data
+        return
+    with pytest.raises(InputFileError) as caught:
+        files.read_input(path, max_line=10)
+    assert str(caught.value) == f"{path}:{line}: a line longer than 10 bytes: not a file to import"
+
+
+HUGE = 100_000_000
+
+PEAK_RSS = """
+import os, resource, sys
+pid = os.fork()
+if pid == 0:
+    resource.setrlimit(resource.RLIMIT_AS, (2 << 30, 2 << 30))
+    os.execv(sys.executable, [sys.executable, *sys.argv[1:]])
+_, status, usage = os.wait4(pid, 0)
+sys.stderr.write(f"peak_rss_kb={usage.ru_maxrss}\\n")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+"""Runs the command in a grandchild and reports its peak RSS (a child of pytest would
+report pytest's: Linux carries a parent's peak over fork and exec)."""
+
+
+@pytest.mark.slow  # the memory of real processes reading 100 MB files
+@pytest.mark.parametrize(
+    ("kind", "text", "line"),
+    [
+        ("players", 'name,rating\n"{}",1800\n', 2),
+        ("games", 'date,white,black,result\n2026-01-10,"{}",B,1-0\n', 2),
+        ("pgn", '[Event "{}"]\n[White "A"]\n[Black "B"]\n[Result "1-0"]\n\n1-0\n', 1),
+        ("trf", "012 {}\n", 1),
+    ],
+)
+def test_one_huge_cell_is_refused_before_the_file_is_read(
+    tmp_path: Path, kind: str, text: str, line: int
+) -> None:
+    """Seen: one cell of 100 MB held 350 MB (CSV, TRF) to 740 MB (PGN) before its error."""
+    db = init_database(tmp_path / "club.db")
+    path = tmp_path / f"huge.{'csv' if kind in ('players', 'games') else kind}"
+    path.write_text(text.format("x" * HUGE))
+    proc = subprocess.run(
+        [sys.executable, "-c", PEAK_RSS, "-m", "ratings", "--db", db, "import", kind, str(path)],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    *err, peak = proc.stderr.splitlines()
+    assert proc.returncode == 1
+    assert err == [
+        f"Error: {path}:{line}: a line longer than 1,048,576 bytes: not a file to import"
+    ]
+    peak_mb = int(peak.removeprefix("peak_rss_kb=")) / 1024
+    print(f"\nimport {kind} of a 100 MB cell: peak {peak_mb:.0f} MB")  # noqa: T201  # docs/RELIABILITY.md's figures, with -s
+    assert peak_mb < 120
