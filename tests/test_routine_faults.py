@@ -4,6 +4,7 @@ months found: each one line of output or one exit code, each reproduced here fir
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 import shlex
 import subprocess
@@ -403,3 +404,24 @@ def test_the_sql_cookbook_set_up_runs_as_written(
     result = CliRunner().invoke(cli, query[1:])
     assert result.exit_code == 0, result.output
     assert ran >= 3  # the demo, the correction, the re-rate
+
+
+# --- import list ---------------------------------------------------------------------------
+
+
+def test_import_list_counts_the_games_each_import_stored(tmp_path: Path) -> None:
+    """Seen: a game added by hand later to an event a games CSV created was counted under
+    that import (``rows 1 ... games 2``)."""
+    db = club(tmp_path)
+    sheet = tmp_path / "games.csv"
+    sheet.write_text(
+        'date,white,black,result,event,round\n2026-01-10,"Smith, Ann","Jones, Bob",1-0,Cup,1\n'
+    )
+    assert run(db, "import", "games", str(sheet)).exit_code == 0
+    added = run(db, "game", "add", "Lee, Cho", "Smith, Ann", "0-1", "--date", "2026-01-17",
+                "--event", "Cup", "--round", "2")  # fmt: skip
+    assert added.exit_code == 0, added.output
+    listed = run(db, "import", "list", "--format", "json")
+    assert listed.exit_code == 0, listed.output
+    games = {i["file"]: (i["rows"], i["events"], i["games"]) for i in json.loads(listed.stdout)}
+    assert games[str(sheet)] == (1, 1, 1)
