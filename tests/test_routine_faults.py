@@ -20,6 +20,7 @@ from ratings.errors import InputFileError
 from ratings.service.rounds import round_key
 from tests.conftest import init_database, table_rows
 from tests.test_import_pgn import game
+from tests.test_import_trf import player_line, trf_file
 
 ALLOWED = (
     "allowed: name, birthdate, fide_id, rating, games, k10, sex, federation, title, "
@@ -425,3 +426,34 @@ def test_import_list_counts_the_games_each_import_stored(tmp_path: Path) -> None
     assert listed.exit_code == 0, listed.output
     games = {i["file"]: (i["rows"], i["events"], i["games"]) for i in json.loads(listed.stdout)}
     assert games[str(sheet)] == (1, 1, 1)
+
+
+# --- norms: the rounds of a TRF whose lines end in an empty round slot -----------------------
+
+
+@pytest.mark.parametrize("slot", ["0000      ", "0000 -    ", "     -    "])
+def test_norms_count_the_rounds_played(tmp_path: Path, slot: str) -> None:
+    """Seen: a 4-round file whose player lines end in an empty round slot (stored as a blank
+    bye of every player in round 5) was ``round robin, 5 rounds``."""
+    results = {1: [(2, "w", "1"), (3, "b", "="), (4, "w", "1"), (2, "b", "0")],
+               2: [(1, "b", "0"), (4, "w", "="), (3, "b", "1"), (1, "w", "1")],
+               3: [(4, "b", "1"), (1, "w", "="), (2, "w", "0"), (4, "w", "1")],
+               4: [(3, "w", "0"), (2, "b", "="), (1, "b", "0"), (3, "b", "0")]}  # fmt: skip
+    db = Path(init_database(tmp_path / "club.db"))
+    lines = [
+        player_line(
+            n,
+            f"Player, {n}",
+            [f"{o:>4} {c} {r}" for o, c, r in games] + [slot],
+            rating=str(2400 + 10 * n),
+            fide_id=str(1000 + n),
+        )
+        for n, games in results.items()
+    ]
+    path = trf_file(tmp_path / "spring.trf", *lines, header=("042 2025-03-01", "052 2025-03-04"))
+    assert run(db, "import", "trf", str(path)).exit_code == 0
+    result = run(db, "norms", "1")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == (
+        "Event 1: Spring Open, 2025-03-01 .. 2025-03-04: round robin, 4 rounds"
+    )
