@@ -21,6 +21,7 @@ from ratings.service.rounds import round_key
 from tests.conftest import init_database, table_rows
 from tests.test_import_pgn import game
 from tests.test_import_trf import player_line, trf_file
+from tests.test_rating_scenarios import Club
 
 ALLOWED = (
     "allowed: name, birthdate, fide_id, rating, games, k10, sex, federation, title, "
@@ -457,3 +458,32 @@ def test_norms_count_the_rounds_played(tmp_path: Path, slot: str) -> None:
     assert result.stdout.splitlines()[0] == (
         "Event 1: Spring Open, 2025-03-01 .. 2025-03-04: round robin, 4 rounds"
     )
+
+
+# --- card of an unrated player with no game in the period ------------------------------------
+
+
+def test_card_shows_an_unrated_players_pool_in_a_period_without_games(tmp_path: Path) -> None:
+    """Seen: ``0 game(s)`` and ``New rating: unrated (unrated)``, with nothing of the two
+    games pooled towards a first rating, which ``player show`` counts."""
+    club = Club(tmp_path / "club.db")
+    club.player("New, Kid")
+    for name, rating in (("Smith, Ann", "1800"), ("Jones, Bob", "1700"), ("Lee, Cho", "1600")):
+        club.player(name, "--rating", rating, "--games", "40")
+    club.game("New, Kid", "Smith, Ann", "1-0", "2026-01-10")
+    club.game("Jones, Bob", "New, Kid", "1/2-1/2", "2026-01-11")
+    club.game("Jones, Bob", "Lee, Cho", "1-0", "2026-02-07")
+    club.ok("rate", "--through", "2026-02")
+    code, out = club.run("card", "New, Kid")
+    assert code == 0
+    assert out.splitlines()[3:] == [
+        "Pooled games of earlier periods (art. 7.1.4):",
+        "2026-01-10 Smith, Ann                  1800         1",
+        "2026-01-11 Jones, Bob                  1700         ½",
+        "First rating (art. 8.2):",
+        "  2 game(s) against rated opponents + 2 hypothetical draws against 1800",
+        "  5 games are needed: no rating yet",
+        "New rating: unrated (unrated)",
+    ]
+    shown = club.run("player", "show", "New, Kid")[1]
+    assert "first rating:  2 of 5 games against rated opponents" in shown
