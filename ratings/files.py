@@ -255,15 +255,26 @@ def publish(tmp: Path, dest: Path, *, force: bool) -> None:
 
 
 @contextlib.contextmanager
-def temporary_file(dest: Path) -> Iterator[Path]:
-    """A temporary path beside ``dest``, removed (with any journal) unless renamed."""
+def temporary_file(dest: Path, *, create: bool = False) -> Iterator[Path]:
+    """A temporary path beside ``dest``, removed (with any journal) unless renamed.
+
+    ``create``: the file is made now, empty (an empty file is an empty SQLite database), so
+    that a folder that cannot take it fails here with the system's reason (``Read-only file
+    system``) rather than inside SQLite (``unable to open database file``).
+
+    :raises OSError: when ``create`` and the file cannot be made.
+    """
     remove_stale_temporaries(dest)
     tmp = temporary_path(dest)
     try:
+        if create:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
         yield tmp
     finally:
         for leftover in (tmp, *journals_of(tmp)):
-            with contextlib.suppress(FileNotFoundError):
+            # one that cannot be removed (a folder made read-only meanwhile) must not hide
+            # the error that ended the block; the next write to dest removes it
+            with contextlib.suppress(OSError):
                 leftover.unlink()
 
 
