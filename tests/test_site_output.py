@@ -234,3 +234,19 @@ def test_the_sites_of_every_list_go_in_place_together(
     ]
     assert (top_path / "rapid" / "players" / "2.html").read_bytes() == b"new"
     assert [p.name for p in tmp_path.rglob("*") if ".ratings-tmp-" in p.name] == []
+
+
+def test_a_symlink_to_an_empty_folder_stays_a_symlink(tmp_path: Path) -> None:
+    """The new site replaces the folder the link points to; the link is left as it is."""
+    real = tmp_path / "www"
+    real.mkdir()
+    link = tmp_path / "site"
+    link.symlink_to(real)
+    with SiteFolder(link, force=False, database=None) as out:
+        assert out.built_beside
+        assert out.workdir.parent == tmp_path
+        out.put("index.html", b"x")
+        out.finish({"complete": True}, delete=())
+    assert link.is_symlink()
+    assert (real / "index.html").read_bytes() == b"x"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["site", "www"]
