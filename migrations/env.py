@@ -6,11 +6,15 @@ compare the views."""
 
 from __future__ import annotations
 
+import functools
 import os
 from logging.config import fileConfig
+from typing import Any
 
 from alembic import context
+from alembic.operations.batch import ApplyBatchImpl
 from sqlalchemy import Connection
+from sqlalchemy.util import OrderedSet
 
 from ratings import (
     models,  # noqa: F401  (registers every table on Base.metadata)
@@ -22,6 +26,36 @@ config = context.config
 
 if config.config_file_name is not None and config.attributes.get("configure_logger", True):
     fileConfig(config.config_file_name, disable_existing_loggers=False)
+
+
+def _in_name_order(grab: Any) -> Any:
+    """Alembic's batch mode rebuilds a SQLite table with the constraints and indexes of the
+    old one in the order of ``Table.constraints`` and ``Table.indexes``: sets of objects
+    hashed by identity, so two ``ratings init`` wrote a table's CHECK and FOREIGN KEY
+    constraints in different orders. Copied in the order of their kind and name, the schema
+    text is the same every time."""
+    if getattr(grab, "in_name_order", False):
+        return grab
+
+    def order(item: Any) -> tuple[str, str]:
+        return (type(item).__name__, str(item.name or ""))
+
+    @functools.wraps(grab)
+    def grab_in_name_order(self: ApplyBatchImpl) -> None:
+        table = self.table
+        constraints, indexes = table.constraints, table.indexes
+        table.constraints = OrderedSet(sorted(constraints, key=order))
+        table.indexes = OrderedSet(sorted(indexes, key=order))
+        try:
+            grab(self)
+        finally:
+            table.constraints, table.indexes = constraints, indexes
+
+    grab_in_name_order.in_name_order = True
+    return grab_in_name_order
+
+
+ApplyBatchImpl._grab_table_elements = _in_name_order(ApplyBatchImpl._grab_table_elements)
 
 
 def _url() -> str:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ratings.dbfile import check_path_length
-from ratings.errors import OutputFileError
+from ratings.errors import InputFileError, OutputFileError
 
 JOURNAL_SUFFIXES = ("-journal", "-wal", "-shm")
 """The names SQLite gives the files beside a database: never written by ratings."""
@@ -160,6 +160,60 @@ def remove_stale_temporaries(dest: Path) -> list[Path]:
     return removed
 
 
+def remove_stale_in(folder: int, *, own: bool = False) -> None:
+    """Remove the temporary files and folders in the folder ``folder`` (a descriptor) of
+    processes that have ended, and with ``own`` those of this process."""
+    with os.scandir(folder) as entries:
+        found = [(e.name, e.is_dir(follow_symlinks=False)) for e in entries]
+    for name, is_dir in found:
+        pid = _owner(name)
+        if pid is None or (is_running(pid) and not (own and pid == os.getpid())):
+            continue
+        with contextlib.suppress(OSError):
+            if is_dir:
+                shutil.rmtree(name, dir_fd=folder)
+            else:
+                os.unlink(name, dir_fd=folder)
+
+
+MAX_INPUT_LINE = 1 << 20
+"""The longest line of a file to import, in bytes (CSV, TRF, PGN): a valid line holds a few
+hundred (a cell at most 131,072 characters, a name 200); a header of 70,000 columns about
+500 KB. A longer one is refused as soon as it is met, before the file is read further."""
+
+_READ_CHUNK = MAX_INPUT_LINE
+"""Bytes read at a time: a line within one chunk is never too long, so only a line that
+crosses from one chunk into the next needs measuring."""
+
+
+def read_input(path: Path, max_line: int = MAX_INPUT_LINE) -> bytes:
+    """The bytes of the file to import at ``path``, refused as soon as a line is longer than
+    ``max_line`` bytes: a first pass reads it a chunk at a time and keeps none (one cell of
+    100 MB held 350 to 740 MB while the whole file was read, decoded and parsed before any
+    check); then the file is read whole.
+
+    :raises InputFileError: ``a line longer than ... bytes``, or the file cannot be read.
+    """
+    run = 0  # bytes since the last line end
+    lines = 1
+    try:
+        with path.open("rb") as f:
+            while chunk := f.read(min(_READ_CHUNK, max_line)):
+                first = min((i for i in (chunk.find(b"\n"), chunk.find(b"\r")) if i >= 0),
+                            default=len(chunk))  # fmt: skip
+                if run + first > max_line:
+                    raise InputFileError(
+                        str(path), lines, f"a line longer than {max_line:,} bytes: not a file "
+                        "to import"
+                    )  # fmt: skip
+                last = max(chunk.rfind(b"\n"), chunk.rfind(b"\r"))
+                run = run + len(chunk) if last < 0 else len(chunk) - last - 1
+                lines += chunk.count(b"\n") + chunk.count(b"\r") - chunk.count(b"\r\n")
+            return path.read_bytes()
+    except OSError as exc:
+        raise InputFileError(str(path), None, f"cannot read the file: {exc.strerror}") from exc
+
+
 def fsync_path(path: Path) -> None:
     """Flush a file's (or a folder's) contents to disk."""
     flags = os.O_RDONLY | (os.O_DIRECTORY if path.is_dir() else 0)
@@ -201,15 +255,26 @@ def publish(tmp: Path, dest: Path, *, force: bool) -> None:
 
 
 @contextlib.contextmanager
-def temporary_file(dest: Path) -> Iterator[Path]:
-    """A temporary path beside ``dest``, removed (with any journal) unless renamed."""
+def temporary_file(dest: Path, *, create: bool = False) -> Iterator[Path]:
+    """A temporary path beside ``dest``, removed (with any journal) unless renamed.
+
+    ``create``: the file is made now, empty (an empty file is an empty SQLite database), so
+    that a folder that cannot take it fails here with the system's reason (``Read-only file
+    system``) rather than inside SQLite (``unable to open database file``).
+
+    :raises OSError: when ``create`` and the file cannot be made.
+    """
     remove_stale_temporaries(dest)
     tmp = temporary_path(dest)
     try:
+        if create:
+            os.close(os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666))
         yield tmp
     finally:
         for leftover in (tmp, *journals_of(tmp)):
-            with contextlib.suppress(FileNotFoundError):
+            # one that cannot be removed (a folder made read-only meanwhile) must not hide
+            # the error that ended the block; the next write to dest removes it
+            with contextlib.suppress(OSError):
                 leftover.unlink()
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import atexit
 import html.parser
+import os
+import posixpath
 import re
 import shutil
 import tempfile
@@ -106,3 +108,38 @@ class Page(html.parser.HTMLParser):
             self.scripts.append((self._script, data))
         else:
             self.text.append(data)
+
+
+ENTRY_PAGES = ("index.html", "players.html", "events.html", "calculators.html")
+"""The pages a visitor starts from."""
+
+_LINK = re.compile(rb'(?:href|src)="([^"]*)"')
+
+
+def broken_links(site: Path) -> list[str]:
+    """Every link of the site that leads to no file, as ``page -> target``: the pages a
+    visitor can reach from the entry pages that are there, followed link by link (each
+    ``href`` and ``src`` within the folder; anchors and queries left off)."""
+    present: set[str] = set()
+    for folder, _, names in os.walk(site):
+        rel = Path(folder).relative_to(site).as_posix()
+        present.update(n if rel == "." else f"{rel}/{n}" for n in names)
+    todo = [page for page in ENTRY_PAGES if page in present]
+    seen = set(todo)
+    broken: list[str] = []
+    while todo:
+        page = todo.pop()
+        for match in _LINK.finditer((site / page).read_bytes()):
+            url = match.group(1).decode("utf-8")
+            target = url.split("#", 1)[0].split("?", 1)[0]
+            if not target or ":" in target or target.startswith("/"):
+                continue
+            key = posixpath.normpath(posixpath.join(posixpath.dirname(page), target))
+            if key.startswith("../"):
+                continue  # another list's site, checked on its own
+            if key not in present:
+                broken.append(f"{page} -> {url}")
+            elif key.endswith(".html") and key not in seen:
+                seen.add(key)
+                todo.append(key)
+    return sorted(broken)

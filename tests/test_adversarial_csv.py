@@ -17,7 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
-from ratings.io.csv_out import FORMULA_STARTS, CsvWriter, neutralise
+from ratings.io.csv_out import FORMULA_STARTS, CsvWriter, is_formula, neutralise
 
 SEMI = "Semi;=cmd|' /C calc'!A0"
 TAB = "Tab\t+cmd|' /C calc'!A0"
@@ -32,7 +32,7 @@ def formula_cells(text: str) -> list[str]:
     found = []
     for delimiter in ",;\t":
         for row in csv.reader(io.StringIO(text), delimiter=delimiter):
-            found += [cell for cell in row if cell and neutralise(cell) != cell]
+            found += [cell for cell in row if is_formula(cell)]
     return found
 
 

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from ratings.errors import InputFileErrors
 from ratings.io.csv import GameRow, PlayerRow, read_games_csv, read_players_csv
 from ratings.results import Result
 from tests.safety_helpers import bench_module
@@ -146,7 +147,9 @@ def test_player_mix(tmp_path: Path) -> None:
     assert all(p.rating is not None and p.rating >= 2300 for p in players if p.k10)
     assert any(p.rating is not None and p.rating >= 2400 for p in players)
     assert all(p.games is not None and 0 <= p.games <= 300 for p in players)
-    assert read_games_csv(files.games_csv.read_bytes(), "games.csv") == []
+    # no games: the header alone, which an import refuses as nothing to import
+    with pytest.raises(InputFileErrors, match="no game below the header row"):
+        read_games_csv(files.games_csv.read_bytes(), "games.csv")
 
 
 def test_event_crossing_a_month_end_is_rated_in_the_next_period(tmp_path: Path) -> None:

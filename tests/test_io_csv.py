@@ -130,9 +130,12 @@ def test_line_of_a_record_after_a_multi_line_quoted_value() -> None:
     ]
 
 
-def test_header_only_gives_no_rows() -> None:
-    assert read_players_csv(b"name,rating\n", FILE) == []
-    assert read_games_csv(b"date,white,black,result\n", FILE) == []
+def test_header_only_is_a_problem() -> None:
+    """A header and nothing under it is nothing to import (it was imported as 0 rows)."""
+    with pytest.raises(InputFileErrors, match="no player below the header row"):
+        read_players_csv(b"name,rating\n", FILE)
+    with pytest.raises(InputFileErrors, match="no game below the header row"):
+        read_games_csv(b"date,white,black,result\n", FILE)
 
 
 @pytest.mark.parametrize(

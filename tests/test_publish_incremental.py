@@ -148,6 +148,11 @@ def test_worker_processes_give_the_same_site(
     parallel = tmp_path / "parallel"
     publish(db, parallel, "--jobs", "2")
     assert site_files(parallel) == site_files(serial)
+    # into the existing site: the workers' pages are put in place by this process
+    publish(db, parallel, "--jobs", "2", "--title", "New")
+    publish(db, serial, "--jobs", "1", "--title", "New")
+    assert site_files(parallel) == site_files(serial)
+    assert [p.name for p in tmp_path.rglob("*") if ".ratings-tmp-" in p.name] == []
 
 
 def _plan_and_shared(full: bool, lists: int, events: int, players: int) -> tuple[Any, Any]:

@@ -78,7 +78,7 @@ def init(
         # built in a temporary file and renamed into place: a kill leaves no database, or a
         # whole one, never a schema without its settings row
         try:
-            with files.temporary_file(path) as tmp:
+            with files.temporary_file(path, create=True) as tmp:
                 _create(database_url(str(tmp)), config)
                 files.publish(tmp, path, force=False)
         except OSError as exc:

@@ -49,16 +49,19 @@ def demo(ctx: click.Context, db_path: Path | None) -> None:
         raise DatabaseError(f"'{db_path}' exists and is not a demo database; choose --db")
     files.check_destination(db_path, database=None, force=replace, sqlite=True)
     # built in a temporary file and renamed into place (over an earlier demo database)
-    with files.temporary_file(db_path) as tmp:
-        url = database_url(str(tmp))
-        migrate.upgrade(url)
-        engine = make_engine(url)
-        try:
-            with SessionFactory(bind=engine) as session, session.begin():
-                built = build_demo(session)
-        finally:
-            engine.dispose()
-        files.publish(tmp, db_path, force=replace)
+    try:
+        with files.temporary_file(db_path, create=True) as tmp:
+            url = database_url(str(tmp))
+            migrate.upgrade(url)
+            engine = make_engine(url)
+            try:
+                with SessionFactory(bind=engine) as session, session.begin():
+                    built = build_demo(session)
+            finally:
+                engine.dispose()
+            files.publish(tmp, db_path, force=replace)
+    except OSError as exc:
+        raise DatabaseError(f"cannot create '{db_path}': {exc.strerror or exc}") from exc
     final, rated, report = built.final, built.rated, built.games
     click.echo(
         f"Built {db_path}: {len(final.rows)} rated players, {report.games} games in "

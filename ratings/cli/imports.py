@@ -11,12 +11,11 @@ from typing import Any
 import click
 from sqlalchemy.orm import Session
 
-from ratings import service
+from ratings import clock, files, service
 from ratings.cli import App, pass_app
 from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
-from ratings.errors import InputFileError
 from ratings.io.csv import DATE_FORMATS, read_games_csv, read_players_csv
 from ratings.service.notices import count_unknown_games, event_span_warnings, imported_events
 from ratings.service.rating_periods import import_rating_period
@@ -39,11 +38,8 @@ PERIOD = click.option(
 
 
 def read_bytes(path: Path) -> bytes:
-    """A file's bytes, or a located error."""
-    try:
-        return path.read_bytes()
-    except OSError as exc:
-        raise InputFileError(str(path), None, f"cannot read the file: {exc.strerror}") from exc
+    """A file's bytes, or a located error (a line too long: as soon as it is met)."""
+    return files.read_input(path)
 
 
 def _count(n: int, noun: str) -> str:
@@ -202,6 +198,7 @@ def import_players(
                 allow_same_name=allow_same_name,
                 decisions=decisions,
                 keep_corrected=keep_corrected,
+                today=clock.today(),
             )
 
         return _import_csv(app, file, read, store, "players stored")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -94,20 +95,14 @@ def run_publish(
         with read_only_session(app) as session:
             site_periods(session, "standard")  # nothing to publish: write nothing
             lists = [tc for tc in LISTS if data.periods(session, tc)]
-        reports = [
-            _publish_one(
-                app,
-                directory if tc == "standard" else directory / tc,
-                force=force,
-                title=settings.title,
-                jobs=jobs,
-                time_control=tc,
-                site_lists=lists,
-                show_birth_year=settings.show_birth_year,
-            )
-            for tc in lists
-        ]
-        return reports[0] if len(reports) == 1 else reports[0].joined(reports[1:])
+        if len(lists) > 1:
+            return _publish_all(app, directory, force=force, title=settings.title, jobs=jobs,
+                                lists=lists, show_birth_year=settings.show_birth_year)  # fmt: skip
+        return _publish_one(
+            app, directory, force=force, title=settings.title, jobs=jobs,
+            time_control="standard", site_lists=lists,
+            show_birth_year=settings.show_birth_year,
+        )  # fmt: skip
     return _publish_one(
         app,
         directory,
@@ -117,6 +112,74 @@ def run_publish(
         time_control=settings.time_control,
         show_birth_year=settings.show_birth_year,
     )
+
+
+class _Bar:
+    """The progress bar of a publish, shown from its first page."""
+
+    def __init__(self) -> None:
+        self.bars: list[Progress] = []
+
+    def advance(self, done: int, total: int) -> None:
+        if not self.bars:
+            self.bars.append(Progress(total, "Publishing").__enter__())
+        self.bars[-1].advance(item=f"{done}/{total}")
+
+    def next(self) -> None:
+        """The next list's publish gets a bar of its own."""
+        for bar in self.bars:
+            bar.__exit__(None, None, None)
+        self.bars.clear()
+
+
+def _publish_all(
+    app: App,
+    directory: Path,
+    *,
+    force: bool,
+    title: str,
+    jobs: int | None,
+    lists: list[str],
+    show_birth_year: bool = False,
+) -> PublishReport:
+    """Publish every list in ``lists`` (standard first): the standard list's site in
+    ``directory``, the others in its subfolders, put in place together (the pages of one
+    link to the others', :func:`ratings.site.placing.commit`)."""
+    from ratings.site.build import publish_site, site_periods
+    from ratings.site.output import SiteFolder
+    from ratings.site.placing import commit
+
+    database = sqlite_path(app.url)
+    bar = _Bar()
+    reports: list[PublishReport] = []
+    try:
+        with read_only_session(app) as session, contextlib.ExitStack() as stack:
+            for tc in lists:
+                site_periods(session, tc)
+            top = SiteFolder(directory, force=force, database=database, hold=True)
+            folders = [stack.enter_context(top)]
+            for tc in lists[1:]:
+                # inside the folder the standard site is written to: a new site is built
+                # beside DIR whole, the other lists' with it
+                sub = SiteFolder(
+                    top.workdir / tc, force=force, database=database, shown=directory / tc,
+                    hold=True,
+                )  # fmt: skip
+                folders.insert(-1, stack.enter_context(sub))
+            by_list = dict(zip(lists, [folders[-1], *folders[:-1]], strict=True))
+            for tc in lists:
+                reports.append(
+                    publish_site(
+                        session, by_list[tc], site_title=title, progress=bar.advance,
+                        jobs=default_jobs() if jobs is None else jobs, url=app.url,
+                        time_control=tc, site_lists=lists, show_birth_year=show_birth_year,
+                    )
+                )  # fmt: skip
+                bar.next()
+            commit(folders)
+    finally:
+        bar.next()
+    return reports[0].joined(reports[1:])
 
 
 def _publish_one(
@@ -134,13 +197,7 @@ def _publish_one(
     from ratings.site.output import SiteFolder
 
     database = sqlite_path(app.url)
-    progress: list[Progress] = []
-
-    def advance(done: int, total: int) -> None:
-        if not progress:
-            progress.append(Progress(total, "Publishing").__enter__())
-        progress[0].advance(item=f"{done}/{total}")
-
+    bar = _Bar()
     try:
         with read_only_session(app) as session:
             site_periods(session, time_control)  # nothing to publish: write nothing
@@ -149,7 +206,7 @@ def _publish_one(
                     session,
                     out,
                     site_title=title,
-                    progress=advance,
+                    progress=bar.advance,
                     jobs=default_jobs() if jobs is None else jobs,
                     url=app.url,
                     time_control=time_control,
@@ -157,8 +214,7 @@ def _publish_one(
                     show_birth_year=show_birth_year,
                 )
     finally:
-        for bar in progress:
-            bar.__exit__(None, None, None)
+        bar.next()
 
 
 @click.command("publish")

@@ -11,7 +11,7 @@ from typing import Any
 
 import click
 
-from ratings import limits, service
+from ratings import clock, limits, service
 from ratings.cli import App, pass_app
 from ratings.cli.options import (
     ALLOW_FUTURE,
@@ -134,7 +134,7 @@ def player_add(
         p = service.add_player(
             session,
             name,
-            birth=service.Birth.from_string(birthdate),
+            birth=service.Birth.from_string(birthdate).not_after(clock.today()),
             fide_id=fide_id,
             rating=rating,
             games=games,
@@ -365,7 +365,11 @@ def player_edit(
             session,
             player_ref,
             name=name,
-            birth=service.Birth.from_string(birthdate) if birthdate is not None else None,
+            birth=(
+                service.Birth.from_string(birthdate).not_after(clock.today())
+                if birthdate is not None
+                else None
+            ),
             games=games,
             k10=k10,
             sex=sex,

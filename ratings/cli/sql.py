@@ -24,7 +24,7 @@ from ratings import migrate
 from ratings.cli import App, CommandError, pass_app, silence_stdout
 from ratings.db import make_engine
 from ratings.io.csv_out import CsvWriter
-from ratings.service.sql import QueryStream, QueryTimeoutError, open_query
+from ratings.service.sql import HEAP_LIMIT, QueryStream, QueryTimeoutError, open_query
 
 DEFAULT_TIMEOUT = 20.0
 """Seconds a query may take by default. Writers wait up to 30 s for SQLite's lock
@@ -253,6 +253,13 @@ class _Watchdog:
             done.set()
 
 
+def _heap_limit() -> int | None:
+    """SQLite's memory limit for the query (:data:`ratings.service.sql.HEAP_LIMIT`), set
+    for the whole process and never raised again: only when the process is the command's
+    own (its standard output is the process's), never inside a program that runs it."""
+    return HEAP_LIMIT if sys.stdout is sys.__stdout__ else None
+
+
 def _check_timeout(_ctx: click.Context, _param: click.Parameter, value: float) -> float:
     if not math.isfinite(value):
         raise click.BadParameter(f"{value!r} is not a number of seconds")
@@ -304,7 +311,7 @@ def sql(app: App, query: str, fmt: str, timeout: float) -> None:
         migrate.ensure_current(engine)
         with (
             _Watchdog(timeout).armed(),
-            open_query(engine, query, timeout=timeout) as stream,
+            open_query(engine, query, timeout=timeout, heap_limit=_heap_limit()) as stream,
             alarm.armed(stream.deadline),
         ):
             for warning in stream.warnings:

@@ -263,6 +263,10 @@ def read_players_csv(
             )
     if errors:
         raise InputFileErrors(errors)
+    if not rows:
+        raise InputFileErrors(
+            [InputFileError(filename, None, "no player below the header row: nothing to import")]
+        )
     return rows
 
 
@@ -318,6 +322,10 @@ def read_games_csv(data: bytes, filename: str, *, date_format: str = "YYYY-MM-DD
             )
     if errors:
         raise InputFileErrors(errors)
+    if not rows:
+        raise InputFileErrors(
+            [InputFileError(filename, None, "no game below the header row: nothing to import")]
+        )
     return rows
 
 
@@ -494,6 +502,11 @@ def _cached(parse: Callable[[str], T]) -> Callable[[str], T]:
     return cached
 
 
+_UNKNOWN_LISTED = 10
+"""Unknown column names a header problem lists; the others are counted (a header of 70,000
+unknown columns printed 70,000 lines)."""
+
+
 def _check_header(
     header: list[str],
     filename: str,
@@ -503,21 +516,30 @@ def _check_header(
     errors: list[InputFileError],
 ) -> dict[str, int] | None:
     """Normalise ``header`` in place; the column positions, or ``None`` after problems."""
-    problems: list[str] = []
+    duplicates: dict[str, list[int]] = {}  # each duplicated column once, with its positions
     positions: dict[str, int] = {}
+    unknown: dict[str, int] = {}  # each unknown name once, with its count
     for i, raw in enumerate(header):
         column = raw.lower()
         header[i] = column
         if not column:
             continue  # a column with no name is fine while every value in it is blank
         if column not in columns:
-            problems.append(f"unknown column {_show(raw)} (allowed: {', '.join(columns)})")
+            unknown[raw] = unknown.get(raw, 0) + 1
         elif column in positions:
-            problems.append(
-                f"duplicate column {column!r} (columns {positions[column] + 1} and {i + 1})"
-            )
+            duplicates.setdefault(column, [positions[column] + 1]).append(i + 1)
         else:
             positions[column] = i
+    allowed = f"allowed: {', '.join(columns)}"
+    problems = [
+        f"unknown column {_show(raw)} ({f'{n:,} times; ' if n > 1 else ''}{allowed})"
+        for raw, n in list(unknown.items())[:_UNKNOWN_LISTED]
+    ]
+    if len(unknown) > _UNKNOWN_LISTED:
+        problems.append(f"{len(unknown) - _UNKNOWN_LISTED:,} more unknown column names")
+    for column, at in duplicates.items():
+        more = f", and {len(at) - 2:,} more" if len(at) > 2 else ""
+        problems.append(f"duplicate column {column!r} (columns {at[0]} and {at[1]}{more})")
     problems.extend(f"missing required column {c!r}" for c in required if c not in positions)
     errors.extend(InputFileError(filename, line, problem) for problem in problems)
     return None if problems else positions

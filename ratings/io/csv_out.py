@@ -22,7 +22,7 @@ import re
 from collections.abc import Iterable
 from typing import IO
 
-__all__ = ["FORMULA_STARTS", "CsvWriter", "neutralise", "restore", "write_csv"]
+__all__ = ["FORMULA_STARTS", "CsvWriter", "is_formula", "neutralise", "restore", "write_csv"]
 
 FORMULA_STARTS = frozenset("=+-@\t\r")
 """First characters that make a spreadsheet read a cell as a formula."""
@@ -31,11 +31,13 @@ FORMULA_STARTS = frozenset("=+-@\t\r")
 _PLAIN_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
-# a formula character after a separator a spreadsheet may split on (only the separator and
-# any quotes are matched, so that a tab right after a ";" is looked at too). No exemption for
-# a number: what follows it in the line is the next cell's, and "-12,5" is a number to one
-# spreadsheet and "-12" then text to another
-_AFTER_SEPARATOR = re.compile('([;\t\r\n]"*)(?=[=+\\-@\t\r])')
+# a formula character after a separator a spreadsheet may split on, behind any quotes of
+# the value itself (only the separator and any double quotes are matched, so that a tab
+# right after a ";" is looked at too). No exemption for a number: what follows it in the
+# line is the next cell's, and "-12,5" is a number to one spreadsheet and "-12" then text
+# to another
+_AFTER_SEPARATOR = re.compile("([;\t\r\n]\"*)(?='*[=+\\-@\t\r])")
+_FORMULA_AHEAD = re.compile("'*[=+\\-@\t\r]")
 
 
 def neutralise(cell: str) -> str:
@@ -45,33 +47,49 @@ def neutralise(cell: str) -> str:
     leading single quote, unless it is a plain number (``-12``, ``-0.25``, ``+7``,
     ``-1.5e3``): ``-2+3`` is not one and is quoted. So does such a character after a ``;``,
     a tab or a line break inside the cell: ``Semi;=cmd`` is written ``Semi;'=cmd``.
+
+    Quotes that the value itself has before a formula character get one quote more
+    (``'=x`` is written ``''=x``), so that :func:`restore` can tell it from a neutralised
+    ``=x``: ``restore(neutralise(x)) == x`` for every text ``x``.
     """
-    if cell and cell[0] in FORMULA_STARTS and _PLAIN_NUMBER.fullmatch(cell) is None:
+    if cell and cell[0] in FORMULA_STARTS:
+        if _PLAIN_NUMBER.fullmatch(cell) is None:
+            cell = "'" + cell
+    elif cell[:1] == "'" and _FORMULA_AHEAD.match(cell):
         cell = "'" + cell
     if ";" in cell or "\t" in cell or "\n" in cell or "\r" in cell:
         cell = _AFTER_SEPARATOR.sub(r"\1'", cell)
     return cell
 
 
-_QUOTED_START = re.compile("'(?=[=+\\-@\t\r])")
-_QUOTED_AFTER_SEPARATOR = re.compile("([;\t\r\n]\"*)'(?=[=+\\-@\t\r])")
+_QUOTED_AFTER_SEPARATOR = re.compile("([;\t\r\n]\"*)'(?='*[=+\\-@\t\r])")
 
 
 def restore(cell: str) -> str:
     """A cell as it was before :func:`neutralise`, for the files the product reads back (a
     register exported with ``player list --format csv`` and imported with ``--update``, or
-    into another database): the single quote before a formula character at the start, or
-    after a ``;``, a tab or a line break, is dropped. ``'t Hooft`` stays as it is. A value
-    that itself began with a quote and a formula character (``'=x``) reads as ``=x``: no
-    rule can tell it from a neutralised ``=x``, since ``neutralise`` leaves it unchanged.
+    into another database): one single quote is dropped from the quotes before a formula
+    character at the start, or after a ``;``, a tab or a line break. ``'t Hooft`` stays as
+    it is, ``'=x`` reads as ``=x`` and ``''=x`` as ``'=x``.
     """
     if "'" not in cell:
         return cell
-    if cell[0] == "'":
-        cell = _QUOTED_START.sub("", cell, count=1)
+    if cell[0] == "'" and _FORMULA_AHEAD.match(cell, 1):
+        cell = cell[1:]
     if ";" in cell or "\t" in cell or "\n" in cell or "\r" in cell:
         cell = _QUOTED_AFTER_SEPARATOR.sub(r"\1", cell)
     return cell
+
+
+_FORMULA_AFTER_SEPARATOR = re.compile('[;\t\r\n]"*[=+\\-@\t\r]')
+
+
+def is_formula(cell: str) -> bool:
+    """Whether a spreadsheet could take ``cell``, or a part of it that starts after a
+    ``;``, a tab or a line break, for a formula: what :func:`neutralise` never writes."""
+    if cell and cell[0] in FORMULA_STARTS and _PLAIN_NUMBER.fullmatch(cell) is None:
+        return True
+    return _FORMULA_AFTER_SEPARATOR.search(cell) is not None
 
 
 def _text(value: object) -> str:

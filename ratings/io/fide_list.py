@@ -1054,6 +1054,10 @@ except ImportError:  # a Python built without lzma cannot open such a member any
     pass
 
 
+_ZIP_START = b"PK\x03\x04"
+"""How a ZIP file begins (the header of its first member)."""
+
+
 class _ZipMember(io.RawIOBase):
     """A ZIP member as it is unpacked: a damaged member (bad CRC, broken deflate stream, cut
     short) is an :class:`InputFileError` naming the file, and unpacking more than
@@ -1155,6 +1159,13 @@ class FideList:
             else:
                 raw = io.FileIO(self.path, "rb")
                 self._stream = io.BufferedReader(raw, buffer_size=1 << 20)
+                if self._stream.peek(4)[:4] == _ZIP_START:
+                    # a ZIP whose end (its directory of members) is missing: a download cut
+                    # short, which would otherwise be read as a TXT list with a bad header
+                    raise InputFileError(
+                        name, None, "the ZIP is cut short (the directory of its files, at its "
+                        "end, is missing); download it again"
+                    )  # fmt: skip
         except (OSError, zipfile.BadZipFile, NotImplementedError, RuntimeError) as exc:
             # NotImplementedError: a compression method zipfile lacks; RuntimeError: encrypted
             problem = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)

@@ -105,7 +105,8 @@ class PgnImport:
     games: tuple[PgnGame, ...]
     """Finished games, in file order."""
     skipped_unfinished: int
-    """Games with result ``*`` (or no ``Result`` tag)."""
+    """Games with result ``*`` (or no ``Result`` tag; but a file that ends in the tags of a
+    game without one, before any moves, was cut short: a problem)."""
     skipped_phantom: int
     """Tag-less, empty "games" that python-chess yields for stray text."""
     time_control_problems: tuple[InputFileError, ...] = ()
@@ -133,11 +134,14 @@ class _LineCounter(io.StringIO):
         self.lines_read = 0
         self.tag_lines: dict[str, int] = {}
         self.first_tag_line: int | None = None
+        self.moves_seen = False
+        """Whether the current game had a line after its tags (its moves)."""
 
     def next_game(self) -> None:
         """Forget the tags of the game before."""
         self.tag_lines = {}
         self.first_tag_line = None
+        self.moves_seen = False
 
     # typeshed's StringIO bases disagree on readline (bytes vs str); it ignores this too
     def readline(self, size: int = -1, /) -> str:  # type: ignore[override]
@@ -150,6 +154,8 @@ class _LineCounter(io.StringIO):
                 self.tag_lines[match.group(1)] = self.lines_read
                 if self.first_tag_line is None:
                     self.first_tag_line = self.lines_read
+        elif self.first_tag_line is not None and line.strip() and not line.startswith("%"):
+            self.moves_seen = True
         return line
 
 
@@ -309,6 +315,7 @@ def parse_pgn(
     # event -> list -> line of the first game of that list
     lists_of: dict[str | None, dict[TimeControl, int]] = {}
     unfinished = phantom = 0
+    cut: _Game | None = None  # the last game, if it has neither a Result tag nor moves
     while True:
         reader.next_game()
         headers = chess.pgn.read_headers(reader)
@@ -318,6 +325,7 @@ def parse_pgn(
             phantom += 1
             continue
         game = _Game(headers, reader, filename)
+        cut = game if "Result" not in headers and not reader.moves_seen else None
         text = headers.get("Result", "*").strip()
         if text == "*":
             unfinished += 1
@@ -375,6 +383,18 @@ def parse_pgn(
                 white_elo=(white_elo or white[1]) if elo else None,
                 black_elo=(black_elo or black[1]) if elo else None,
                 time_control=time_control,
+            )
+        )
+    if cut is not None:
+        # a file that ends in a game's tags was cut short (a download or a copy): the games
+        # before the cut are not the file either
+        unfinished -= 1
+        problems.append(
+            InputFileError(
+                filename,
+                cut.line,
+                "the file ends in this game's tags, before its Result tag and its moves: "
+                "it was cut short",
             )
         )
     if errors is not None:

@@ -282,7 +282,8 @@ class ImportInfo:
 
 def list_imports(session: Session) -> list[ImportInfo]:
     """Every import, oldest first, with the events, games and byes it added (an undone
-    import too: :attr:`ImportInfo.undone_by`)."""
+    import too: :attr:`ImportInfo.undone_by`): the games it stored, not those added by hand
+    to its events later."""
     events: dict[int, list[tuple[int, str]]] = {}
     for event_id, import_id, name in session.execute(
         sa.select(Event.id, Event.import_id, Event.name)
@@ -291,12 +292,12 @@ def list_imports(session: Session) -> list[ImportInfo]:
     ):
         if import_id is not None:
             events.setdefault(import_id, []).append((event_id, name))
+    # the games each import stored: a game added by hand to an imported event is not its
     games = dict(
         session.execute(
-            sa.select(Event.import_id, sa.func.count())
-            .join(Game, Game.event_id == Event.id)
-            .where(Event.import_id.is_not(None))
-            .group_by(Event.import_id)
+            sa.select(Game.import_id, sa.func.count())
+            .where(Game.import_id.is_not(None))
+            .group_by(Game.import_id)
         ).all()
     )
     byes = dict(

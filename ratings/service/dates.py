@@ -13,7 +13,7 @@ import datetime as dt
 
 from ratings.errors import FutureDateError
 
-__all__ = ["check_not_future", "future_problem"]
+__all__ = ["check_not_future", "future_birth_problem", "future_problem"]
 
 
 def future_problem(day: dt.date, today: dt.date | None) -> str | None:
@@ -34,3 +34,17 @@ def check_not_future(day: dt.date, today: dt.date | None, what: str = "the date"
     problem = future_problem(day, today)
     if problem:
         raise FutureDateError(f"{what} {problem}")
+
+
+def future_birth_problem(
+    birth_date: dt.date | None, birth_year: int | None, today: dt.date
+) -> str | None:
+    """Why a birthdate (a full date, or a year alone) after ``today`` cannot be stored, or
+    None. No one is born tomorrow: a typo (``2099`` for ``2009``) that would make the player
+    a junior for a century, with no flag to accept it."""
+    if birth_date is not None:
+        if birth_date > today:
+            return f"birthdate {birth_date.isoformat()} is after today ({today.isoformat()})"
+    elif birth_year is not None and birth_year > today.year:
+        return f"birth year {birth_year} is after this year ({today.year})"
+    return None

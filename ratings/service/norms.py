@@ -199,7 +199,9 @@ def _event_norms(
             (g.black_id, g.white_id, g.result.black_half_points),
         ):
             sides.append(_Side(player, opponent, halves, played, g.played_on, number, label))
-    rounds = len(order) if by_label else len(order_by_day)
+    # a round with byes and no game was not played (a file's lines that end in an empty
+    # round slot give every player a blank bye there): it is not one of the event's rounds
+    rounds = len({g.round for g in games}) if by_label else len(order_by_day)
     in_games = sorted({s.player for s in sides})
     ids = sorted(set(in_games) | {b.player_id for b in byes})
     register = players_of(session, ids)

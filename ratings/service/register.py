@@ -46,6 +46,7 @@ from ratings.service.common import (
     mark_from_first_listing,
     merged_record,
 )
+from ratings.service.dates import future_birth_problem
 from ratings.service.identity import (
     SHOWN_CANDIDATES,
     Decisions,
@@ -91,6 +92,16 @@ class Birth:
             raise InvalidInputError(f"birthdate must be YYYY-MM-DD or YYYY: {text!r}")
         _check_year(day.year, text)
         return cls(day, day.year)
+
+    def not_after(self, today: dt.date) -> Birth:
+        """This birthdate, refused if it is after ``today``.
+
+        :raises InvalidInputError: ``birthdate 2099-05-01 is after today (...)``.
+        """
+        problem = future_birth_problem(self.date, self.year, today)
+        if problem:
+            raise InvalidInputError(problem)
+        return self
 
 
 def _check_year(year: int, text: str) -> None:
@@ -772,6 +783,7 @@ def import_players(
     allow_same_name: bool = False,
     decisions: Decisions | None = None,
     keep_corrected: bool = False,
+    today: dt.date | None = None,
 ) -> ImportReport:
     """Register the players of a players CSV, all of them or none (README.md#csv-formats).
 
@@ -796,6 +808,8 @@ def import_players(
     unless they are told apart (FIDE id or birthdate) and ``allow_same_name`` (or ``--new``
     for that row).
 
+    A birthdate after ``today`` (when given) is a problem of its row.
+
     :raises InputFileErrors: naming the line and column of every problem; nothing stored.
     :raises MatchQuestionsError: for rows that need a decision (with the other problems).
     """
@@ -814,6 +828,8 @@ def import_players(
         InputFileError(file_name, None, f"{option}: no player of that name in the file")
         for option in decisions.unused()
     ]
+    if today is not None:
+        errors += _future_births(rows, file_name, today)
     if sheet.questions:
         raise MatchQuestionsError(sheet.questions, file_name, errors, creates=not update)
     if errors:
@@ -850,6 +866,18 @@ def import_players(
         matched=tuple(sorted(sheet.counts.items())),
         aliases=tuple(stored),
     )
+
+
+def _future_births(
+    rows: Sequence[PlayerRow], file_name: str, today: dt.date
+) -> list[InputFileError]:
+    """A problem for each row whose birthdate is after ``today``."""
+    found = []
+    for row in rows:
+        problem = future_birth_problem(row.birth_date, row.birth_year, today)
+        if problem:
+            found.append(InputFileError(file_name, row.line, problem, "birthdate"))
+    return found
 
 
 def _store_new(

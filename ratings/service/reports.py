@@ -349,7 +349,8 @@ def card(
     time_control: str = "standard",
 ) -> Card:
     """The per-game breakdown of one player's period on the list ``time_control`` (default:
-    the newest rated period that published it)."""
+    the newest rated period that published it); for a player unrated after it, the games
+    pooled so far towards a first rating and where they stand (art. 7.1.4, 8.2)."""
     time_control = list_name(time_control)
     player = get_player(session, player_ref)
     period = find_rated_period(session, period_label, time_control)
@@ -383,7 +384,10 @@ def card(
     lines = tuple(_card_line(b, g, event_name, opp_name) for b, g, event_name, opp_name in rows)
     pooled: tuple[CardLine, ...] = ()
     work = first_event_name = None
-    if any(line.counts_for == rules.FOR_FIRST_RATING for line in lines):
+    # an unrated player's pool so far, also in a period without games (as player show
+    # counts it), where the system gives first ratings from a pool
+    unrated = entry.rating_after is None and get_config(session).start_rating is None
+    if unrated or any(line.counts_for == rules.FOR_FIRST_RATING for line in lines):
         pooled, work, first_event_name = _first_rating_work(
             session, player.id, period, lines, time_control
         )

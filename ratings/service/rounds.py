@@ -11,6 +11,10 @@ layout cannot hold either case).
 Games without a round, or (in a games CSV) without an event, are not compared: nothing
 tells one round of theirs from another (a match of two games on one day written without
 rounds is two games).
+
+Events are compared without regard to case, rounds as numbers where they are numbers
+(:func:`round_key`): ``Cup`` and ``CUP``, round ``1``, ``01`` and ``1.0`` are one event and
+one round here (a copied line whose event or round was retyped was stored twice).
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from dataclasses import dataclass
 from ratings.errors import InputFileError
 from ratings.io.notes import FileWarning
 
-__all__ = ["RoundGame", "round_problems"]
+__all__ = ["RoundGame", "round_key", "round_problems"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,6 +44,20 @@ class RoundGame:
     black_name: str
 
 
+def round_key(text: str) -> str:
+    """The round ``text`` as the checks compare it: each dot-separated part that is a number
+    without its leading zeros, trailing parts that are 0 left off, letters in one case:
+    ``01``, ``1.0`` and ``1`` are round 1; ``1.1`` and ``1.10`` (games 1 and 10 of round 1,
+    as PGN numbers them) stay apart."""
+    parts = [
+        (part.lstrip("0") or "0") if part.isascii() and part.isdigit() else part.casefold()
+        for part in text.strip().split(".")
+    ]
+    while len(parts) > 1 and parts[-1] == "0":
+        parts.pop()
+    return ".".join(parts)
+
+
 def round_problems(
     file_name: str, games: Iterable[RoundGame], round_field: str
 ) -> tuple[list[InputFileError], list[FileWarning]]:
@@ -52,7 +70,8 @@ def round_problems(
     for g in games:
         if g.round is None:
             continue
-        same = first_of.setdefault((g.event, g.round, g.day, g.white, g.black, g.result), g.line)
+        event, played_round = g.event.casefold(), round_key(g.round)
+        same = first_of.setdefault((event, played_round, g.day, g.white, g.black, g.result), g.line)
         if same != g.line:
             errors.append(
                 InputFileError(
@@ -63,7 +82,7 @@ def round_problems(
             )
             continue
         for player, name in ((g.white, g.white_name), (g.black, g.black_name)):
-            before = played.setdefault((g.event, g.round, player), g.line)
+            before = played.setdefault((event, played_round, player), g.line)
             if before != g.line:
                 warnings.append(
                     FileWarning(

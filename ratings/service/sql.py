@@ -52,6 +52,7 @@ from ratings.errors import RatingsError
 __all__ = [
     "BATCH_BYTES",
     "DEFAULT_BATCH",
+    "HEAP_LIMIT",
     "MAX_COLUMNS",
     "MAX_ROW_BYTES",
     "QueryError",
@@ -82,6 +83,13 @@ MAX_COLUMNS = 100
 with :data:`MAX_ROW_BYTES` per value, a row is at most 100 MB while it is read, before it
 is refused. The widest table, ``players``, has 24."""
 
+HEAP_LIMIT = 128 << 20
+"""The memory SQLite may use for a query of ``ratings sql`` run in a process of its own, in
+bytes (``PRAGMA hard_heap_limit``; :func:`open_query`'s ``heap_limit``). The length limit
+bounds a value returned, not the text an aggregate builds: twelve ``json_group_array`` over
+900 KB texts reached 4.4 GB before the 20 s limit. Sorting and grouping spill to temporary
+files past the page cache (2 MB), so an ordinary query needs a few MB."""
+
 _PROGRESS_OPS = 1_000
 """SQLite virtual-machine instructions between two looks at the clock (about 20
 microseconds; at 10,000, a query of one 1 MB value a row looked every 2 s)."""
@@ -101,7 +109,8 @@ class QueryError(RatingsError):
 
 
 class QueryMemoryError(QueryError):
-    """A value or a row longer than ``ratings sql`` reads (:data:`MAX_ROW_BYTES`)."""
+    """A value or a row longer than ``ratings sql`` reads (:data:`MAX_ROW_BYTES`), or a query
+    that needs more memory than it is given (:data:`HEAP_LIMIT`)."""
 
 
 def _value_too_long() -> QueryMemoryError:
@@ -115,6 +124,14 @@ def _row_too_long(size: int) -> QueryMemoryError:
     return QueryMemoryError(
         f"a row is {size:,} bytes long, more than ratings sql reads (at most "
         f"{MAX_ROW_BYTES:,}); select fewer or shorter columns"
+    )
+
+
+def _out_of_memory(limit: int) -> QueryMemoryError:
+    return QueryMemoryError(
+        f"out of memory while running the query (ratings sql lets SQLite use at most "
+        f"{limit >> 20} MiB); aggregate fewer or shorter values, or select fewer rows or "
+        "smaller columns"
     )
 
 
@@ -283,6 +300,7 @@ def open_query(
     *,
     timeout: float | None = None,
     batch_size: int = DEFAULT_BATCH,
+    heap_limit: int | None = None,
 ) -> Iterator[QueryStream]:
     """Run one statement on a read-only connection and stream its rows.
 
@@ -292,8 +310,13 @@ def open_query(
 
     :param timeout: seconds from now after which the query is stopped (None or 0: no
         limit), whether it is computing rows or waiting for the caller to take them.
+    :param heap_limit: SQLite: the bytes of memory SQLite may use in this process from now
+        on (:data:`HEAP_LIMIT`; ``PRAGMA hard_heap_limit``, which holds for every connection
+        of the process and can only be lowered): for a process that runs this query and
+        ends. PostgreSQL computes the rows on the server and sends them in bounded chunks.
     :raises QueryError: for any error the database reports, and for any statement that
         would write.
+    :raises QueryMemoryError: when SQLite needs more than ``heap_limit``.
     :raises QueryTimeoutError: when the time limit runs out.
     :raises ratings.privileges.ReaderRoleError: on PostgreSQL, when the reader role cannot be
         used.
@@ -302,8 +325,11 @@ def open_query(
         raise ValueError(f"timeout must be a number of seconds >= 0: {timeout!r}")
     _check_text(query)
     clock = _Clock(timeout)
-    opener = _open_sqlite if engine.dialect.name == "sqlite" else _open_postgresql
-    with opener(engine, query, clock, batch_size) as stream:
+    if engine.dialect.name != "sqlite":
+        with _open_postgresql(engine, query, clock, batch_size) as stream:
+            yield stream
+        return
+    with _open_sqlite(engine, query, clock, batch_size, heap_limit) as stream:
         yield stream
 
 
@@ -516,11 +542,13 @@ class _Printf:
 
 @contextmanager
 def _open_sqlite(
-    engine: Engine, query: str, clock: _Clock, batch_size: int
+    engine: Engine, query: str, clock: _Clock, batch_size: int, heap_limit: int | None
 ) -> Iterator[QueryStream]:
     with engine.connect() as conn:
         raw: Any = conn.connection.driver_connection
         raw.execute("PRAGMA query_only = ON")  # before BEGIN: pragmas autobegin in SQLAlchemy
+        if heap_limit is not None:
+            raw.execute(f"PRAGMA hard_heap_limit = {int(heap_limit)}")
         conn.begin()  # one snapshot for the whole query
         authorizer = _Authorizer()
         raw.set_authorizer(authorizer)
@@ -552,12 +580,21 @@ def _open_sqlite(
                 return QueryError(f"{text} (ratings sql reads at most {MAX_COLUMNS})")
             return QueryError(text)
 
+        def out_of_memory(exc: MemoryError) -> MemoryError | QueryMemoryError:
+            # SQLite's SQLITE_NOMEM is Python's MemoryError, as is the process's own: with
+            # the heap limit set, the error names it
+            if heap_limit is None:
+                return exc
+            return _out_of_memory(heap_limit)
+
         def chunks() -> Iterator[list[tuple[Any, ...]]]:
             while True:
                 try:
                     chunk = cursor.fetchmany(_FETCH_ROWS)
                 except sqlite3.Error as exc:
                     raise error(exc) from exc
+                except MemoryError as exc:
+                    raise out_of_memory(exc) from None
                 if not chunk:
                     return
                 yield chunk
@@ -567,6 +604,8 @@ def _open_sqlite(
                 cursor.execute(query)
             except sqlite3.Error as exc:
                 raise error(exc) from exc
+            except MemoryError as exc:
+                raise out_of_memory(exc) from None
             if cursor.description is None:
                 yield QueryStream((), _no_rows, clock)
             else:

@@ -243,7 +243,7 @@ def publish_site(
     pending = next((p.label for p in periods if p.status == "needs_rerate"), None)
     shared = Shared(
         periods, register, events, site_title, system, window, pending,
-        url or "", out.path,
+        url or "", out.workdir,
         out.identity, out.database, time_control, tuple(linked), show_birth_year,
     )  # fmt: skip
     site = Site(environment(), out, shared)

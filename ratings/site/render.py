@@ -4,7 +4,7 @@ part of the plan (:class:`Job`) at a time, in this process or in a worker."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -41,6 +41,9 @@ class Done:
     written: int
     unchanged: int
     bytes_written: int
+    staged: dict[str, str] = field(default_factory=dict)
+    """The files written and not yet in place (``key -> temporary name``), for the
+    process that holds the folder to rename (:mod:`ratings.site.placing`)."""
 
 
 class Site(ListPages, PlayerPages, EventPages, IndexPages):
