@@ -232,7 +232,7 @@ def test_on_a_terminal_each_player_is_asked_about(
         f"{first}:21: 'Ladron De Guevara Galar Fco J' is close to:\n"
         f"  1  {ladron} Ladrón de Guevara Galar, Francisco Javier (born 1961, ESP) [initials]\n"
         "  n  a new player\n"
-        "Which is it? (1, n, q) [q]: "
+        "Which is it? (1, n, q; or a player's id) [q]: "
     )
     assert table_rows(db, "SELECT name, player_id, source FROM player_aliases ORDER BY id") == [
         ("Ladron De Guevara Galar Fco J", ladron, "prompt"),

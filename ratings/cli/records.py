@@ -499,8 +499,12 @@ def player_alias_add(app: App, player_ref: str, name: str, reason: str | None) -
 @pass_app
 def player_alias_list(app: App, player_ref: str | None, fmt: str) -> None:
     """List the aliases (of one PLAYER): how each was given, by which import, when (UTC)."""
+    note = None
     with app.session(commit=False) as session:
+        if player_ref is not None:
+            player_ref, note = reading(session, player_ref)
         rows = alias_service.list_aliases(session, player_ref)
+    say_note(note)
     emit_rows(
         ("id", "player_id", "player", "alias", "source", "import_id", "created_at"),
         [(r.id, r.player_id, r.player, r.name, r.source, r.import_id, r.created_at)

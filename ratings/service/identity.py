@@ -42,6 +42,7 @@ __all__ = [
     "Question",
     "describe_facts",
     "load_identities",
+    "own_name_holders",
     "store_aliases",
 ]
 
@@ -367,6 +368,20 @@ def _load_identities(session: Session, *, ids: Iterable[int] | None = None) -> I
         if target in names:
             register.add_alias(target, name)
     return Identities(register, names)
+
+
+def own_name_holders(identities: Identities, name: str) -> list[tuple[int, str]]:
+    """The live registered players whose own name folds like ``name`` (the matcher's
+    folded-exact candidates that are registered names, not aliases): (id, name), by id.
+    An alias never takes such a name: it would give that player's games to another."""
+    found = identities.match(Facts(name), near=False)
+    register = identities.register
+    return sorted(
+        (c.player_id, identities.names[c.player_id])
+        for c in found.candidates
+        if c.kind is Kind.FOLDED and register.registered.get(c.player_id, False)
+        and c.spelling == identities.names[c.player_id]
+    )  # fmt: skip
 
 
 def alias_key(name: str) -> str:

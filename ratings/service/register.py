@@ -58,6 +58,7 @@ from ratings.service.storing import (
     ImportReport,
     PlayerChange,
     check_not_imported,
+    earlier_import,
     record_import,
 )
 
@@ -771,7 +772,7 @@ def import_players(
     update: bool = False,
     allow_same_name: bool = False,
     decisions: Decisions | None = None,
-    keep_corrected: bool = False,
+    take_sheet: bool = False,
 ) -> ImportReport:
     """Register the players of a players CSV, all of them or none (README.md#csv-formats).
 
@@ -786,7 +787,8 @@ def import_players(
     whose name folds alike (or an alias), not told apart by FIDE id, birth year, sex or
     federation, where a difference the register got by a logged correction since the sheet
     was made does not tell them apart. The columns the row fills replace the player's values
-    (with ``keep_corrected`` a value corrected since the sheet was made stays), each change
+    (a value the register got by a logged correction since the sheet was made stays, said
+    so, unless ``take_sheet``: a correction is newer than the sheet), each change
     is recorded as a ``player_edit`` correction (with the import's id) and listed in
     :attr:`ImportReport.changes`; rows that find no one are added; rows the matcher is not
     sure about are questions. A change to birth data or entry data marks the rated periods
@@ -796,10 +798,20 @@ def import_players(
     unless they are told apart (FIDE id or birthdate) and ``allow_same_name`` (or ``--new``
     for that row).
 
+    The same bytes imported before are refused, except with ``update``: the sheet is read
+    again, and when nothing in it changes the register, nothing is written
+    (:attr:`ImportReport.same_as_import` names the earlier import; what it changes is
+    recorded under that import).
+
     :raises InputFileErrors: naming the line and column of every problem; nothing stored.
     :raises MatchQuestionsError: for rows that need a decision (with the other problems).
     """
-    check_not_imported(session, data_hash, file_name)
+    earlier = None
+    if update:
+        found = earlier_import(session, data_hash, file_name)
+        earlier = None if found is None else found.id
+    else:
+        check_not_imported(session, data_hash, file_name)
     decisions = decisions or Decisions()
     if decisions.matches and not update:
         given, pid, _ = next(iter(decisions.matches.values()))
@@ -820,7 +832,15 @@ def import_players(
         errors.sort(key=lambda e: e.line or 0)
         raise InputFileErrors(errors)
 
-    import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
+    if (
+        earlier is not None
+        and not sheet.new
+        and not _would_change(session, sheet.matched, sheet.corrected, take_sheet)
+    ):
+        return ImportReport(file_name, players_unchanged=len(sheet.matched), same_as_import=earlier)
+    import_id = earlier
+    if import_id is None:
+        import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
     stored = _store_new(session, import_id, sheet.new, sheet.aliases)
     changes = _apply_updates(
         session,
@@ -829,7 +849,7 @@ def import_players(
         file_name,
         allow_same_name,
         sheet.corrected,
-        keep_corrected,
+        not take_sheet,
     )
     marked = None
     # new players join the lists from the next one (docs/DESIGN.md#who-is-on-a-list): only
@@ -849,7 +869,36 @@ def import_players(
         changes=tuple(changes),
         matched=tuple(sorted(sheet.counts.items())),
         aliases=tuple(stored),
+        same_as_import=earlier,
     )
+
+
+def _would_change(
+    session: Session,
+    matched: dict[int, tuple[PlayerRow, int]],
+    corrected: _Corrected | None,
+    take_sheet: bool,
+) -> bool:
+    """Whether applying the matched rows would change a player (a value corrected since the
+    sheet was made is kept unless ``take_sheet``)."""
+    if not matched:
+        return False
+    players = {
+        p.id: p for p in session.scalars(sa.select(Player).where(Player.id.in_(list(matched))))
+    }
+    for pid, (row, _) in matched.items():
+        player = players[pid]
+        for field, value in _row_values(row).items():
+            old = getattr(player, field)
+            if old == value:
+                continue
+            if take_sheet or corrected is None or corrected.since(pid, field, value) is None:
+                if field in ("birth_date", "birth_year") and not take_sheet and corrected:
+                    other = "birth_year" if field == "birth_date" else "birth_date"
+                    if corrected.since(pid, other, getattr(row, other)) is not None:
+                        continue  # birth data goes as one, kept with its correction
+                return True
+    return False
 
 
 def _store_new(

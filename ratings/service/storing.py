@@ -38,6 +38,22 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def earlier_import(session: Session, data_hash: str, file_name: str) -> Import | None:
+    """The import in force of the same bytes, if any (an undone one does not count); a path
+    longer than the ``imports`` table records (:data:`ratings.limits.MAX_FILE_NAME_LENGTH`)
+    is refused."""
+    if len(file_name) > limits.MAX_FILE_NAME_LENGTH:
+        raise InputFileError(
+            file_name,
+            None,
+            f"the file's path is longer than {limits.MAX_FILE_NAME_LENGTH} characters "
+            f"({len(file_name)}); import it from a shorter path",
+        )
+    return session.scalar(
+        sa.select(Import).where(Import.content_hash == data_hash, Import.undone_by.is_(None))
+    )
+
+
 def check_not_imported(session: Session, data_hash: str, file_name: str) -> None:
     """Refuse a file whose exact bytes were imported before (an import in force: an undone
     one may be imported again), or whose path is longer than
@@ -116,6 +132,9 @@ class ImportReport:
     """Names found beyond their key, by how (``folded``, ``alias``, ``match``): counts."""
     aliases: tuple[tuple[str, int], ...] = ()
     """The aliases the import stored: (name as written, player id)."""
+    same_as_import: int | None = None
+    """``import players --update`` of bytes imported before: that import's id (nothing is
+    recorded again; with nothing to change, nothing is written)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +154,8 @@ class PlayerChange:
     """The batch of the correction that gave the register ``old`` after the sheet was made
     (the sheet holds the value it replaced), if any."""
     kept: bool = False
-    """``--keep-corrected``: the register's corrected value stayed."""
+    """The register's corrected value stayed (the default; ``--take-sheet`` applies the
+    sheet's)."""
 
 
 def insert_events(
