@@ -92,6 +92,7 @@ __all__ = [
     "evidence",
     "fold",
     "fold_text",
+    "given_names",
     "sort_key",
 ]
 
@@ -805,6 +806,12 @@ def _compatible(a: str, b: str) -> bool:
         if OSA.distance(a, b, score_cutoff=2) <= 1:
             return True
     return _transliterated(a, b)
+
+
+def given_names(name: str) -> str:
+    """The given names as written: after the comma, else the name."""
+    _, comma, given = name.partition(",")
+    return given.strip() if comma and given.strip() else name
 
 
 def given_names_conflict(a: str, b: str) -> bool:

@@ -554,9 +554,9 @@ def test_matching_by_fide_id_and_by_name(tmp_path: Path, db: Path) -> None:
     path = trf_file(
         tmp_path / "event.trf",
         # Anna's name differs in the file: her FIDE id finds her
-        player_line(1, "Smith, Anna", ["   2 w 1", "   3 b ="], rating="2100",
+        player_line(1, "Smith, Anna", ["   2 w 1", "   3 b ="], rating="1950",
                     fide_id="4100018"),
-        player_line(2, "Bert  Jones", ["   1 b 0"], rating="2200"),
+        player_line(2, "Bert  Jones", ["   1 b 0"], rating="2050"),
         player_line(3, "Cleo", ["0000 - H", "   1 w ="], rating="1900", fide_id="123",
                     sex="w", fed="ger", birth="2001/02/03"),
     )  # fmt: skip
@@ -637,8 +637,15 @@ def test_an_ambiguous_name_needs_a_decision(tmp_path: Path, db: Path) -> None:
     assert db.read_bytes() == before
     code, out, _ = run(db, "import", "trf", str(path), "--match", "Bert=2")
     assert code == 0
-    assert "Alias 'Bert' kept for player 2 (BERT)\n" in out
-    assert rows(db, "SELECT name, player_id, source FROM player_aliases") == [("Bert", 2, "match")]
+    # 'Bert' is player 1's name too, and the file gives nothing that tells them apart: the
+    # decision holds for this file only (an alias would hand player 1's name to player 2)
+    assert (
+        "Not kept: 'Bert' not kept as an alias of player 2: it is the name of player 1 "
+        "(Bert), and the file gives nothing that tells them apart; the next file that writes "
+        "it so asks again\n"
+    ) in out
+    assert rows(db, "SELECT count(*) FROM player_aliases") == [(0,)]
+    assert rows(db, "SELECT white_id, black_id FROM games") == [(3, 2)]
 
 
 # --- rated periods -------------------------------------------------------------------------

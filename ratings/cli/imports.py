@@ -100,6 +100,8 @@ def say_matched(report: service.ImportReport) -> None:
         click.echo(f"Players found {', '.join(parts)}")
     for name, pid in report.aliases:
         click.echo(f"Alias {name!r} kept for player {pid}")
+    for line in report.unkept:
+        click.echo(f"Not kept: {line}")
 
 
 def _summary(report: service.ImportReport) -> None:

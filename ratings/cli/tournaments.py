@@ -96,10 +96,13 @@ def _asked(report: service.TournamentReport) -> None:
         )
 
 
-def say_aliases(aliases: tuple[tuple[str, int, str], ...]) -> None:
-    """One line per alias an import stored (only once it is saved)."""
+def say_aliases(aliases: tuple[tuple[str, int, str], ...], unkept: tuple[str, ...] = ()) -> None:
+    """One line per alias an import stored (only once it is saved), and one per decision
+    not kept as an alias."""
     for name, pid, registered in aliases:
         click.echo(f"Alias {name!r} kept for player {pid} ({registered})")
+    for line in unkept:
+        click.echo(f"Not kept: {line}")
 
 
 def _event(event: EventSummary) -> str:
@@ -226,7 +229,7 @@ def import_trf(
     )
     click.echo(_players(report))
     say_late(late)
-    say_aliases(report.aliases)
+    say_aliases(report.aliases, report.unkept)
     _footer(report)
     warn_unknown_games(app, content_hash=service.content_hash(data))
 
@@ -312,7 +315,7 @@ def import_pgn(
     if dry_run:
         _show_matches(report)
     else:
-        say_aliases(report.aliases)
+        say_aliases(report.aliases, report.unkept)
     say_late(late)
     _footer(report)
     if dry_run:

@@ -31,6 +31,7 @@ from ratings.service.identity import (
     MatchQuestionsError,
     Question,
     load_identities,
+    screen_aliases,
     store_aliases,
 )
 from ratings.service.rounds import RoundGame, round_problems
@@ -72,7 +73,7 @@ class PlayerIndex:
         self._identities: Identities | None = None
         self.questions: list[Question] = []
         self._asked: dict[str, Question | None] = {}
-        self.aliases: list[tuple[str, int, str]] = []
+        self.aliases: list[tuple[str, int, str, Facts | None]] = []
         """Decisions to remember: (name as written, player id, source)."""
         self.counts: dict[str, int] = defaultdict(int)
         """How names were found beyond their key: ``folded``, ``alias``, ``match``."""
@@ -118,7 +119,7 @@ class PlayerIndex:
                 pid = merged[pid]
             self.by_fide[fide_id] = pid
 
-    def _whole(self) -> Identities:
+    def whole(self) -> Identities:
         if self._identities is None:  # the whole register, once: only for names no key finds
             self._identities = load_identities(self.session)
         return self._identities
@@ -140,7 +141,7 @@ class PlayerIndex:
             if text not in self._counted:
                 self._counted.add(text)
                 self.counts["match"] += 1
-                self.aliases.append((text, pid, decided[0]))
+                self.aliases.append((text, pid, decided[0], None))
             return pid
         found = self.by_name.get(key_of_stored(text), [])
         if len(found) == 1:
@@ -152,7 +153,7 @@ class PlayerIndex:
             if self._asked[folded] is None:
                 raise ValueError(f"unknown player: {ref!r}")
             return None
-        identities = self._whole()
+        identities = self.whole()
         match = identities.match(Facts(text))
         if match.certain is not None:
             how = "alias" if match.certain.kind is Kind.ALIAS else "folded"
@@ -246,7 +247,8 @@ def import_games(
         if duplicates:
             raise DuplicateImportError(duplicates)
     import_id = record_import(session, "games_csv", file_name, data_hash, len(rows))
-    aliases = store_aliases(session, index.aliases, import_id)
+    kept, unkept = screen_aliases(index.whole(), index.aliases) if index.aliases else ([], [])
+    aliases = store_aliases(session, kept, import_id)
     _store_games(session, import_id, resolved, spans, lists, default_list)
     marked = mark_touched(
         session,
@@ -264,6 +266,7 @@ def import_games(
         warnings=tuple(warnings),
         matched=tuple(sorted(index.counts.items())),
         aliases=tuple(aliases),
+        unkept=tuple(unkept),
     )
 
 

@@ -146,6 +146,7 @@ def import_pgn(
             else None,
             warnings=warnings,
             aliases=aliases,
+            unkept=tuple(resolver.unkept),
         )
 
     if dry_run:

@@ -49,9 +49,11 @@ from ratings.service.common import (
 from ratings.service.identity import (
     SHOWN_CANDIDATES,
     Decisions,
+    Identities,
     MatchQuestionsError,
     Question,
     load_identities,
+    screen_aliases,
     store_aliases,
 )
 from ratings.service.storing import (
@@ -600,7 +602,7 @@ class _Sheet:
         self.matched: dict[int, tuple[PlayerRow, int]] = {}  # player id -> (row, line)
         self.new: list[PlayerRow] = []
         self.new_keys: dict[str, list[PlayerRow]] = {}
-        self.aliases: list[tuple[str, int | PlayerRow, str]] = []
+        self.aliases: list[tuple[str, int | PlayerRow, str, Facts]] = []
         self.counts: dict[str, int] = {}
         self.hint = "" if update else "; 'import players --update' refreshes registered players"
         self.live = set(self.identities.names)
@@ -647,7 +649,7 @@ class _Sheet:
                                   f"{row.fide_id}{self.hint}", "fide_id")  # fmt: skip
         if target is None and decided is not None and decided[1] is not None:
             target = decided[1]
-            self.aliases.append((row.name, target, decided[0]))
+            self.aliases.append((row.name, target, decided[0], _row_facts(row)))
             self.counts["match"] = self.counts.get("match", 0) + 1
         is_new_decision = decided is not None and decided[1] is None
         if target is None and not is_new_decision:
@@ -758,7 +760,7 @@ class _Sheet:
                 self.error(row, f"{row.name!r} is already registered: {listed}; if this is "
                            "another person, confirm with --allow-same-name", "name")  # fmt: skip
         if is_new_decision:
-            self.aliases.append((row.name, row, "new"))
+            self.aliases.append((row.name, row, "new", _row_facts(row)))
         earlier.append(row)
         self.new.append(row)
 
@@ -841,7 +843,7 @@ def import_players(
     import_id = earlier
     if import_id is None:
         import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
-    stored = _store_new(session, import_id, sheet.new, sheet.aliases)
+    stored, unkept = _store_new(session, import_id, sheet.new, sheet.aliases, sheet.identities)
     changes = _apply_updates(
         session,
         sheet.matched,
@@ -869,6 +871,7 @@ def import_players(
         changes=tuple(changes),
         matched=tuple(sorted(sheet.counts.items())),
         aliases=tuple(stored),
+        unkept=tuple(unkept),
         same_as_import=earlier,
     )
 
@@ -905,8 +908,9 @@ def _store_new(
     session: Session,
     import_id: int,
     new: Sequence[PlayerRow],
-    aliases: Sequence[tuple[str, int | PlayerRow, str]],
-) -> list[tuple[str, int]]:
+    aliases: Sequence[tuple[str, int | PlayerRow, str, Facts]],
+    identities: Identities,
+) -> tuple[list[tuple[str, int]], list[str]]:
     """Insert the new players of a players CSV (set-based; they join the lists from the next
     one, docs/DESIGN.md#who-is-on-a-list) and store the aliases the decisions made, a new
     player's by the id it got."""
@@ -945,7 +949,7 @@ def _store_new(
         ),
     )  # fmt: skip
     created: dict[int, int] = {}
-    if any(isinstance(p, PlayerRow) for _, p, _ in aliases):
+    if any(isinstance(p, PlayerRow) for _, p, _, _ in aliases):
         created = {
             line: pid
             for line, pid in zip(
@@ -956,11 +960,14 @@ def _store_new(
                 strict=True,
             )
         }
-    return store_aliases(
-        session,
-        [(n, created[p.line] if isinstance(p, PlayerRow) else p, src) for n, p, src in aliases],
-        import_id,
+    kept, unkept = screen_aliases(
+        identities,
+        [
+            (n, created[p.line] if isinstance(p, PlayerRow) else p, src, said)
+            for n, p, src, said in aliases
+        ],
     )
+    return store_aliases(session, kept, import_id), unkept
 
 
 def _births(session: Session) -> dict[int, tuple[dt.date | None, int | None]]:

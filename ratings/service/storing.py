@@ -132,6 +132,8 @@ class ImportReport:
     """Names found beyond their key, by how (``folded``, ``alias``, ``match``): counts."""
     aliases: tuple[tuple[str, int], ...] = ()
     """The aliases the import stored: (name as written, player id)."""
+    unkept: tuple[str, ...] = ()
+    """Decisions not kept as aliases, each said why."""
     same_as_import: int | None = None
     """``import players --update`` of bytes imported before: that import's id (nothing is
     recorded again; with nothing to change, nothing is written)."""
