@@ -66,6 +66,8 @@ def test_values_corrected_since_the_sheet_are_shown_and_applied_or_kept(
         "value: correction 1 set 1984-02-05 since)",
         f"Imported 1 new player, updated 1 (2 unchanged) from {sheet}",
         "Players found 1 by the name folded (accents, word order, punctuation)",
+        "  line 2: 'Novak, Jiri' taken for player 1 (Novák, Jiří): the name folded (accents, "
+        "word order, punctuation)",
     ]
     # the correction is newer than the sheet: kept by default (--keep-corrected still says so)
     for flags in ((), ("--keep-corrected",)):
@@ -79,6 +81,8 @@ def test_values_corrected_since_the_sheet_are_shown_and_applied_or_kept(
             "made, correction 1; the sheet has 1984-05-02; --take-sheet takes it)",
             f"Imported 1 new player, updated 0 (3 unchanged) from {sheet}",
             "Players found 1 by the name folded (accents, word order, punctuation)",
+            "  line 2: 'Novak, Jiri' taken for player 1 (Novák, Jiří): the name folded "
+            "(accents, word order, punctuation)",
         ]
     kept = again
     for database in (db, kept):  # never a second Novák

@@ -92,12 +92,20 @@ _FOUND = (
 )
 
 
+def say_taken(taken: Sequence[service.Taken]) -> None:
+    """One line per player taken other than by the exact registered name or FIDE id."""
+    for item in taken:
+        click.echo(f"  {item}")
+
+
 def say_matched(report: service.ImportReport) -> None:
-    """How many names were found beyond their key, and the aliases kept (after the commit)."""
+    """How many names were found beyond their key (and who each was taken for), and the
+    aliases kept (after the commit)."""
     counts = dict(report.matched)
     parts = [f"{counts[how]} {what}" for how, what in _FOUND if counts.get(how)]
     if parts:
         click.echo(f"Players found {', '.join(parts)}")
+    say_taken(report.taken)
     for name, pid in report.aliases:
         click.echo(f"Alias {name!r} kept for player {pid}")
     for line in report.unkept:

@@ -11,7 +11,14 @@ from sqlalchemy.orm import Session
 from ratings import files, service
 from ratings.cli import App, pass_app
 from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
-from ratings.cli.imports import FILE, PERIOD, import_, read_bytes, warn_unknown_games
+from ratings.cli.imports import (
+    FILE,
+    PERIOD,
+    import_,
+    read_bytes,
+    say_taken,
+    warn_unknown_games,
+)
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
@@ -228,6 +235,7 @@ def import_trf(
         f"in {_event(event)} from {file}"
     )
     click.echo(_players(report))
+    say_taken(report.taken)
     say_late(late)
     say_aliases(report.aliases, report.unkept)
     _footer(report)
@@ -315,6 +323,7 @@ def import_pgn(
     if dry_run:
         _show_matches(report)
     else:
+        say_taken(report.taken)
         say_aliases(report.aliases, report.unkept)
     say_late(late)
     _footer(report)

@@ -36,7 +36,9 @@ from ratings.service.identity import (
 )
 from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
+    WHY,
     ImportReport,
+    Taken,
     check_not_imported,
     first_rated_day,
     history_error,
@@ -78,6 +80,8 @@ class PlayerIndex:
         self.counts: dict[str, int] = defaultdict(int)
         """How names were found beyond their key: ``folded``, ``alias``, ``match``."""
         self._counted: set[str] = set()
+        self.taken: list[Taken] = []
+        """Who was taken for whom beyond exact names and FIDE ids, in file order."""
         merged: dict[int, int] = {}
         select = sa.select(
             Player.id, Player.name, Player.name_key, Player.fide_id, Player.merged_into_id
@@ -119,6 +123,9 @@ class PlayerIndex:
                 pid = merged[pid]
             self.by_fide[fide_id] = pid
 
+    def _took(self, line: int, text: str, pid: int, why: str) -> None:
+        self.taken.append(Taken(line, text, pid, self.whole().names.get(pid, ""), why))
+
     def whole(self) -> Identities:
         if self._identities is None:  # the whole register, once: only for names no key finds
             self._identities = load_identities(self.session)
@@ -142,6 +149,7 @@ class PlayerIndex:
                 self._counted.add(text)
                 self.counts["match"] += 1
                 self.aliases.append((text, pid, decided[0], None))
+                self._took(line, text, pid, WHY[decided[0]])
             return pid
         found = self.by_name.get(key_of_stored(text), [])
         if len(found) == 1:
@@ -160,6 +168,8 @@ class PlayerIndex:
             if text not in self._counted:
                 self._counted.add(text)
                 self.counts[how] += 1
+                why = f"alias {match.certain.spelling!r}" if how == "alias" else WHY[how]
+                self._took(line, text, match.certain.player_id, why)
             return match.certain.player_id
         if not match.candidates:
             self._asked[folded] = None
@@ -267,6 +277,7 @@ def import_games(
         matched=tuple(sorted(index.counts.items())),
         aliases=tuple(aliases),
         unkept=tuple(unkept),
+        taken=tuple(sorted(index.taken, key=lambda t: t.line)),
     )
 
 

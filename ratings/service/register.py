@@ -57,8 +57,10 @@ from ratings.service.identity import (
     store_aliases,
 )
 from ratings.service.storing import (
+    WHY,
     ImportReport,
     PlayerChange,
+    Taken,
     check_not_imported,
     earlier_import,
     record_import,
@@ -604,12 +606,17 @@ class _Sheet:
         self.new_keys: dict[str, list[PlayerRow]] = {}
         self.aliases: list[tuple[str, int | PlayerRow, str, Facts]] = []
         self.counts: dict[str, int] = {}
+        self.taken: list[Taken] = []
         self.hint = "" if update else "; 'import players --update' refreshes registered players"
         self.live = set(self.identities.names)
         self.births_of = _births(session)
         self.by_key: dict[str, list[int]] = {}
         for pid, registered_name in self.identities.names.items():
             self.by_key.setdefault(names.key_of_stored(registered_name), []).append(pid)
+
+    def took(self, row: PlayerRow, pid: int, why: str) -> None:
+        """Say who a row was taken for (beyond its exact name or FIDE id)."""
+        self.taken.append(Taken(row.line, row.name, pid, self.identities.names[pid], why))
 
     def label(self, pid: int) -> str:
         """A registered player as an error names them: id, name, FIDE id, birth."""
@@ -651,6 +658,7 @@ class _Sheet:
             target = decided[1]
             self.aliases.append((row.name, target, decided[0], _row_facts(row)))
             self.counts["match"] = self.counts.get("match", 0) + 1
+            self.took(row, target, WHY[decided[0]])
         is_new_decision = decided is not None and decided[1] is None
         if target is None and not is_new_decision:
             target = self._by_matcher(row, key)
@@ -720,6 +728,8 @@ class _Sheet:
             if names.key_of_stored(self.register.facts[target].name) != key:
                 how = "alias" if certain.kind is Kind.ALIAS else "folded"
                 self.counts[how] = self.counts.get(how, 0) + 1
+                self.took(row, target, f"alias {certain.spelling!r}" if how == "alias"
+                          else WHY[how])  # fmt: skip
             return target
         if not self.update and same:
             # registered already (the name folded): a namesake must be told apart
@@ -872,6 +882,7 @@ def import_players(
         matched=tuple(sorted(sheet.counts.items())),
         aliases=tuple(stored),
         unkept=tuple(unkept),
+        taken=tuple(sheet.taken),
         same_as_import=earlier,
     )
 

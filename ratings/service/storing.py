@@ -107,6 +107,38 @@ def history_error(session: Session, day: dt.date) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Taken:
+    """A file's player found other than by the exact registered name or a FIDE id: who
+    the import took for whom, and why (the report every import and dry run gives)."""
+
+    line: int
+    spelling: str
+    """The name as the file writes it."""
+    player_id: int
+    player: str
+    """The registered name of the player taken."""
+    why: str
+    """``the name folded``, ``alias 'Novak J.'``, ``your decision (--match)``..."""
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.spelling!r} taken for player {self.player_id} " \
+            f"({self.player}): {self.why}"  # fmt: skip
+
+    def as_json(self) -> dict[str, object]:
+        """The row of ``--format json``."""
+        return {"line": self.line, "spelling": self.spelling, "player_id": self.player_id,
+                "player": self.player, "why": self.why}  # fmt: skip
+
+
+WHY = {
+    "folded": "the name folded (accents, word order, punctuation)",
+    "match": "your decision (--match, --match-file)",
+    "prompt": "your answer at the prompt",
+}
+"""Why a :class:`Taken` player was taken, by how it was found (an alias says which)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ImportReport:
     """What an import stored."""
 
@@ -134,6 +166,8 @@ class ImportReport:
     """The aliases the import stored: (name as written, player id)."""
     unkept: tuple[str, ...] = ()
     """Decisions not kept as aliases, each said why."""
+    taken: tuple[Taken, ...] = ()
+    """Who the import took for whom, beyond exact names and FIDE ids, in line order."""
     same_as_import: int | None = None
     """``import players --update`` of bytes imported before: that import's id (nothing is
     recorded again; with nothing to change, nothing is written)."""

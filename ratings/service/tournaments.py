@@ -71,6 +71,8 @@ from ratings.service.identity import (
     store_aliases,
 )
 from ratings.service.storing import (
+    WHY,
+    Taken,
     history_error,
 )
 
@@ -158,6 +160,17 @@ class TournamentReport:
     def count(self, how: str) -> int:
         """Players resolved one way (one of :data:`HOW`)."""
         return sum(1 for p in self.players if p.how == how)
+
+    @property
+    def taken(self) -> tuple[Taken, ...]:
+        """The players taken other than by the exact registered name or FIDE id, in line
+        order: by the name folded, an alias, a decision."""
+        why = {"folded": WHY["folded"], "alias": "an alias", "match": "your decision"}
+        return tuple(
+            Taken(p.line, p.name, p.player_id, p.registered_name, why[p.how])
+            for p in sorted(self.players, key=lambda p: p.line)
+            if p.how in why and p.player_id is not None
+        )
 
 
 # --- player matching ---------------------------------------------------------------------
