@@ -430,6 +430,7 @@ class Register:
     _by_word: dict[str, _Entries] = field(default_factory=dict)
     _by_prefix: dict[str, _Entries] = field(default_factory=dict)
     _pending: list[tuple[_Spelling, tuple[tuple[str, ...], ...]]] = field(default_factory=list)
+    _exclude: int | None = None
 
     def add_player(self, player_id: int, facts: Facts, *, registered: bool = True) -> None:
         """A live player (or, ``registered=False``, one the import creates)."""
@@ -497,6 +498,7 @@ class Register:
         *,
         near: bool = True,
         excused: Excuse | None = None,
+        exclude: int | None = None,
     ) -> Match:
         """The decision about ``who`` (rule 6), with every candidate, best first.
 
@@ -506,7 +508,10 @@ class Register:
         :param excused: ``excused(player_id, field)`` true when a difference in that field
             (``birth year``, ``sex``, ``federation``) is explained (a value corrected in the
             register since the file was made) and is no evidence against.
+        :param exclude: a player not to consider (``player duplicates`` asks about each
+            registered player in turn).
         """
+        self._exclude = exclude
         by_id = self.fide_candidate(who, excused)
         if by_id is not None:
             return Match(by_id if is_sure_by_fide_id(by_id) else None, (by_id,))
@@ -543,6 +548,8 @@ class Register:
         excused: Excuse | None,
     ) -> None:
         pid = spelling.player_id
+        if pid == self._exclude:
+            return
         them = self.facts[pid]
         if who.fide_id is not None and them.fide_id is not None and who.fide_id != them.fide_id:
             if kind not in (Kind.ALIAS, Kind.FOLDED):

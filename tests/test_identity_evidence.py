@@ -134,3 +134,27 @@ def test_new_for_a_namesake_never_hands_over_the_registered_name(tmp_path: Path,
     assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id DESC LIMIT 1") == [(1, 2)]
     # the adult's own name was not handed over: no alias of player 3 was stored for it
     assert rows(db, "SELECT count(*) FROM player_aliases") == [(1,)]
+
+
+def test_player_duplicates_lists_likely_pairs_with_the_merge(db: Path) -> None:
+    for args in (
+        ("Smith, Anthony", "--birthdate", "1990"),
+        ("Tony Smith", "--birthdate", "1990"),  # a nickname, the same year
+        ("Mirzoev, Azer", "--fide-id", "13400304"),
+        ("Mirzoev, Azer", "--fide-id", "13400340", "--allow-same-name"),  # one digit off
+        ("Novák, Jiří", "--birthdate", "1980"),
+        ("Novak, Jiri", "--birthdate", "2010", "--allow-same-name"),  # told apart
+        ("Nepomniachtchi, Ian",),
+        ("Ian Nepomnyashchy",),
+    ):
+        assert run(db, "player", "add", *args)[0] == 0, args
+    code, out, err = run(db, "player", "duplicates", "--format", "csv")
+    assert code == 0, err
+    assert out.splitlines() == [
+        "keep,keep_name,duplicate,duplicate_name,how,evidence_for,merge",
+        '3,"Mirzoev, Azer",4,"Mirzoev, Azer",FIDE id one digit off,none,ratings player merge 3 4',
+        '1,"Smith, Anthony",2,Tony Smith,nickname,birth year,ratings player merge 1 2',
+        '7,"Nepomniachtchi, Ian",8,Ian Nepomnyashchy,transliteration,none,ratings player merge 7 8',
+    ]
+    assert run(db, "player", "merge", "1", "2", "--yes")[0] == 0
+    assert "Tony Smith" not in run(db, "player", "duplicates")[1]

@@ -513,6 +513,28 @@ def player_alias_list(app: App, player_ref: str | None, fmt: str) -> None:
     )  # fmt: skip
 
 
+@player.command("duplicates")
+@FORMAT
+@pass_app
+def player_duplicates(app: App, fmt: str) -> None:
+    """List pairs of registered players who may be one person, likeliest first, each with
+    how the names are close, what both give alike, and the 'player merge' that joins them
+    (a pair told apart by FIDE ids, birth year, sex or federation is left out)."""
+    from ratings.service.duplicates import likely_duplicates
+
+    with app.session(commit=False) as session:
+        pairs = likely_duplicates(session)
+    if not pairs and fmt == "table":
+        click.echo("No likely duplicates", err=True)
+        return
+    emit_rows(
+        ("keep", "keep_name", "duplicate", "duplicate_name", "how", "evidence_for", "merge"),
+        [(p.keep, p.keep_name, p.duplicate, p.duplicate_name, p.how, p.evidence, p.merge)
+         for p in pairs],
+        fmt,
+    )  # fmt: skip
+
+
 @player_alias.command("remove")
 @click.argument("name", metavar="NAME")
 @WHY
