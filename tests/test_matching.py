@@ -4,8 +4,11 @@ decision, and the blocking that keeps it off all pairs."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ratings.matching import Facts, Kind, Register, fold, sort_key
+from ratings.service.identity import Identities, screen_aliases
 
 FOLDED, ALIAS, INITIALS, MISSING, TYPO = (
     Kind.FOLDED,
@@ -395,3 +398,51 @@ def test_namesakes_decided_with_new_ask_again_without_the_evidence() -> None:
     lacking = register.match(Facts("Novak Jiri"))
     assert lacking.certain is None
     assert {c.player_id for c in lacking.candidates} == {1, 2}
+
+
+# --- no decision hands a registered name to another player -----------------------------------
+
+_POOL = ("Novák, Jiří", "Novak Jiri", "Smith, Ann", "Ann Smith", "Novák, Jan", "Smith, A.")
+
+
+@given(
+    registered=st.lists(
+        st.tuples(st.sampled_from(_POOL), st.sampled_from((None, 1980, 2010))),
+        min_size=1,
+        max_size=5,
+    ),
+    decisions=st.lists(
+        st.tuples(
+            st.sampled_from(_POOL),
+            st.one_of(st.none(), st.integers(1, 5)),  # None: --new
+            st.sampled_from((None, 1980, 2010)),  # the birth year the file gives
+        ),
+        max_size=6,
+    ),
+)
+@settings(max_examples=150, deadline=None)
+def test_no_decision_attaches_a_registered_name_to_another_player(
+    registered: list[tuple[str, int | None]],
+    decisions: list[tuple[str, int | None, int | None]],
+) -> None:
+    """Whatever --new and --match decisions are kept (as imports keep them: screened, with
+    the evidence that told players apart), a file that writes a registered player's exact
+    name, with nothing else, is that player or a question: never another player."""
+    register = Register()
+    names: dict[int, str] = {}
+    for pid, (name, year) in enumerate(registered, 1):
+        register.add_player(pid, Facts(name, birth_year=year))
+        names[pid] = name
+    identities = Identities(register, names)
+    for name, target, year in decisions:
+        said = Facts(name, birth_year=year)
+        if target is None or target not in names:  # --new: a player created from the file
+            target = max(names) + 1
+            register.add_player(target, said)
+            names[target] = name
+        kept, _ = screen_aliases(identities, [(name, target, "match", said)])
+        for spelling, pid, _, needs in kept:
+            register.add_alias(pid, spelling, needs)
+    for pid, name in names.items():
+        found = register.match(Facts(name)).certain
+        assert found is None or found.player_id == pid, (name, pid, found)
