@@ -17,7 +17,9 @@ of the two checkouts alternates from one repeat to the next), each checkout's ow
 - ``rate``: rating every period from scratch, on a fresh copy of that checkout's imported
   database;
 - ``rerate``: one result of period 2 turned round, then ``rate`` (every later period re-rated),
-  on a fresh copy of that checkout's rated database.
+  on a fresh copy of that checkout's rated database;
+- ``import`` (only when ``--steps`` names it): the games CSV imported, as ``import games``
+  does, on a fresh copy of that checkout's database holding the register only.
 
 Each step runs in a fresh subprocess with ``PYTHONPATH`` set to its checkout; its time is
 measured inside the subprocess around the work (imports excluded), as in ``bench/run.py``.
@@ -158,7 +160,12 @@ def run(
         folder = work / name
         folder.mkdir(parents=True, exist_ok=True)
         imported[name], rated[name] = folder / "imported.db", folder / "rated.db"
-        if reuse and imported[name].exists() and rated[name].exists():
+        if (
+            reuse
+            and imported[name].exists()
+            and rated[name].exists()
+            and (folder / "players.db").exists()
+        ):
             turned[name] = _game_to_turn(rated[name], start)
             continue
         template = folder / "players.db"
@@ -166,8 +173,13 @@ def run(
         print(f"{name}: database and import ...", file=sys.stderr, flush=True)
         _run(tree, ["-c", SETUP, str(template), str(data / "players.csv")])
         _same_periods(template)
+        shutil.copyfile(template, folder / "register.db")
         _worker(tree, "import", template, str(data / "games.csv"))
         shutil.copyfile(template, imported[name])
+        shutil.move(folder / "register.db", folder / "players.db")  # the step "import" starts here
+        if "import" in steps and len(steps) == 1:
+            turned[name] = 0  # only the import is measured: no rated database needed
+            continue
         _worker(tree, "rate", template)
         shutil.copyfile(template, rated[name])
         turned[name] = _game_to_turn(rated[name], start)
@@ -180,10 +192,12 @@ def run(
         for step in steps:
             for name in order:
                 db = work / name / "work.db"
-                shutil.copyfile(imported[name] if step == "rate" else rated[name], db)
+                source = {"import": work / name / "players.db", "rate": imported[name]}
+                shutil.copyfile(source.get(step, rated[name]), db)
                 print(f"repeat {repeat + 1}: {step} ({name}) ...", file=sys.stderr, flush=True)
-                arg = "" if step == "rate" else str(turned[name])
-                results[step][name].append(_worker(trees[name], step, db, arg))
+                arg = {"rate": "", "import": str(data / "games.csv")}.get(step, str(turned[name]))
+                done = _worker(trees[name], step, db, arg)
+                results[step][name].append({"periods": 0, "changed": 0, **done})
     elapsed = time.perf_counter() - began
 
     lines = [
@@ -232,7 +246,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--work", type=Path, default=Path("/tmp/ratings-before-after"))
     parser.add_argument(
-        "--steps", default="rate,rerate", help="comma-separated: rate, rerate (default both)"
+        "--steps",
+        default="rate,rerate",
+        help="comma-separated: import (the games CSV into the register), rate, rerate "
+        "(default rate,rerate)",
     )
     parser.add_argument(
         "--reuse", action="store_true", help="keep the databases an earlier run left in --work"

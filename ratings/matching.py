@@ -9,12 +9,18 @@ player (:meth:`Register.match`).
 The rules, in order:
 
 1. **FIDE id.** When the incoming player and a registered one both have a FIDE id, the id
-   decides: the same id is the same person whatever the names say (the importers check the
-   name beside it on their own), a different id is never a match, nor a candidate.
+   is strong evidence, not proof: the same id is the same person unless the two sides give
+   a different birth year, sex or given name, or ratings more than :data:`FAR_RATING`
+   apart (then it is a question naming both; a federation alone differs when a player
+   transfers). A different id is never a match; beside a name that folds alike, an id one
+   digit off (one digit changed, two neighbours swapped) is a candidate.
 2. **Alias.** A spelling the administrator once said is a registered player (an import's
    ``--match``, ``--match-file``, ``--new`` or prompt answer, ``player alias add``; stored
    in ``player_aliases``) finds that player again, compared folded (rule 3). The name of a
    record merged into another one works the same way for the player it was merged into.
+   An alias never outweighs a registered player's own name: where another live player has
+   the name, only evidence decides, and an alias kept with the evidence that told its
+   player from a namesake (``needs``) finds him only in a file that gives it.
 3. **Folding.** Names are compared after :func:`fold`: Unicode compatibility forms and case
    folded; letters transliterated to ASCII (anyascii: ``ř`` -> ``r``, ``ø`` -> ``o``, ``ł``
    -> ``l``, ``ß`` -> ``ss``, the dotless ``\u0131`` and ``İ`` -> ``i``, ``ễ`` -> ``e``,
@@ -23,9 +29,12 @@ The rules, in order:
    separate words, apostrophes vanish (``O'Brien`` = ``OBrien``); name particles also glued
    to the next word (``De Vries`` = ``DeVries``, ``van der Berg`` = ``Vanderberg``, ``O
    Brien`` = ``OBrien``, ``Mac Donald`` = ``MacDonald``; a particle written after the given
-   name, ``Berg, Jan van der``, belongs to the surname); and the words in any order
-   (``Surname, Given`` = ``Surname Given`` = ``Given Surname``). Names that fold alike are
-   the same name: a *folded-exact* candidate.
+   name, ``Berg, Jan van der``, belongs to the surname; a particle never crosses the comma:
+   ``De, Anna`` is not ``Deanna``); and the words in any order (``Surname Given`` =
+   ``Given Surname`` = ``Surname, Given``) when one side has no comma. With a comma on both
+   sides the surname and given names keep their roles: ``James, Thomas`` beside ``Thomas,
+   James`` is a candidate (*swapped*), never the same name. Names that fold alike are the
+   same name: a *folded-exact* candidate.
 4. **Near names** are candidates, never automatic matches:
 
    * *initials*: every word of one name equal to a word of the other or an initial or short
@@ -35,11 +44,19 @@ The rules, in order:
    * *missing words*: every word of the shorter name in the longer one (``Garcia, Juan`` and
      ``García López, Juan``; ``Smith, John`` and ``Smith, John Jr.``);
    * *typos*: an edit distance of 1 between the folded names, 2 when the shorter one has more
-     than 8 letters (optimal string alignment: a swap of two letters counts as one; rapidfuzz).
+     than 8 letters (optimal string alignment: a swap of two letters counts as one; rapidfuzz);
+   * *nicknames*: the words not shared pair up as a name and its nickname (``Tony`` and
+     ``Anthony``; the ``nicknames`` package's table, Apache-2.0);
+   * *transliterations*: the words not shared pair up as two romanisations of one name
+     (:func:`romanised`: ``Nepomnyashchy`` and ``Nepomniachtchi``, ``Hsieh`` and ``Xie``);
+   * *cut names*: a name that fills a fixed-width column (a TRF's 33 characters) and with
+     which a registered name begins.
 
-   Initials and missing words need at least one whole word of two or more letters in common.
+   Initials, missing words, nicknames and transliterations need at least one whole word of
+   two or more letters in common (a name romanised otherwise in every word apart).
 5. **Evidence.** Birth year, sex and federation (a FIDE federation code on both sides),
-   where both sides have one, count for the candidate (equal) or against it (different).
+   where both sides have one, count for the candidate (equal) or against it (different);
+   a rating more than :data:`FAR_RATING` away counts against.
 6. **Decision.** Certain: one alias, or else one folded-exact candidate, without evidence
    against it (folded-exact candidates with evidence against are set aside first; the one
    left must then have evidence for it: two namesakes told apart by their birth years leave
@@ -75,6 +92,7 @@ __all__ = [
     "evidence",
     "fold",
     "fold_text",
+    "given_names",
     "sort_key",
 ]
 
@@ -114,18 +132,20 @@ def _words(text: str) -> list[str]:
     return [w for w in _WORD_BREAKS.split(text) if w]
 
 
-def _glued(text: str) -> list[str] | None:
-    """The words with each run of particles glued to the word after it (``van der Berg`` ->
-    ``vanderberg``); particles after the given name (``Berg, Jan van der``) first moved
-    before the surname. None when there is nothing to glue."""
-    surname, comma, given = text.partition(",")
-    words = _words(surname)
-    if comma:
-        rest = _words(given)
-        moved: list[str] = []
-        while rest and rest[-1] in PARTICLES:
-            moved.insert(0, rest.pop())
-        words = moved + words + rest
+def _parts(text: str) -> tuple[list[str], list[str]]:
+    """A ``Surname, Given`` name's surname words and given words (folded ASCII text):
+    particles written after the given name (``Berg, Jan van der``) belong to the surname."""
+    surname, _, given = text.partition(",")
+    words, rest = _words(surname), _words(given)
+    moved: list[str] = []
+    while rest and rest[-1] in PARTICLES:
+        moved.insert(0, rest.pop())
+    return moved + words, rest
+
+
+def _glue(words: list[str]) -> list[str]:
+    """Each run of particles glued to the word after it (``van der berg`` ->
+    ``vanderberg``); a run at the end stays as it is."""
     out: list[str] = []
     run = ""
     for word in words:
@@ -138,7 +158,50 @@ def _glued(text: str) -> list[str] | None:
             out.append(word)
     if run:
         out.append(run)
-    return out if len(out) < len(words) else None
+    return out
+
+
+def _glued(text: str) -> list[str] | None:
+    """The words with each run of particles glued to the word after it (``van der Berg`` ->
+    ``vanderberg``); particles after the given name (``Berg, Jan van der``) first moved
+    before the surname. With a comma, particles are glued within the surname only: a
+    particle never crosses the comma (``De, Anna`` is not ``Deanna``). None when there is
+    nothing to glue."""
+    if "," not in text:
+        words = _words(text)
+        out = _glue(words)
+        return out if len(out) < len(words) else None
+    surname, given = _parts(text)
+    glued = _glue(surname)
+    if len(glued) == len(surname) and surname + given == _words(text):
+        return None
+    return glued + given
+
+
+_SUFFIXES = frozenset({"jr", "sr", "jnr", "snr", "ii", "iii", "iv"})
+"""Words that belong to neither the surname nor the given names (``Smith Jr., John`` is
+``Smith, John Jr``)."""
+
+
+def _roles(name: str) -> set[tuple[tuple[str, ...], tuple[str, ...]]]:
+    """A ``Surname, Given`` name as (surname words, given words), sorted, in each folded
+    form (plain, German/Nordic spellings, particles glued within the surname). Two names
+    with commas are one name only if some form of each agrees in both parts."""
+    if name.isascii():
+        texts = [name]
+    else:
+        folded = unicodedata.normalize("NFKC", name).casefold()
+        texts = [_ascii(folded)]
+        if not _DIGRAPH_LETTERS.isdisjoint(folded):
+            texts.append(_ascii(folded.translate(_DIGRAPHS)))
+    out: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
+    for text in texts:
+        surname, given = _parts(text)
+        surname = [w for w in surname if w not in _SUFFIXES]
+        given = [w for w in given if w not in _SUFFIXES]
+        for words in (surname, _glue(surname)):
+            out.add((tuple(sorted(words)), tuple(sorted(given))))
+    return out
 
 
 class Folded:
@@ -244,9 +307,18 @@ class Kind(enum.Enum):
     FIDE_ID = "FIDE id"
     ALIAS = "alias"
     FOLDED = "same name"
+    SWAPPED = "surname and given name swapped"
+    FIDE_TYPO = "FIDE id one digit off"
+    CUT = "name cut at the column width"
     INITIALS = "initials"
+    NICKNAME = "nickname"
+    TRANSLITERATION = "transliteration"
     MISSING_WORDS = "missing words"
     TYPO = "typo"
+
+
+NEAR_KINDS = frozenset(Kind) - {Kind.FIDE_ID, Kind.ALIAS, Kind.FOLDED}
+"""Kinds that are only ever candidates (questions), never a match by themselves."""
 
 
 _RANK = {kind: rank for rank, kind in enumerate(Kind)}
@@ -262,6 +334,18 @@ class Facts:
     sex: str | None = None
     """``m`` or ``f``."""
     federation: str | None = None
+    rating: int | None = None
+    """A rating the file gives, or the register's (the newest list's, else the entry
+    rating): one more than :data:`FAR_RATING` away from the other side's is evidence
+    against."""
+    cut: bool = False
+    """The name fills a fixed-width column (a TRF's 33 characters): it may be cut short,
+    so registered names it begins are candidates (:attr:`Kind.CUT`)."""
+
+
+FAR_RATING = 500
+"""Rating points between the file's rating and the register's beyond which the two are
+evidence against one person (a 1000 against a 1900; a junior's best year is less)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,7 +361,9 @@ class Candidate:
     evidence_for: tuple[str, ...] = ()
     """``birth year``, ``sex``, ``federation``: what both sides give alike."""
     evidence_against: tuple[str, ...] = ()
-    """What both sides give and differs."""
+    """What both sides give and differs (``birth year``, ``sex``, ``federation``,
+    ``rating``, ``given name``), or what a decision needs and the file lacks
+    (``no birth year``...)."""
 
     @property
     def rank(self) -> tuple[int, int, int, int, int]:
@@ -318,6 +404,9 @@ class _Spelling:
     player_id: int
     text: str
     alias: bool
+    needs: Facts | None = None
+    """An alias kept with the evidence that told its player from a namesake: it finds the
+    player only in a file that gives that evidence alike."""
 
 
 @dataclass(slots=True)
@@ -341,6 +430,7 @@ class Register:
     _by_word: dict[str, _Entries] = field(default_factory=dict)
     _by_prefix: dict[str, _Entries] = field(default_factory=dict)
     _pending: list[tuple[_Spelling, tuple[tuple[str, ...], ...]]] = field(default_factory=list)
+    _exclude: int | None = None
 
     def add_player(self, player_id: int, facts: Facts, *, registered: bool = True) -> None:
         """A live player (or, ``registered=False``, one the import creates)."""
@@ -350,9 +440,26 @@ class Register:
             self.by_fide[facts.fide_id] = player_id
         self._index(_Spelling(player_id, facts.name, alias=False), fold(facts.name))
 
-    def add_alias(self, player_id: int, spelling: str) -> None:
-        """Another spelling of a live player: an alias, or a merged record's name."""
-        self._index(_Spelling(player_id, spelling, alias=True), fold(spelling))
+    def add_alias(self, player_id: int, spelling: str, needs: Facts | None = None) -> None:
+        """Another spelling of a live player: an alias, or a merged record's name;
+        ``needs``: the evidence a file must give for the alias to find the player."""
+        self._index(_Spelling(player_id, spelling, alias=True, needs=needs), fold(spelling))
+
+    def fide_candidate(self, who: Facts, excused: Excuse | None = None) -> Candidate | None:
+        """The player ``who``'s FIDE id finds, with the evidence both sides give (rule 1):
+        None when the id is not held. Its :attr:`Candidate.evidence_against` names a birth
+        year, sex, rating or given name that differs: then it is a question, not a match
+        (:func:`is_sure_by_fide_id`)."""
+        if who.fide_id is None or who.fide_id not in self.by_fide:
+            return None
+        pid = self.by_fide[who.fide_id]
+        them = self.facts[pid]
+        agree, differ = evidence(who, them)
+        if given_names_conflict(who.name, them.name):
+            differ = (*differ, "given name")
+        if excused is not None:
+            differ = tuple(f for f in differ if not excused(pid, f))
+        return Candidate(pid, Kind.FIDE_ID, them.name, 0, agree, differ)
 
     def add_fide_id(self, fide_id: int, player_id: int) -> None:
         """A FIDE id that finds a live player without being its own (a merged record's)."""
@@ -391,6 +498,7 @@ class Register:
         *,
         near: bool = True,
         excused: Excuse | None = None,
+        exclude: int | None = None,
     ) -> Match:
         """The decision about ``who`` (rule 6), with every candidate, best first.
 
@@ -400,17 +508,26 @@ class Register:
         :param excused: ``excused(player_id, field)`` true when a difference in that field
             (``birth year``, ``sex``, ``federation``) is explained (a value corrected in the
             register since the file was made) and is no evidence against.
+        :param exclude: a player not to consider (``player duplicates`` asks about each
+            registered player in turn).
         """
-        if who.fide_id is not None and who.fide_id in self.by_fide:
-            pid = self.by_fide[who.fide_id]
-            found = Candidate(pid, Kind.FIDE_ID, self.facts[pid].name)
-            return Match(found, (found,))
+        self._exclude = exclude
+        by_id = self.fide_candidate(who, excused)
+        if by_id is not None:
+            return Match(by_id if is_sure_by_fide_id(by_id) else None, (by_id,))
         folded = fold(who.name)
         best: dict[int, Candidate] = {}
         others: set[int] = set()
+        roles = _roles(who.name) if "," in who.name else None
         for key in folded.keys:
             for spelling in _entries(self._by_key, key):
                 kind = Kind.ALIAS if spelling.alias else Kind.FOLDED
+                if (
+                    roles is not None
+                    and "," in spelling.text
+                    and roles.isdisjoint(_roles(spelling.text))
+                ):
+                    kind = Kind.SWAPPED  # both sides say which words are the surname
                 self._consider(best, others, who, spelling, kind, 0, excused)
         if near and not any(
             c.kind in (Kind.ALIAS, Kind.FOLDED) and self.registered[c.player_id]
@@ -431,14 +548,22 @@ class Register:
         excused: Excuse | None,
     ) -> None:
         pid = spelling.player_id
+        if pid == self._exclude:
+            return
         them = self.facts[pid]
         if who.fide_id is not None and them.fide_id is not None and who.fide_id != them.fide_id:
-            if kind in (Kind.ALIAS, Kind.FOLDED):
+            if kind not in (Kind.ALIAS, Kind.FOLDED):
+                return  # rule 1: never a match
+            if not (self.registered[pid] and one_digit_off(who.fide_id, them.fide_id)):
                 others.add(pid)
-            return  # rule 1: never a match
+                return
+            kind = Kind.FIDE_TYPO  # the same name, an id one keystroke away: a question
         if kind not in (Kind.ALIAS, Kind.FOLDED) and not self.registered[pid]:
             return
         agree, differ = evidence(who, them)
+        if spelling.needs is not None:
+            more_for, more_against = _needed(who, spelling.needs)
+            agree, differ = (*agree, *more_for), (*differ, *more_against)
         if excused is not None:
             differ = tuple(f for f in differ if not excused(pid, f))
         found = Candidate(pid, kind, spelling.text, distance, agree, differ)
@@ -474,11 +599,21 @@ class Register:
             typo_pool.setdefault(id(s), s)
         folds: dict[int, Folded] = {}
         for spelling in sharing:
-            kind = _relation(folded, folds.setdefault(id(spelling), fold(spelling.text)))
+            other = folds[id(spelling)] = fold(spelling.text)
+            kind = _relation(folded, other)
+            if kind is None and who.cut and _begins(spelling.text, who.name):
+                kind = Kind.CUT
+            if kind is None:
+                kind = _given_relation(folded, other)
             if kind is not None:
                 self._consider(best, others, who, spelling, kind, 0, excused)
         if not typo_pool:
             return
+        for key, spelling in typo_pool.items():
+            if key not in folds:  # no whole word in common: every word romanised otherwise?
+                other = folds[key] = fold(spelling.text)
+                if _given_relation(folded, other, shared=False) is not None:
+                    self._consider(best, others, who, spelling, Kind.TRANSLITERATION, 0, excused)
         from rapidfuzz.distance import OSA  # only when near names are looked for
 
         mine = (folded.key, _second_letter_order(folded))
@@ -583,6 +718,171 @@ def _abbreviates(a: str, b: str) -> bool:
     return all(letter in letters for letter in short[1:])
 
 
+def _begins(registered: str, cut: str) -> bool:
+    """Whether a registered name goes on where a name cut at a column's width stops."""
+    a = " ".join(_words(fold_text(registered)))
+    b = " ".join(_words(fold_text(cut)))
+    return len(a) > len(b) > 0 and a.startswith(b)
+
+
+_NICKNAMES: dict[str, frozenset[str]] | None = None
+
+
+def nicknames_of(word: str) -> frozenset[str]:
+    """The names ``word`` is a nickname of, and its nicknames (``tony``: ``anthony``...),
+    from the ``nicknames`` package's hand-kept table of English names (Apache-2.0)."""
+    global _NICKNAMES  # loaded once, only when a near name is looked for
+    if _NICKNAMES is None:
+        from nicknames import NickNamer
+
+        table: dict[str, set[str]] = {}
+        for canonical, nicks in NickNamer().nickname_lookup.items():
+            for nick in nicks:
+                table.setdefault(canonical, set()).add(nick)
+                table.setdefault(nick, set()).add(canonical)
+        _NICKNAMES = {k: frozenset(v) for k, v in table.items()}
+    return _NICKNAMES.get(word, frozenset())
+
+
+_WADE_GILES = {
+    "chang": "zhang", "chao": "zhao", "chen": "chen", "cheng": "zheng", "chiang": "jiang",
+    "chien": "qian", "chin": "jin", "chou": "zhou", "chu": "zhu", "chung": "zhong",
+    "hsiao": "xiao", "hsieh": "xie", "hsu": "xu", "hsueh": "xue", "jen": "ren", "kao": "gao",
+    "kuo": "guo", "kung": "gong", "teng": "deng", "tsai": "cai", "tsao": "cao", "tseng": "zeng",
+    "tsui": "cui", "yeh": "ye", "chan": "chen", "cheung": "zhang", "wong": "huang",
+    "hwang": "huang", "lau": "liu", "leung": "liang", "kwok": "guo", "tse": "xie",
+    "chow": "zhou", "lee": "li", "yip": "ye", "tsang": "zeng", "kwan": "guan",
+}  # fmt: skip
+"""Chinese surnames in Wade-Giles (and Cantonese) spellings, as pinyin writes them."""
+
+_ROMAN_RULES = tuple(
+    (re.compile(pattern), repl)
+    for pattern, repl in (
+        (r"x", "ks"),
+        (r"schtsch|shch|chtch|tsch|sch|tch|sh|ch|zh|kh|cz|sz", "X"),
+        (r"ij|iy|yi|ji|y|j", "i"),
+        (r"w", "v"),
+        (r"ou", "u"),
+        (r"(.)\1", r"\1"),
+    )
+)
+"""Cyrillic and Greek romanisations (English, French, German, Polish, ISO) brought to one
+skeleton: the hushing and hissing sounds one letter, ``y``/``j``/``i`` one, ``w`` a ``v``,
+``ou`` a ``u``, double letters single (``Nepomnyashchy`` = ``Nepomniachtchi``)."""
+
+
+def romanised(word: str) -> str:
+    """A folded word's romanisation skeleton (:data:`_ROMAN_RULES`, Chinese surnames by
+    :data:`_WADE_GILES` first)."""
+    text = _WADE_GILES.get(word, word)
+    for pattern, repl in _ROMAN_RULES:
+        text = pattern.sub(repl, text)
+    return text
+
+
+def _transliterated(a: str, b: str) -> bool:
+    """Two words that may be one name romanised two ways."""
+    if a == b or min(len(a), len(b)) < 3:
+        return False
+    from rapidfuzz.distance import OSA
+
+    if OSA.distance(a, b, score_cutoff=2) <= 1:
+        return False  # one keystroke: a typo (rule 4), not another romanisation
+    return _romanised_alike(a, b)
+
+
+def _romanised_alike(a: str, b: str) -> bool:
+    """Two words whose romanisation skeletons are equal, or (six letters or more) one
+    letter apart."""
+    from rapidfuzz.distance import OSA
+
+    x, y = romanised(a), romanised(b)
+    if x == y:
+        return True
+    return min(len(x), len(y)) >= 6 and OSA.distance(x, y, score_cutoff=2) <= 1
+
+
+def _compatible(a: str, b: str) -> bool:
+    """Two words that may be one given name: equal, an initial or abbreviation, a
+    nickname, a typo (words of five letters or more), or a transliteration."""
+    if a == b or _abbreviates(a, b) or b in nicknames_of(a):
+        return True
+    if min(len(a), len(b)) >= 5:
+        from rapidfuzz.distance import OSA
+
+        if OSA.distance(a, b, score_cutoff=2) <= 1:
+            return True
+    return _transliterated(a, b)
+
+
+def given_names(name: str) -> str:
+    """The given names as written: after the comma, else the name."""
+    _, comma, given = name.partition(",")
+    return given.strip() if comma and given.strip() else name
+
+
+def given_names_conflict(a: str, b: str) -> bool:
+    """Whether two names beside one FIDE id give given names that cannot be one person's
+    (``Sanchez Merino, David`` and ``Sánchez Merino, Christian``): with commas on both
+    sides, the given names; otherwise the words the two do not share, when each has some.
+    Initials, nicknames, typos and transliterations are no conflict."""
+    if "," in a and "," in b:
+        ga = [w for w in _parts(fold_text(a))[1] if w not in _SUFFIXES]
+        gb = [w for w in _parts(fold_text(b))[1] if w not in _SUFFIXES]
+    else:
+        wa = [w for w in _words(fold_text(a)) if w not in _SUFFIXES]
+        wb = [w for w in _words(fold_text(b)) if w not in _SUFFIXES]
+        shared = set(wa) & set(wb)
+        if not shared:
+            return False  # no word in common: the importers refuse such a name outright
+        ga = [w for w in wa if w not in shared]
+        gb = [w for w in wb if w not in shared]
+    if not ga or not gb:
+        return False
+    return not any(_compatible(x, y) for x in ga for y in gb)
+
+
+def _given_relation(a: Folded, b: Folded, *, shared: bool = True) -> Kind | None:
+    """Nicknames or transliterations between two names that share a whole word: the words
+    they do not share pair up, each pair a nickname (``Tony`` and ``Anthony``) or two
+    romanisations (``Nepomnyashchy`` and ``Nepomniachtchi``). ``shared=False``: names of
+    two words or more that share none, every pair a transliteration (``Yakovenko, Dmitry``
+    and ``Jakovenko, Dmitrij``)."""
+    x, y = list(a.words), list(b.words)
+    common = [w for w in x if w in y and len(w) >= 2]
+    if not shared:
+        if common or len(x) < 2 or len(x) != len(y):
+            return None
+        rest = list(y)
+        for word in x:
+            pair = next((o for o in rest if _romanised_alike(word, o)), None)
+            if pair is None:
+                return None
+            rest.remove(pair)
+        return Kind.TRANSLITERATION
+    shared_words = common
+    if not shared_words:
+        return None
+    for w in shared_words:
+        if w in x and w in y:
+            x.remove(w)
+            y.remove(w)
+    if not x or len(x) != len(y):
+        return None
+    found: Kind | None = None
+    for word in x:
+        pair = next((o for o in y if o in nicknames_of(word)), None)
+        kind = Kind.NICKNAME
+        if pair is None:
+            pair = next((o for o in y if _transliterated(word, o)), None)
+            kind = Kind.TRANSLITERATION
+        if pair is None:
+            return None
+        y.remove(pair)
+        found = kind if found in (None, Kind.TRANSLITERATION) else found
+    return found
+
+
 def evidence(who: Facts, them: Facts) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(agreeing, differing) fields among birth year, sex and federation (rule 5)."""
     agree: list[str] = []
@@ -598,17 +898,81 @@ def evidence(who: Facts, them: Facts) -> tuple[tuple[str, ...], tuple[str, ...]]
         if mine is None or theirs is None:
             continue
         (agree if mine == theirs else differ).append(name)
+    if (
+        who.rating is not None
+        and them.rating is not None
+        and abs(who.rating - them.rating) > FAR_RATING
+    ):
+        differ.append("rating")  # a close rating is no evidence for: namesakes play alike
+    return tuple(agree), tuple(differ)
+
+
+def is_sure_by_fide_id(found: Candidate) -> bool:
+    """Whether a FIDE id's player is certain: no birth year, sex, rating or given name
+    against (a federation differs when a player transfers: that alone does not)."""
+    return not any(f != "federation" for f in found.evidence_against)
+
+
+def one_digit_off(a: int, b: int) -> bool:
+    """Two FIDE ids a keystroke apart: one digit changed, or two neighbours swapped."""
+    x, y = str(a), str(b)
+    if len(x) != len(y) or x == y:
+        return False
+    diff = [i for i in range(len(x)) if x[i] != y[i]]
+    if len(diff) == 1:
+        return True
+    i, j = diff[0], diff[-1]
+    return len(diff) == 2 and j == i + 1 and x[i] == y[j] and x[j] == y[i]
+
+
+_NEEDS = (("birth year", "birth_year"), ("FIDE id", "fide_id"), ("sex", "sex"),
+          ("federation", "federation"))  # fmt: skip
+
+
+def _needed(who: Facts, needs: Facts) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """What an alias kept with evidence finds in the file: agreeing fields, and the fields
+    that differ or that the file does not give (``no birth year``)."""
+    agree: list[str] = []
+    differ: list[str] = []
+    for label, attr in _NEEDS:
+        wanted = getattr(needs, attr)
+        if wanted is None:
+            continue
+        given = getattr(who, attr)
+        if given is None:
+            differ.append(f"no {label}")
+        elif (str(given).upper() if attr == "federation" else given) == wanted:
+            agree.append(label)
+        elif label not in differ:
+            differ.append(label)
     return tuple(agree), tuple(differ)
 
 
 def _decide(ranked: tuple[Candidate, ...], registered: dict[int, bool]) -> Candidate | None:
     """Rule 6 on the ranked candidates."""
     aliases = [c for c in ranked if c.kind is Kind.ALIAS]
+    same = [c for c in ranked if c.kind is Kind.FOLDED]
     if aliases:
         clean = [c for c in aliases if not c.evidence_against]
         ids = {c.player_id for c in aliases}
-        return clean[0] if len(ids) == 1 and clean else None
-    same = [c for c in ranked if c.kind is Kind.FOLDED]
+        if len(ids) != 1:
+            return None
+        if not clean:
+            # the alias's evidence says it is not its player: the one registered name the
+            # evidence agrees with may still be certain
+            alike = [c for c in same if not c.evidence_against and c.player_id not in ids]
+            if len(alike) == 1 and alike[0].evidence_for and registered[alike[0].player_id]:
+                return alike[0]
+            return None
+        chosen = clean[0]
+        # an alias never outweighs a registered player's own name: only the evidence the
+        # alias was kept with (or the register's) tells them apart
+        rivals = [
+            c for c in same
+            if c.player_id != chosen.player_id and registered[c.player_id]
+            and not c.evidence_against
+        ]  # fmt: skip
+        return None if rivals and not chosen.evidence_for else chosen
     if not same:
         return None
     clean = [c for c in same if not c.evidence_against]

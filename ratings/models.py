@@ -694,6 +694,14 @@ class PlayerAlias(Base):
     for ``player alias add``."""
     created_at: Mapped[dt.datetime]
     """UTC, naive."""
+    birth_year: Mapped[int | None]
+    """With ``fide_id``, ``sex`` and ``federation``: the evidence the alias needs (NULL:
+    none). A decision for a spelling that is another live player's own name is kept only
+    with the file's values that told the two apart; the alias then finds its player only
+    in a file that gives them alike (:mod:`ratings.matching`, rule 2)."""
+    fide_id: Mapped[int | None] = mapped_column(sa.BigInteger)
+    sex: Mapped[str | None] = mapped_column(sa.String(1))
+    federation: Mapped[str | None] = mapped_column(sa.String(3))
 
     def __repr__(self) -> str:
         return f"PlayerAlias(id={self.id!r}, player_id={self.player_id!r}, name={self.name!r})"

@@ -153,7 +153,15 @@ def test_the_walk_ends_with_one_record_per_person(tmp_path: Path, db: Path) -> N
         "--match", f"Rodriguez Cabrera Fco. Javier={rodriguez}",
     )  # fmt: skip
     assert code == 0, err
-    assert out.splitlines()[1:] == [
+    lines = out.splitlines()
+    taken = [line for line in lines if line.startswith("  line ")]
+    # every member found otherwise than by the exact name is named, with why
+    assert len(taken) == 13
+    assert (
+        f"  line 21: 'Ladron De Guevara Galar Fco J' taken for player {ladron} (Ladrón de "
+        "Guevara Galar, Francisco Javier): your decision"
+    ) in taken
+    assert [line for line in lines[1:] if line not in taken] == [
         "Players: 39 created, 0 matched by FIDE id, 0 matched by name, 11 by the name folded "
         "(accents, word order, punctuation), 2 by your decisions",
         f"Alias 'Ladron De Guevara Galar Fco J' kept for player {ladron} "
@@ -232,7 +240,7 @@ def test_on_a_terminal_each_player_is_asked_about(
         f"{first}:21: 'Ladron De Guevara Galar Fco J' is close to:\n"
         f"  1  {ladron} Ladrón de Guevara Galar, Francisco Javier (born 1961, ESP) [initials]\n"
         "  n  a new player\n"
-        "Which is it? (1, n, q) [q]: "
+        "Which is it? (1, n, q; or a player's id) [q]: "
     )
     assert table_rows(db, "SELECT name, player_id, source FROM player_aliases ORDER BY id") == [
         ("Ladron De Guevara Galar Fco J", ladron, "prompt"),

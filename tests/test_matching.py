@@ -4,8 +4,11 @@ decision, and the blocking that keeps it off all pairs."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ratings.matching import Facts, Kind, Register, fold, sort_key
+from ratings.service.identity import Identities, screen_aliases
 
 FOLDED, ALIAS, INITIALS, MISSING, TYPO = (
     Kind.FOLDED,
@@ -13,6 +16,13 @@ FOLDED, ALIAS, INITIALS, MISSING, TYPO = (
     Kind.INITIALS,
     Kind.MISSING_WORDS,
     Kind.TYPO,
+)
+SWAPPED, NICKNAME, TRANSLIT, FIDE_TYPO, CUT = (
+    Kind.SWAPPED,
+    Kind.NICKNAME,
+    Kind.TRANSLITERATION,
+    Kind.FIDE_TYPO,
+    Kind.CUT,
 )
 NEW = None
 
@@ -176,9 +186,13 @@ def test_a_fide_id_decides_and_a_conflicting_one_is_never_a_match() -> None:
     same = register.match(Facts("Someone Else", fide_id=13400304))
     assert same.certain is not None
     assert same.certain.kind is Kind.FIDE_ID
-    other = register.match(Facts("Mirzoev Azer", fide_id=13400305))
+    other = register.match(Facts("Mirzoev Azer", fide_id=13400999))
     assert other.candidates == ()
     assert other.other_fide_ids == (1,)
+    # one digit off beside the same name: a question, never a new player silently
+    typo = register.match(Facts("Mirzoev Azer", fide_id=13400305))
+    assert typo.certain is None
+    assert [(c.player_id, c.kind) for c in typo.candidates] == [(1, FIDE_TYPO)]
     # a side without an id is no conflict
     assert register.match(Facts("Mirzoev Azer")).certain is not None
 
@@ -222,7 +236,10 @@ def test_an_alias_decides_over_a_folded_name() -> None:
     register = _register((17, Facts("Novák, Jiří", birth_year=1984)), (53, Facts("Novak Jiri")))
     assert register.match(Facts("Novak Jiri")).certain is None
     register.add_alias(53, "Novak Jiri")
-    found = register.match(Facts("NOVAK, Jiri"))
+    # an alias never outweighs a registered player's own name: 17 is still a question
+    assert register.match(Facts("NOVAK, Jiri")).certain is None
+    register.add_alias(53, "Jiri Novak ml.")
+    found = register.match(Facts("NOVAK, Jiri ml."))
     assert found.certain is not None
     assert (found.certain.player_id, found.certain.kind) == (53, Kind.ALIAS)
     # the alias of a player whose data contradicts the file is a question again
@@ -269,3 +286,163 @@ def test_blocking_compares_only_names_that_share_a_word_or_its_first_letters() -
     common.add_player(9_999, Facts("Garcia, Juan"))
     assert [c.player_id for c in common.match(Facts("Garcia Juan Jr")).candidates] == [9_999]
     assert common.match(Facts("Garcia")).candidates == ()
+
+
+# --- evidence both ways, and the candidates that are never automatic ------------------------
+
+MATCH, ASK = "match", "ask"
+CHRISTIAN = Facts("Sánchez Merino, Christian", fide_id=22244913, birth_year=1996, sex="m")
+ADULT = Facts("Novák, Jiří", birth_year=1980)
+
+# (class, registered players, incoming player, outcome, the candidate's kind)
+EVIDENCE: list[tuple[str, tuple[Facts, ...], Facts, str | None, Kind | None]] = [
+    # relatives sharing a FIDE id: the id alone never joins two people
+    ("relatives sharing a FIDE id", (CHRISTIAN,),
+     Facts("Sanchez Merino, David", fide_id=22244913, birth_year=2005), ASK, Kind.FIDE_ID),
+    ("relatives sharing a FIDE id", (CHRISTIAN,),
+     Facts("Sanchez Merino, David", fide_id=22244913), ASK, Kind.FIDE_ID),
+    ("relatives sharing a FIDE id", (CHRISTIAN,),
+     Facts("Sanchez Merino Christian", fide_id=22244913, birth_year=2005), ASK, Kind.FIDE_ID),
+    ("relatives sharing a FIDE id", (CHRISTIAN,),
+     Facts("Sanchez Merino, C.", fide_id=22244913, birth_year=1996), MATCH, Kind.FIDE_ID),
+    ("relatives sharing a FIDE id", (CHRISTIAN,),
+     Facts("Sanchez Merino, Christian", fide_id=22244913, sex="f"), ASK, Kind.FIDE_ID),
+    ("relatives sharing a FIDE id", (CHRISTIAN,),  # a transfer: the federation alone does not
+     Facts("Sanchez Merino, Christian", fide_id=22244913, federation="AND"), MATCH,
+     Kind.FIDE_ID),
+    # swapped order with commas: the comma says which word is the surname
+    ("swapped order with commas", (Facts("Thomas, James"),), Facts("James, Thomas"), ASK,
+     SWAPPED),
+    ("swapped order with commas", (Facts("Martin, Thomas"),), Facts("Thomas, Martin"), ASK,
+     SWAPPED),
+    ("swapped order with commas", (Facts("Thomas, James"),), Facts("James Thomas"), MATCH,
+     FOLDED),  # one side without a comma: order-free
+    ("swapped order with commas", (Facts("Thomas, James"),), Facts("THOMAS,JAMES"), MATCH,
+     FOLDED),
+    # particles never cross the comma
+    ("particles", (Facts("Deanna, Smith"),), Facts("De, Anna Smith"), ASK, INITIALS),
+    ("particles", (Facts("van der Berg, Jan"),), Facts("Berg, Jan van der"), MATCH, FOLDED),
+    ("particles", (Facts("de Vries, Erik"),), Facts("DeVries, Erik"), MATCH, FOLDED),
+    # a far rating is evidence against
+    ("far rating", (Facts("Novák, Jiří", rating=1900),), Facts("Novak, Jiri", rating=1000),
+     ASK, FOLDED),
+    ("far rating", (Facts("Novák, Jiří", rating=1900),), Facts("Novak, Jiri", rating=1750),
+     MATCH, FOLDED),
+    ("far rating", (Facts("Novák, Jiří", fide_id=1234567, rating=1900),),
+     Facts("Novak, Jiri", fide_id=1234567, rating=1000), ASK, Kind.FIDE_ID),
+    # transliterations
+    ("transliterations", (Facts("Nepomniachtchi, Ian"),), Facts("Nepomnyashchy, Ian"), ASK,
+     TRANSLIT),
+    ("transliterations", (Facts("Grischuk, Alexander"),), Facts("Grichtchouk, Alexander"),
+     ASK, TRANSLIT),
+    ("transliterations", (Facts("Yakovenko, Dmitry"),), Facts("Jakovenko, Dmitrij"), ASK,
+     TRANSLIT),
+    ("transliterations", (Facts("Zhang, Wei"),), Facts("Chang, Wei"), ASK, TYPO),
+    ("transliterations", (Facts("Cao, Yang"),), Facts("Tsao, Yang"), ASK, TRANSLIT),
+    ("transliterations", (Facts("Xie, Jun"),), Facts("Hsieh, Jun"), ASK, TRANSLIT),
+    ("transliterations", (Facts("Nepomniachtchi, Ian"),), Facts("Nakamura, Ian"), None, None),
+    # nicknames (the nicknames package's table)
+    ("nicknames", (Facts("Smith, Anthony"),), Facts("Smith, Tony"), ASK, NICKNAME),
+    ("nicknames", (Facts("Jones, William"),), Facts("Bill Jones"), ASK, NICKNAME),
+    ("nicknames", (Facts("Jones, William"),), Facts("Jones, Mary"), None, None),
+    # one-digit FIDE ids beside the same name
+    ("one-digit FIDE ids", (Facts("Mirzoev, Azer", fide_id=13400304),),
+     Facts("Mirzoev, Azer", fide_id=13400340), ASK, FIDE_TYPO),  # two neighbours swapped
+    ("one-digit FIDE ids", (Facts("Mirzoev, Azer", fide_id=13400304),),
+     Facts("Mirzoev, Azer", fide_id=13400307), ASK, FIDE_TYPO),
+    ("one-digit FIDE ids", (Facts("Mirzoev, Azer", fide_id=13400304),),
+     Facts("Mirzoev, Azer", fide_id=13411104), None, None),
+    # a name cut at the TRF's 33 characters
+    ("cut names", (Facts("Ladrón de Guevara Galar, Francisco Javier"),),
+     Facts("Ladron de Guevara Galar, Francisc", cut=True), ASK, CUT),
+    ("cut names", (Facts("Ladrón de Guevara Galar, Francisco Javier"),),
+     Facts("Ladron de Guevara Galar, Francisc"), None, None),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("registered", "incoming", "outcome", "kind"),
+    [pytest.param(*case[1:], id=f"{case[0]}: {case[2].name}") for case in EVIDENCE],
+)
+def test_evidence_and_candidates(
+    registered: tuple[Facts, ...], incoming: Facts, outcome: str | None, kind: Kind | None
+) -> None:
+    register = _register(*((pid, facts) for pid, facts in enumerate(registered, 1)))
+    found = register.match(incoming)
+    if outcome is None:
+        assert found.candidates == ()
+        return
+    assert found.candidates[0].kind is kind
+    assert (found.certain is not None) == (outcome == MATCH)
+
+
+def test_namesakes_decided_with_new_ask_again_without_the_evidence() -> None:
+    """A --new for a namesake keeps the alias with the evidence that told them apart: a file
+    that gives it finds the junior, one that lacks it asks again, one that contradicts it
+    finds the adult."""
+    register = _register((1, ADULT), (2, Facts("Novák, Jiří", birth_year=2010)))
+    register.add_alias(2, "Novak Jiri", needs=Facts("Novak Jiri", birth_year=2010))
+    junior = register.match(Facts("Novák, Jiří", birth_year=2010)).certain
+    assert junior is not None
+    assert junior.player_id == 2
+    assert register.match(Facts("Novák, Jiří")).certain is None
+    adult = register.match(Facts("Novák, Jiří", birth_year=1980)).certain
+    assert adult is not None
+    assert adult.player_id == 1
+    # the junior registered without a birth year: only the alias's evidence tells them apart
+    register = _register((1, ADULT), (2, Facts("Novak, Jiri ml.")))
+    register.add_alias(2, "Novák, Jiří", needs=Facts("Novák, Jiří", birth_year=2010))
+    kept = register.match(Facts("Novak Jiri", birth_year=2010)).certain
+    assert kept is not None
+    assert (kept.player_id, kept.kind) == (2, ALIAS)
+    lacking = register.match(Facts("Novak Jiri"))
+    assert lacking.certain is None
+    assert {c.player_id for c in lacking.candidates} == {1, 2}
+
+
+# --- no decision hands a registered name to another player -----------------------------------
+
+_POOL = ("Novák, Jiří", "Novak Jiri", "Smith, Ann", "Ann Smith", "Novák, Jan", "Smith, A.")
+
+
+@given(
+    registered=st.lists(
+        st.tuples(st.sampled_from(_POOL), st.sampled_from((None, 1980, 2010))),
+        min_size=1,
+        max_size=5,
+    ),
+    decisions=st.lists(
+        st.tuples(
+            st.sampled_from(_POOL),
+            st.one_of(st.none(), st.integers(1, 5)),  # None: --new
+            st.sampled_from((None, 1980, 2010)),  # the birth year the file gives
+        ),
+        max_size=6,
+    ),
+)
+@settings(max_examples=150, deadline=None)
+def test_no_decision_attaches_a_registered_name_to_another_player(
+    registered: list[tuple[str, int | None]],
+    decisions: list[tuple[str, int | None, int | None]],
+) -> None:
+    """Whatever --new and --match decisions are kept (as imports keep them: screened, with
+    the evidence that told players apart), a file that writes a registered player's exact
+    name, with nothing else, is that player or a question: never another player."""
+    register = Register()
+    names: dict[int, str] = {}
+    for pid, (name, year) in enumerate(registered, 1):
+        register.add_player(pid, Facts(name, birth_year=year))
+        names[pid] = name
+    identities = Identities(register, names)
+    for name, target, year in decisions:
+        said = Facts(name, birth_year=year)
+        if target is None or target not in names:  # --new: a player created from the file
+            target = max(names) + 1
+            register.add_player(target, said)
+            names[target] = name
+        kept, _ = screen_aliases(identities, [(name, target, "match", said)])
+        for spelling, pid, _, needs in kept:
+            register.add_alias(pid, spelling, needs)
+    for pid, name in names.items():
+        found = register.match(Facts(name)).certain
+        assert found is None or found.player_id == pid, (name, pid, found)

@@ -254,6 +254,8 @@ def test_games_csv_matches_by_key_and_suggests(tmp_path: Path, db: Path) -> None
         0,
         f"Imported 2 games (2 to rate, 0 forfeits) in 2 events from {path}\n"
         "Players found 1 by your decisions\n"
+        "  line 3: 'Elrad, Carl' taken for player 2 (Elard, Carl): your decision (--match, "
+        "--match-file)\n"
         "Alias 'Elrad, Carl' kept for player 2\n",
         "",
     )

@@ -1,8 +1,9 @@
 """The players CSV and the register (issue 27, items 5, 6 and 8): `import players --update`
 finds rows by id, FIDE id or the matcher, shows values corrected since the sheet was made
-(`--keep-corrected` keeps them) and never makes a second record of a player the register
-came from; a near name waits for `--new`; the register round-trips through a spreadsheet;
-a merged record's id refuses writing commands, naming the player kept."""
+(kept by default, `--take-sheet` takes the sheet's) and never makes a second record of a
+player the register came from; a near name waits for `--new`; the register round-trips
+through a spreadsheet; a merged record's id refuses writing commands, naming the player
+kept."""
 
 from __future__ import annotations
 
@@ -56,26 +57,34 @@ def test_values_corrected_since_the_sheet_are_shown_and_applied_or_kept(
     # the same sheet, one row more (a new member): other bytes
     sheet = _sheet(tmp_path, SHEET + '"Dvorak, Eva",2011,f,CZE,\n')
     kept = copy_database(db, tmp_path / "kept.db")
-    code, out, err = run(db, "import", "players", str(sheet), "--update")
+    code, out, err = run(db, "import", "players", str(sheet), "--update", "--take-sheet")
     assert code == 0, err
     assert out.splitlines() == [
         "Player 1 (Novak, Jiri): name Novák, Jiří -> Novak, Jiri (the sheet's older value: "
-        "correction 2 set Novák, Jiří since; --keep-corrected keeps it)",
+        "correction 2 set Novák, Jiří since)",
         "Player 1 (Novak, Jiri): birth_date 1984-02-05 -> 1984-05-02 (the sheet's older "
-        "value: correction 1 set 1984-02-05 since; --keep-corrected keeps it)",
+        "value: correction 1 set 1984-02-05 since)",
         f"Imported 1 new player, updated 1 (2 unchanged) from {sheet}",
         "Players found 1 by the name folded (accents, word order, punctuation)",
+        "  line 2: 'Novak, Jiri' taken for player 1 (Novák, Jiří): the name folded (accents, "
+        "word order, punctuation)",
     ]
-    code, out, err = run(kept, "import", "players", str(sheet), "--update", "--keep-corrected")
-    assert code == 0, err
-    assert out.splitlines() == [
-        "Player 1 (Novák, Jiří): name Novák, Jiří kept (corrected since the sheet was made, "
-        "correction 2; the sheet has Novak, Jiri)",
-        "Player 1 (Novák, Jiří): birth_date 1984-02-05 kept (corrected since the sheet was "
-        "made, correction 1; the sheet has 1984-05-02)",
-        f"Imported 1 new player, updated 0 (3 unchanged) from {sheet}",
-        "Players found 1 by the name folded (accents, word order, punctuation)",
-    ]
+    # the correction is newer than the sheet: kept by default (--keep-corrected still says so)
+    for flags in ((), ("--keep-corrected",)):
+        again = copy_database(kept, tmp_path / f"kept{len(flags)}.db")
+        code, out, err = run(again, "import", "players", str(sheet), "--update", *flags)
+        assert code == 0, err
+        assert out.splitlines() == [
+            "Player 1 (Novák, Jiří): name Novák, Jiří kept (corrected since the sheet was made, "
+            "correction 2; the sheet has Novak, Jiri; --take-sheet takes it)",
+            "Player 1 (Novák, Jiří): birth_date 1984-02-05 kept (corrected since the sheet was "
+            "made, correction 1; the sheet has 1984-05-02; --take-sheet takes it)",
+            f"Imported 1 new player, updated 0 (3 unchanged) from {sheet}",
+            "Players found 1 by the name folded (accents, word order, punctuation)",
+            "  line 2: 'Novak, Jiri' taken for player 1 (Novák, Jiří): the name folded "
+            "(accents, word order, punctuation)",
+        ]
+    kept = again
     for database in (db, kept):  # never a second Novák
         assert rows(database, "SELECT count(*) FROM players") == [(4,)]
     assert rows(kept, "SELECT name, birth_date FROM players WHERE id = 1") == [

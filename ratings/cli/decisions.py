@@ -99,6 +99,10 @@ def deciding(run: Callable[[Answers], T], *, never_ask: bool, creates: bool = Tr
 def ask(question: Question, file_name: str, *, creates: bool) -> int | None:
     """One question on the terminal: the chosen player's id, or None for a new player.
 
+    The answer is a line's number, ``n``, ``q``, or the id of a player the lines show (the
+    id is what the candidate line starts with, and what ``--match`` takes). A number that
+    is one line's and another candidate's id is asked again, as ``id N`` or the line.
+
     :raises CommandError: when the administrator stops (``q``, or no answer).
     """
     click.echo(f"{file_name}:{question.line}: {question.name!r} is close to:", err=True)
@@ -110,17 +114,30 @@ def ask(question: Question, file_name: str, *, creates: bool) -> int | None:
         choices["n"] = None
         click.echo("  n  a new player", err=True)
     keys = [*choices, "q"]
-    try:
-        answer = click.prompt(
-            f"Which is it? ({', '.join(keys)})",
-            type=click.Choice(keys),
-            default="q",
-            err=True,
-            show_choices=False,
-        )
-    except click.exceptions.Abort:  # end of input: no answer
-        click.echo(err=True)
-        answer = "q"
-    if answer == "q":
-        raise CommandError("not decided; nothing was imported")
-    return choices[answer]
+    ids = {str(option.player_id): option.player_id for option in question.options}
+    prompt = f"Which is it? ({', '.join(keys)}; or a player's id)"
+    while True:
+        try:
+            answer = click.prompt(prompt, default="q", err=True, show_default=True).strip()
+        except click.exceptions.Abort:  # end of input: no answer
+            click.echo(err=True)
+            answer = "q"
+        if answer == "q":
+            raise CommandError("not decided; nothing was imported")
+        by_id = answer.removeprefix("id ").strip() if answer.startswith("id ") else None
+        if by_id is not None and by_id in ids:
+            return ids[by_id]
+        if answer in choices and answer in ids and choices[answer] != ids[answer]:
+            click.echo(
+                f"Error: {answer!r} is line {answer} (player {choices[answer]}) and player "
+                f"{answer}: answer 'id {answer}' for player {answer}, or the line of player "
+                f"{choices[answer]}",
+                err=True,
+            )
+            continue
+        if answer in choices:
+            return choices[answer]
+        if answer in ids:
+            return ids[answer]
+        shown = ", ".join(repr(k) for k in keys)
+        click.echo(f"Error: {answer!r} is not one of {shown} or a player's id shown", err=True)

@@ -88,14 +88,24 @@ _FOUND = (
 )
 
 
+def say_taken(taken: Sequence[service.Taken]) -> None:
+    """One line per player taken other than by the exact registered name or FIDE id."""
+    for item in taken:
+        click.echo(f"  {item}")
+
+
 def say_matched(report: service.ImportReport) -> None:
-    """How many names were found beyond their key, and the aliases kept (after the commit)."""
+    """How many names were found beyond their key (and who each was taken for), and the
+    aliases kept (after the commit)."""
     counts = dict(report.matched)
     parts = [f"{counts[how]} {what}" for how, what in _FOUND if counts.get(how)]
     if parts:
         click.echo(f"Players found {', '.join(parts)}")
+    say_taken(report.taken)
     for name, pid in report.aliases:
         click.echo(f"Alias {name!r} kept for player {pid}")
+    for line in report.unkept:
+        click.echo(f"Not kept: {line}")
 
 
 def _summary(report: service.ImportReport) -> None:
@@ -119,14 +129,17 @@ def _import_csv(
     stored: str,
     *,
     dry_run: bool = False,
+    repeat_ok: bool = False,
 ) -> service.ImportReport:
     """Read a CSV file and store its rows in one transaction, with a progress bar
-    (``dry_run``: the same work, rolled back)."""
+    (``dry_run``: the same work, rolled back; ``repeat_ok``: the service decides what the
+    same bytes imported before mean)."""
     data = read_bytes(file)
     digest = service.content_hash(data)
     with Progress(3, f"Importing {file.name}") as bar:
         with app.session(commit=not dry_run, bulk=True) as session:
-            service.check_not_imported(session, digest, str(file))
+            if not repeat_ok:
+                service.check_not_imported(session, digest, str(file))
             rows = read(data, str(file))
             bar.advance(item="file read")
             report = store(session, rows, str(file), digest)
@@ -149,10 +162,14 @@ def _import_csv(
     help="Add players whose name is registered (told apart by FIDE id or birthdate).",
 )
 @click.option(
-    "--keep-corrected",
+    "--take-sheet",
     is_flag=True,
-    help="With --update: keep the register's value where it was corrected since the sheet "
-    "was made (the sheet holds the value the correction replaced).",
+    help="With --update: take the sheet's value where the register's was corrected since "
+    "the sheet was made (by default the correction, newer than the sheet, stays).",
+)
+@click.option("--keep-corrected", is_flag=True, hidden=True)  # the default now; still accepted
+@click.option(
+    "--dry-run", is_flag=True, help="Check the file and show what would change; write nothing."
 )
 @DATE_FORMAT
 @MATCH
@@ -165,7 +182,9 @@ def import_players(
     file: Path,
     update: bool,
     allow_same_name: bool,
+    take_sheet: bool,
     keep_corrected: bool,
+    dry_run: bool,
     date_format: str,
     matches: tuple[str, ...],
     match_file: Path | None,
@@ -178,10 +197,15 @@ def import_players(
     is an error, and one close to a registered name waits for --new. With --update a row
     finds its player by id (the first column of 'player list --format csv'), FIDE id or name;
     every change is printed as field: register -> sheet and recorded in the corrections log;
-    a changed birthdate or entry rating re-rates, as 'player edit' does.
+    a changed birthdate or entry rating re-rates, as 'player edit' does. A value corrected
+    in the register since the sheet was made stays (said per row) unless --take-sheet. The
+    same sheet again with --update changes nothing and says so.
     """
-    if keep_corrected and not update:
-        raise click.UsageError("--keep-corrected goes with --update")
+    if (take_sheet or keep_corrected) and not update:
+        flag = "--take-sheet" if take_sheet else "--keep-corrected"
+        raise click.UsageError(f"{flag} goes with --update")
+    if take_sheet and keep_corrected:
+        raise click.UsageError("--take-sheet and --keep-corrected say the opposite")
     read = functools.partial(read_players_csv, date_format=date_format)
 
     def run(answers: dict[str, int | None]) -> service.ImportReport:
@@ -197,36 +221,51 @@ def import_players(
                 update=update,
                 allow_same_name=allow_same_name,
                 decisions=decisions,
-                keep_corrected=keep_corrected,
+                take_sheet=take_sheet,
                 today=clock.today(),
             )
 
-        return _import_csv(app, file, read, store, "players stored")
+        return _import_csv(
+            app, file, read, store, "players stored", dry_run=dry_run, repeat_ok=update
+        )
 
     report = deciding(run, never_ask=never_ask, creates=not update)
+    if report.same_as_import is not None and not report.changes and not report.players_created:
+        click.echo(
+            f"{file}: nothing changed (imported before as import {report.same_as_import}, and "
+            "the register still holds every value it gives)"
+        )
+        return
+    if dry_run:
+        click.echo(f"Dry run of {file}: nothing was written")
     for change in report.changes:
         text = f"Player {change.player_id} ({change.name}): {change.field} "
         if change.kept:
             click.echo(
                 f"{text}{_value(change.old)} kept (corrected since the sheet was made, "
-                f"correction {change.corrected}; the sheet has {_value(change.new)})"
+                f"correction {change.corrected}; the sheet has {_value(change.new)}; "
+                "--take-sheet takes it)"
             )
             continue
         note = ""
         if change.corrected is not None:
             note = (
                 f" (the sheet's older value: correction {change.corrected} set "
-                f"{_value(change.old)} since; --keep-corrected keeps it)"
+                f"{_value(change.old)} since)"
             )
         click.echo(f"{text}{_value(change.old)} -> {_value(change.new)}{note}")
+    done = "Would import" if dry_run else "Imported"
     if update:
+        updated = "update" if dry_run else "updated"
         click.echo(
-            f"Imported {_count(report.players_created, 'new player')}, updated "
+            f"{done} {_count(report.players_created, 'new player')}, {updated} "
             f"{report.players_updated} ({report.players_unchanged} unchanged) from {file}"
         )
     else:
-        click.echo(f"Imported {report.players_created} players from {file}")
+        click.echo(f"{done} {report.players_created} players from {file}")
     say_matched(report)
+    if dry_run:
+        return
     _summary(report)
     warn_unknown_games(app)
 

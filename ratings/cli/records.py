@@ -503,12 +503,38 @@ def player_alias_add(app: App, player_ref: str, name: str, reason: str | None) -
 @pass_app
 def player_alias_list(app: App, player_ref: str | None, fmt: str) -> None:
     """List the aliases (of one PLAYER): how each was given, by which import, when (UTC)."""
+    note = None
     with app.session(commit=False) as session:
+        if player_ref is not None:
+            player_ref, note = reading(session, player_ref)
         rows = alias_service.list_aliases(session, player_ref)
+    say_note(note)
     emit_rows(
         ("id", "player_id", "player", "alias", "source", "import_id", "created_at"),
         [(r.id, r.player_id, r.player, r.name, r.source, r.import_id, r.created_at)
          for r in rows],
+        fmt,
+    )  # fmt: skip
+
+
+@player.command("duplicates")
+@FORMAT
+@pass_app
+def player_duplicates(app: App, fmt: str) -> None:
+    """List pairs of registered players who may be one person, likeliest first, each with
+    how the names are close, what both give alike, and the 'player merge' that joins them
+    (a pair told apart by FIDE ids, birth year, sex or federation is left out)."""
+    from ratings.service.duplicates import likely_duplicates
+
+    with app.session(commit=False) as session:
+        pairs = likely_duplicates(session)
+    if not pairs and fmt == "table":
+        click.echo("No likely duplicates", err=True)
+        return
+    emit_rows(
+        ("keep", "keep_name", "duplicate", "duplicate_name", "how", "evidence_for", "merge"),
+        [(p.keep, p.keep_name, p.duplicate, p.duplicate_name, p.how, p.evidence, p.merge)
+         for p in pairs],
         fmt,
     )  # fmt: skip
 

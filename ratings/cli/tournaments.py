@@ -11,7 +11,14 @@ from sqlalchemy.orm import Session
 from ratings import files, service
 from ratings.cli import App, pass_app
 from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
-from ratings.cli.imports import FILE, PERIOD, import_, read_bytes, warn_unknown_games
+from ratings.cli.imports import (
+    FILE,
+    PERIOD,
+    import_,
+    read_bytes,
+    say_taken,
+    warn_unknown_games,
+)
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
@@ -96,10 +103,13 @@ def _asked(report: service.TournamentReport) -> None:
         )
 
 
-def say_aliases(aliases: tuple[tuple[str, int, str], ...]) -> None:
-    """One line per alias an import stored (only once it is saved)."""
+def say_aliases(aliases: tuple[tuple[str, int, str], ...], unkept: tuple[str, ...] = ()) -> None:
+    """One line per alias an import stored (only once it is saved), and one per decision
+    not kept as an alias."""
     for name, pid, registered in aliases:
         click.echo(f"Alias {name!r} kept for player {pid} ({registered})")
+    for line in unkept:
+        click.echo(f"Not kept: {line}")
 
 
 def _event(event: EventSummary) -> str:
@@ -225,8 +235,9 @@ def import_trf(
         f"in {_event(event)} from {file}"
     )
     click.echo(_players(report))
+    say_taken(report.taken)
     say_late(late)
-    say_aliases(report.aliases)
+    say_aliases(report.aliases, report.unkept)
     _footer(report)
     warn_unknown_games(app, content_hash=service.content_hash(data))
 
@@ -312,7 +323,8 @@ def import_pgn(
     if dry_run:
         _show_matches(report)
     else:
-        say_aliases(report.aliases)
+        say_taken(report.taken)
+        say_aliases(report.aliases, report.unkept)
     say_late(late)
     _footer(report)
     if dry_run:

@@ -117,6 +117,9 @@ if TYPE_CHECKING:
         ImportReport as ImportReport,
     )
     from ratings.service.storing import (
+        Taken as Taken,
+    )
+    from ratings.service.storing import (
         check_not_imported as check_not_imported,
     )
     from ratings.service.storing import (
@@ -165,6 +168,7 @@ _LAZY: dict[str, str] = {
     "import_players": "register",
     "import_trf": "trf_import",
     "ImportReport": "storing",
+    "Taken": "storing",
     "list_players": "register",
     "ListRow": "reports",
     "merge_players": "merge",
@@ -193,6 +197,7 @@ __all__ = [
     "Performance",
     "RateReport",
     "RatingList",
+    "Taken",
     "TournamentReport",
     "TrfExport",
     "add_game",

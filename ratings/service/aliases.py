@@ -20,7 +20,12 @@ from ratings.errors import InvalidInputError
 from ratings.models import Player, PlayerAlias
 from ratings.service import audit
 from ratings.service.common import get_player, utcnow
-from ratings.service.identity import alias_key, check_alias_name
+from ratings.service.identity import (
+    alias_key,
+    check_alias_name,
+    load_identities,
+    own_name_holders,
+)
 
 __all__ = ["AliasRow", "add_alias", "list_aliases", "remove_alias"]
 
@@ -44,13 +49,26 @@ def add_alias(session: Session, ref: str, name: str, *, reason: str | None = Non
     """Make ``name`` stand for the player ``ref`` names, in every import from now on.
 
     :raises InvalidInputError: for a spelling that is an alias already (of this player or of
-        another one), or one with no letters to match.
+        another one), a live player's own name folded (:func:`own_name_holders`: an alias
+        never takes another registered player's name), or one with no letters to match.
     :raises PlayerMergedError: for a merged record (give the player kept).
     """
     player = get_player(session, ref)
     cleaned = check_alias_name(name)
     audit.check_reason(reason)
     key = alias_key(cleaned)
+    holders = own_name_holders(load_identities(session), cleaned)
+    if holders:
+        pid, registered = holders[0]
+        if pid == player.id and len(holders) == 1:
+            raise InvalidInputError(
+                f"{cleaned!r} is the name of player {pid} ({registered}) already"
+            )
+        pid, registered = next((h for h in holders if h[0] != player.id), holders[0])
+        raise InvalidInputError(
+            f"{cleaned!r} is the name of player {pid} ({registered}); an alias never stands "
+            "for another registered player's name"
+        )
     taken = session.scalar(sa.select(PlayerAlias).where(PlayerAlias.folded_key == key))
     if taken is not None:
         whose = "this player's" if taken.player_id == player.id else f"player {taken.player_id}'s"

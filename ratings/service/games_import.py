@@ -31,11 +31,14 @@ from ratings.service.identity import (
     MatchQuestionsError,
     Question,
     load_identities,
+    screen_aliases,
     store_aliases,
 )
 from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
+    WHY,
     ImportReport,
+    Taken,
     check_not_imported,
     first_rated_day,
     history_error,
@@ -72,11 +75,13 @@ class PlayerIndex:
         self._identities: Identities | None = None
         self.questions: list[Question] = []
         self._asked: dict[str, Question | None] = {}
-        self.aliases: list[tuple[str, int, str]] = []
+        self.aliases: list[tuple[str, int, str, Facts | None]] = []
         """Decisions to remember: (name as written, player id, source)."""
         self.counts: dict[str, int] = defaultdict(int)
         """How names were found beyond their key: ``folded``, ``alias``, ``match``."""
         self._counted: set[str] = set()
+        self.taken: list[Taken] = []
+        """Who was taken for whom beyond exact names and FIDE ids, in file order."""
         merged: dict[int, int] = {}
         select = sa.select(
             Player.id, Player.name, Player.name_key, Player.fide_id, Player.merged_into_id
@@ -118,7 +123,10 @@ class PlayerIndex:
                 pid = merged[pid]
             self.by_fide[fide_id] = pid
 
-    def _whole(self) -> Identities:
+    def _took(self, line: int, text: str, pid: int, why: str) -> None:
+        self.taken.append(Taken(line, text, pid, self.whole().names.get(pid, ""), why))
+
+    def whole(self) -> Identities:
         if self._identities is None:  # the whole register, once: only for names no key finds
             self._identities = load_identities(self.session)
         return self._identities
@@ -140,7 +148,8 @@ class PlayerIndex:
             if text not in self._counted:
                 self._counted.add(text)
                 self.counts["match"] += 1
-                self.aliases.append((text, pid, decided[0]))
+                self.aliases.append((text, pid, decided[0], None))
+                self._took(line, text, pid, WHY[decided[0]])
             return pid
         found = self.by_name.get(key_of_stored(text), [])
         if len(found) == 1:
@@ -152,13 +161,15 @@ class PlayerIndex:
             if self._asked[folded] is None:
                 raise ValueError(f"unknown player: {ref!r}")
             return None
-        identities = self._whole()
+        identities = self.whole()
         match = identities.match(Facts(text))
         if match.certain is not None:
             how = "alias" if match.certain.kind is Kind.ALIAS else "folded"
             if text not in self._counted:
                 self._counted.add(text)
                 self.counts[how] += 1
+                why = f"alias {match.certain.spelling!r}" if how == "alias" else WHY[how]
+                self._took(line, text, match.certain.player_id, why)
             return match.certain.player_id
         if not match.candidates:
             self._asked[folded] = None
@@ -246,7 +257,8 @@ def import_games(
         if duplicates:
             raise DuplicateImportError(duplicates)
     import_id = record_import(session, "games_csv", file_name, data_hash, len(rows))
-    aliases = store_aliases(session, index.aliases, import_id)
+    kept, unkept = screen_aliases(index.whole(), index.aliases) if index.aliases else ([], [])
+    aliases = store_aliases(session, kept, import_id)
     _store_games(session, import_id, resolved, spans, lists, default_list)
     marked = mark_touched(
         session,
@@ -264,6 +276,8 @@ def import_games(
         warnings=tuple(warnings),
         matched=tuple(sorted(index.counts.items())),
         aliases=tuple(aliases),
+        unkept=tuple(unkept),
+        taken=tuple(sorted(index.taken, key=lambda t: t.line)),
     )
 
 

@@ -42,6 +42,8 @@ __all__ = [
     "Question",
     "describe_facts",
     "load_identities",
+    "own_name_holders",
+    "screen_aliases",
     "store_aliases",
 ]
 
@@ -66,7 +68,11 @@ _SAID = {
     "birth year": lambda f: f"born {f.birth_year}",
     "sex": lambda f: f"sex {f.sex}",
     "federation": lambda f: f"federation {(f.federation or '').upper()}",
+    "rating": lambda f: f"rating {f.rating}",
+    "given name": lambda f: f"given name {matching.given_names(f.name)}",
+    "FIDE id": lambda f: f"FIDE id {f.fide_id}",
 }
+"""How a question says what the file gives against a candidate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,25 +313,59 @@ class Identities:
         why = candidate.kind.value
         if candidate.kind is Kind.ALIAS:
             why = f"alias {candidate.spelling!r}"
-        said = [_SAID[f](who) for f in candidate.evidence_against]
+        said = [_SAID[f](who) for f in candidate.evidence_against if f in _SAID]
+        lacks = [f.removeprefix("no ") for f in candidate.evidence_against if f not in _SAID]
         if said:
             why += "; the file says " + ", ".join(said)
+        if lacks:
+            why += "; the file gives no " + ", ".join(lacks)
         return why
 
 
-def load_identities(session: Session, *, ids: Iterable[int] | None = None) -> Identities:
+def load_identities(
+    session: Session, *, ids: Iterable[int] | None = None, ratings: bool = False
+) -> Identities:
     """:func:`_load_identities` with Python's cycle collector paused: a world-size register
     is millions of small objects, and the collector's passes over them took three quarters
     of the time (600,000 names: 21.6 s to index, 5.8 s paused; nothing here makes cycles)."""
-    return without_cycle_collection(_load_identities)(session, ids=ids)
+    return without_cycle_collection(_load_identities)(session, ids=ids, ratings=ratings)
 
 
-def _load_identities(session: Session, *, ids: Iterable[int] | None = None) -> Identities:
+def _ratings(session: Session) -> dict[int, int]:
+    """Each live player's standard rating as evidence: the newest published list's, else
+    the entry rating."""
+    from ratings.service.common import fetch_all
+
+    found: dict[int, int] = {
+        pid: rating
+        for pid, rating in fetch_all(
+            session,
+            "SELECT id, entry_rating FROM players WHERE entry_rating IS NOT NULL "
+            "AND merged_into_id IS NULL",
+        )
+    }
+    newest = fetch_all(session, "SELECT id FROM rating_periods ORDER BY start_date DESC LIMIT 1")
+    if newest:
+        found.update(
+            fetch_all(
+                session,
+                "SELECT player_id, rating_after FROM rating_history WHERE period_id = "
+                f"{int(newest[0][0])} AND time_control = 'standard' "
+                "AND rating_after IS NOT NULL",
+            )
+        )
+    return found
+
+
+def _load_identities(
+    session: Session, *, ids: Iterable[int] | None = None, ratings: bool = False
+) -> Identities:
     """The whole register for the matcher: every live player, the names and FIDE ids of
-    merged records (for the players they were merged into) and every alias. One query each;
-    no ORM object per player.
+    merged records (for the players they were merged into) and every alias (with the
+    evidence it needs). One query each; no ORM object per player.
 
     :param ids: only these live players (and no merged records or aliases): a small pool.
+    :param ratings: each player's rating too (:func:`_ratings`), for files that give one.
     """
     from ratings.service.common import fetch_all
 
@@ -337,6 +377,7 @@ def _load_identities(session: Session, *, ids: Iterable[int] | None = None) -> I
         session,
         "SELECT id, name, fide_id, birth_year, sex, federation, merged_into_id FROM players",
     )
+    rated = _ratings(session) if ratings else {}
     wanted = None if ids is None else set(ids)
     for pid, name, fide_id, birth_year, sex, federation, merged_into in rows:
         if merged_into is not None:
@@ -346,7 +387,7 @@ def _load_identities(session: Session, *, ids: Iterable[int] | None = None) -> I
         if wanted is not None and pid not in wanted:
             continue
         names[pid] = name
-        register.add_player(pid, Facts(name, fide_id, birth_year, sex, federation))
+        register.add_player(pid, Facts(name, fide_id, birth_year, sex, federation, rated.get(pid)))
     if wanted is not None:
         return Identities(register, names)
 
@@ -362,11 +403,93 @@ def _load_identities(session: Session, *, ids: Iterable[int] | None = None) -> I
             register.add_alias(target, name)
             if fide_id is not None:
                 register.add_fide_id(fide_id, target)
-    for player_id, name in fetch_all(session, "SELECT player_id, name FROM player_aliases"):
+    for player_id, name, year, fide_id, sex, federation in fetch_all(
+        session, "SELECT player_id, name, birth_year, fide_id, sex, federation FROM player_aliases"
+    ):
         target = live(player_id)
         if target in names:
-            register.add_alias(target, name)
+            needs = None
+            if year is not None or fide_id is not None or sex is not None or federation:
+                needs = Facts(name, fide_id, year, sex, federation)
+            register.add_alias(target, name, needs)
     return Identities(register, names)
+
+
+_TOLD_APART = (("birth year", "birth_year"), ("FIDE id", "fide_id"), ("sex", "sex"),
+               ("federation", "federation"))  # fmt: skip
+
+
+def screen_aliases(
+    identities: Identities, aliases: Sequence[tuple[str, int, str, Facts | None]]
+) -> tuple[list[tuple[str, int, str, Facts | None]], list[str]]:
+    """The decisions (name as written, player id, source, what the file said of the
+    player) that may be kept as aliases, each with the evidence it needs, and a line for
+    each that may not.
+
+    An alias never takes a live player's own name: a spelling that folds like another
+    registered player's name is kept only with the file's fields that differ from that
+    player's (birth year, FIDE id, sex, federation: the evidence that told them apart), and
+    not at all when none does (the next file asks again). A spelling that is the player's
+    own name needs no alias."""
+    kept: list[tuple[str, int, str, Facts | None]] = []
+    unkept: list[str] = []
+    for name, pid, source, said in aliases:
+        holders = own_name_holders(identities, name)
+        others = [(h, n) for h, n in holders if h != pid]
+        if not others:
+            if not holders:
+                kept.append((name, pid, source, None))
+            continue
+        values: dict[str, object] = {}
+        apart = True
+        for holder, _ in others:
+            theirs = identities.facts(holder)
+            told = [
+                attr for _, attr in _TOLD_APART
+                if said is not None and getattr(said, attr) is not None
+                and getattr(theirs, attr) is not None
+                and _norm(getattr(said, attr)) != _norm(getattr(theirs, attr))
+            ]  # fmt: skip
+            if not told:
+                apart = False
+                break
+            for attr in told:
+                values[attr] = _norm(getattr(said, attr))
+        if not apart:
+            holder, registered = others[0]
+            unkept.append(
+                f"{name!r} not kept as an alias of player {pid}: it is the name of player "
+                f"{holder} ({registered}), and the file gives nothing that tells them apart; "
+                "the next file that writes it so asks again"
+            )
+            continue
+        needs = Facts(
+            name,
+            values.get("fide_id"),  # type: ignore[arg-type]  # the file's int, as read
+            values.get("birth_year"),  # type: ignore[arg-type]
+            values.get("sex"),  # type: ignore[arg-type]
+            values.get("federation"),  # type: ignore[arg-type]
+        )
+        kept.append((name, pid, source, needs))
+    return kept, unkept
+
+
+def _norm(value: object) -> object:
+    return value.upper() if isinstance(value, str) else value
+
+
+def own_name_holders(identities: Identities, name: str) -> list[tuple[int, str]]:
+    """The live registered players whose own name folds like ``name`` (the matcher's
+    folded-exact candidates that are registered names, not aliases): (id, name), by id.
+    An alias never takes such a name: it would give that player's games to another."""
+    found = identities.match(Facts(name), near=False)
+    register = identities.register
+    return sorted(
+        (c.player_id, identities.names[c.player_id])
+        for c in found.candidates
+        if c.kind is Kind.FOLDED and register.registered.get(c.player_id, False)
+        and c.spelling == identities.names[c.player_id]
+    )  # fmt: skip
 
 
 def alias_key(name: str) -> str:
@@ -384,12 +507,13 @@ def alias_key(name: str) -> str:
 
 def store_aliases(
     session: Session,
-    aliases: Sequence[tuple[str, int, str]],
+    aliases: Sequence[tuple[str, int, str, Facts | None]],
     import_id: int | None,
     *,
     at: dt.datetime | None = None,
 ) -> list[tuple[str, int]]:
-    """Remember the spellings (name as written, player id, source) an import was told about.
+    """Remember the spellings (name as written, player id, source, the evidence it needs:
+    :func:`screen_aliases`) an import was told about.
 
     A spelling that is an alias already (of that player or, kept as it is, of another) is not
     stored again. Returns the aliases stored (name, player id).
@@ -398,25 +522,28 @@ def store_aliases(
 
     if not aliases:
         return []
-    keys = {alias_key(name): (name, pid, source) for name, pid, source in aliases}
+    keys = {alias_key(name): (name, pid, source, needs) for name, pid, source, needs in aliases}
     taken = set(
         session.scalars(
             sa.select(PlayerAlias.folded_key).where(PlayerAlias.folded_key.in_(list(keys)))
         )
     )
     when = at or utcnow()
-    stored = [(key, name, pid, source) for key, (name, pid, source) in keys.items()
-              if key not in taken]  # fmt: skip
+    stored = [(key, *rest) for key, rest in keys.items() if key not in taken]
     if stored:
         session.execute(
             sa.insert(PlayerAlias),
             [
                 {"player_id": pid, "name": name, "folded_key": key, "source": source,
-                 "import_id": import_id, "created_at": when}
-                for key, name, pid, source in stored
+                 "import_id": import_id, "created_at": when,
+                 "birth_year": needs.birth_year if needs else None,
+                 "fide_id": needs.fide_id if needs else None,
+                 "sex": needs.sex if needs else None,
+                 "federation": needs.federation if needs else None}
+                for key, name, pid, source, needs in stored
             ],
         )  # fmt: skip
-    return [(name, pid) for _, name, pid, _ in stored]
+    return [(name, pid) for _, name, pid, _, _ in stored]
 
 
 def check_alias_name(name: str) -> str:

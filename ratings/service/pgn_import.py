@@ -127,7 +127,14 @@ def import_pgn(
                 EventSummary(event_ids.get(n), n, s, e, counts[n]) for n, (s, e) in spans.items()
             ),
             players=tuple(
-                PlayerMatch(m.name, m.line, created.get(pid, m.player_id), m.how, m.registered_name)
+                PlayerMatch(
+                    m.name,
+                    m.line,
+                    created.get(pid, m.player_id),
+                    m.how,
+                    m.registered_name,
+                    question=m.question,
+                )
                 for pid, m in seen.items()
             ),
             rated_games=rated,
@@ -139,6 +146,7 @@ def import_pgn(
             else None,
             warnings=warnings,
             aliases=aliases,
+            unkept=tuple(resolver.unkept),
         )
 
     if dry_run:

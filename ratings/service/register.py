@@ -50,15 +50,20 @@ from ratings.service.dates import future_birth_problem
 from ratings.service.identity import (
     SHOWN_CANDIDATES,
     Decisions,
+    Identities,
     MatchQuestionsError,
     Question,
     load_identities,
+    screen_aliases,
     store_aliases,
 )
 from ratings.service.storing import (
+    WHY,
     ImportReport,
     PlayerChange,
+    Taken,
     check_not_imported,
+    earlier_import,
     record_import,
 )
 
@@ -610,14 +615,19 @@ class _Sheet:
         self.matched: dict[int, tuple[PlayerRow, int]] = {}  # player id -> (row, line)
         self.new: list[PlayerRow] = []
         self.new_keys: dict[str, list[PlayerRow]] = {}
-        self.aliases: list[tuple[str, int | PlayerRow, str]] = []
+        self.aliases: list[tuple[str, int | PlayerRow, str, Facts]] = []
         self.counts: dict[str, int] = {}
+        self.taken: list[Taken] = []
         self.hint = "" if update else "; 'import players --update' refreshes registered players"
         self.live = set(self.identities.names)
         self.births_of = _births(session)
         self.by_key: dict[str, list[int]] = {}
         for pid, registered_name in self.identities.names.items():
             self.by_key.setdefault(names.key_of_stored(registered_name), []).append(pid)
+
+    def took(self, row: PlayerRow, pid: int, why: str) -> None:
+        """Say who a row was taken for (beyond its exact name or FIDE id)."""
+        self.taken.append(Taken(row.line, row.name, pid, self.identities.names[pid], why))
 
     def label(self, pid: int) -> str:
         """A registered player as an error names them: id, name, FIDE id, birth."""
@@ -657,8 +667,9 @@ class _Sheet:
                                   f"{row.fide_id}{self.hint}", "fide_id")  # fmt: skip
         if target is None and decided is not None and decided[1] is not None:
             target = decided[1]
-            self.aliases.append((row.name, target, decided[0]))
+            self.aliases.append((row.name, target, decided[0], _row_facts(row)))
             self.counts["match"] = self.counts.get("match", 0) + 1
+            self.took(row, target, WHY[decided[0]])
         is_new_decision = decided is not None and decided[1] is None
         if target is None and not is_new_decision:
             target = self._by_matcher(row, key)
@@ -728,6 +739,8 @@ class _Sheet:
             if names.key_of_stored(self.register.facts[target].name) != key:
                 how = "alias" if certain.kind is Kind.ALIAS else "folded"
                 self.counts[how] = self.counts.get(how, 0) + 1
+                self.took(row, target, f"alias {certain.spelling!r}" if how == "alias"
+                          else WHY[how])  # fmt: skip
             return target
         if not self.update and same:
             # registered already (the name folded): a namesake must be told apart
@@ -768,7 +781,7 @@ class _Sheet:
                 self.error(row, f"{row.name!r} is already registered: {listed}; if this is "
                            "another person, confirm with --allow-same-name", "name")  # fmt: skip
         if is_new_decision:
-            self.aliases.append((row.name, row, "new"))
+            self.aliases.append((row.name, row, "new", _row_facts(row)))
         earlier.append(row)
         self.new.append(row)
 
@@ -782,7 +795,7 @@ def import_players(
     update: bool = False,
     allow_same_name: bool = False,
     decisions: Decisions | None = None,
-    keep_corrected: bool = False,
+    take_sheet: bool = False,
     today: dt.date | None = None,
 ) -> ImportReport:
     """Register the players of a players CSV, all of them or none (README.md#csv-formats).
@@ -798,7 +811,8 @@ def import_players(
     whose name folds alike (or an alias), not told apart by FIDE id, birth year, sex or
     federation, where a difference the register got by a logged correction since the sheet
     was made does not tell them apart. The columns the row fills replace the player's values
-    (with ``keep_corrected`` a value corrected since the sheet was made stays), each change
+    (a value the register got by a logged correction since the sheet was made stays, said
+    so, unless ``take_sheet``: a correction is newer than the sheet), each change
     is recorded as a ``player_edit`` correction (with the import's id) and listed in
     :attr:`ImportReport.changes`; rows that find no one are added; rows the matcher is not
     sure about are questions. A change to birth data or entry data marks the rated periods
@@ -808,12 +822,22 @@ def import_players(
     unless they are told apart (FIDE id or birthdate) and ``allow_same_name`` (or ``--new``
     for that row).
 
+    The same bytes imported before are refused, except with ``update``: the sheet is read
+    again, and when nothing in it changes the register, nothing is written
+    (:attr:`ImportReport.same_as_import` names the earlier import; what it changes is
+    recorded under that import).
+
     A birthdate after ``today`` (when given) is a problem of its row.
 
     :raises InputFileErrors: naming the line and column of every problem; nothing stored.
     :raises MatchQuestionsError: for rows that need a decision (with the other problems).
     """
-    check_not_imported(session, data_hash, file_name)
+    earlier = None
+    if update:
+        found = earlier_import(session, data_hash, file_name)
+        earlier = None if found is None else found.id
+    else:
+        check_not_imported(session, data_hash, file_name)
     decisions = decisions or Decisions()
     if decisions.matches and not update:
         given, pid, _ = next(iter(decisions.matches.values()))
@@ -836,8 +860,16 @@ def import_players(
         errors.sort(key=lambda e: e.line or 0)
         raise InputFileErrors(errors)
 
-    import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
-    stored = _store_new(session, import_id, sheet.new, sheet.aliases)
+    if (
+        earlier is not None
+        and not sheet.new
+        and not _would_change(session, sheet.matched, sheet.corrected, take_sheet)
+    ):
+        return ImportReport(file_name, players_unchanged=len(sheet.matched), same_as_import=earlier)
+    import_id = earlier
+    if import_id is None:
+        import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
+    stored, unkept = _store_new(session, import_id, sheet.new, sheet.aliases, sheet.identities)
     changes = _apply_updates(
         session,
         sheet.matched,
@@ -845,7 +877,7 @@ def import_players(
         file_name,
         allow_same_name,
         sheet.corrected,
-        keep_corrected,
+        not take_sheet,
     )
     marked = None
     # new players join the lists from the next one (docs/DESIGN.md#who-is-on-a-list): only
@@ -865,6 +897,9 @@ def import_players(
         changes=tuple(changes),
         matched=tuple(sorted(sheet.counts.items())),
         aliases=tuple(stored),
+        unkept=tuple(unkept),
+        taken=tuple(sheet.taken),
+        same_as_import=earlier,
     )
 
 
@@ -880,12 +915,41 @@ def _future_births(
     return found
 
 
+def _would_change(
+    session: Session,
+    matched: dict[int, tuple[PlayerRow, int]],
+    corrected: _Corrected | None,
+    take_sheet: bool,
+) -> bool:
+    """Whether applying the matched rows would change a player (a value corrected since the
+    sheet was made is kept unless ``take_sheet``)."""
+    if not matched:
+        return False
+    players = {
+        p.id: p for p in session.scalars(sa.select(Player).where(Player.id.in_(list(matched))))
+    }
+    for pid, (row, _) in matched.items():
+        player = players[pid]
+        for field, value in _row_values(row).items():
+            old = getattr(player, field)
+            if old == value:
+                continue
+            if take_sheet or corrected is None or corrected.since(pid, field, value) is None:
+                if field in ("birth_date", "birth_year") and not take_sheet and corrected:
+                    other = "birth_year" if field == "birth_date" else "birth_date"
+                    if corrected.since(pid, other, getattr(row, other)) is not None:
+                        continue  # birth data goes as one, kept with its correction
+                return True
+    return False
+
+
 def _store_new(
     session: Session,
     import_id: int,
     new: Sequence[PlayerRow],
-    aliases: Sequence[tuple[str, int | PlayerRow, str]],
-) -> list[tuple[str, int]]:
+    aliases: Sequence[tuple[str, int | PlayerRow, str, Facts]],
+    identities: Identities,
+) -> tuple[list[tuple[str, int]], list[str]]:
     """Insert the new players of a players CSV (set-based; they join the lists from the next
     one, docs/DESIGN.md#who-is-on-a-list) and store the aliases the decisions made, a new
     player's by the id it got."""
@@ -924,7 +988,7 @@ def _store_new(
         ),
     )  # fmt: skip
     created: dict[int, int] = {}
-    if any(isinstance(p, PlayerRow) for _, p, _ in aliases):
+    if any(isinstance(p, PlayerRow) for _, p, _, _ in aliases):
         created = {
             line: pid
             for line, pid in zip(
@@ -935,11 +999,14 @@ def _store_new(
                 strict=True,
             )
         }
-    return store_aliases(
-        session,
-        [(n, created[p.line] if isinstance(p, PlayerRow) else p, src) for n, p, src in aliases],
-        import_id,
+    kept, unkept = screen_aliases(
+        identities,
+        [
+            (n, created[p.line] if isinstance(p, PlayerRow) else p, src, said)
+            for n, p, src, said in aliases
+        ],
     )
+    return store_aliases(session, kept, import_id), unkept
 
 
 def _births(session: Session) -> dict[int, tuple[dt.date | None, int | None]]:

@@ -37,6 +37,22 @@ def content_hash(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def earlier_import(session: Session, data_hash: str, file_name: str) -> Import | None:
+    """The import in force of the same bytes, if any (an undone one does not count); a path
+    longer than the ``imports`` table records (:data:`ratings.limits.MAX_FILE_NAME_LENGTH`)
+    is refused."""
+    if len(file_name) > limits.MAX_FILE_NAME_LENGTH:
+        raise InputFileError(
+            file_name,
+            None,
+            f"the file's path is longer than {limits.MAX_FILE_NAME_LENGTH} characters "
+            f"({len(file_name)}); import it from a shorter path",
+        )
+    return session.scalar(
+        sa.select(Import).where(Import.content_hash == data_hash, Import.undone_by.is_(None))
+    )
+
+
 def check_not_imported(session: Session, data_hash: str, file_name: str) -> None:
     """Refuse a file whose exact bytes were imported before (an import in force: an undone
     one may be imported again), or whose path is longer than
@@ -94,6 +110,38 @@ def history_error(session: Session, day: dt.date) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
+class Taken:
+    """A file's player found other than by the exact registered name or a FIDE id: who
+    the import took for whom, and why (the report every import and dry run gives)."""
+
+    line: int
+    spelling: str
+    """The name as the file writes it."""
+    player_id: int
+    player: str
+    """The registered name of the player taken."""
+    why: str
+    """``the name folded``, ``alias 'Novak J.'``, ``your decision (--match)``..."""
+
+    def __str__(self) -> str:
+        return f"line {self.line}: {self.spelling!r} taken for player {self.player_id} " \
+            f"({self.player}): {self.why}"  # fmt: skip
+
+    def as_json(self) -> dict[str, object]:
+        """The row of ``--format json``."""
+        return {"line": self.line, "spelling": self.spelling, "player_id": self.player_id,
+                "player": self.player, "why": self.why}  # fmt: skip
+
+
+WHY = {
+    "folded": "the name folded (accents, word order, punctuation)",
+    "match": "your decision (--match, --match-file)",
+    "prompt": "your answer at the prompt",
+}
+"""Why a :class:`Taken` player was taken, by how it was found (an alias says which)."""
+
+
+@dataclass(frozen=True, slots=True)
 class ImportReport:
     """What an import stored."""
 
@@ -119,6 +167,13 @@ class ImportReport:
     """Names found beyond their key, by how (``folded``, ``alias``, ``match``): counts."""
     aliases: tuple[tuple[str, int], ...] = ()
     """The aliases the import stored: (name as written, player id)."""
+    unkept: tuple[str, ...] = ()
+    """Decisions not kept as aliases, each said why."""
+    taken: tuple[Taken, ...] = ()
+    """Who the import took for whom, beyond exact names and FIDE ids, in line order."""
+    same_as_import: int | None = None
+    """``import players --update`` of bytes imported before: that import's id (nothing is
+    recorded again; with nothing to change, nothing is written)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +193,8 @@ class PlayerChange:
     """The batch of the correction that gave the register ``old`` after the sheet was made
     (the sheet holds the value it replaced), if any."""
     kept: bool = False
-    """``--keep-corrected``: the register's corrected value stayed."""
+    """The register's corrected value stayed (the default; ``--take-sheet`` applies the
+    sheet's)."""
 
 
 def insert_events(

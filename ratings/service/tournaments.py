@@ -58,7 +58,7 @@ from ratings.errors import (
     LimitError,
 )
 from ratings.io.notes import FileWarning
-from ratings.matching import Facts, Kind, fold
+from ratings.matching import Facts, Kind, Match, fold, is_sure_by_fide_id
 from ratings.models import Bye, Event, Game, Import, Player
 from ratings.names import clean_name, key_of_stored
 from ratings.service.common import joining_list, without_cycle_collection
@@ -67,9 +67,12 @@ from ratings.service.identity import (
     MatchQuestionsError,
     Question,
     load_identities,
+    screen_aliases,
     store_aliases,
 )
 from ratings.service.storing import (
+    WHY,
+    Taken,
     history_error,
 )
 
@@ -145,6 +148,9 @@ class TournamentReport:
     """What the import noticed but did not refuse the file for, in line order."""
     aliases: tuple[tuple[str, int, str], ...] = ()
     """The aliases the import stored: (name as written, player id, registered name)."""
+    unkept: tuple[str, ...] = ()
+    """Decisions not kept as aliases, each said why (another live player's own name that
+    nothing in the file tells apart)."""
 
     @property
     def games(self) -> int:
@@ -154,6 +160,17 @@ class TournamentReport:
     def count(self, how: str) -> int:
         """Players resolved one way (one of :data:`HOW`)."""
         return sum(1 for p in self.players if p.how == how)
+
+    @property
+    def taken(self) -> tuple[Taken, ...]:
+        """The players taken other than by the exact registered name or FIDE id, in line
+        order: by the name folded, an alias, a decision."""
+        why = {"folded": WHY["folded"], "alias": "an alias", "match": "your decision"}
+        return tuple(
+            Taken(p.line, p.name, p.player_id, p.registered_name, why[p.how])
+            for p in sorted(self.players, key=lambda p: p.line)
+            if p.how in why and p.player_id is not None
+        )
 
 
 # --- player matching ---------------------------------------------------------------------
@@ -210,11 +227,16 @@ class PlayerResolver:
     """
 
     def __init__(
-        self, session: Session, file_name: str, decisions: Decisions | None = None
+        self,
+        session: Session,
+        file_name: str,
+        decisions: Decisions | None = None,
+        *,
+        ratings: bool = False,
     ) -> None:
         self.file_name = file_name
         self.decisions = decisions or Decisions()
-        self.identities = load_identities(session)
+        self.identities = load_identities(session, ratings=ratings)
         register = self.identities.register
         self.by_fide: dict[int, int] = register.by_fide
         self.names: dict[int, str] = dict(self.identities.names)
@@ -223,11 +245,15 @@ class PlayerResolver:
         self.lines: dict[int, int] = {}  # placeholder -> line that introduced the player
         self.questions: list[Question] = []
         self.asked: dict[str, int] = {}  # folded name -> the placeholder of its question
-        self.aliases: list[tuple[str, int, str]] = []
-        """(name as written, player id or placeholder, source): decisions to remember."""
+        self.aliases: list[tuple[str, int, str, Facts]] = []
+        """(name as written, player id or placeholder, source, what the file says):
+        decisions to remember."""
         self.warnings: list[FileWarning] = []
         self.by_id_in_file: dict[str, int] = {}
         """Folded name -> the player a FIDE id found for it earlier in this file."""
+        self.told: dict[int, Facts] = {}
+        self.unkept: list[str] = []
+        """Decisions not kept as aliases (:func:`ratings.service.identity.screen_aliases`)."""
         self._next = -1
 
     def _label(self, pid: int) -> str:
@@ -253,14 +279,19 @@ class PlayerResolver:
         birth_year: int | None = None,
         sex: str | None = None,
         federation: str | None = None,
+        rating: int | None = None,
+        cut: bool = False,
     ) -> tuple[int, str]:
         """(player id or placeholder, how: one of :data:`HOW`), or :class:`InputFileError`.
 
         A name that contradicts the FIDE id (the name of another player, or no word in
-        common with the name the id is registered under) is an error naming both players.
+        common with the name the id is registered under) is an error naming both players;
+        one whose birth year, sex, given name or rating differs from the id's player is a
+        question naming both (:func:`ratings.matching.is_sure_by_fide_id`).
         """
         key = key_of_stored(name)
         decided = self.decisions.lookup(name)
+        who = Facts(name, fide_id, birth_year, sex, federation, rating, cut)
         if fide_id is not None and fide_id in self.by_fide:
             pid = self.by_fide[fide_id]
             others = [p for p in self.by_name.get(key, []) if p != pid]
@@ -277,6 +308,23 @@ class PlayerResolver:
                     f"{self._label(pid)}{named}; correct the file or the register",
                     fide_field,
                 )
+            by_id = self.identities.register.fide_candidate(who) if pid > 0 else None
+            if by_id is not None and not is_sure_by_fide_id(by_id):
+                if decided is None:
+                    return self._ask(name, line, who, Match(None, (by_id,)))
+                if decided[1] is None:  # a new player: the file's FIDE id is not his
+                    self.warnings.append(
+                        FileWarning(
+                            self.file_name,
+                            line,
+                            f"{name!r} is created without FIDE id {fide_id}, which belongs "
+                            f"to {self._label(pid)} ({_decision(decided)})",
+                            fide_field,
+                        )
+                    )
+                    placeholder = self._create(name, None, line, key)
+                    self._said(placeholder, who)
+                    return placeholder, "new"
             if decided is not None and decided[1] != pid:
                 raise InputFileError(
                     self.file_name,
@@ -293,12 +341,11 @@ class PlayerResolver:
         earlier = self.by_id_in_file.get(fold(name).key)
         if earlier is not None and decided is None and fide_id is None:
             return earlier, "name" if earlier > 0 else "new"
-        who = Facts(name, fide_id, birth_year, sex, federation)
         if decided is not None:
             source, pid_given, _ = decided
             if pid_given is None:
                 placeholder = self._create(name, fide_id, line, key)
-                self.aliases.append((name, placeholder, source))
+                self.aliases.append((name, placeholder, source, who))
                 return placeholder, "new"
             theirs = self.identities.facts(pid_given).fide_id
             if fide_id is not None and theirs is not None and theirs != fide_id:
@@ -309,7 +356,7 @@ class PlayerResolver:
                     f"{_decision(decided)} cannot make them one person",
                     fide_field,
                 )
-            self.aliases.append((name, pid_given, source))
+            self.aliases.append((name, pid_given, source, who))
             return pid_given, "match"
         found = self.identities.match(who)
         certain = found.certain
@@ -321,14 +368,7 @@ class PlayerResolver:
                 return pid, "alias"
             return pid, "name" if self.keys.get(pid) == key else "folded"
         if found.candidates and any(c.player_id > 0 for c in found.candidates):
-            folded = fold(name).key
-            if folded in self.asked:
-                return self.asked[folded], "ask"
-            placeholder = self._placeholder(line)
-            self.asked[folded] = placeholder
-            self.names[placeholder] = name
-            self.questions.append(self.identities.question(line, who, found))
-            return placeholder, "ask"
+            return self._ask(name, line, who, found)
         placeholder = self._create(name, fide_id, line, key)
         if found.other_fide_ids:
             pid = found.other_fide_ids[0]
@@ -343,6 +383,21 @@ class PlayerResolver:
                 )
             )
         return placeholder, "new"
+
+    def _ask(self, name: str, line: int, who: Facts, found: Match) -> tuple[int, str]:
+        """A question about ``who`` (once per folded name): a placeholder, ``ask``."""
+        folded = fold(name).key
+        if folded in self.asked:
+            return self.asked[folded], "ask"
+        placeholder = self._placeholder(line)
+        self.asked[folded] = placeholder
+        self.names[placeholder] = name
+        self.questions.append(self.identities.question(line, who, found))
+        return placeholder, "ask"
+
+    def _said(self, placeholder: int, who: Facts) -> None:
+        """What the file says of a player to create, for the aliases' evidence."""
+        self.told[placeholder] = who
 
     def _create(self, name: str, fide_id: int | None, line: int, key: str) -> int:
         placeholder = self._placeholder(line)  # until the insert gives the id
@@ -396,9 +451,12 @@ class PlayerResolver:
     ) -> tuple[tuple[str, int, str], ...]:
         """Store the decisions taken as aliases (:func:`ratings.service.identity.store_aliases`);
         returns the new ones: (name as written, player id, the player's registered name)."""
-        aliases = [(name, created.get(pid, pid), source) for name, pid, source in self.aliases]
-        stored = store_aliases(session, aliases, import_id)
-        by_id = {created.get(pid, pid): self.names[pid] for _, pid, _ in self.aliases}
+        aliases = [
+            (name, created.get(pid, pid), source, said) for name, pid, source, said in self.aliases
+        ]
+        kept, self.unkept = screen_aliases(self.identities, aliases)
+        stored = store_aliases(session, kept, import_id)
+        by_id = {created.get(pid, pid): self.names[pid] for _, pid, _, _ in self.aliases}
         return tuple((name, pid, by_id[pid]) for name, pid in stored)
 
 

@@ -44,6 +44,9 @@ from ratings.service.tournaments import (
     refuse_duplicates,
 )
 
+TRF_NAME_WIDTH = 33
+"""The TRF's name column (columns 15-47): a name that fills it may have been cut."""
+
 _TRF_TITLES = {"G": "GM", "M": "IM", "F": "FM", "C": "CM"}
 _TRF_TITLES |= {"W" + k: "W" + v for k, v in _TRF_TITLES.items()}
 
@@ -238,7 +241,7 @@ def import_trf(
     dates = _trf_dates(t, file_name, default_date, errors)
     _trf_future(t, file_name, default_date, today, errors)
 
-    resolver = PlayerResolver(session, file_name, decisions)
+    resolver = PlayerResolver(session, file_name, decisions, ratings=True)
     ids: dict[int, int] = {}  # start number -> player id or placeholder
     owner: dict[int, TrfPlayer] = {}  # player id or placeholder -> its line
     matches: list[tuple[TrfPlayer, int, str]] = []
@@ -255,6 +258,8 @@ def import_trf(
                 birth_year=p.birth_year,
                 sex=p.sex,
                 federation=p.federation,
+                rating=p.rating,
+                cut=len(p.name) >= TRF_NAME_WIDTH,
             )
         except InputFileError as exc:
             errors.append(exc)
@@ -351,6 +356,7 @@ def import_trf(
         marked_period=marked,
         warnings=report.warnings,
         aliases=aliases,
+        unkept=tuple(resolver.unkept),
     )
 
 
