@@ -73,3 +73,52 @@ def test_closing_days_changed_with_a_league_stored(tmp_path: Path) -> None:
     assert "closing-days" in out
     ok(db, "rate")
     check(db)
+
+
+def test_a_rapid_rating_given_after_the_rapid_list_began_later(tmp_path: Path) -> None:
+    """The rapid list began with a newcomer's game in 2025-02; Ann, listed since 2025-01, is
+    given a rapid rating: the rapid list starts in 2025-01 (she was rated in rapid from the
+    start), so the re-rate starts there, not at her first rapid row."""
+    db = init_database(tmp_path / "r.db")
+    ok(db, "player", "add", "Ann", "--rating", "1800", "--games", "50")
+    ok(db, "player", "add", "Cid", "--rating", "1700", "--games", "50")
+    ok(db, "game", "add", "Ann", "Cid", "1-0", "--date", "2025-01-01", "-y")
+    ok(db, "rate")
+    ok(db, "player", "add", "New")
+    ok(db, "game", "add", "New", "Ann", "1/2-1/2", "--date", "2025-02-01", "-y",
+       "--time-control", "rapid")  # fmt: skip
+    ok(db, "rate")
+    edit = CliRunner().invoke(cli, ["--db", db, "player", "edit", "Ann", "--rapid-rating", "1900"])
+    assert edit.exit_code == 0, edit.output
+    assert "This touches rated period 2025-01" in edit.stderr
+    ok(db, "rate")
+    check(db)
+
+
+def test_a_game_moved_after_its_events_given_period_is_refused(tmp_path: Path) -> None:
+    """An event given period 2025-03 (a late report) whose game was moved to June ended after
+    the period that rated it: its games were rated against the list of its new start, which
+    a rebuild does not have yet when it rates 2025-03. Now the move is refused, naming the
+    way out."""
+    db = two_players(tmp_path)
+    (tmp_path / "late.csv").write_text(
+        "date,white,black,result,event,round\n"
+        '2025-01-10,"Ann","Ben",1-0,Late Open,1\n'
+        '2025-01-11,"Ben","Ann",1-0,Late Open,2\n',
+        encoding="utf-8",
+    )
+    ok(db, "import", "games", str(tmp_path / "late.csv"), "--period", "2025-03", "--late-ok")
+    ok(db, "rate")
+    result = CliRunner().invoke(
+        cli, ["--db", db, "game", "edit", "2", "--date", "2025-06-02", "-y"]
+    )
+    assert result.exit_code == 1
+    assert result.stderr == (
+        "Error: event 'Late Open' would end on 2025-06-02, after the period it is rated in "
+        "(2025-03): give it a later period first ('ratings event edit 1 --period 2025-06'), or "
+        "keep its games within 2025-03\n"
+    )
+    ok(db, "event", "edit", "1", "--period", "2025-06", "--late-ok", "-y")
+    ok(db, "game", "edit", "2", "--date", "2025-06-02", "-y")
+    ok(db, "rate")
+    check(db)

@@ -379,29 +379,26 @@ def mark_from_first_listing(
     session: Session, player_ids: Sequence[int], time_controls: Sequence[str] | None = None
 ) -> RatingPeriod | None:
     """A correction to these players' register entries (entry data, birth data) touches the
-    periods that list them or rate a game of theirs: mark the first such rated period (on
-    ``time_controls``; None: any list). None when no rated period has them.
+    periods that list them or rate a game of theirs: mark the first such rated period. None
+    when no rated period has them.
 
-    A player on none of ``time_controls``' lists yet (a rapid rating given to a player of
-    the standard list) would have been on them from the first period that lists him at
-    all: those lists, or the player's rows on them, begin there."""
+    The first period that lists a player on *any* list, even for the entry data of one list
+    (``time_controls``: the lists whose games count): a rapid rating given to a player
+    starts the rapid list, and his rows on it, from the first period that lists him at all,
+    which may be before the rapid list's first period (found by the one-answer state
+    machine: the rapid list of a period with no rapid game appeared only in a rebuild)."""
     days: list[dt.date] = []
-    lists = RatingHistory.time_control.in_(list(time_controls)) if time_controls else sa.true()
     games = Event.time_control.in_(list(time_controls)) if time_controls else sa.true()
     config = get_config(session)
     for i in range(0, len(player_ids), 500):
         chunk = list(player_ids[i : i + 500])
-        first_listed = (
-            sa.select(RatingHistory.player_id, sa.func.min(RatingPeriod.start_date))
-            .join(RatingPeriod, RatingHistory.period_id == RatingPeriod.id)
+        found = session.scalar(
+            sa.select(sa.func.min(RatingPeriod.start_date))
+            .join(RatingHistory, RatingHistory.period_id == RatingPeriod.id)
             .where(RatingHistory.player_id.in_(chunk))
-            .group_by(RatingHistory.player_id)
         )
-        on_lists = {pid: day for pid, day in session.execute(first_listed.where(lists))}
-        if time_controls and len(on_lists) < len(chunk):
-            anywhere = {pid: day for pid, day in session.execute(first_listed)}
-            on_lists = {**anywhere, **on_lists}
-        days += [to_date(day) for day in on_lists.values()]
+        if found is not None:
+            days.append(to_date(found))
         for start, end, given, first in session.execute(
             sa.select(
                 Event.start_date, Event.end_date, Event.rating_period, sa.func.min(Game.played_on)

@@ -24,6 +24,7 @@ from ratings.service.common import (
 from ratings.service.dates import check_not_future
 from ratings.service.logged import game_lines, game_text
 from ratings.service.moves import EventMoveError, event_move, follow_games, games_span
+from ratings.service.rating_periods import check_given_period
 from ratings.service.storing import history_error
 
 # --- single games -------------------------------------------------------------------------
@@ -78,6 +79,7 @@ def _refresh_event(
         rates each game in the period it was played).
     """
     event.start_date, event.end_date = follow_games(old, before, games_span(session, event.id))
+    check_given_period(get_config(session), event)
     if not allow_move and (event.start_date, event.end_date) != old:
         count = session.scalar(sa.select(sa.func.count()).where(Game.event_id == event.id))
         move = event_move(get_config(session), event, old, count or 0)

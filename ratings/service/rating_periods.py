@@ -38,6 +38,7 @@ from ratings.service.storing import history_error
 __all__ = [
     "LateReportError",
     "change_rating_period",
+    "check_given_period",
     "check_rating_period",
     "game_rating_period",
     "give_rating_period",
@@ -103,6 +104,25 @@ def check_rating_period(
         f"list after its end: art. 9.1 rates an event reported by the {last} (period "
         f"{latest.label}) at the latest"
     )
+
+
+def check_given_period(config: SystemConfig, event: Event) -> None:
+    """Refuse an event that would end after the period it was given (a game moved or added
+    past it, its end date moved): its games would be rated before the event ended, against a
+    list that does not exist yet when that period is rated from scratch.
+
+    :raises PeriodError: naming the event, its end and its period, and the way out.
+    """
+    if event.rating_period is None:
+        return
+    given = Period(event.rating_period, config.period_months)
+    earliest = rules.earliest_rating_period(event.end_date, config.period_months)
+    if given < earliest:
+        raise PeriodError(
+            f"event {event.name!r} would end on {event.end_date.isoformat()}, after the period "
+            f"it is rated in ({given.label}): give it a later period first ('ratings event "
+            f"edit {event.id} --period {earliest.label}'), or keep its games within {given.label}"
+        )
 
 
 def rated_from(session: Session, config: SystemConfig, event: Event) -> Period:
