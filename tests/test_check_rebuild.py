@@ -274,7 +274,9 @@ def test_breakdown_only_checks_each_row_against_its_own_breakdown(demo_db: Path)
     edit(demo_db, f"UPDATE rating_history SET change = change + 1 WHERE id = {ROW_2025_06}")
     code, out, err = run(demo_db, "check", "--all", "--breakdown-only")
     assert code == 1
-    assert out == "2025-06 Toreley, Dina (id 1): change +1 with no game behind it in the breakdown\n"
+    assert out == (
+        "2025-06 Toreley, Dina (id 1): change +1 with no game behind it in the breakdown\n"
+    )
     assert err.startswith("Error: 1 difference between the published lists of 12 periods "
                           "2025-01 .. 2025-12 (every list) and their breakdown, from period "
                           "2025-06 on")  # fmt: skip

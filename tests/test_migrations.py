@@ -48,6 +48,7 @@ TABLES = {
     "events",
     "games",
     "imports",
+    "list_seals",
     "merge_moves",
     "player_aliases",
     "players",
@@ -529,9 +530,12 @@ def test_0003_corrections_are_append_only(tmp_path: Path, backend: str) -> None:
 
 # --- 0004: unknown game counts, FIDE's K, event rating periods, closing days, inactive ------
 
+NEW_IN_0017 = ("list_seals",)
+"""The table of 0017 (sealed lists), left out of the earlier revisions' comparisons."""
+
 NEW_IN_0012 = (
     "players.listed_from", "games.import_id", "imports.undone_by", "superseded_ratings.name",
-    "superseded_ratings.kind",
+    "superseded_ratings.kind", *NEW_IN_0017,
 )  # fmt: skip
 """Columns of 0012 (who is on a list, undone imports), left out of the earlier revisions'
 comparisons."""

@@ -62,9 +62,15 @@ INPUT_TABLES = (
 rate wrote. ``tests/test_rebuild.py`` checks that every table of the schema is here or in
 :data:`OUTPUT_TABLES`, so that a new table is classed before it is forgotten."""
 
-OUTPUT_TABLES = ("rating_periods", "rating_history", "rating_breakdown", "superseded_ratings")
+OUTPUT_TABLES = (
+    "rating_periods",
+    "rating_history",
+    "rating_breakdown",
+    "superseded_ratings",
+    "list_seals",
+)
 """The tables a rate writes (the superseded values are a re-rate's record of what it
-replaced: a rebuild has none)."""
+replaced, the seals the chain of what it published: a rebuild has neither)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +156,7 @@ def rebuild(session: Session, *, through: Period | None = None) -> Iterator[Rebu
             with scratch.begin():
                 if source is None:
                     copy_inputs(session, scratch)
-                report = rate(scratch, through=span[-1], first=span[0])
+                report = rate(scratch, through=span[-1], first=span[0], seal=False)
             # committed: the rebuilt rows are read (and backed up) from here on
             yield Rebuilt(scratch, span, report)
     finally:
