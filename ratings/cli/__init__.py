@@ -388,6 +388,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("undo",),
         "Withdraw rated periods from YYYY-MM on, newest first (asks first).",
     ),
+    "verify": (
+        ("verify",),
+        "Check a website, a list file or a database against the chain of seals.",
+    ),
 }
 """Every top-level command: the modules that define it (and those that add subcommands to its
 group), and the summary ``ratings --help`` shows. ``tests/test_startup.py`` checks both

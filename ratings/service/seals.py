@@ -32,7 +32,9 @@ __all__ = [
     "current_log_position",
     "list_inputs",
     "list_rows",
+    "record_of",
     "seal_lists",
+    "seal_rows",
     "withdraw_lists",
 ]
 
@@ -56,7 +58,8 @@ class SealCounts:
 # --- reading ---------------------------------------------------------------------------------
 
 
-def _record(row: ListSeal) -> sealing.SealRecord:
+def record_of(row: ListSeal) -> sealing.SealRecord:
+    """A seal's row as the plain record the chain's checks read."""
     inputs = None
     if row.kind == "sealed":
         inputs = {
@@ -84,7 +87,8 @@ def _record(row: ListSeal) -> sealing.SealRecord:
     )
 
 
-def _rows(session: Session, time_control: str | None = None) -> list[ListSeal]:
+def seal_rows(session: Session, time_control: str | None = None) -> list[ListSeal]:
+    """The seals' rows (of ``time_control``'s lists), in the order they were written."""
     query = sa.select(ListSeal).order_by(ListSeal.id)
     if time_control is not None:
         query = query.where(ListSeal.time_control == time_control)
@@ -94,7 +98,7 @@ def _rows(session: Session, time_control: str | None = None) -> list[ListSeal]:
 def chain(session: Session, time_control: str | None = None) -> list[sealing.SealRecord]:
     """Every version of every list's seal (of ``time_control``'s lists), in the order they
     were written."""
-    return [_record(row) for row in _rows(session, time_control)]
+    return [record_of(row) for row in seal_rows(session, time_control)]
 
 
 def current_log_position(session: Session) -> int:
@@ -277,7 +281,7 @@ class _Chain:
 
     def __init__(self, session: Session) -> None:
         self.session = session
-        self.current = {(r.time_control, r.period): r for r in _rows(session)}
+        self.current = {(r.time_control, r.period): r for r in seal_rows(session)}
         self.log_position = current_log_position(session)
         self.now = utcnow()
         self.new: list[dict[str, object]] = []
@@ -293,7 +297,7 @@ class _Chain:
                 f"{int(position)} GROUP BY batch ORDER BY batch",
             )
             if not rows:
-                found = (None, "no correction logged since")
+                found = (None, "")
             else:
                 told = ", ".join(f"batch {batch} ({action})" for batch, action in rows[-5:])
                 more = f"{len(rows) - 5} earlier and " if len(rows) > 5 else ""
@@ -413,6 +417,7 @@ def _seal_one(
         kind = "sealed"
     else:
         batch, behind = state.behind(old.log_position)
+        behind = behind or f"no correction logged since version {old.version}"
         if old.kind == "withdrawn":
             reason = f"published again after version {old.version} withdrew it; {behind}"
         else:
@@ -444,6 +449,7 @@ def _seal_one(
 
 def _withdraw(state: _Chain, old: ListSeal, list_date: dt.date, why: str) -> None:
     batch, behind = state.behind(old.log_position)
+    behind = behind or f"no correction logged since version {old.version}"
     version = old.version + 1
     state.add(
         {
