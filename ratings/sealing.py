@@ -110,25 +110,20 @@ def table_text(header: str, lines: Iterable[str]) -> str:
 
 def rows_text(rows: Iterable[ListRow]) -> str:
     """A list's canonical rows (``lists/YYYY-MM-sealed.csv``): :data:`ROWS_HEADER`, then one
-    line per rated player, by player id; a first rating's change left empty."""
-    ordered = sorted(rows, key=lambda r: r.player_id)
-    return table_text(
-        ROWS_HEADER,
-        (
-            row_line(
-                (
-                    r.player_id,
-                    r.rating,
-                    None if r.list_status == "first_rating" else r.change,
-                    r.period_games,
-                    r.total_games,
-                    r.next_k,
-                    r.k10,
-                    r.list_status,
-                )
-            )
-            for r in ordered
-        ),
+    line per rated player, by player id; a first rating's change left empty. (The values
+    are integers, booleans and the two statuses: written here directly, a list of 5,000
+    rows a period being sealed in every rate.)"""
+    ordered = sorted(rows, key=lambda r: r[0])
+    return "".join(
+        [
+            f"{ROWS_HEADER}\n",
+            *(
+                f"{pid},{rating},{'' if status == 'first_rating' or change is None else change},"
+                f"{games},{'' if total is None else total},{'' if k is None else k},"
+                f"{'true' if k10 else 'false'},{status}\n"
+                for pid, rating, change, games, total, k, k10, status in ordered
+            ),
+        ]
     )
 
 

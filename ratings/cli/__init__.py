@@ -392,6 +392,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("verify",),
         "Check a website, a list file or a database against the chain of seals.",
     ),
+    "whatif": (
+        ("whatif",),
+        "Show who would move, and by how much, if a rule, a setting or an event were different.",
+    ),
 }
 """Every top-level command: the modules that define it (and those that add subcommands to its
 group), and the summary ``ratings --help`` shows. ``tests/test_startup.py`` checks both

@@ -27,6 +27,7 @@ active players, and only that copy to the register (on the world's register, 45,
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -201,6 +202,7 @@ def rate(
     planned: Callable[[int], None] | None = None,
     first: Period | None = None,
     seal: bool = True,
+    variant: rules.RuleVariant | None = None,
 ) -> RateReport:
     """Rate every period not yet rated, and re-rate from the oldest corrected one, strictly
     in order (docs/DESIGN.md#re-rates-and-superseded-values). Superseded published values go to
@@ -218,8 +220,11 @@ def rate(
     :param seal: seal the lists rated, and any published before lists were sealed
         (:func:`ratings.service.seals.seal_lists`); a scratch database's rate (the rebuild,
         what-if) has no chain to keep.
+    :param variant: rules that are not FIDE's (``ratings whatif``'s scratch database only).
     """
     config = get_config(session)
+    if variant is not None:
+        config = dataclasses.replace(config, variant=variant)
     periods, _ = periods_to_rate(session, config, through, today=today, first=first)
     held_back: tuple[str, ...] = ()
     if through is None and today is not None:

@@ -119,11 +119,12 @@ def list_rows(session: Session, period_id: int, time_control: str) -> tuple[str,
         f"AND time_control = '{_checked(time_control)}' ORDER BY player_id",
     )
     published = [
-        sealing.ListRow(pid, rating, change, games, total, next_k, bool(k10), status)
+        (pid, rating, change, games, total, next_k, k10 is True or k10 == 1, status)
         for pid, rating, change, games, total, next_k, k10, status in rows
         if rating is not None
     ]
-    return sealing.rows_text(published), len(published), [r[0] for r in rows]
+    text = sealing.rows_text(published)  # type: ignore[arg-type]  # ListRow's shape, as tuples
+    return text, len(published), [r[0] for r in rows]
 
 
 def _checked(time_control: str) -> str:
@@ -172,7 +173,7 @@ class _Inputs:
             )
             found = self.register[time_control] = {
                 row[0]: sealing.row_line(
-                    (*row[:4], bool(row[4]), row[5], *map(_day, row[6:9]), row[9])
+                    (*row[:4], bool(row[4]), row[5], *map(_iso, row[6:9]), row[9])
                 )
                 for row in rows
             }
@@ -196,12 +197,17 @@ class _Inputs:
                 "g.played_on, g.white_id, g.black_id, g.result, g.rateable FROM games g "
                 f"JOIN events e ON e.id = g.event_id WHERE g.event_id IN ({listed})",
             ):
-                tc, start, _ = self.events[row[1]]
+                gid, eid, e_start, e_end, given, played, white, black, result, rateable = row
+                tc, start, _ = self.events[eid]
                 if start is None:
-                    start = self.config.rating_period(to_date(row[5])).start
+                    start = self.config.rating_period(to_date(played)).start
                 if start in wanted:
+                    # sealing.row_line's values, written directly (250,000 games a rate
+                    # from scratch): integers, ISO dates, a result holds no comma
                     games.setdefault((start, tc), []).append(
-                        sealing.row_line((*row[:2], *map(_day, row[2:6]), *row[6:9], bool(row[9])))
+                        f"{gid},{eid},{_iso(e_start)},{_iso(e_end)},{_iso(given)},"
+                        f"{_iso(played)},{white},{black},{result},"
+                        f"{'true' if rateable is True or rateable == 1 else 'false'}"
                     )
             for bye_id, eid, pid, code in fetch_all(
                 self.session,
@@ -219,8 +225,14 @@ class _Inputs:
         return games, byes
 
 
-def _day(value: object) -> dt.date | None:
-    return None if value is None else to_date(value)
+def _iso(value: object) -> str:
+    """A date read through raw SQL, as the canonical form writes it: ISO text (SQLite stores
+    it so), nothing for NULL."""
+    if value is None:
+        return ""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    return str(value)
 
 
 def _chunks(ids: Sequence[int], size: int = 500) -> Iterator[Sequence[int]]:
