@@ -246,3 +246,31 @@ def test_what_if_on_both_backends(tmp_path: Path, backend: str) -> None:
     doc = whatif(db, "--set", "junior-k=30")
     movers = [(m["name"], m["published"], m["what_if"]) for m in doc["periods"][-1]["movers"]]
     assert movers == [("Young", 1909, 1907)]
+
+
+def test_the_readme_examples(db: Path) -> None:
+    """The README's what-if commands run on the demo, and its excerpt is what they print."""
+    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
+    section = readme[readme.index("## What if: a rule change") : readme.index("## Title norms")]
+    commands = [
+        line.split()[2:]
+        for line in section.split("```sh", 1)[1].split("```", 1)[0].splitlines()
+        if line.startswith("ratings whatif ")
+    ]
+    assert len(commands) == 4
+    outputs = {}
+    for command in commands:
+        args = [a.strip('"') for a in " ".join(command).split('"') if a.strip()]
+        args = [w for a in args for w in ([a] if " " in a and "--" not in a else a.split())]
+        outputs[args[1]] = ok(db, "whatif", *args)
+    excerpt = section.split("```\nWhat if:", 1)[1].split("```", 1)[0]
+    excerpt = "What if:" + excerpt
+    junior = outputs["junior-k=30"]
+    for line in excerpt.splitlines():
+        if line != "...":
+            assert line in junior.splitlines(), line
+    assert "0 moved" in outputs["cap-exempt-from=none"]
+    assert "0 moved" in outputs["cap-exempt-from=2650"]
+    removed = outputs["Stonehaven Masters 2025 #3"]
+    assert "2025-12: 39 players rated both ways, 32 moved; mean change -4.67" in removed
+    assert "Morovov, Magnus  39       1605     1558     -47" in removed
