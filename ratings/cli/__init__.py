@@ -377,6 +377,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("sql",),
         "Run one read-only SQL statement (SELECT, PRAGMA table_info ...) and print the rows.",
     ),
+    "reconcile": (
+        ("reconcile",),
+        "Compare FIDE's rating list with ours, explaining each difference.",
+    ),
     "titles": (
         ("norms",),
         (

@@ -11,10 +11,10 @@ the first class that explains it, with its evidence:
    reported to a later list), the events named;
 3. **a different start rating**: our rating before the period is not FIDE's previous rating
    (``--previous``: FIDE's list before; a base corrected on one side);
-4. **a K difference**: FIDE's change is another K times our sum of dR, rounded (art. 8.3.3,
-   8.3.4);
-5. **per-event rounding**: FIDE's change is the sum of each event's change rounded on its
+4. **per-event rounding**: FIDE's change is the sum of each event's change rounded on its
    own (K x each event's sum of dR), ours the period's sum rounded once (art. 8.3.4);
+5. **a K difference**: FIDE's change is another K times our sum of dR, rounded (art. 8.3.3,
+   8.3.4; FIDE's K for the period from its previous list first, then 10, 15, 20, 30, 40);
 6. **unexplained**.
 
 Without FIDE's previous list, FIDE's change is taken as its rating minus our rating before
@@ -48,8 +48,8 @@ class DifferenceClass(enum.Enum):
     FIDE_GAMES = "fide_rated_games_we_do_not_hold"
     OUR_GAMES = "we_rated_games_fide_did_not"
     START = "different_start_rating"
-    K = "k_difference"
     ROUNDING = "per_event_rounding"
+    K = "k_difference"
     UNEXPLAINED = "unexplained"
 
     @property
