@@ -29,8 +29,8 @@ __all__ = [
     "ROWS_HEADER",
     "SETTINGS_HEADER",
     "Finding",
-    "ListRow",
     "SealRecord",
+    "SealedRow",
     "chain_findings",
     "current_versions",
     "digest",
@@ -65,7 +65,7 @@ SETTINGS_HEADER = "system,k_factor,start_rating,expected_method,period_months,cl
 """The settings in force."""
 
 
-class ListRow(NamedTuple):
+class SealedRow(NamedTuple):
     """One published row of a list, as the canonical form holds it."""
 
     player_id: int
@@ -108,7 +108,7 @@ def table_text(header: str, lines: Iterable[str]) -> str:
     return "".join(f"{line}\n" for line in (header, *lines))
 
 
-def rows_text(rows: Iterable[ListRow]) -> str:
+def rows_text(rows: Iterable[SealedRow]) -> str:
     """A list's canonical rows (``lists/YYYY-MM-sealed.csv``): :data:`ROWS_HEADER`, then one
     line per rated player, by player id; a first rating's change left empty. (The values
     are integers, booleans and the two statuses: written here directly, a list of 5,000

@@ -22,7 +22,7 @@ from typing import Any
 
 from ratings import sealing
 from ratings.errors import InputFileError
-from ratings.sealing import Finding, ListRow, SealRecord
+from ratings.sealing import Finding, SealedRow, SealRecord
 
 __all__ = [
     "LIST_FILE",
@@ -60,7 +60,7 @@ class PublishedList:
     seal: str | None
     """The seal the file carries (a ``-sealed.csv`` carries none: its digest is its seal's
     rows digest)."""
-    rows: list[tuple[str, ListRow]] = field(default_factory=list)
+    rows: list[tuple[str, SealedRow]] = field(default_factory=list)
     """Each row with where it is (``FILE:LINE`` or ``FILE, row N``)."""
     problems: list[Finding] = field(default_factory=list)
     digest: str | None = None
@@ -108,7 +108,7 @@ def _bool(value: str, where: str, name: str, problems: list[Finding]) -> bool:
 
 def _row(
     values: dict[str, str], where: str, problems: list[Finding], *, status: str | None = None
-) -> ListRow | None:
+) -> SealedRow | None:
     """A list row from its texts (``status`` given: the CSV's, from its flags)."""
     before = len(problems)
     pid = _int(values["player_id"], where, "player_id", problems, empty=False)
@@ -125,7 +125,7 @@ def _row(
         return None
     if list_status == "first_rating":
         change = None  # the CSV writes the stored change of a first rating; the seal none
-    return ListRow(pid, rating, change, games, total, next_k, k10, list_status)
+    return SealedRow(pid, rating, change, games, total, next_k, k10, list_status)
 
 
 def read_sealed_csv(path: Path, shown: str) -> PublishedList:

@@ -39,7 +39,7 @@ from ratings.io.fide_list import FideRating, open_fide_list
 from ratings.models import RatingPeriod
 from ratings.service.common import fetch_all, list_name
 
-__all__ = ["Difference", "DifferenceClass", "ReconcileReport", "reconcile"]
+__all__ = ["DifferenceClass", "FideDifference", "ReconcileReport", "reconcile"]
 
 
 class DifferenceClass(enum.Enum):
@@ -68,7 +68,7 @@ _TITLES = {
 
 
 @dataclass(frozen=True, slots=True)
-class Difference:
+class FideDifference:
     """One player whose numbers differ from FIDE's."""
 
     fide_id: int
@@ -93,7 +93,7 @@ class ReconcileReport:
     compared: int
     """Players with a FIDE id on both lists."""
     agree: int
-    differences: tuple[Difference, ...]
+    differences: tuple[FideDifference, ...]
     only_ours: int
     """Players with a FIDE id on our list whom FIDE's file does not hold."""
 
@@ -172,7 +172,7 @@ def reconcile(
         before, _ = _fide_list(previous, fide, tc, _previous_month(list_date))
     breakdown = _breakdown(session, int(period_id), tc)
     events = _event_names(session, int(period_id), tc)
-    differences: list[Difference] = []
+    differences: list[FideDifference] = []
     agree = 0
     for pid, fide_id, name, r_before, r_after, change, games, k, status in ours:
         entry = fide.get(int(fide_id))
@@ -195,7 +195,7 @@ def reconcile(
             breakdown.get(int(pid), {}), events.get(int(pid), ()),
         )  # fmt: skip
         differences.append(
-            Difference(int(fide_id), int(pid), str(name), mine, theirs, cls, evidence)
+            FideDifference(int(fide_id), int(pid), str(name), mine, theirs, cls, evidence)
         )
     return ReconcileReport(
         list_date, str(label), tc, agree + len(differences), agree, tuple(differences),

@@ -123,7 +123,7 @@ def list_rows(session: Session, period_id: int, time_control: str) -> tuple[str,
         for pid, rating, change, games, total, next_k, k10, status in rows
         if rating is not None
     ]
-    text = sealing.rows_text(published)  # type: ignore[arg-type]  # ListRow's shape, as tuples
+    text = sealing.rows_text(published)  # type: ignore[arg-type]  # SealedRow's shape, as tuples
     return text, len(published), [r[0] for r in rows]
 
 

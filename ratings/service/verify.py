@@ -35,7 +35,7 @@ from ratings.io import published
 from ratings.io.published import LIST_FILE, SEALS_FILE, PublishedList
 from ratings.models import ListSeal, RatingPeriod
 from ratings.rules import Period
-from ratings.sealing import Finding, ListRow, SealRecord
+from ratings.sealing import Finding, SealedRow, SealRecord
 from ratings.service import seals as stored_seals
 from ratings.service.common import get_config, to_date
 
@@ -72,14 +72,16 @@ class VerifyReport:
 
 # --- rows against rows -----------------------------------------------------------------------
 
-_FIELDS = ListRow._fields[1:]
+_FIELDS = SealedRow._fields[1:]
 
 
 def _show(value: object) -> str:
     return "none" if value is None else sealing.cell(value)
 
 
-def compare_rows(copy: PublishedList, sealed: Mapping[int, ListRow], against: str) -> list[Finding]:
+def compare_rows(
+    copy: PublishedList, sealed: Mapping[int, SealedRow], against: str
+) -> list[Finding]:
     """Where the rows of ``copy`` differ from the sealed rows (``against`` names them): each
     row missing, added or twice, and each field that differs, by file and line."""
     found: list[Finding] = []
@@ -115,7 +117,7 @@ def compare_rows(copy: PublishedList, sealed: Mapping[int, ListRow], against: st
     return found
 
 
-def _by_player(copy: PublishedList) -> dict[int, ListRow]:
+def _by_player(copy: PublishedList) -> dict[int, SealedRow]:
     return {row.player_id: row for _, row in copy.rows}
 
 

@@ -97,7 +97,7 @@ def sealed_csv(rows: Iterable[tuple[data.SiteListRow, str]]) -> str:
     """The list's canonical rows (:func:`ratings.sealing.rows_text`): the text whose SHA-256
     is its seal's rows digest."""
     return sealing.rows_text(
-        sealing.ListRow(
+        sealing.SealedRow(
             e.player_id, e.rating, e.change, e.period_games, e.total_games, e.next_k, e.k10,
             e.list_status,
         )
