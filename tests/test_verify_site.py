@@ -225,3 +225,29 @@ def test_a_damaged_value_is_named_by_line_and_field(site: Path) -> None:
     code, out, _ = run("verify", str(site))
     assert code == 1
     assert out.splitlines()[0] == f"{csv}:{number}: rating: not a whole number: '18x7'"
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "error"),
+    [
+        ("2025-06.csv", "player_id,rating,change,period_games,total_games,next_k,k10,flags,seal\n"
+         '"' + "x" * 200_000 + '",1,2,3,4,5,true,,s\n', "not a CSV file: field larger than"),
+        ("2025-06.json", "[" * 100_000 + "]" * 100_000, "nested too deep"),
+        ("2025-06.json", '{"kind": "list", "players": [1', "not JSON"),
+        ("2025-06.csv", b"\xff\xfe not text", "not UTF-8 (byte 0)"),
+    ],
+)  # fmt: skip
+def test_hostile_files(
+    site: Path, tmp_path: Path, name: str, content: str | bytes, error: str
+) -> None:
+    """A file no publish wrote: one line naming it, exit 1, never a traceback."""
+    mine = tmp_path / "hostile"
+    mine.mkdir()
+    shutil.copyfile(site / "seals.json", mine / "seals.json")
+    path = mine / name
+    path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
+    code, out, err = run("verify", str(path))
+    assert (code, out) == (1, "")
+    assert err.startswith(f"Error: {path}")
+    assert error in err
+    assert err.count("\n") == 1

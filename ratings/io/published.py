@@ -157,6 +157,13 @@ def read_list_csv(path: Path, shown: str) -> PublishedList:
     text = _text(_read(path, shown), shown)
     out = PublishedList(shown, _period_of(path), None, None)
     reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        return _csv_rows(reader, out, shown)
+    except csv.Error as exc:  # a cell larger than the csv module's limit, a stray NUL
+        raise InputFileError(shown, reader.line_num, f"not a CSV file: {exc}") from None
+
+
+def _csv_rows(reader: Any, out: PublishedList, shown: str) -> PublishedList:
     header = next(reader, None)
     wanted = ("rating", "change", "period_games", "total_games", "next_k", "k10", "flags",
               "player_id", "seal")  # fmt: skip
@@ -184,10 +191,7 @@ def read_list_csv(path: Path, shown: str) -> PublishedList:
 
 def read_list_json(path: Path, shown: str) -> PublishedList:
     """A list's JSON (``lists/YYYY-MM.json``)."""
-    try:
-        doc = json.loads(_text(_read(path, shown), shown))
-    except json.JSONDecodeError as exc:
-        raise InputFileError(shown, exc.lineno, f"not JSON: {exc.msg}") from None
+    doc = _json(path, shown)
     out = PublishedList(shown, None, None, None)
     if not isinstance(doc, dict) or doc.get("kind") != "list":
         out.problems.append(Finding(shown, 'not a list\'s JSON (no "kind": "list")'))
@@ -213,6 +217,15 @@ def read_list_json(path: Path, shown: str) -> PublishedList:
         if row is not None:
             out.rows.append((where, row))
     return out
+
+
+def _json(path: Path, shown: str) -> Any:
+    try:
+        return json.loads(_text(_read(path, shown), shown))
+    except json.JSONDecodeError as exc:
+        raise InputFileError(shown, exc.lineno, f"not JSON: {exc.msg}") from None
+    except RecursionError:  # arrays nested thousands deep: no file the product writes
+        raise InputFileError(shown, None, "not JSON the product writes: nested too deep") from None
 
 
 def _json_text(value: object) -> str:
@@ -267,10 +280,7 @@ def seals_json(time_control: str, records: list[SealRecord]) -> dict[str, Any]:
 
 def read_seals(path: Path, shown: str) -> tuple[str | None, list[SealRecord], list[Finding]]:
     """``seals.json``: its list, its seals, and what is wrong with any of them."""
-    try:
-        doc = json.loads(_text(_read(path, shown), shown))
-    except json.JSONDecodeError as exc:
-        raise InputFileError(shown, exc.lineno, f"not JSON: {exc.msg}") from None
+    doc = _json(path, shown)
     if not isinstance(doc, dict) or doc.get("kind") != "seals":
         raise InputFileError(shown, None, 'not a chain of seals (no "kind": "seals")')
     if doc.get("format") != sealing.FORMAT:
