@@ -334,3 +334,31 @@ EXPECTED_SEALS = [
 ]
 """The seals the sequence gives, as written by the SQLite run (no clock, no path, no id
 that depends on the backend enters a seal): PostgreSQL must give the same."""
+
+
+def test_an_import_undo_seals_the_lists_it_changes(tmp_path: Path) -> None:
+    """``import undo`` takes its players' rows off the published lists at once (the re-rate
+    comes later): each list it changes gets a new version then, naming the undo, so the
+    database verifies before the re-rate and after it."""
+    db = tmp_path / "club.db"
+    ok(db, "init", "--system", "club")
+    ok(db, "player", "add", "Hand, Ann", "--rating", "1800", "--games", "40")
+    ok(db, "player", "add", "Hand, Bob", "--rating", "1700", "--games", "40")
+    trf = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
+    ok(db, "import", "trf", str(trf))
+    (first,) = table_rows(db, "SELECT min(played_on) FROM games")
+    ok(db, "game", "add", "Hand, Ann", "Hand, Bob", "1-0", "--date", str(first[0]))
+    ok(db, "rate")
+    sealed = table_rows(db, SEALS)
+    ok(db, "import", "undo", "1", "--yes")
+    (batch,) = table_rows(db, "SELECT max(batch) FROM corrections")
+    new = table_rows(db, SEALS)[len(sealed) :]
+    assert new
+    assert {(v, b) for _, _, v, _, _, _, _, b, _ in new} == {(2, batch[0])}
+    assert str(new[0][-1]).startswith(
+        "import undo withdrew its players' rows: its rows and its inputs changed; after "
+        f"correction batch {batch[0]} (import_undo)"
+    )
+    assert run(db, "verify")[0] == 0
+    ok(db, "rate")
+    assert run(db, "verify")[0] == 0

@@ -328,13 +328,18 @@ class _Chain:
 
 
 def seal_lists(
-    session: Session, *, since: dt.date | None = None, config: SystemConfig | None = None
+    session: Session,
+    *,
+    since: dt.date | None = None,
+    config: SystemConfig | None = None,
+    cause: str | None = None,
 ) -> SealCounts:
     """Seal the stored lists from the period starting ``since`` (the first a rate rated; None:
     none) on, and every earlier list that has no seal (published before lists were sealed):
     a list with no seal gets version 1; a list whose rows, inputs or previous list's seal
     differ from its current version's gets a new version; a sealed list no longer stored
-    gets a ``withdrawn`` version; the rest keep theirs."""
+    gets a ``withdrawn`` version; the rest keep theirs. ``cause``: what changed the lists, when
+    it was not a rate (``import undo``), for the new versions' reason."""
     config = config or get_config(session)
     months = config.period_months
     stored = [
@@ -356,14 +361,15 @@ def seal_lists(
     written: set[tuple[str, str]] = set()
     for period, tc, parts, text, count in list_inputs(session, todo, config=config):
         written.add((tc, period.label))
-        kind = _seal_one(state, period, tc, parts, text, count, last, since)
+        kind = _seal_one(state, period, tc, parts, text, count, last, since, cause)
         counts[kind] += 1
     for stored_period, label, list_date in stored:
         if stored_period.start >= first:
             for tc in _LISTS:
                 old = state.current.get((tc, label))
                 if (tc, label) not in written and old is not None and old.kind == "sealed":
-                    _withdraw(state, old, list_date, "the re-rate publishes no such list")
+                    why = cause or "the re-rate publishes no such list"
+                    _withdraw(state, old, list_date, why)
                     counts["withdrawn"] += 1
     state.write()
     return SealCounts(**counts)
@@ -403,6 +409,7 @@ def _seal_one(
     count: int,
     last: dict[str, str | None],
     since: dt.date | None,
+    cause: str | None = None,
 ) -> str:
     rows_digest = sealing.digest(text)
     inputs_digest = sealing.digest(sealing.inputs_text(tc, period.label, period.list_date, parts))
@@ -442,7 +449,7 @@ def _seal_one(
                 )
                 if differs
             ]
-            reason = f"rated again: {' and '.join(changed)} changed; {behind}"
+            reason = f"{cause or 'rated again'}: {' and '.join(changed)} changed; {behind}"
         kind = "resealed"
     state.add(
         {

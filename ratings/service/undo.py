@@ -50,6 +50,7 @@ from ratings.service import audit
 from ratings.service.common import datetime_param, mark_for_rerate, to_date, utcnow
 from ratings.service.corrections import delete_events, mark_event
 from ratings.service.logged import game_text, player_lines
+from ratings.service.seals import seal_lists
 
 __all__ = ["UndoGame", "UndoImportError", "UndoPlan", "plan_undo", "undo_import"]
 
@@ -474,7 +475,7 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
     for chunk in _chunks([aid for aid, _, _, _ in plan.aliases]):
         marks = ", ".join(str(int(a)) for a in chunk)
         conn.exec_driver_sql(f"DELETE FROM player_aliases WHERE id IN ({marks})")
-    _withdraw_players(session, removed)
+    withdrawn_from = _withdraw_players(session, removed)
     session.expire_all()
     lines.append(
         audit.Change(
@@ -483,6 +484,11 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
     )
     batch = audit.record(session, audit.Action.IMPORT_UNDO, *lines, reason=reason)
     conn.exec_driver_sql(f"UPDATE imports SET undone_by = {int(batch)} WHERE id = {int(item.id)}")
+    if withdrawn_from is not None:
+        # the published lists lost rows: each gets a new version of its seal now (the
+        # re-rate the marks ask for seals them again if it changes them)
+        session.flush()
+        seal_lists(session, since=withdrawn_from, cause="import undo withdrew its players' rows")
     return plan
 
 
@@ -578,10 +584,12 @@ def _mark_rerates(session: Session, spans: Sequence[_Span], removed: Sequence[in
         mark_for_rerate(session, oldest)
 
 
-def _withdraw_players(session: Session, removed: Sequence[int]) -> None:
+def _withdraw_players(session: Session, removed: Sequence[int]) -> dt.date | None:
     """Delete the removed players; their published rows stay on record in
-    ``superseded_ratings``, withdrawn (as a re-rate keeps a row it drops)."""
+    ``superseded_ratings``, withdrawn (as a re-rate keeps a row it drops). Returns the
+    first day of the oldest period whose list lost a row (None: none did)."""
     conn = session.connection()
+    oldest: dt.date | None = None
     stamp = datetime_param(session, utcnow())
     ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
     for chunk in _chunks(removed):
@@ -596,5 +604,13 @@ def _withdraw_players(session: Session, removed: Sequence[int]) -> None:
             "p.name, h.player_id",
             (stamp,),
         )
+        first = conn.exec_driver_sql(
+            "SELECT min(rp.start_date) FROM rating_history h JOIN rating_periods rp ON "
+            f"rp.id = h.period_id WHERE h.player_id IN ({marks})"
+        ).scalar()
+        if first is not None:
+            day = to_date(first)
+            oldest = day if oldest is None else min(oldest, day)
         conn.exec_driver_sql(f"DELETE FROM rating_history WHERE player_id IN ({marks})")
         conn.exec_driver_sql(f"DELETE FROM players WHERE id IN ({marks})")
+    return oldest
