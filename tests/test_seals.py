@@ -362,3 +362,40 @@ def test_an_import_undo_seals_the_lists_it_changes(tmp_path: Path) -> None:
     assert run(db, "verify")[0] == 0
     ok(db, "rate")
     assert run(db, "verify")[0] == 0
+
+
+@pytest.mark.parametrize("backend", BOTH_BACKENDS)
+def test_the_sql_rows_are_the_canonical_rows(tmp_path: Path, backend: str) -> None:
+    """The seal step makes each list's canonical rows in SQL; they are the text
+    ``sealing.rows_text`` makes of the same rows (first ratings, unknown totals, negative
+    changes, K=10 flags and unrated rows among them)."""
+    import ratings
+    from ratings.service.seals import list_rows
+
+    db = str(tmp_path / "club.db") if backend == "sqlite" else new_database()
+    ok(db, "init")
+    ok(db, "player", "add", "Top, Tia", "--rating", "2450", "--games", "300", "--k10")
+    ok(db, "player", "add", "Old, Oz", "--rating", "1900")  # total games unknown
+    ok(db, "player", "add", "New, Ned")
+    for n in range(5):
+        ok(db, "game", "add", "New, Ned", "Old, Oz", "1/2-1/2", "--date", f"2026-01-{10 + n}")
+    ok(db, "game", "add", "Top, Tia", "Old, Oz", "0-1", "--date", "2026-01-20")
+    ok(db, "rate")
+    rows = table_rows(
+        db,
+        "SELECT player_id, rating_after, change, period_games, total_games, next_k, k10, "
+        "list_status FROM rating_history ORDER BY player_id",
+    )
+    expected = sealing.rows_text(
+        sealing.SealedRow(*r[:6], bool(r[6]), *r[7:])  # type: ignore[arg-type]  # SQL's types
+        for r in rows
+        if r[1] is not None
+    )
+    assert {str(r[-1]) for r in rows} >= {"listed", "first_rating"}
+    assert any(r[4] is None for r in rows)
+    with ratings.open_session(db) as session:
+        (period_id,) = session.execute(sa.text("SELECT id FROM rating_periods")).one()
+        text, count, ids = list_rows(session, int(period_id), "standard")
+    assert text == expected
+    assert count == sum(1 for r in rows if r[1] is not None)
+    assert ids == [str(r[0]) for r in rows]

@@ -169,7 +169,7 @@ def test_a_downloaded_list_verifies_alone(site: Path, tmp_path: Path) -> None:
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(
-        f"{mine}/2025-06.csv: its rows are not those of standard list 2025-06, version 1"
+        f"{mine}/2025-06.csv: its rows are not those of the standard list 2025-06, version 1"
     )
     assert lines[1:] == [
         f"{mine}/2025-06.csv:15: player 18: rating 1858, the sealed list (2025-06.json) says 1857"

@@ -109,22 +109,55 @@ def current_log_position(session: Session) -> int:
 # --- the canonical tables --------------------------------------------------------------------
 
 
-def list_rows(session: Session, period_id: int, time_control: str) -> tuple[str, int, list[int]]:
+_ROW_LINE = {
+    "sqlite": (
+        "player_id || ',' || rating_after || ',' || CASE WHEN list_status = 'first_rating' "
+        "THEN '' ELSE change END || ',' || period_games || ',' || coalesce(total_games, '') "
+        "|| ',' || coalesce(next_k, '') || ',' || CASE WHEN k10 THEN 'true' ELSE 'false' END "
+        "|| ',' || list_status || char(10)"
+    ),
+    "postgresql": (
+        "player_id::text || ',' || rating_after::text || ',' || CASE WHEN list_status = "
+        "'first_rating' THEN '' ELSE change::text END || ',' || period_games::text || ',' || "
+        "coalesce(total_games::text, '') || ',' || coalesce(next_k::text, '') || ',' || "
+        "CASE WHEN k10 THEN 'true' ELSE 'false' END || ',' || list_status || chr(10)"
+    ),
+}
+"""One line of :func:`ratings.sealing.rows_text`, made in SQL (the seal step reads every list
+of a rate: formatting 20,000 rows a period in Python was most of its time).
+``tests/test_seals.py::test_the_sql_rows_are_the_canonical_rows`` holds the two to one text."""
+
+_LIST_SQL = {
+    # SQLite never flattens an ordered subquery into an aggregate (its rule 16), so
+    # group_concat takes the rows in the subquery's order
+    "sqlite": (
+        "SELECT group_concat(line, ''), count(line), group_concat(player_id, ',') FROM "
+        "(SELECT player_id, CASE WHEN rating_after IS NULL THEN NULL ELSE {line} END AS line "
+        "FROM rating_history WHERE period_id = {period_id} AND time_control = '{tc}' "
+        "ORDER BY player_id)"
+    ),
+    "postgresql": (
+        "SELECT string_agg(line, '' ORDER BY player_id), count(line), "
+        "string_agg(player_id::text, ',' ORDER BY player_id) FROM "
+        "(SELECT player_id, CASE WHEN rating_after IS NULL THEN NULL ELSE {line} END AS line "
+        "FROM rating_history WHERE period_id = {period_id} AND time_control = '{tc}') AS h"
+    ),
+}
+
+
+def list_rows(session: Session, period_id: int, time_control: str) -> tuple[str, int, list[str]]:
     """A stored list's canonical rows (:func:`ratings.sealing.rows_text`), its rated rows and
-    every player with a row on it (the register's part of its inputs)."""
-    rows = fetch_all(
+    every player with a row on it, as text ids (the register's part of its inputs)."""
+    dialect = session.connection().dialect.name
+    ((text, count, ids),) = fetch_all(
         session,
-        "SELECT player_id, rating_after, change, period_games, total_games, next_k, k10, "
-        f"list_status FROM rating_history WHERE period_id = {int(period_id)} "
-        f"AND time_control = '{_checked(time_control)}' ORDER BY player_id",
+        _LIST_SQL[dialect].format(
+            line=_ROW_LINE[dialect], period_id=int(period_id), tc=_checked(time_control)
+        ),
     )
-    published = [
-        (pid, rating, change, games, total, next_k, k10 is True or k10 == 1, status)
-        for pid, rating, change, games, total, next_k, k10, status in rows
-        if rating is not None
-    ]
-    text = sealing.rows_text(published)  # type: ignore[arg-type]  # SealedRow's shape, as tuples
-    return text, len(published), [r[0] for r in rows]
+    if ids is None:
+        return sealing.rows_text(()), 0, []
+    return f"{sealing.ROWS_HEADER}\n{text or ''}", int(count), str(ids).split(",")
 
 
 def _checked(time_control: str) -> str:
@@ -148,7 +181,7 @@ class _Inputs:
         self.settings = sealing.digest(
             sealing.table_text(sealing.SETTINGS_HEADER, [sealing.row_line(settings)])
         )
-        self.register: dict[str, dict[int, str]] = {}
+        self.register: dict[str, dict[str, str]] = {}
         # event id -> (list, period start or None for a league rated game by game, end day)
         self.events: dict[int, tuple[str, dt.date | None, dt.date]] = {}
         for eid, start, end, given, tc in fetch_all(
@@ -159,8 +192,9 @@ class _Inputs:
             )
             self.events[eid] = (tc, None if period is None else period.start, to_date(end))
 
-    def register_lines(self, time_control: str) -> dict[int, str]:
-        """Each player's line of the register's table for the list ``time_control``."""
+    def register_lines(self, time_control: str) -> dict[str, str]:
+        """Each player's line of the register's table for the list ``time_control``, by the
+        player's id as text (as :func:`list_rows` gives them)."""
         found = self.register.get(time_control)
         if found is None:
             prefix = "" if time_control == "standard" else f"{time_control}_"
@@ -171,12 +205,13 @@ class _Inputs:
                 f"{prefix}k10, {prefix}fide_k, fide_k_list, {inactive}, listed_from, "
                 "merged_into_id FROM players",
             )
-            found = self.register[time_control] = {
-                row[0]: sealing.row_line(
+            found = {
+                str(row[0]): sealing.row_line(
                     (*row[:4], bool(row[4]), row[5], *map(_iso, row[6:9]), row[9])
                 )
                 for row in rows
             }
+            self.register[time_control] = found
         return found
 
     def games(
@@ -267,7 +302,7 @@ def list_inputs(
                 "games": _table(sealing.GAMES_HEADER, games.get(key), empty),
                 "byes": _table(sealing.BYES_HEADER, byes.get(key), no_byes),
                 "register": sealing.digest(
-                    sealing.table_text(sealing.REGISTER_HEADER, (lines[p] for p in players))
+                    sealing.table_text(sealing.REGISTER_HEADER, map(lines.__getitem__, players))
                 ),
                 "settings": inputs.settings,
             }

@@ -206,7 +206,7 @@ def _verify_copy(
             return [
                 Finding(
                     copy.path,
-                    f"its rows are not those of {version.name} (their canonical form has "
+                    f"its rows are not those of the {version.name} (their canonical form has "
                     f"SHA-256 {canonical}, the seal's rows digest is {version.rows_digest})",
                 ),
                 *_located(copy, path, [version]),
