@@ -387,7 +387,7 @@ def test_the_sql_rows_are_the_canonical_rows(tmp_path: Path, backend: str) -> No
         "list_status FROM rating_history ORDER BY player_id",
     )
     expected = sealing.rows_text(
-        sealing.SealedRow(*r[:6], bool(r[6]), *r[7:])  # type: ignore[arg-type]  # SQL's types
+        sealing.SealedRow._make((*r[:6], bool(r[6]), r[7]))
         for r in rows
         if r[1] is not None
     )
