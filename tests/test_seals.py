@@ -387,9 +387,7 @@ def test_the_sql_rows_are_the_canonical_rows(tmp_path: Path, backend: str) -> No
         "list_status FROM rating_history ORDER BY player_id",
     )
     expected = sealing.rows_text(
-        sealing.SealedRow._make((*r[:6], bool(r[6]), r[7]))
-        for r in rows
-        if r[1] is not None
+        sealing.SealedRow._make((*r[:6], bool(r[6]), r[7])) for r in rows if r[1] is not None
     )
     assert {str(r[-1]) for r in rows} >= {"listed", "first_rating"}
     assert any(r[4] is None for r in rows)
