@@ -3,7 +3,7 @@
 Tables: ``settings``, ``players``, ``imports``, ``events``, ``games``, ``byes``,
 ``rating_periods``, ``rating_history``, ``rating_breakdown``, ``superseded_ratings``,
 ``corrections`` (the append-only log of every correction), ``merge_moves``,
-``player_aliases``; the views
+``player_aliases``, ``list_seals`` (the append-only chain of sealed lists); the views
 (``current_ratings``, ``rating_lists``, ``rating_calculations``) are in :mod:`ratings.views`.
 Logic lives in ``rules`` and ``service``.
 
@@ -43,6 +43,7 @@ exemptions of FIDE Title Regulations 1.4.3a-d."""
 
 __all__ = [
     "NORM_EXEMPTIONS",
+    "SEAL_KINDS",
     "SUPERSEDED_KINDS",
     "TIME_CONTROL_CHECK",
     "Base",
@@ -51,6 +52,7 @@ __all__ = [
     "Event",
     "Game",
     "Import",
+    "ListSeal",
     "MergeMove",
     "Player",
     "PlayerAlias",
@@ -498,6 +500,101 @@ class RatingBreakdown(Base):
 
     def __repr__(self) -> str:
         return f"RatingBreakdown(game_id={self.game_id!r}, player_id={self.player_id!r})"
+
+
+SEAL_KINDS = ("sealed", "withdrawn")
+"""What a :class:`ListSeal` records (``list_seals.kind``)."""
+
+
+class ListSeal(Base):
+    """One version of one published list's seal (docs/DESIGN.md#sealed-lists): a SHA-256 over
+    the canonical form of the list's rows, the inputs it rated and the seal of the list
+    before it (:mod:`ratings.sealing`). Written by ``rate`` (a list rated or rated again
+    with another outcome gets a new version) and ``unrate`` (a ``withdrawn`` version);
+    never changed or deleted: triggers refuse UPDATE and DELETE (and TRUNCATE on
+    PostgreSQL), as on ``corrections``.
+
+    The current version of a list is its highest; a list whose current version is
+    ``withdrawn`` is not published. ``period`` is a label, not a foreign key: a seal
+    outlives the period row ``unrate`` deletes.
+    """
+
+    __tablename__ = "list_seals"
+    __table_args__ = (
+        sa.UniqueConstraint("period", "time_control", "version"),
+        sa.UniqueConstraint("seal"),
+        sa.CheckConstraint(TIME_CONTROL_CHECK, name="time_control"),
+        sa.CheckConstraint("version >= 1", name="version_positive"),
+        sa.CheckConstraint(
+            "kind IN (" + ", ".join(f"'{k}'" for k in SEAL_KINDS) + ")", name="kind"
+        ),
+        sa.CheckConstraint(
+            "(kind = 'sealed' AND rows_digest IS NOT NULL AND rows IS NOT NULL "
+            "AND inputs_digest IS NOT NULL AND games_digest IS NOT NULL "
+            "AND byes_digest IS NOT NULL AND register_digest IS NOT NULL "
+            "AND settings_digest IS NOT NULL) OR "
+            "(kind = 'withdrawn' AND rows_digest IS NULL AND rows IS NULL "
+            "AND inputs_digest IS NULL AND games_digest IS NULL AND byes_digest IS NULL "
+            "AND register_digest IS NULL AND settings_digest IS NULL AND previous_seal IS NULL "
+            "AND replaces IS NOT NULL)",
+            name="values_of_kind",
+        ),
+        sa.CheckConstraint(
+            "(version = 1 AND replaces IS NULL) OR replaces = version - 1", name="replaces"
+        ),
+        {"sqlite_autoincrement": True},  # the chain's order: ids are never reused
+    )
+
+    id: Mapped[int_pk]
+    period: Mapped[str] = mapped_column(sa.String(7))
+    """The rating period's label, ``YYYY-MM``."""
+    list_date: Mapped[dt.date]
+    """The date of the list the period published."""
+    time_control: Mapped[str] = mapped_column(sa.String(8))
+    """standard | rapid | blitz: which list."""
+    version: Mapped[int]
+    """1 for the list as first sealed; each new version replaces the one before it."""
+    kind: Mapped[str] = mapped_column(sa.String(9))
+    """sealed (the list as published) | withdrawn (the list no longer published)."""
+    seal: Mapped[str] = mapped_column(sa.String(64))
+    """SHA-256 (hex) of the seal's canonical text (:func:`ratings.sealing.seal_text`)."""
+    previous_seal: Mapped[str | None] = mapped_column(sa.String(64))
+    """The seal of the list before it (the same time control, the period before that
+    published one) when it was sealed; NULL for the first list, and for a withdrawal."""
+    rows_digest: Mapped[str | None] = mapped_column(sa.String(64))
+    """SHA-256 of the canonical form of the list's rows (the ``-sealed.csv`` the site
+    publishes beside the list)."""
+    rows: Mapped[int | None]
+    """The rows of the list (its rated players)."""
+    inputs_digest: Mapped[str | None] = mapped_column(sa.String(64))
+    """SHA-256 of the four digests below, in their canonical text."""
+    games_digest: Mapped[str | None] = mapped_column(sa.String(64))
+    """SHA-256 of the canonical form of the games the period rated on this list."""
+    byes_digest: Mapped[str | None] = mapped_column(sa.String(64))
+    """SHA-256 of the canonical form of the byes of those games' events."""
+    register_digest: Mapped[str | None] = mapped_column(sa.String(64))
+    """SHA-256 of the register fields the rules read, for every player with a row on the
+    list, as they stood when it was sealed."""
+    settings_digest: Mapped[str | None] = mapped_column(sa.String(64))
+    """SHA-256 of the settings in force."""
+    replaces: Mapped[int | None]
+    """The version this one replaces (``version - 1``); NULL for version 1."""
+    reason: Mapped[str | None] = mapped_column(sa.Text)
+    """Why this version was made: what changed and the corrections behind it."""
+    correction_batch: Mapped[int | None]
+    """The newest ``corrections.batch`` logged since the version replaced: the correction
+    behind this version (NULL: none was logged)."""
+    log_position: Mapped[int]
+    """The highest ``corrections.id`` when the list was sealed (0: none): the corrections
+    after it are those made since."""
+    created: Mapped[dt.datetime]
+    """UTC, naive."""
+
+    def __repr__(self) -> str:
+        return (
+            f"ListSeal(period={self.period!r}, time_control={self.time_control!r}, "
+            f"version={self.version!r})"
+        )
 
 
 SUPERSEDED_KINDS = ("changed", "added", "withdrawn")

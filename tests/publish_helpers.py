@@ -16,10 +16,10 @@ from click.testing import CliRunner, Result
 from ratings.cli import cli
 
 OUR_FILE = re.compile(
-    r"\.ratings-site\.json|index\.html|calculators\.html|players\.html|events\.html"
+    r"\.ratings-site\.json|index\.html|calculators\.html|players\.html|events\.html|seals\.json"
     r"|players/[0-9]+\.html|events/[0-9]+\.html"
     r"|lists/[0-9]{4}-[0-9]{2}\.(html|csv|txt)|assets/[a-z0-9.-]+\.(css|js|txt)"
-    r"|lists/[0-9]{4}-[0-9]{2}(\.json|-top\.(html|csv))|players/[0-9]+\.json"
+    r"|lists/[0-9]{4}-[0-9]{2}(\.json|-top\.(html|csv)|-sealed\.csv)|players/[0-9]+\.json"
 )
 
 

@@ -141,7 +141,7 @@ def test_force_rebuilds_the_site_from_scratch(
     # and it is a site again: the next publish has nothing to write
     again = ok("publish", str(site), "--db", str(club_db), "--jobs", "1")
     assert again.endswith(
-        f"0 file(s) written, 13 unchanged, 0 deleted ({len(fresh) - 1} in the site)\n"
+        f"0 file(s) written, 14 unchanged, 0 deleted ({len(fresh) - 1} in the site)\n"
     )
 
 

@@ -48,6 +48,7 @@ TABLES = {
     "events",
     "games",
     "imports",
+    "list_seals",
     "merge_moves",
     "player_aliases",
     "players",
@@ -529,9 +530,12 @@ def test_0003_corrections_are_append_only(tmp_path: Path, backend: str) -> None:
 
 # --- 0004: unknown game counts, FIDE's K, event rating periods, closing days, inactive ------
 
+NEW_IN_0017 = ("list_seals",)
+"""The table of 0017 (sealed lists), left out of the earlier revisions' comparisons."""
+
 NEW_IN_0012 = (
     "players.listed_from", "games.import_id", "imports.undone_by", "superseded_ratings.name",
-    "superseded_ratings.kind",
+    "superseded_ratings.kind", *NEW_IN_0017,
 )  # fmt: skip
 """Columns of 0012 (who is on a list, undone imports), left out of the earlier revisions'
 comparisons."""
@@ -1038,3 +1042,46 @@ def test_0012_keeps_every_list_and_the_record_and_back(tmp_path: Path, backend: 
     assert _rows(url, games) == at_head[games]
     assert _rows(url, superseded) == kept
     assert _rows(url, "SELECT id, undone_by FROM imports ORDER BY id") == [(1, None)]
+
+
+# --- 0017: sealed lists ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+def test_0017_lists_published_before_are_sealed_by_the_next_rate(
+    tmp_path: Path, backend: str
+) -> None:
+    """A database rated at 0012 (no seals), upgraded: its lists stay and have no seal; the
+    next rate, with nothing to rate, seals them; down to 0012 and up again, the seals are
+    gone and the lists as they were, and the table's triggers are back."""
+    url = _database(tmp_path, backend)
+    db = str(tmp_path / "r.db") if backend == "sqlite" else url
+    _cli(db, "init", "--system", "club")
+    for name in ("Ann", "Bob"):
+        _cli(db, "player", "add", name, "--rating", "1800", "--games", "40")
+    _cli(db, "game", "add", "Ann", "Bob", "1-0", "--date", "2025-01-05")
+    _cli(db, "game", "add", "Bob", "Ann", "1-0", "--date", "2025-02-05")
+    _cli(db, "rate")
+    lists = _rows(url, "SELECT * FROM rating_history ORDER BY id")
+    assert len(_rows(url, "SELECT * FROM list_seals")) == 2
+    migrate.downgrade(url, "0012")
+    assert _rows(url, "SELECT * FROM rating_history ORDER BY id") == lists
+    migrate.upgrade(url)
+    migrate.check(url)
+    assert _rows(url, "SELECT * FROM list_seals") == []
+    assert CliRunner().invoke(cli, ["--db", db, "verify"]).exit_code == 1
+    _cli(db, "rate")
+    assert _rows(url, "SELECT period, version, reason FROM list_seals ORDER BY id") == [
+        ("2025-01", 1, "published before lists were sealed"),
+        ("2025-02", 1, "published before lists were sealed"),
+    ]
+    _cli(db, "verify")
+    engine = make_engine(url)
+    try:
+        with (
+            pytest.raises(sa.exc.DatabaseError, match="list_seals is append-only"),
+            engine.begin() as conn,
+        ):
+            conn.exec_driver_sql("DELETE FROM list_seals")
+    finally:
+        engine.dispose()

@@ -6,7 +6,9 @@ small register - games added, imported (standard, rapid and blitz; events across
 and the closing days; late events given a period), edited and voided; players added and
 edited (birthdate, K=10 flag, entry rating); merges and unmerges; import undos; settings that
 re-rate; rates and unrates - and after every ``rate`` asserts that ``ratings check --all``,
-which rebuilds every list from scratch and compares, finds nothing.
+which rebuilds every list from scratch and compares, finds nothing, and after every ``rate``,
+``unrate`` and ``import undo`` that ``ratings verify`` finds the lists and the chain of seals
+as sealed.
 
 A short run is in the test loop; the long one (2,000 sequences, two shards) is slow-marked,
 and a shorter one runs on PostgreSQL in ``make test-postgres``. Every failure it finds
@@ -314,6 +316,7 @@ class OneAnswer(RuleBasedStateMachine):
         found = self.ids("SELECT id FROM imports WHERE undone_by IS NULL")
         if found:
             self.run("import", "undo", str(data.draw(st.sampled_from(found))), "-y")
+            self._verify()  # the only correction that takes rows off published lists
 
     @rule(
         setting=st.sampled_from(
@@ -350,10 +353,18 @@ class OneAnswer(RuleBasedStateMachine):
         code, out = self.run("rate")
         assert code == 0, out
         self.dirty = False
+        self._verify()
         code, out = _run(self.db, "check", "--all")
         if code == 1 and "nothing to check" in out:
             return
         assert code == 0, "\n".join(["the lists differ from their rebuild after:", *self.log,
+                                     "", out])  # fmt: skip
+
+    def _verify(self) -> None:
+        """The chain of seals holds whatever path led here: every stored list is its current
+        seal's, every seal links the one before (docs/DESIGN.md#sealed-lists)."""
+        code, out = _run(self.db, "verify")
+        assert code == 0, "\n".join(["the lists differ from their seals after:", *self.log,
                                      "", out])  # fmt: skip
 
     @rule(data=st.data())
@@ -361,6 +372,7 @@ class OneAnswer(RuleBasedStateMachine):
         rated = [str(row[0]) for row in table_rows(self.db, "SELECT label FROM rating_periods")]
         if rated:
             self.run("unrate", "--from", data.draw(st.sampled_from(sorted(rated))), "-y")
+            self._verify()
 
 
 def _settings(examples: int) -> settings:

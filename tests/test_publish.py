@@ -29,7 +29,7 @@ def demo_site(demo_db: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = ok("publish", str(site), "--db", str(demo_db))
     assert out == (
         f"Published {site / 'index.html'}: 12 list(s), 40 player page(s), 15 event page(s) "
-        "rendered; 182 file(s) written, 0 unchanged, 0 deleted (182 in the site)\n"
+        "rendered; 195 file(s) written, 0 unchanged, 0 deleted (195 in the site)\n"
     )
     return site
 
@@ -39,7 +39,7 @@ def test_publish_writes_every_page(demo_site: Path) -> None:
     assert {"index.html", "players/1.html", "events/1.html", "lists/2025-12.csv"} <= names
     assert len([n for n in names if n.startswith("players/")]) == 80  # page and JSON
     assert len([n for n in names if n.startswith("events/")]) == 15
-    assert len([n for n in names if n.startswith("lists/")]) == 72  # 6 files a list
+    assert len([n for n in names if n.startswith("lists/")]) == 84  # 7 files a list
     assert {"assets/vega.js", "assets/vega-license.txt", "assets/chart.js"} <= names
     assert all(OUR_FILE.fullmatch(n) for n in names), names
 
@@ -111,9 +111,11 @@ def test_downloads_match_the_list(demo_site: Path) -> None:
     rows = list(csv.reader(io.StringIO((demo_site / "lists/2025-12.csv").read_text("utf-8"))))
     assert rows[0] == [
         "name", "fide_id", "federation", "title", "birth_year", "rating", "change",
-        "period_games", "total_games", "next_k", "k10", "flags",
+        "period_games", "total_games", "next_k", "k10", "flags", "player_id", "seal",
     ]  # fmt: skip
     assert len(rows) == 1 + 39
+    assert {r[-1] for r in rows[1:]} == {json.loads(
+        (demo_site / "lists/2025-12.json").read_text("utf-8"))["seal"]}  # fmt: skip
     txt = parse_fide_txt((demo_site / "lists/2025-12.txt").read_text("utf-8"))
     assert [r.name for r in txt] == [r[0] for r in rows[1:]]
     assert [r.rating for r in txt] == [int(r[5]) for r in rows[1:]]
@@ -170,7 +172,7 @@ def test_a_second_publish_writes_nothing(demo_db: Path, tmp_path: Path) -> None:
     ok("publish", str(site), "--db", str(demo_db))
     before = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
     out = ok("publish", str(site), "--db", str(demo_db))
-    assert out.endswith("0 file(s) written, 13 unchanged, 0 deleted (182 in the site)\n")
+    assert out.endswith("0 file(s) written, 14 unchanged, 0 deleted (195 in the site)\n")
     after = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.name != ".ratings-site.json"}
     assert all(before[p] == t for p, t in after.items())
 
@@ -410,6 +412,11 @@ def test_the_same_site_from_postgresql(tmp_path: Path) -> None:
         ok("--db", db, "publish", str(tmp_path / name))
         sites[name] = site_files(tmp_path / name)
         del sites[name][".ratings-site.json"]  # it holds when each period was rated
+        # and the chain when each list was sealed: its seals must be the same
+        chain = json.loads(sites[name]["seals.json"])
+        sites[name]["seals.json"] = json.dumps(
+            [{k: v for k, v in seal.items() if k != "created"} for seal in chain["seals"]]
+        ).encode()
     assert sites["postgres"] == sites["sqlite"]
 
 

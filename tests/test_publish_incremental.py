@@ -52,20 +52,22 @@ def test_one_more_month_rewrites_only_what_changed(db: Path, tmp_path: Path) -> 
        "--date", "2026-01-10", "--event", "New Year Rapid")  # fmt: skip
     ok("--db", str(db), "rate")
     out = publish(db, site)
-    # the new list (page, CSV, TXT, JSON, top lists and their CSV), the list before it
-    # ("next list"), the index, two players (page and JSON), the unrated player (page
-    # and JSON: the unrated stretch runs to the newest list), one new event, the players and
-    # events pages (new ratings, a new event), the newest list that every chart runs to
-    # (assets/newest.css) and its ratings for the calculator (assets/newest-ratings.js)
-    assert written(out) == (2, 3, 1, 19, 0)
+    # the new list (page, CSV, TXT, JSON, top lists and their CSV, the sealed rows), the
+    # list before it ("next list"), the index, two players (page and JSON), the unrated
+    # player (page and JSON: the unrated stretch runs to the newest list), one new event,
+    # the players and events pages (new ratings, a new event), the newest list that every
+    # chart runs to (assets/newest.css), its ratings for the calculator
+    # (assets/newest-ratings.js) and the chain of seals (one more)
+    assert written(out) == (2, 3, 1, 21, 0)
     after = site_files(site)
     changed = {k for k in after if before.get(k) != after[k]} - {".ratings-site.json"}
     assert changed == {
         "index.html", "lists/2026-01.html", "lists/2026-01.csv", "lists/2026-01.txt",
         "lists/2026-01.json", "lists/2026-01-top.html", "lists/2026-01-top.csv",
-        "lists/2025-12.html", "players/1.html", "players/1.json", "players/2.html",
-        "players/2.json", "events/16.html", "players.html", "events.html", "players/36.html",
-        "players/36.json", "assets/newest.css", "assets/newest-ratings.js",
+        "lists/2026-01-sealed.csv", "lists/2025-12.html", "players/1.html", "players/1.json",
+        "players/2.html", "players/2.json", "events/16.html", "players.html", "events.html",
+        "players/36.html", "players/36.json", "assets/newest.css", "seals.json",
+        "assets/newest-ratings.js",
     }  # fmt: skip
     assert_same_as_fresh(db, site, tmp_path)
 

@@ -189,8 +189,8 @@ def test_worker_processes_publish_the_rapid_list(
     publish(db, parallel, "--list", "rapid", "--jobs", "2")
     assert site_files(parallel) == site_files(serial)
     assert sorted(pages(parallel, "lists")) == [
-        "2025-03-top.csv", "2025-03-top.html", "2025-03.csv", "2025-03.html", "2025-03.json",
-        "2025-03.txt",
+        "2025-03-sealed.csv", "2025-03-top.csv", "2025-03-top.html", "2025-03.csv",
+        "2025-03.html", "2025-03.json", "2025-03.txt",
     ]  # fmt: skip
 
 

@@ -56,12 +56,12 @@ def test_the_title_is_kept(db: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     publish(db, site, "--title", "Ashford Chess Club")
     assert stored(site) == {"title": "Ashford Chess Club"}
-    assert publish(db, site) == (0, 13, 0)  # nothing rewritten: the site is the same
+    assert publish(db, site) == (0, 14, 0)  # nothing rewritten: the site is the same
     assert title(site) == "Rating list · Ashford Chess Club"
     written, _, _ = publish(db, site, "--title", "Ashford CC")  # an option replaces it
     assert written > 10
     assert title(site) == "Rating list · Ashford CC"
-    assert publish(db, site) == (0, 13, 0)
+    assert publish(db, site) == (0, 14, 0)
     assert stored(site) == {"title": "Ashford CC"}
 
 
@@ -74,7 +74,7 @@ def test_a_site_without_stored_settings_gets_the_default(db: Path, tmp_path: Pat
     body = json.loads(manifest.read_text("utf-8"))
     del body["settings"]
     manifest.write_text(json.dumps(body), "utf-8")
-    assert publish(db, site) == (0, 13, 0)
+    assert publish(db, site) == (0, 14, 0)
     assert title(site) == "Rating list · Ratings"
 
 

@@ -32,7 +32,10 @@ TYPES: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {
     publish.PeriodRow: (("rating_lists", "rating_history"), ()),
     publish.CardGame: (("rating_calculations", "rating_breakdown", "games"), ("white",)),
     publish.EventRating: (("rating_calculations", "rating_breakdown"), ()),
-    publish.SitePeriod: (("rating_periods",), ("start", "end", "stamp")),
+    publish.SitePeriod: (
+        ("rating_periods", "list_seals"),
+        ("start", "end", "stamp", "seal_version"),
+    ),
     rules.ListEntry: (("rating_history",), ()),
     rules.BreakdownLine: (("rating_breakdown", "rating_calculations"), ()),
 }

@@ -71,6 +71,10 @@ PERIOD = data.SitePeriod(
 )
 
 
+SEAL = "ab" * 32
+"""A list's seal (hexadecimal: a cell with nothing to neutralise or quote)."""
+
+
 def test_the_list_csv_is_what_the_csv_writer_writes() -> None:
     register = _register()
     texts = DownloadTexts(register)
@@ -94,12 +98,14 @@ def test_the_list_csv_is_what_the_csv_writer_writes() -> None:
                     e.next_k,
                     "true" if e.k10 else "false",
                     flags,
+                    e.player_id,
+                    SEAL,
                 ]
                 for e, flags in rows
             ],
         )
-        assert list_csv(rows, register, texts) == expected.getvalue()
-        assert list_csv(rows, register) == expected.getvalue()
+        assert list_csv(rows, register, texts, SEAL) == expected.getvalue()
+        assert list_csv(rows, register, seal=SEAL) == expected.getvalue()
     assert "'=HYPERLINK" in list_csv(_rows(0), register)  # neutralised
 
 

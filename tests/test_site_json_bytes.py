@@ -33,7 +33,7 @@ REGISTER = {7: PLAYER, 8: BARE}
 JAN = data.SitePeriod(1, "2025-01", dt.date(2025, 1, 1), dt.date(2025, 1, 31),
                       dt.date(2025, 2, 1), "published", "s")  # fmt: skip
 FEB = data.SitePeriod(2, 'odd "label"', dt.date(2025, 2, 1), dt.date(2025, 2, 28),
-                      dt.date(2025, 3, 1), "published", "s")  # fmt: skip
+                      dt.date(2025, 3, 1), "published", "s", "cd" * 32, 3)  # fmt: skip
 
 
 def _row(period_id: int, before: int | None, after: int | None, status: str) -> data.PeriodRow:
@@ -180,6 +180,8 @@ def test_a_list_file_is_the_json_of_its_rows() -> None:
             "list": "standard",
             "period": FEB.label,
             "list_date": FEB.list_date.isoformat(),
+            "seal": FEB.seal,
+            "seal_version": FEB.seal_version,
             "columns": LIST_COLUMNS,
             "players": players,
         }

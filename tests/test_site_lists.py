@@ -201,7 +201,10 @@ def test_hostile_names_on_the_top_lists(site: Path) -> None:
 
 # --- the JSON data --------------------------------------------------------------------------
 
-LIST_KEYS = ["schema_version", "kind", "list", "period", "list_date", "columns", "players"]
+LIST_KEYS = [
+    "schema_version", "kind", "list", "period", "list_date", "seal", "seal_version", "columns",
+    "players",
+]  # fmt: skip
 LIST_ROW_KEYS = [
     "rank", "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year",
     "rating", "change", "period_games", "total_games", "next_k", "k10", "list_status",

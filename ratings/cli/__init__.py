@@ -377,6 +377,10 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
         ("sql",),
         "Run one read-only SQL statement (SELECT, PRAGMA table_info ...) and print the rows.",
     ),
+    "reconcile": (
+        ("reconcile",),
+        "Compare FIDE's rating list with ours, explaining each difference.",
+    ),
     "titles": (
         ("norms",),
         (
@@ -387,6 +391,14 @@ COMMANDS: dict[str, tuple[tuple[str, ...], str]] = {
     "unrate": (
         ("undo",),
         "Withdraw rated periods from YYYY-MM on, newest first (asks first).",
+    ),
+    "verify": (
+        ("verify",),
+        "Check a website, a list file or a database against the chain of seals.",
+    ),
+    "whatif": (
+        ("whatif",),
+        "Show who would move, and by how much, if a rule, a setting or an event were different.",
     ),
 }
 """Every top-level command: the modules that define it (and those that add subcommands to its

@@ -123,10 +123,12 @@ from ratings.rules.expected import (
 )
 from ratings.rules.players import (
     FICTITIOUS_OPPONENT,
+    FIDE_K,
     UNKNOWN_GAMES_K,
     FirstRatingWork,
     Flags,
     InitialRating,
+    KTable,
     PlayerState,
     apply_700_rule,
     average_rating,
@@ -170,6 +172,7 @@ from ratings.rules.time_control import (
     seconds_for_60_moves,
     time_control,
 )
+from ratings.rules.variant import VARIANT_KEYS, RuleVariant, UnknownVariantKeyError, vary
 
 __all__ = [
     "BELOW_FLOOR",
@@ -179,6 +182,7 @@ __all__ = [
     "CURVE_UNITS",
     "FICTITIOUS_OPPONENT",
     "FIDE_CLOSING_DAYS",
+    "FIDE_K",
     "FIRST_RATING",
     "FOR_CHANGE",
     "FOR_FIRST_RATING",
@@ -210,6 +214,7 @@ __all__ = [
     "UNCAPPED",
     "UNKNOWN_GAMES_K",
     "UNRATED",
+    "VARIANT_KEYS",
     "BreakdownLine",
     "CapRule",
     "CarryBounds",
@@ -228,6 +233,7 @@ __all__ = [
     "InvalidResultError",
     "InvalidScoreError",
     "InvalidTimeControlError",
+    "KTable",
     "ListEntry",
     "ListRules",
     "ListStatus",
@@ -238,6 +244,7 @@ __all__ = [
     "PoolGame",
     "RatingAdjustment",
     "RuleSet",
+    "RuleVariant",
     "RulesError",
     "Standing",
     "System",
@@ -245,6 +252,7 @@ __all__ = [
     "TimeControl",
     "UnknownMethodError",
     "UnknownSystemError",
+    "UnknownVariantKeyError",
     "adjustment_for",
     "apply_700_rule",
     "average_rating",
@@ -298,4 +306,5 @@ __all__ = [
     "table_expectation",
     "table_pd",
     "time_control",
+    "vary",
 ]

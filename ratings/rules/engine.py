@@ -57,6 +57,7 @@ from ratings.rules.base import (
 from ratings.rules.editions import ListRules, RatingAdjustment
 from ratings.rules.expected import UNCAPPED, RuleSet, _capped_difference, expected_units_by
 from ratings.rules.players import (
+    KTable,
     _apply_700_rule,
     drop_zero_first_event,
     flags_after,
@@ -65,6 +66,7 @@ from ratings.rules.players import (
 )
 from ratings.rules.system import Period, SystemConfig, _add_months, system_config
 from ratings.rules.time_control import InvalidTimeControlError, TimeControl, time_control
+from ratings.rules.variant import RuleVariant
 
 ListStatus = Literal["listed", "first_rating", "unrated", "below_floor"]
 """A player's status on a published list (``rating_history.list_status``)."""
@@ -586,6 +588,12 @@ class _PeriodRules:
     """The same for the new list's next K."""
     adjustment: RatingAdjustment | None
     """FIDE's one-time adjustment of the new list (1 March 2024), if any."""
+    k_table: KTable
+    """The K values of art. 8.3.3 (FIDE's, or a what-if's)."""
+    next_k_table: KTable
+    """Those of the new list (the next period's: a what-if starts with a period)."""
+    variant: RuleVariant | None
+    """A what-if's changes to the editions (:mod:`ratings.rules.variant`), if any."""
     active_from: date
     """A rated player with no game counted since before this day is inactive on the new list
     (:data:`INACTIVE_MONTHS` up to it, art. 7.2.2)."""
@@ -603,6 +611,7 @@ def _period_rules(config: SystemConfig, period: Period, list_type: TimeControl) 
     """The rules the period follows: editions by the list in force (its start) and, for the
     next K, by the new list (its date); art. 7.2.2's inactivity window."""
     edition = config.list_rules(period.start, list_type)
+    variant = config.variant_for(period.start)
     return _PeriodRules(
         config=config,
         period=period,
@@ -611,6 +620,9 @@ def _period_rules(config: SystemConfig, period: Period, list_type: TimeControl) 
         fixed_k=config.k or edition.fixed_k,
         next_fixed_k=config.k or config.list_rules(period.list_date, list_type).fixed_k,
         adjustment=config.list_adjustment(period, list_type),
+        k_table=config.k_table(period.start),
+        next_k_table=config.k_table(period.list_date),
+        variant=variant if variant is not None and variant.changes_editions else None,
         active_from=_add_months(period.start, period.months - INACTIVE_MONTHS),
         pool_from=pool_window_start(period),
         start=period.start,
@@ -725,6 +737,8 @@ def _event_lists(
     else:
         raise MissingInputError(f"game {game_id}: no list dated {list_date.isoformat()} was given")
     rule_set = rules.config.rule_set(event_start, rules.list_type)
+    if rules.variant is not None:
+        rule_set = rules.variant.rule_set(rule_set, rules.list_type)
     seed_list: Mapping[int, int | None] = _NO_SEEDS
     if seeds is not None:
         if list_date not in seeds:
@@ -900,7 +914,7 @@ def _rated(
     n = len(games)
     k = rules.fixed_k or standing_k(
         rating_for_k, state.total_games, state.birth_year, state.k10, state.reached_2300,
-        rules.start, state.fide_k, state.fide_k_list,
+        rules.start, state.fide_k, state.fide_k_list, rules.k_table,
     )  # fmt: skip
     if config.uses_700_rule:
         k = _apply_700_rule(k, n)
@@ -1004,7 +1018,7 @@ def _next_k(
         return None
     return rules.next_fixed_k or standing_k(
         rating, total_games, state.birth_year, k10, reached_2300, rules.list_date,
-        state.fide_k, state.fide_k_list,
+        state.fide_k, state.fide_k_list, rules.next_k_table,
     )  # fmt: skip
 
 
@@ -1054,6 +1068,7 @@ def next_k(
     return fixed or standing_k(
         standing.rating, standing.total_games, standing.birth_year, standing.k10,
         standing.reached_2300, list_date, standing.fide_k, standing.fide_k_list,
+        config.k_table(list_date),
     )  # fmt: skip
 
 

@@ -58,6 +58,26 @@ class PlayerState:
             raise InvalidRatingError(f"birth year must be an integer: {self.birth_year!r}")
 
 
+@dataclass(frozen=True, slots=True)
+class KTable:
+    """The K values of art. 8.3.3, by its order of precedence. FIDE's are :data:`FIDE_K`;
+    ``ratings whatif`` rates with others (:class:`ratings.rules.RuleVariant`), the
+    conditions (2400, a junior below 2300, 30 games) staying FIDE's."""
+
+    top: int = 10
+    """A published rating ever at 2400 or more (and the K=10 flag)."""
+    junior: int = 40
+    """A player aged 18 or less at the end of the list's year, below 2300 ever."""
+    new_player: int = 40
+    """Fewer than 30 rated games."""
+    established: int = 20
+    """Everyone else."""
+
+
+FIDE_K = KTable()
+"""Art. 8.3.3's K values."""
+
+
 def k_factor(state: PlayerState, list_date: date) -> int:
     """The K-factor of art. 8.3.3 for a player, before the 700 rule.
 
@@ -84,19 +104,21 @@ def base_k(
     k10: bool,
     reached_2300: bool,
     list_year: int,
+    table: KTable = FIDE_K,
 ) -> int:
-    """:func:`k_factor` on plain values, unchecked (the engine's inner loop, art. 8.3.3)."""
+    """:func:`k_factor` on plain values, unchecked (the engine's inner loop, art. 8.3.3), with
+    the K values of ``table``."""
     if k10 or (rating is not None and rating >= K10_MARK):
-        return 10
+        return table.top
     if (
         birth_year is not None
         and list_year - birth_year <= JUNIOR_MAX_AGE
         and not (reached_2300 or (rating is not None and rating >= JUNIOR_MARK))
     ):
-        return 40
+        return table.junior
     if games_played < NEW_PLAYER_GAMES:
-        return 40
-    return 20
+        return table.new_player
+    return table.established
 
 
 UNKNOWN_GAMES_K = 20
@@ -116,9 +138,11 @@ def standing_k(
     list_date: date,
     fide_k: int | None = None,
     fide_k_list: date | None = None,
+    table: KTable = FIDE_K,
 ) -> int:
     """The K of art. 8.3.3 on the list dated ``list_date``, before the 700 rule, when the
-    number of prior rated games may be unknown (None) and FIDE may have published a K.
+    number of prior rated games may be unknown (None) and FIDE may have published a K; the
+    values of ``table`` (FIDE's by default; FIDE's published K stays FIDE's).
 
     1. FIDE's K published on that very list (``fide_k_list == list_date``) is authoritative.
     2. Otherwise art. 8.3.3 by precedence (:func:`base_k`): 10 for a published rating ever at
@@ -131,10 +155,10 @@ def standing_k(
         return fide_k
     year = list_date.year
     if games_played is not None:
-        return base_k(rating, games_played, birth_year, k10, reached_2300, year)
-    k = base_k(rating, NEW_PLAYER_GAMES, birth_year, k10, reached_2300, year)
-    if k != UNKNOWN_GAMES_K:
-        return k  # 10 or a junior's 40: the count does not matter
+        return base_k(rating, games_played, birth_year, k10, reached_2300, year, table)
+    if base_k(rating, NEW_PLAYER_GAMES, birth_year, k10, reached_2300, year) != UNKNOWN_GAMES_K:
+        # 10 or a junior's 40 (FIDE's values tell the case apart): the count does not matter
+        return base_k(rating, NEW_PLAYER_GAMES, birth_year, k10, reached_2300, year, table)
     if (
         fide_k == 40  # art. 8.3.3's new-player K
         and fide_k_list is not None
@@ -142,8 +166,8 @@ def standing_k(
         and birth_year is not None
         and fide_k_list.year - birth_year > JUNIOR_MAX_AGE
     ):
-        return 40
-    return UNKNOWN_GAMES_K
+        return table.new_player
+    return table.established
 
 
 def apply_700_rule(k: int, n: int) -> int:

@@ -23,8 +23,9 @@ from ratings.rules.base import (
 )
 from ratings.rules.editions import ListRules, RatingAdjustment, adjustment_for, list_rules_for
 from ratings.rules.expected import UNCAPPED, RuleSet, rules_for
-from ratings.rules.players import PlayerState, k_factor
+from ratings.rules.players import FIDE_K, KTable, PlayerState, k_factor
 from ratings.rules.time_control import TimeControl
+from ratings.rules.variant import RuleVariant
 
 # --------------------------------------------------------------------------------------------
 # Rating systems (docs/RULES.md#rating-systems)
@@ -62,6 +63,9 @@ class SystemConfig:
     closing_days: int = 0
     """A list closes this many days before its date (art. 7.1.3): a result ending later goes
     to the next list (:func:`rating_period_for`). fide 3, club and elo 0 (by end date)."""
+    variant: RuleVariant | None = None
+    """Rules that are not FIDE's, for a what-if (:mod:`ratings.rules.variant`); None for
+    every database's own rules."""
 
     def __post_init__(self) -> None:
         # accept the enums' values too, and store the enums (frozen: bypass __setattr__)
@@ -145,6 +149,17 @@ class SystemConfig:
         if self.system is not System.FIDE:
             return None
         return adjustment_for(period.start, period.list_date, time_control)
+
+    def variant_for(self, period_start: date) -> RuleVariant | None:
+        """The what-if variant in force for the period starting ``period_start`` (None: the
+        rules as they are)."""
+        variant = self.variant
+        return variant if variant is not None and variant.applies(period_start) else None
+
+    def k_table(self, period_start: date) -> KTable:
+        """The K values of art. 8.3.3 for the period starting ``period_start``."""
+        variant = self.variant_for(period_start)
+        return FIDE_K if variant is None else variant.k
 
     def k_for(self, state: PlayerState, list_date: date) -> int:
         """Base K for a player (art. 8.3.3, or the fixed K), before the 700 rule."""

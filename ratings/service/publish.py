@@ -26,7 +26,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
 
-from ratings import rules
+from ratings import rules, sealing
 from ratings.errors import InvalidInputError, PeriodError
 from ratings.models import (
     ENTRY_COLUMNS,
@@ -42,6 +42,7 @@ from ratings.models import (
 )
 from ratings.results import Result
 from ratings.rules import Period, points
+from ratings.service import seals
 from ratings.service.common import get_config, get_player, list_name, parse_period
 
 _RESULTS = {r.value: r for r in Result}
@@ -109,6 +110,10 @@ class SitePeriod:
     for ``ratings rate``)."""
     stamp: str
     """When it was last (re-)rated, ISO text: a new stamp means its rows were rewritten."""
+    seal: str | None = None
+    """The seal of its list's current version (docs/DESIGN.md#sealed-lists); None: not
+    sealed (published before lists were sealed, and not rated since)."""
+    seal_version: int | None = None
 
 
 def periods(session: Session, time_control: str = "standard") -> list[SitePeriod]:
@@ -132,10 +137,25 @@ def periods(session: Session, time_control: str = "standard") -> list[SitePeriod
             )
         )
     rows = session.execute(query)
-    return [
-        SitePeriod(pid, label, start, end, list_date, status, rated_at.isoformat())
-        for pid, label, start, end, list_date, status, rated_at in rows
-    ]
+    current = sealing.current_versions(seals.chain(session, time_control))
+    found = []
+    for pid, label, start, end, list_date, status, rated_at in rows:
+        sealed = current.get((time_control, label))
+        if sealed is not None and sealed.kind != "sealed":
+            sealed = None
+        found.append(
+            SitePeriod(
+                pid, label, start, end, list_date, status, rated_at.isoformat(),
+                None if sealed is None else sealed.seal,
+                None if sealed is None else sealed.version,
+            )
+        )  # fmt: skip
+    return found
+
+
+def seal_chain(session: Session, time_control: str) -> list[sealing.SealRecord]:
+    """Every version of the seals of the list ``time_control`` (``seals.json``)."""
+    return seals.chain(session, time_control)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ active players, and only that copy to the register (on the world's register, 45,
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -67,6 +68,7 @@ from ratings.service.rate_superseded import (
     supersede,
     withdrawn_since,
 )
+from ratings.service.seals import SealCounts, seal_lists
 
 __all__ = [
     "ChangedRating",
@@ -100,6 +102,8 @@ class RateReport:
     held_back: tuple[str, ...] = ()
     """Labels of the periods with games that were not rated because they have not ended
     (``today`` given, no ``through``): ``rate --through`` rates them on purpose."""
+    seals: SealCounts = SealCounts()  # noqa: RUF009 (frozen: one shared empty count is safe)
+    """The lists sealed, sealed again and withdrawn (docs/DESIGN.md#sealed-lists)."""
 
 
 _OTHER_LISTS = (rules.TimeControl.RAPID, rules.TimeControl.BLITZ)
@@ -197,6 +201,8 @@ def rate(
     progress: Callable[[Period], None] | None = None,
     planned: Callable[[int], None] | None = None,
     first: Period | None = None,
+    seal: bool = True,
+    variant: rules.RuleVariant | None = None,
 ) -> RateReport:
     """Rate every period not yet rated, and re-rate from the oldest corrected one, strictly
     in order (docs/DESIGN.md#re-rates-and-superseded-values). Superseded published values go to
@@ -211,8 +217,14 @@ def rate(
         progress bar's length); then ``progress`` after each period rated.
     :param first: while nothing is rated yet, the first period to rate (default: the oldest
         game's); :func:`ratings.service.rebuild.rebuild` rates the checked database's span.
+    :param seal: seal the lists rated, and any published before lists were sealed
+        (:func:`ratings.service.seals.seal_lists`); a scratch database's rate (the rebuild,
+        what-if) has no chain to keep.
+    :param variant: rules that are not FIDE's (``ratings whatif``'s scratch database only).
     """
     config = get_config(session)
+    if variant is not None:
+        config = dataclasses.replace(config, variant=variant)
     periods, _ = periods_to_rate(session, config, through, today=today, first=first)
     held_back: tuple[str, ...] = ()
     if through is None and today is not None:
@@ -222,7 +234,8 @@ def rate(
     if planned is not None:
         planned(len(periods))
     if not periods:
-        return RateReport(held_back=held_back)
+        seals = seal_lists(session, config=config) if seal else SealCounts()
+        return RateReport(held_back=held_back, seals=seals)
     if through is not None and through.months != config.period_months:
         raise PeriodError(f"{through.label} is not a {config.period_months}-month period")
     refresh_statistics(session)  # after a large import
@@ -280,4 +293,8 @@ def rate(
             for listed in rules.TIME_CONTROLS:
                 old = replace_list(session, row, listed.value)
                 changed += supersede(session, row, old, now, listed.value)
-    return RateReport(tuple(rated), tuple(rerated), games, tuple(changed), held_back)
+    seals = SealCounts()
+    if seal:
+        session.flush()
+        seals = seal_lists(session, since=periods[0].start, config=config)
+    return RateReport(tuple(rated), tuple(rerated), games, tuple(changed), held_back, seals)

@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratings import rules
 from ratings.models import SUPERSEDED_KINDS, RatingPeriod, SupersededRating
-from ratings.service.common import BULK_CHUNK, bulk_insert, datetime_param, fetch_all
+from ratings.service.common import BULK_CHUNK, bulk_insert, datetime_param, fetch_all, utcnow
 from ratings.service.rate_postgres import keys_checked_by_index
 
 __all__ = [
@@ -23,6 +23,7 @@ __all__ = [
     "ChangedRating",
     "replace_list",
     "supersede",
+    "withdraw_players",
     "withdrawn_since",
 ]
 
@@ -165,3 +166,26 @@ def withdrawn_since(
         ChangedRating(period.label, pid, name, rating, None, tc, WITHDRAWN)
         for pid, name, rating, tc in found
     ]
+
+
+def withdraw_players(session: Session, removed: Sequence[int]) -> None:
+    """Delete the players ``import undo`` removes; their published rows stay on record in
+    ``superseded_ratings``, withdrawn (as a re-rate keeps a row it drops), and
+    :func:`withdrawn_since` gives them to the next re-rate's report."""
+    conn = session.connection()
+    stamp = datetime_param(session, utcnow())
+    ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    for i in range(0, len(removed), 500):
+        marks = ", ".join(str(int(p)) for p in removed[i : i + 500])
+        conn.exec_driver_sql(
+            "INSERT INTO superseded_ratings (period_id, period, time_control, player_id, name, "
+            "kind, old_rating, new_rating, old_change, new_change, old_k_used, superseded_at) "
+            "SELECT h.period_id, rp.label, h.time_control, h.player_id, p.name, 'withdrawn', "
+            f"h.rating_after, NULL, h.change, NULL, h.k_used, {ph} FROM rating_history h "
+            "JOIN rating_periods rp ON rp.id = h.period_id JOIN players p ON p.id = h.player_id "
+            f"WHERE h.player_id IN ({marks}) ORDER BY rp.start_date, h.time_control DESC, "
+            "p.name, h.player_id",
+            (stamp,),
+        )
+        conn.exec_driver_sql(f"DELETE FROM rating_history WHERE player_id IN ({marks})")
+        conn.exec_driver_sql(f"DELETE FROM players WHERE id IN ({marks})")

@@ -20,7 +20,7 @@ import datetime as dt
 import decimal
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,7 +35,7 @@ from ratings import files
 from ratings.db import Base, SessionFactory, sqlite_uri
 from ratings.errors import DatabaseError
 from ratings.models import RatingPeriod
-from ratings.rules import Period
+from ratings.rules import Period, RuleVariant
 from ratings.service.common import BULK_CHUNK, get_config, to_date
 from ratings.service.rate import RateReport, rate
 
@@ -62,9 +62,15 @@ INPUT_TABLES = (
 rate wrote. ``tests/test_rebuild.py`` checks that every table of the schema is here or in
 :data:`OUTPUT_TABLES`, so that a new table is classed before it is forgotten."""
 
-OUTPUT_TABLES = ("rating_periods", "rating_history", "rating_breakdown", "superseded_ratings")
+OUTPUT_TABLES = (
+    "rating_periods",
+    "rating_history",
+    "rating_breakdown",
+    "superseded_ratings",
+    "list_seals",
+)
 """The tables a rate writes (the superseded values are a re-rate's record of what it
-replaced: a rebuild has none)."""
+replaced, the seals the chain of what it published: a rebuild has neither)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -132,11 +138,20 @@ def published_span(session: Session) -> tuple[Period, ...]:
 
 
 @contextmanager
-def rebuild(session: Session, *, through: Period | None = None) -> Iterator[Rebuilt]:
+def rebuild(
+    session: Session,
+    *,
+    through: Period | None = None,
+    prepare: Callable[[Session], None] | None = None,
+    variant: RuleVariant | None = None,
+) -> Iterator[Rebuilt]:
     """Rate the inputs of ``session``'s database again, from scratch, in a new in-memory
     database: every period from the oldest published one through ``through`` (default: the
     newest published). Yields the open rebuild; it is gone when the block ends.
 
+    :param prepare: called with the scratch database's session once the inputs are in it,
+        before the rate: a what-if changes them there (``ratings whatif``).
+    :param variant: rules that are not FIDE's for the scratch rate (``ratings whatif``).
     :raises DatabaseError: nothing is rated in the checked database.
     """
     span = published_span(session)
@@ -156,7 +171,9 @@ def rebuild(session: Session, *, through: Period | None = None) -> Iterator[Rebu
             with scratch.begin():
                 if source is None:
                     copy_inputs(session, scratch)
-                report = rate(scratch, through=span[-1], first=span[0])
+                if prepare is not None:
+                    prepare(scratch)
+                report = rate(scratch, through=span[-1], first=span[0], seal=False, variant=variant)
             # committed: the rebuilt rows are read (and backed up) from here on
             yield Rebuilt(scratch, span, report, source, raw)
     finally:

@@ -9,7 +9,8 @@ a corrected file can be imported again) and writes every removed row to the corr
 The plan names every event, game, bye, player and alias it removes, and the games of the
 import's events that were not in the file (added by hand since: ``games.import_id``). The
 rows the removed players have on published lists go to ``superseded_ratings`` as
-``withdrawn`` (the next re-rate reports them with its changes). The import's row stays,
+``withdrawn`` (the next re-rate reports them with its changes); each list that loses rows
+gets a new version of its seal (docs/DESIGN.md#sealed-lists). The import's row stays,
 marked undone by the correction (``imports.undone_by``); its file may be imported again.
 
 It refuses, naming them, when later corrections depend on the import: a game or event of it
@@ -47,9 +48,11 @@ from ratings.models import (
 )
 from ratings.results import Result
 from ratings.service import audit
-from ratings.service.common import datetime_param, mark_for_rerate, to_date, utcnow
+from ratings.service.common import mark_for_rerate, to_date
 from ratings.service.corrections import delete_events, mark_event
 from ratings.service.logged import game_text, player_lines
+from ratings.service.rate_superseded import withdraw_players
+from ratings.service.seals import seal_lists
 
 __all__ = ["UndoGame", "UndoImportError", "UndoPlan", "plan_undo", "undo_import"]
 
@@ -464,7 +467,7 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
             sa.select(Player).where(Player.id.in_(chunk)).order_by(Player.id)
         ):
             lines += player_lines(player, item.id)
-    _mark_rerates(session, spans, removed)
+    listed_from = _mark_rerates(session, spans, removed)
     delete_events(session, event_ids)
     conn = session.connection()
     lines += [
@@ -474,7 +477,7 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
     for chunk in _chunks([aid for aid, _, _, _ in plan.aliases]):
         marks = ", ".join(str(int(a)) for a in chunk)
         conn.exec_driver_sql(f"DELETE FROM player_aliases WHERE id IN ({marks})")
-    _withdraw_players(session, removed)
+    withdraw_players(session, removed)
     session.expire_all()
     lines.append(
         audit.Change(
@@ -483,6 +486,9 @@ def undo_import(session: Session, import_id: int, *, reason: str | None = None) 
     )
     batch = audit.record(session, audit.Action.IMPORT_UNDO, *lines, reason=reason)
     conn.exec_driver_sql(f"UPDATE imports SET undone_by = {int(batch)} WHERE id = {int(item.id)}")
+    if listed_from is not None:  # the lists lost rows: sealed again now, not at the re-rate
+        session.flush()
+        seal_lists(session, since=listed_from, cause="import undo withdrew its players' rows")
     return plan
 
 
@@ -560,8 +566,11 @@ def _game_and_bye_lines(
     return lines
 
 
-def _mark_rerates(session: Session, spans: Sequence[_Span], removed: Sequence[int]) -> None:
-    """Mark the rated periods the events touch, and the oldest that lists a removed player."""
+def _mark_rerates(
+    session: Session, spans: Sequence[_Span], removed: Sequence[int]
+) -> dt.date | None:
+    """Mark the rated periods the events touch, and the oldest that lists a removed player
+    (returned: None when no list has one)."""
     for span, first_game in spans:
         mark_event(session, [span], first_game)
     oldest: dt.date | None = None
@@ -576,25 +585,4 @@ def _mark_rerates(session: Session, spans: Sequence[_Span], removed: Sequence[in
             oldest = day if oldest is None else min(oldest, day)
     if oldest is not None:
         mark_for_rerate(session, oldest)
-
-
-def _withdraw_players(session: Session, removed: Sequence[int]) -> None:
-    """Delete the removed players; their published rows stay on record in
-    ``superseded_ratings``, withdrawn (as a re-rate keeps a row it drops)."""
-    conn = session.connection()
-    stamp = datetime_param(session, utcnow())
-    ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    for chunk in _chunks(removed):
-        marks = ", ".join(str(int(p)) for p in chunk)
-        conn.exec_driver_sql(
-            "INSERT INTO superseded_ratings (period_id, period, time_control, player_id, name, "
-            "kind, old_rating, new_rating, old_change, new_change, old_k_used, superseded_at) "
-            "SELECT h.period_id, rp.label, h.time_control, h.player_id, p.name, 'withdrawn', "
-            f"h.rating_after, NULL, h.change, NULL, h.k_used, {ph} FROM rating_history h "
-            "JOIN rating_periods rp ON rp.id = h.period_id JOIN players p ON p.id = h.player_id "
-            f"WHERE h.player_id IN ({marks}) ORDER BY rp.start_date, h.time_control DESC, "
-            "p.name, h.player_id",
-            (stamp,),
-        )
-        conn.exec_driver_sql(f"DELETE FROM rating_history WHERE player_id IN ({marks})")
-        conn.exec_driver_sql(f"DELETE FROM players WHERE id IN ({marks})")
+    return oldest

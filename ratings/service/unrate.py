@@ -22,6 +22,7 @@ from ratings.errors import PeriodError
 from ratings.models import RatingPeriod
 from ratings.service import audit
 from ratings.service.common import datetime_param, parse_period, utcnow
+from ratings.service.seals import withdraw_lists
 
 __all__ = ["Withdrawn", "WithdrawnPeriod", "periods_from", "unrate"]
 
@@ -45,6 +46,8 @@ class Withdrawn:
     """What :func:`unrate` withdrew, newest period first."""
 
     periods: tuple[WithdrawnPeriod, ...]
+    seals: int = 0
+    """The sealed lists given a ``withdrawn`` version (their seals stay)."""
 
 
 def periods_from(session: Session, label: str) -> list[RatingPeriod]:
@@ -77,7 +80,9 @@ def unrate(session: Session, label: str, *, reason: str | None = None) -> Withdr
     new values NULL), as a re-rate keeps a row it drops, with the period's label; earlier
     superseded values of the period keep their label and lose the link to the deleted
     period row. The corrections log gets one
-    line per period, with ``reason``.
+    line per period, with ``reason``. Each sealed list of the periods gets a ``withdrawn``
+    version naming that line's batch (docs/DESIGN.md#sealed-lists): its seals stay, and the
+    next rate of the period seals its lists again as a new version.
 
     :raises PeriodError: when ``label`` is not a rated period.
     :raises LimitError: for a bad ``reason``.
@@ -127,4 +132,6 @@ def unrate(session: Session, label: str, *, reason: str | None = None) -> Withdr
         ),
         reason=reason,
     )
-    return Withdrawn(tuple(done))
+    session.flush()
+    seals = withdraw_lists(session, (w.label for w in done), "withdrawn by unrate")
+    return Withdrawn(tuple(done), seals)

@@ -12,8 +12,10 @@ Pages (file names come from ids and period labels, never from names)::
     index.html               the newest list, links to every list
     players.html             every player, rated or not, and the merged records
     events.html              every event
+    seals.json               the chain of the lists' seals (docs/SEALS.md)
     lists/YYYY-MM.html       each published list; .csv, .txt (FIDE's layout) and .json
-                             beside it, and YYYY-MM-top.html/.csv (top lists, improvers)
+                             beside it, YYYY-MM-sealed.csv (the rows its seal covers), and
+                             YYYY-MM-top.html/.csv (top lists, improvers)
     players/ID.html          a player: details, chart, every period, calculation cards
                              (a merged-away record: a page that points to the one kept);
                              ID.json beside it (:mod:`ratings.site.data_json`)
@@ -50,6 +52,7 @@ period that disappeared) renders every page, still writing only those that chang
 from __future__ import annotations
 
 import hashlib
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -57,8 +60,9 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratings import __version__
+from ratings import __version__, sealing
 from ratings.errors import OutputFileError, PeriodError
+from ratings.io import published
 from ratings.rules import INACTIVE_MONTHS
 from ratings.service import publish as data
 from ratings.service.common import get_config, list_name
@@ -77,6 +81,8 @@ from ratings.site.plan import (
 from ratings.site.render import Done, Job, Site
 from ratings.site.settings import ALL_LISTS, SiteSettings, manifest_settings
 from ratings.site.svg_chart import NEWEST
+
+SEALS_FILE = published.SEALS_FILE
 
 __all__ = ["PublishReport", "publish_site"]
 
@@ -268,6 +274,7 @@ def publish_site(
         finish_assets.append(write_assets(out))
         write_calculators(site.t_list.environment, out, site.common)
         site.index_pages(session)
+        out.put(SEALS_FILE, _seals_file(time_control, data.seal_chain(session, time_control)))
 
     if url is not None and jobs > 1 and total >= pool.PARALLEL_FROM and len(work) > 1:
         # this process renders them while it waits for the workers
@@ -354,6 +361,13 @@ def _finish(
     )
 
 
+def _seals_file(time_control: str, records: list[sealing.SealRecord]) -> bytes:
+    """``seals.json``: the chain of the site's list, one seal a line or so (it is read by
+    people checking a list, and grows by a few seals a month)."""
+    doc = published.seals_json(time_control, records)
+    return (json.dumps(doc, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
 def linked_lists(session: Session, time_control: str, site_lists: Sequence[str]) -> list[Linked]:
     """The other lists of a site that holds ``site_lists`` (those some period published),
     with the players who have a page there and their ratings on its newest list."""
@@ -403,7 +417,7 @@ def _still_published(
     periods: Sequence[data.SitePeriod],
 ) -> bool:
     folder, _, name = key.partition("/")
-    stem = name.rsplit(".", 1)[0].removesuffix("-top")
+    stem = name.rsplit(".", 1)[0].removesuffix("-top").removesuffix("-sealed")
     if folder == "players":
         return int(stem) in register
     if folder == "events":

@@ -99,6 +99,8 @@ def list_json(
             "list": time_control,
             "period": period.label,
             "list_date": period.list_date.isoformat(),
+            "seal": period.seal,
+            "seal_version": period.seal_version,
             "columns": LIST_COLUMNS,
             "players": [],
         }

@@ -1,20 +1,23 @@
 """The downloads beside each list page: the CSV of ``ratings list --format csv`` with the
-flags, and FIDE's TXT layout."""
+flags, the player's id and the list's seal; the canonical rows the seal covers
+(``-sealed.csv``, docs/SEALS.md); and FIDE's TXT layout."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Iterable
 
+from ratings import sealing
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import fide_txt_line, fide_txt_player, header_line
 from ratings.service import publish as data
 from ratings.service.reports import LIST_CSV_COLUMNS
 
-__all__ = ["CSV_HEADER", "DownloadTexts", "list_csv", "list_txt"]
+__all__ = ["CSV_HEADER", "DownloadTexts", "list_csv", "list_txt", "sealed_csv"]
 
-CSV_HEADER = (*LIST_CSV_COLUMNS, "flags")
-"""The columns of ``ratings list --format csv``, then the flags the page shows."""
+CSV_HEADER = (*LIST_CSV_COLUMNS, "flags", "player_id", "seal")
+"""The columns of ``ratings list --format csv``, then the flags the page shows, the player's
+id and the list's seal (the same on every row; empty for a list not sealed)."""
 
 
 class DownloadTexts:
@@ -71,20 +74,36 @@ def list_csv(
     rows: Iterable[tuple[data.SiteListRow, str]],
     register: dict[int, data.SitePlayer],
     texts: DownloadTexts | None = None,
+    seal: str | None = None,
 ) -> str:
-    """The list as ``ratings list --format csv`` writes it, plus the flags; every cell
-    neutralised against formula injection (:mod:`ratings.io.csv_out`). ``texts``: the
-    register's cells made once for every list of a publish."""
+    """The list as ``ratings list --format csv`` writes it, plus the flags, the player's id
+    and the list's ``seal``; every cell neutralised against formula injection
+    (:mod:`ratings.io.csv_out`). ``texts``: the register's cells made once for every list of
+    a publish."""
     t = texts if texts is not None else DownloadTexts(register)
     lines = [_csv_line(CSV_HEADER)]
+    sealed = seal or ""  # hexadecimal: nothing to neutralise or quote
     for e, flags in rows:
         lines.append(
             f"{t.csv(e.player_id)},{_number(e.rating)},{_number(e.change)},"
             f"{_number(e.period_games)},{_number(e.total_games)},{_number(e.next_k)},"
-            f"{'true' if e.k10 else 'false'},{t.flags(flags)}"
+            f"{'true' if e.k10 else 'false'},{t.flags(flags)},{e.player_id},{sealed}"
         )
     lines.append("")
     return "\n".join(lines)
+
+
+def sealed_csv(rows: Iterable[tuple[data.SiteListRow, str]]) -> str:
+    """The list's canonical rows (:func:`ratings.sealing.rows_text`): the text whose SHA-256
+    is its seal's rows digest."""
+    return sealing.rows_text(
+        sealing.SealedRow(
+            e.player_id, e.rating, e.change, e.period_games, e.total_games, e.next_k, e.k10,
+            e.list_status,
+        )
+        for e, _ in rows
+        if e.rating is not None
+    )  # fmt: skip
 
 
 def list_txt(

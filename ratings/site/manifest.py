@@ -37,12 +37,13 @@ FOLDERS = ("assets", "events", "lists", "players")
 """The subfolders of a site; ``""`` stands for DIR itself."""
 
 _OUR_NAME = re.compile(
-    r"(?:index\.html|players\.html|events\.html"
+    r"(?:index\.html|players\.html|events\.html|seals\.json"
     r"|calculators\.html"
     r"|players/[0-9]{1,19}\.html"
     r"|events/[0-9]{1,19}\.html"
     r"|lists/[0-9]{4}-[0-9]{2}\.(?:html|csv|txt)"
-    r"|lists/[0-9]{4}-[0-9]{2}(?:\.json|-top\.(?:html|csv))|players/[0-9]{1,19}\.json"
+    r"|lists/[0-9]{4}-[0-9]{2}(?:\.json|-top\.(?:html|csv)|-sealed\.csv)"
+    r"|players/[0-9]{1,19}\.json"
     r"|assets/[a-z0-9][a-z0-9.-]{0,60}\.(?:css|js|txt))"
 )
 """Every name a publish writes (and so may delete); a manifest entry not like these is

@@ -80,7 +80,9 @@ class Plan:
 
 
 def period_key(p: data.SitePeriod) -> str:
-    return f"{p.stamp} {p.status}"
+    """A period's state in the manifest: a new rate, status or seal renders its list again
+    (a list published before lists were sealed is sealed by a rate that rates nothing)."""
+    return f"{p.stamp} {p.status} {p.seal or '-'}"
 
 
 def plan_publish(
@@ -169,7 +171,7 @@ def plan_publish(
     return Plan(False, lists, players, event_ids, dirty)
 
 
-_LIST_FILES = (".html", ".csv", ".txt", ".json", "-top.html", "-top.csv")
+_LIST_FILES = (".html", ".csv", ".txt", ".json", "-top.html", "-top.csv", "-sealed.csv")
 """The files of one list (each written whenever the list is)."""
 
 

@@ -13,7 +13,7 @@ from ratings.service import publish as data
 from ratings.service.common import get_config
 from ratings.site.cells import signed, trend
 from ratings.site.data_json import list_json
-from ratings.site.downloads import list_csv, list_txt
+from ratings.site.downloads import list_csv, list_txt, sealed_csv
 from ratings.site.render_top import TopPages
 from ratings.site.rows import list_row
 
@@ -84,8 +84,9 @@ class ListPages(TopPages):
                 )  # fmt: skip
                 self.out.put(f"lists/{p.label}.html", page.encode("utf-8"))
                 texts = self._download_texts
-                csv = list_csv(flagged, self.public, texts)
+                csv = list_csv(flagged, self.public, texts, p.seal)
                 self.out.put(f"lists/{p.label}.csv", csv.encode("utf-8"))
+                self.out.put(f"lists/{p.label}-sealed.csv", sealed_csv(flagged).encode("ascii"))
                 self.out.put(
                     f"lists/{p.label}.txt",
                     list_txt(flagged, self.public, p, self.time_control, texts).encode("utf-8"),
