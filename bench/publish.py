@@ -48,6 +48,8 @@ try:
 except ModuleNotFoundError:  # run from a checkout without `pip install -e .`
     sys.path.insert(0, str(BENCH_DIR.parent))
 
+from paired import peak_rss_mb as _peak_rss_mb  # noqa: E402 (bench/ on the path first)
+
 STEPS = ("full", "month", "again")
 STEP_TITLES = {
     "full": "1. publish everything into an empty folder",
@@ -56,19 +58,6 @@ STEP_TITLES = {
 }
 START = date(2015, 1, 1)
 
-
-def _peak_rss_mb() -> float:
-    """This process's peak resident set size in MB (VmHWM)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def worker(db: Path, site: Path) -> dict[str, Any]:

@@ -33,7 +33,7 @@ BENCH_DIR = Path(__file__).resolve().parent
 if str(BENCH_DIR) not in sys.path:
     sys.path.insert(0, str(BENCH_DIR))
 
-from check import _cli, _counts, _peak_rss_mb, _say, build  # noqa: E402 (bench/ on the path first)
+from paired import build, cli, counts, peak_rss_mb, say  # noqa: E402 (bench/ on the path first)
 
 
 def worker(db: Path) -> dict[str, Any]:
@@ -57,9 +57,9 @@ def worker(db: Path) -> dict[str, Any]:
 
     rate_module.seal_lists = timed  # type: ignore[assignment]  # the same function, timed
     began = time.perf_counter()
-    _cli(db, "rate")
+    cli(db, "rate")
     seconds = time.perf_counter() - began
-    return {"seconds": seconds, "seal": sum(sealing_seconds), "rss_mb": _peak_rss_mb()}
+    return {"seconds": seconds, "seal": sum(sealing_seconds), "rss_mb": peak_rss_mb()}
 
 
 def _spawn(db: Path) -> dict[str, Any]:
@@ -101,9 +101,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         shutil.copyfile(imported, copy)
         runs.append(_spawn(copy))
         copy.unlink()
-        _say(args.quiet, f"repeat {n + 1}: rate {runs[-1]['seconds']:.2f} s, of which "
-                         f"sealing {runs[-1]['seal']:.2f} s")  # fmt: skip
-    counts = _counts(rated)
+        say(args.quiet, f"repeat {n + 1}: rate {runs[-1]['seconds']:.2f} s, of which "
+                        f"sealing {runs[-1]['seal']:.2f} s")  # fmt: skip
+    rows = counts(rated)
     total = [r["seconds"] for r in runs]
     seal = [r["seal"] for r in runs]
     shares = [r["seal"] / r["seconds"] for r in runs]
@@ -115,8 +115,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"{sqlite3.sqlite_version}, {platform.machine()}; whole run "
             f"{(time.perf_counter() - began) / 60:.1f} min.",
             "",
-            f"Database: {counts['players']:,} players, {counts['games']:,} games, "
-            f"{counts['rating_periods']} periods; {counts['rating_history']:,} list rows.",
+            f"Database: {rows['players']:,} players, {rows['games']:,} games, "
+            f"{rows['rating_periods']} periods; {rows['rating_history']:,} list rows.",
             "",
             "| | median (s) | runs (s) |",
             "|---|---:|---|",
