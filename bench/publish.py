@@ -59,7 +59,6 @@ STEP_TITLES = {
 START = date(2015, 1, 1)
 
 
-
 def worker(db: Path, site: Path) -> dict[str, Any]:
     """Publish ``db`` into ``site`` as ``ratings publish`` does; time, memory, counts."""
     from ratings.cli import App
