@@ -17,7 +17,7 @@ from pathlib import Path
 
 from ratings.errors import DatabaseError
 
-HEAD_REVISION = "0017"
+HEAD_REVISION = "0018"
 """The newest revision this version of ratings knows: the head of ``migrations/versions``
 (``tests/test_migrations.py`` checks it against Alembic's; a new revision moves it)."""
 

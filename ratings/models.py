@@ -304,6 +304,11 @@ class Event(Base):
     Regulations 1.4.3a-d): national_championship | national_team_championship | zonal |
     qualifying_swiss; NULL for none (docs/TITLES.md). ``ratings event edit
     --norm-exemption`` sets it; it changes no rating."""
+    tiebreaks: Mapped[str | None] = mapped_column(sa.String(200))
+    """The tie-breaks its file says the event used, in order, comma-separated (FIDE's
+    acronyms, TRF-2026 record 202: ``BH-C1,BH,SB``); NULL: FIDE's recommended sequence for
+    its system (docs/RULES.md#tie-breaks-of-the-crosstables). It ranks the crosstable only;
+    it changes no rating (revision 0018)."""
 
     def __repr__(self) -> str:
         return f"Event(id={self.id!r}, name={self.name!r})"

@@ -829,3 +829,25 @@ def test_every_problem_of_a_file_at_once() -> None:
     t = parse_trf(data, "t.trf", errors=found)
     assert len(found) == 10
     assert [p.name for p in t.players] == ["A", "B", "C", "F"]
+
+
+@pytest.mark.parametrize(
+    ("record", "codes"),
+    [
+        ("202 BH-C1,BH,SB", ("BH-C1", "BH", "SB")),
+        ("202 de, win ,sb, ks", ("DE", "WIN", "SB", "KS")),
+        ("202", ()),
+        (None, ()),
+    ],
+)
+def test_the_tie_breaks_of_record_202(record: str | None, codes: tuple[str, ...]) -> None:
+    """TRF-2026's record 202 names the tie-breaks the event used, in order (read as written,
+    upper case); a TRF-16 file has none."""
+    lines = ["012 Club Swiss", "042 2026/03/01", "052 2026/03/01"]
+    if record is not None:
+        lines.append(record)
+    lines += [
+        player_line(1, "Able, Ann", ["   2 w 1"]),
+        player_line(2, "Baker, Bob", ["   1 b 0"]),
+    ]
+    assert parse_trf(trf(*lines), "t.trf").tiebreaks == codes

@@ -530,8 +530,13 @@ def test_0003_corrections_are_append_only(tmp_path: Path, backend: str) -> None:
 
 # --- 0004: unknown game counts, FIDE's K, event rating periods, closing days, inactive ------
 
-NEW_IN_0017 = ("list_seals",)
-"""The table of 0017 (sealed lists), left out of the earlier revisions' comparisons."""
+NEW_IN_0018 = ("events.tiebreaks",)
+"""The column of 0018 (the tie-breaks an event's file names), left out of the earlier
+revisions' comparisons."""
+
+NEW_IN_0017 = ("list_seals", *NEW_IN_0018)
+"""The table of 0017 (sealed lists) and later, left out of the earlier revisions'
+comparisons."""
 
 NEW_IN_0012 = (
     "players.listed_from", "games.import_id", "imports.undone_by", "superseded_ratings.name",

@@ -179,3 +179,40 @@ def test_the_event_page_names_its_tie_breaks(tmp_path: Path) -> None:
     assert '<td class="score">1½</td><td data-tb="WIN">1</td><td data-tb="SB">0.75</td>' in (
         ann.group(0)
     )
+
+
+def test_the_tie_breaks_an_event_file_names_rank_it() -> None:
+    """An event whose file names its tie-breaks (TRF-2026 record 202) is ranked by them, in
+    its order. In the Swiss above 2 and 4 tie on 1½ with the same BH-C1, BH and SB, so the
+    fallback (rating, then name: here the ids' order) puts 2 first; with BPG (games played
+    with Black, art. 7.3) first, 4 (Black twice) goes above 2 (once)."""
+    default = final_ranking(SWISS, 3, {}, list(range(1, 7)), round_robin=False, start=START)
+    assert default.order.index(2) < default.order.index(4)
+    chosen, unknown = tiebreaks.named("BPG,BH-C1,XYZ")
+    assert [t.code for t in chosen] == ["BPG", "BH-C1"]
+    assert unknown == ("XYZ",)
+    ranked = final_ranking(
+        SWISS, 3, {}, list(range(1, 7)), round_robin=False, start=START, chosen=chosen
+    )
+    assert ranked.tiebreaks == chosen
+    assert (ranked.values[4][0], ranked.values[2][0]) == (Decimal(2), Decimal(1))
+    assert ranked.order.index(4) < ranked.order.index(2)
+    assert ranked.order[:2] == default.order[:2]  # 1 and 3: their scores decide
+
+
+@pytest.mark.parametrize(
+    ("codes", "found", "unknown"),
+    [
+        (None, (), ()),
+        ("", (), ()),
+        ("bh-c1, sb", ("BH-C1", "SB"), ()),
+        (("DE", "WIN", "DE"), ("DE", "WIN"), ()),
+        ("PTS,ARO,BH-M1", ("ARO", "BH-M1"), ("PTS",)),
+    ],
+)
+def test_codes_named(
+    codes: str | tuple[str, ...] | None, found: tuple[str, ...], unknown: tuple[str, ...]
+) -> None:
+    chosen, left = tiebreaks.named(codes)
+    assert tuple(t.code for t in chosen) == found
+    assert left == unknown

@@ -175,6 +175,10 @@ class TrfTournament:
     record_lines: dict[str, int] = field(default_factory=dict, compare=False)
     """1-based line of the first non-blank ``042``, ``052`` and ``132`` record (for the
     messages about the dates they hold); a record the file lacks is absent."""
+    tiebreaks: tuple[str, ...] = ()
+    """The FIDE tie-breaks the file says the event used, in order (TRF-2026 record ``202``:
+    C.07's acronyms, ``BH-C1``, ``SB``, ...), upper case as written; empty when it names
+    none (a TRF-16 file has no such record)."""
 
     def game_date(self, round: int) -> date | None:
         """The date of a round: its ``132`` date if given, else the event's start date."""
@@ -519,6 +523,7 @@ class _Parser:
         seen_records: set[str] = set()
         players: dict[int, _Line] = {}
         record_lines: dict[str, int] = {}
+        tiebreaks: tuple[str, ...] = ()
         for number, text in enumerate(lines, start=1):
             record = text[:3]
             if len(text) > 3 and text[3] != " ":
@@ -554,6 +559,10 @@ class _Parser:
                 if found:
                     seen_records.add(record)
                     written.extend(found)
+            elif record == "202" and not tiebreaks:
+                tiebreaks = tuple(
+                    code.upper() for code in re.split(r"[,;\s]+", text[4:].strip()) if code
+                )
             elif record == "XXS" and self.standard_scoring:
                 self.scoring(text, number)
         if not players and not self.errors:
@@ -578,6 +587,7 @@ class _Parser:
                 sorted(int(label.split()[1]) for label in dropped if label.startswith("round "))
             ),
             record_lines=record_lines,
+            tiebreaks=tiebreaks,
         )
 
     def pairings(self, players: dict[int, _Line]) -> tuple[list[TrfGame], list[TrfBye]]:

@@ -254,7 +254,8 @@ def event_table(session: Session, ref: str) -> EventTable:
     ids = {g.white_id for g in found[0].games} | {g.black_id for g in found[0].games}
     ids |= {b.player_id for b in found[0].byes}
     names = dict(session.execute(sa.select(Player.id, Player.name).where(Player.id.in_(ids))).all())
-    table = crosstable(found[0], lambda pid: names.get(pid, "").lower(), info.start_date)
+    codes = session.scalar(sa.select(Event.tiebreaks).where(Event.id == info.id))
+    table = crosstable(found[0], lambda pid: names.get(pid, "").lower(), info.start_date, codes)
     return EventTable(info, table, names)
 
 

@@ -12,7 +12,7 @@ plain values; the callers format them (HTML, or text).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -185,6 +185,7 @@ def _ranking(
     used: dict[int, int],
     fallback: list[int],
     start: dt.date | None,
+    chosen: Sequence[tiebreaks.TieBreak] = (),
 ) -> tiebreaks.FinalRanking | None:
     """The ranking by score and the tie-breaks of the event's system
     (:mod:`ratings.service.tiebreaks`); None where none apply: fewer than three players, a
@@ -226,14 +227,18 @@ def _ranking(
                     )
     try:
         return tiebreaks.final_ranking(
-            rounds, len(columns), used, fallback, round_robin=round_robin, start=start
-        )
+            rounds, len(columns), used, fallback, round_robin=round_robin, start=start,
+            chosen=chosen,
+        )  # fmt: skip
     except tiebreak_core.errors.TiebreakError:
         return None
 
 
 def crosstable(
-    ev: EventData, sort_name: Callable[[int], str], start: dt.date | None = None
+    ev: EventData,
+    sort_name: Callable[[int], str],
+    start: dt.date | None = None,
+    tiebreak_codes: str | None = None,
 ) -> Crosstable:
     """The crosstable of one event.
 
@@ -244,6 +249,8 @@ def crosstable(
     :param start: the event's start date: with it, players with the same score are ranked
         by the tie-breaks of the event's system (:mod:`ratings.service.tiebreaks`), in the
         edition of C.07 in force then; without it, by rating, then name.
+    :param tiebreak_codes: the tie-breaks the event's file named (``events.tiebreaks``):
+        those computed here rank it instead of its system's.
     """
     halves: dict[int, int] = {}
     for g in ev.games:
@@ -269,7 +276,8 @@ def crosstable(
         key=lambda pid: (-halves[pid], -used.get(pid, 0), sort_name(pid), pid),
     )
     columns, entries = _rounds(ev)
-    ranking = _ranking(ev, columns, entries, used, fallback, start)
+    chosen, _ = tiebreaks.named(tiebreak_codes)
+    ranking = _ranking(ev, columns, entries, used, fallback, start, chosen)
     order = list(ranking.order) if ranking is not None else fallback
     rank = {pid: i for i, pid in enumerate(order, 1)}
     rows = []

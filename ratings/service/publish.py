@@ -235,6 +235,8 @@ class SiteEvent:
     rated_to: dt.date | None = None
     """The same for its last game: another period only for an event longer than 90 days,
     each of whose games is rated in the period it was played."""
+    tiebreaks: str | None = None
+    """The tie-breaks its file named (``events.tiebreaks``); None: its system's."""
 
 
 def events(
@@ -251,7 +253,7 @@ def events(
     found_rows = session.execute(
         sa.select(
             Event.id, Event.name, Event.start_date, Event.end_date, Event.norm_exemption,
-            Event.rating_period,
+            Event.rating_period, Event.tiebreaks,
         ).where(
             sa.or_(Event.end_date <= latest, Event.rating_period <= through),
             Event.time_control == time_control,
@@ -261,11 +263,11 @@ def events(
     rows = list(found_rows)
     spans = event_periods(session, [(r[0], r[2], r[3], r[5]) for r in rows])
     found = {}
-    for event_id, name, start, end, exemption, _ in rows:
+    for event_id, name, start, end, exemption, _, codes in rows:
         first, last = spans[event_id]
         if first.end <= through:
             found[event_id] = SiteEvent(
-                event_id, name, start, end, exemption, first.start, last.start
+                event_id, name, start, end, exemption, first.start, last.start, codes
             )
     return found
 

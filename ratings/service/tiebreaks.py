@@ -3,8 +3,9 @@ C.07), computed by the ``tiebreak-core`` package: its definitions of the tie-bre
 unplayed rounds (C.07 art. 16) and of direct encounter (art. 6) are those of C.07's editions
 (2024 and 2026), picked by the event's start date.
 
-Neither the database nor a TRF file (TRF-16 has no record for them) names an event's
-tie-breaks, so every event gets FIDE's recommended sequence for its system
+An event whose TRF-2026 file names its tie-breaks (record 202, ``events.tiebreaks``) is
+ranked by those this package computes (:data:`BY_CODE`), in the file's order; every other
+event gets FIDE's recommended sequence for its system
 (docs/RULES.md#tie-breaks-of-the-crosstables): a round robin (every player met every other)
 direct encounter, wins, Sonneborn-Berger, Koya; any other event (a Swiss) Buchholz cut 1,
 Buchholz, Sonneborn-Berger. Ties they leave go by the rating the event used, then name.
@@ -22,6 +23,7 @@ from decimal import Decimal
 import tiebreak_core
 
 __all__ = [
+    "BY_CODE",
     "ROUND_ROBIN",
     "SWISS",
     "FinalRanking",
@@ -29,6 +31,7 @@ __all__ = [
     "TieBreak",
     "edition",
     "final_ranking",
+    "named",
     "tiebreak_names",
     "tiebreak_text",
 ]
@@ -56,6 +59,45 @@ SB = TieBreak("SB", "Sonneborn-Berger", "art. 9.1", "sonneborn_berger")
 KS = TieBreak("KS", "Koya", "art. 9.2", "koya")
 BH_C1 = TieBreak("BH-C1", "Buchholz cut 1", "art. 8.1, 14.1", "buchholz_cut1")
 BH = TieBreak("BH", "Buchholz", "art. 8.1", "buchholz")
+
+BY_CODE = {
+    t.code: t
+    for t in (
+        DE, WIN, SB, KS, BH_C1, BH,
+        TieBreak("BH-C2", "Buchholz cut 2", "art. 8.1, 14.1", "buchholz_cut2"),
+        TieBreak("BH-M1", "median Buchholz", "art. 8.1, 14.2", "median_buchholz"),
+        TieBreak("BH-M2", "median Buchholz 2", "art. 8.1, 14.2", "median_buchholz_2"),
+        TieBreak("FB", "sum of the opponents' Buchholz", "art. 8.3", "buchholz_sum"),
+        TieBreak("PS", "progressive score", "art. 7.5", "progressive"),
+        TieBreak("BWG", "wins with Black", "art. 7.4", "wins_black"),
+        TieBreak("BPG", "games played with Black", "art. 7.3", "games_black"),
+        TieBreak("ARO", "average rating of opponents", "art. 10.1", "aro"),
+        TieBreak("APRO", "average performance rating of opponents", "art. 10.4", "arpo"),
+    )
+}  # fmt: skip
+"""The tie-breaks this package ranks by, by C.07's acronym (what a TRF-2026 file's record
+202 writes); an event's file naming another is ranked by those of its list found here."""
+
+
+def named(codes: str | Sequence[str] | None) -> tuple[tuple[TieBreak, ...], tuple[str, ...]]:
+    """The tie-breaks of ``codes`` (a stored ``BH-C1,BH,SB``, or the file's list) that this
+    package computes, in their order, and the codes it does not (said when the file is
+    imported). None or empty: none."""
+    if not codes:
+        return (), ()
+    listed = codes.split(",") if isinstance(codes, str) else list(codes)
+    found: list[TieBreak] = []
+    unknown: list[str] = []
+    for code in (c.strip().upper() for c in listed):
+        if not code:
+            continue
+        tb = BY_CODE.get(code)
+        if tb is None:
+            unknown.append(code)
+        elif tb not in found:
+            found.append(tb)
+    return tuple(found), tuple(unknown)
+
 
 ROUND_ROBIN = (DE, WIN, SB, KS)
 """A round robin's tie-breaks, in order (docs/RULES.md#tie-breaks-of-the-crosstables)."""
@@ -135,10 +177,12 @@ def final_ranking(
     *,
     round_robin: bool,
     start: dt.date,
+    chosen: Sequence[TieBreak] = (),
 ) -> FinalRanking:
-    """The players of ``rounds`` (id -> their rounds) ranked by score, then by the
-    tie-breaks of the event's system (:data:`ROUND_ROBIN` or :data:`SWISS`), then in the
-    order of ``fallback`` (the rating used, then name).
+    """The players of ``rounds`` (id -> their rounds) ranked by score, then by ``chosen``
+    (the tie-breaks the event's file names) or else the tie-breaks of the event's system
+    (:data:`ROUND_ROBIN` or :data:`SWISS`), then in the order of ``fallback`` (the rating
+    used, then name).
 
     :param count: the event's number of rounds.
     :param ratings: the ratings the event used (unrated players count as 0, as Article 10
@@ -147,7 +191,7 @@ def final_ranking(
     :raises tiebreak_core.errors.TiebreakError: for rounds C.07 cannot rank (none of the
         events a crosstable shows).
     """
-    chosen = ROUND_ROBIN if round_robin else SWISS
+    chosen = tuple(chosen) or (ROUND_ROBIN if round_robin else SWISS)
     players = {
         pid: tiebreak_core.PlayerTiebreakData(
             pid,

@@ -44,7 +44,7 @@ class EventPages(Pages):
             player = self.register.get(pid)
             return player.name.lower() if player is not None else ""
 
-        table = crosstable(ev, sort_name, e.start_date)
+        table = crosstable(ev, sort_name, e.start_date, e.tiebreaks)
         used = {row.player_id: row.rating for row in table.rows}
         rounds = [self._html(r) for r in table.rounds]
         shown = [t for t in table.tiebreaks if t.column]
