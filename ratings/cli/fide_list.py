@@ -12,7 +12,7 @@ from ratings.cli import App, pass_app
 from ratings.cli.imports import FILE, import_, warn_unknown_games
 from ratings.cli.options import LISTS
 from ratings.errors import InvalidInputError
-from ratings.service.fide_list import FideListReport, hash_file, import_fide_list
+from ratings.service.imports.fide_list import FideListReport, hash_file, import_fide_list
 
 
 def _month(text: str | None) -> dt.date | None:
