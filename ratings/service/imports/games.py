@@ -20,7 +20,7 @@ from ratings.results import Result
 from ratings.service.common import bulk_insert, date_param, first_rated_start, game_label
 from ratings.service.dates import future_problem
 from ratings.service.identity import Decisions
-from ratings.service.imports.pipeline import Incoming, Resolver, finish
+from ratings.service.imports.pipeline import Resolver, finish
 from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
     ImportReport,
@@ -149,28 +149,32 @@ def _resolve_rows(
     """The rows whose two players were found, with their ids; the problems in ``errors``
     (a future date, a player not found, the same player twice)."""
     resolved: list[tuple[GameRow, int, int]] = []
+    reference = resolver.reference
     for row in rows:
-        future = future_problem(row.date, today)
-        if future:
-            errors.append(InputFileError(file_name, row.line, future, "date"))
-        ids: list[int] = []
-        for field, ref in (("white", row.white), ("black", row.black)):
-            try:
-                pid, how = resolver.resolve(Incoming(row.line, ref, field))
-            except InputFileError as exc:
-                errors.append(exc)
-                continue
-            if how != "ask":
-                ids.append(pid)
-        if len(ids) == 2:
-            if ids[0] == ids[1]:
-                errors.append(
-                    InputFileError(
-                        file_name, row.line, f"the same player as white: {row.black!r}", "black"
-                    )
+        if today is not None:
+            future = future_problem(row.date, today)
+            if future:
+                errors.append(InputFileError(file_name, row.line, future, "date"))
+        try:
+            white = reference(row.line, row.white, "white")
+        except InputFileError as exc:
+            errors.append(exc)
+            white = None
+        try:
+            black = reference(row.line, row.black, "black")
+        except InputFileError as exc:
+            errors.append(exc)
+            continue
+        if white is None or black is None:
+            continue
+        if white == black:
+            errors.append(
+                InputFileError(
+                    file_name, row.line, f"the same player as white: {row.black!r}", "black"
                 )
-            else:
-                resolved.append((row, ids[0], ids[1]))
+            )
+        else:
+            resolved.append((row, white, black))
     return resolved
 
 

@@ -206,6 +206,7 @@ class Resolver:
         # what each distinct incoming player was resolved to, or the problem he raised
         self._answers: dict[tuple[object, ...], tuple[int, str]] = {}
         self._refused: dict[tuple[object, ...], tuple[str, str | None]] = {}
+        self._by_reference: dict[str, int | None] = {}
         self._next = -1
         self.by_fide: dict[int, int] = {}
         self.names: dict[int, str] = {}
@@ -301,6 +302,18 @@ class Resolver:
         self._answers[said] = (pid, how)
         self.outcomes.append(Outcome(who.line, who.name, pid, how, why, source))
         return pid, how
+
+    def reference(self, line: int, text: str, field: str) -> int | None:
+        """:meth:`resolve` of a games CSV's white or black (a FIDE id in digits, or a name):
+        the player, or None for one that needs a decision. A month's file names each of
+        its players in many games: the answers are kept by the text."""
+        found = self._by_reference.get(text, 0)
+        if found != 0:
+            return found
+        pid, how = self.resolve(Incoming(line, text, field))
+        answer = None if how == "ask" else pid
+        self._by_reference[text] = answer
+        return answer
 
     def _resolve(
         self, who: Incoming, decided: tuple[str, int | None, str] | None
