@@ -461,6 +461,13 @@ class Register:
             differ = tuple(f for f in differ if not excused(pid, f))
         return Candidate(pid, Kind.FIDE_ID, them.name, 0, agree, differ)
 
+    def knows(self, folded: Folded) -> bool:
+        """Whether a name folded so is a registered name, an alias or a merged record's
+        name: the one lookup a world list makes for most of its players (FIDE's list asks
+        :meth:`match` only then)."""
+        by_key = self._by_key
+        return any(key in by_key for key in folded.keys)
+
     def add_fide_id(self, fide_id: int, player_id: int) -> None:
         """A FIDE id that finds a live player without being its own (a merged record's)."""
         self.by_fide.setdefault(fide_id, player_id)
@@ -499,6 +506,7 @@ class Register:
         near: bool = True,
         excused: Excuse | None = None,
         exclude: int | None = None,
+        folded: Folded | None = None,
     ) -> Match:
         """The decision about ``who`` (rule 6), with every candidate, best first.
 
@@ -510,24 +518,25 @@ class Register:
             register since the file was made) and is no evidence against.
         :param exclude: a player not to consider (``player duplicates`` asks about each
             registered player in turn).
+        :param folded: ``fold(who.name)``, when the caller has it (:meth:`knows`).
         """
         self._exclude = exclude
         by_id = self.fide_candidate(who, excused)
         if by_id is not None:
             return Match(by_id if is_sure_by_fide_id(by_id) else None, (by_id,))
-        folded = fold(who.name)
+        folded = fold(who.name) if folded is None else folded
         best: dict[int, Candidate] = {}
         others: set[int] = set()
-        roles = _roles(who.name) if "," in who.name else None
+        comma = "," in who.name
+        roles: set[tuple[tuple[str, ...], tuple[str, ...]]] | None = None  # made when needed
         for key in folded.keys:
             for spelling in _entries(self._by_key, key):
                 kind = Kind.ALIAS if spelling.alias else Kind.FOLDED
-                if (
-                    roles is not None
-                    and "," in spelling.text
-                    and roles.isdisjoint(_roles(spelling.text))
-                ):
-                    kind = Kind.SWAPPED  # both sides say which words are the surname
+                if comma and "," in spelling.text:
+                    if roles is None:
+                        roles = _roles(who.name)
+                    if roles.isdisjoint(_roles(spelling.text)):
+                        kind = Kind.SWAPPED  # both sides say which words are the surname
                 self._consider(best, others, who, spelling, kind, 0, excused)
         if near and not any(
             c.kind in (Kind.ALIAS, Kind.FOLDED) and self.registered[c.player_id]
