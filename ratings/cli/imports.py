@@ -359,6 +359,7 @@ def import_players(
                       "corrected": c.corrected} for c in report.changes],
             marked_period=report.marked_period,
         )  # fmt: skip
+        would_stop(report.matching, creates=not update)
     elif not _say_players(file, report, update=update, dry_run=dry_run):
         return
     if not dry_run:
@@ -493,6 +494,7 @@ def import_games(
             unrated_games=report.unrated_games, events=report.events_created,
             marked_period=report.marked_period, late=late,
         )  # fmt: skip
+        would_stop(report.matching, creates=False)
     else:
         _say_games(file, report, late, dry_run=dry_run)
     if not dry_run:
