@@ -66,38 +66,38 @@ def round_problems(
     errors: list[InputFileError] = []
     warnings: list[FileWarning] = []
     first_of: dict[tuple[object, ...], int] = {}
-    played: dict[tuple[str, str, int], int] = {}  # (event, round, player) -> first line
-    # a file repeats its events and rounds: each one's key made once
-    events: dict[str, str] = {}
-    rounds: dict[str, str] = {}
+    played: dict[tuple[int, int], int] = {}  # (event and round, player) -> first line
+    # a file repeats its events and rounds: each pair is keyed once, by a number
+    pairs: dict[tuple[str, str], int] = {}
+    keys: dict[tuple[str, str], int] = {}
     for g in games:
         if g.round is None:
             continue
-        event = events.get(g.event)
-        if event is None:
-            event = events[g.event] = g.event.casefold()
-        played_round = rounds.get(g.round)
-        if played_round is None:
-            played_round = rounds[g.round] = round_key(g.round)
-        same = first_of.setdefault((event, played_round, g.day, g.white, g.black, g.result), g.line)
-        if same != g.line:
+        pair = pairs.get((g.event, g.round))
+        if pair is None:
+            key = (g.event.casefold(), round_key(g.round))
+            pair = pairs[g.event, g.round] = keys.setdefault(key, len(keys))
+        line = g.line
+        same = first_of.setdefault((pair, g.day, g.white, g.black, g.result), line)
+        if same != line:
             errors.append(
                 InputFileError(
                     file_name,
-                    g.line,
+                    line,
                     f"the same game as line {same} (date, players, result, event and round)",
                 )
             )
             continue
-        for player, name in ((g.white, g.white_name), (g.black, g.black_name)):
-            before = played.setdefault((event, played_round, player), g.line)
-            if before != g.line:
+        before_white = played.setdefault((pair, g.white), line)
+        before_black = played.setdefault((pair, g.black), line)
+        for before, name in ((before_white, g.white_name), (before_black, g.black_name)):
+            if before != line:
                 warnings.append(
                     FileWarning(
                         file_name,
-                        g.line,
+                        line,
                         f"{name!r} plays twice in round {g.round} of {g.event!r} "
-                        f"(lines {before} and {g.line})",
+                        f"(lines {before} and {line})",
                         round_field,
                     )
                 )
