@@ -431,6 +431,10 @@ class Register:
     _by_prefix: dict[str, _Entries] = field(default_factory=dict)
     _pending: list[tuple[_Spelling, tuple[tuple[str, ...], ...]]] = field(default_factory=list)
     _exclude: int | None = None
+    near: bool = True
+    """Whether near names are ever looked for (rule 4). FIDE's list never does, and keeps
+    no words of the names for them (600,000 list players against 600,000 registered: peak
+    1,996 MB with the words kept, 1,904 MB without; bench/RESULTS.md)."""
 
     def add_player(self, player_id: int, facts: Facts, *, registered: bool = True) -> None:
         """A live player (or, ``registered=False``, one the import creates)."""
@@ -475,7 +479,7 @@ class Register:
     def _index(self, spelling: _Spelling, folded: Folded) -> None:
         for key in folded.keys:
             _put(self._by_key, key, spelling)
-        if self.registered.get(spelling.player_id, True):
+        if self.near and self.registered.get(spelling.player_id, True):
             # near names are looked for among registered players only, and indexed when
             # the first near name is looked for: a file whose players are all found by
             # FIDE id or folded name never pays for it
@@ -538,9 +542,13 @@ class Register:
                     if roles.isdisjoint(_roles(spelling.text)):
                         kind = Kind.SWAPPED  # both sides say which words are the surname
                 self._consider(best, others, who, spelling, kind, 0, excused)
-        if near and not any(
-            c.kind in (Kind.ALIAS, Kind.FOLDED) and self.registered[c.player_id]
-            for c in best.values()
+        if (
+            near
+            and self.near
+            and not any(
+                c.kind in (Kind.ALIAS, Kind.FOLDED) and self.registered[c.player_id]
+                for c in best.values()
+            )
         ):
             self._near(best, others, who, folded, excused)
         ranked = tuple(sorted(best.values(), key=lambda c: c.rank))

@@ -6,6 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 import click
+from sqlalchemy.orm import Session
 
 from ratings import rules, service
 from ratings.cli import App, pass_app
@@ -14,6 +15,7 @@ from ratings.cli.imports import (
     REPORT_FORMAT,
     emit_json,
     import_,
+    run_import,
     say_taken,
     warn_unknown_games,
 )
@@ -178,8 +180,9 @@ def import_fide_list_command(
     """
     list_date = _month(month_text)
     digest = hash_file(file)
-    with app.session(commit=not dry_run, bulk=True) as session:
-        report = import_fide_list(
+
+    def work(session: Session, _decisions: object, _advance: object) -> FideListReport:
+        return import_fide_list(
             session,
             file,
             data_hash=digest,
@@ -188,6 +191,11 @@ def import_fide_list_command(
             add=add,
             list_type=list_type,
         )
+
+    # a FIDE list is read by FIDE id and folded name only: no player of it needs a decision
+    report = run_import(
+        app, work, decided=((), None, ()), dry_run=dry_run, never_ask=True, creates=False
+    )
     if fmt == "json":
         _json(report, dry_run)
         _marked(report, dry_run)

@@ -266,7 +266,7 @@ class _Register:
         self.by_fide: dict[int, int] = {}
         self.values: dict[int, list[object]] = {}
         self.names: dict[int, str] = {}
-        self.no_fide_id = matching.Register()
+        self.no_fide_id = matching.Register(near=False)
         """The live players without a FIDE id, their names and aliases, as the one matcher
         sees them (``add``)."""
         merged: dict[int, int] = {}
