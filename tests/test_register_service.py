@@ -28,7 +28,8 @@ from ratings.service import audit
 from ratings.service.common import find_players, get_player, suggestions
 from ratings.service.imports.events import stored_duplicates
 from ratings.service.imports.games import stored_duplicate_games
-from ratings.service.imports.pipeline import Incoming, Resolver, same_person_name
+from ratings.service.imports.incoming import Incoming, same_person_name
+from ratings.service.imports.pipeline import Resolver
 from ratings.service.register import Birth, told_apart
 
 

@@ -29,7 +29,8 @@ from ratings.service.imports.events import (
     event_name,
     refuse_duplicates,
 )
-from ratings.service.imports.pipeline import Incoming, Resolver, finish
+from ratings.service.imports.incoming import Incoming
+from ratings.service.imports.pipeline import Resolver, finish
 from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
     check_not_imported,

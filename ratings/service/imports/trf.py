@@ -32,7 +32,8 @@ from ratings.service.imports.events import (
     event_name,
     refuse_duplicates,
 )
-from ratings.service.imports.pipeline import Incoming, NewPlayer, Resolver, finish
+from ratings.service.imports.incoming import Incoming, NewPlayer
+from ratings.service.imports.pipeline import Resolver, finish
 from ratings.service.storing import (
     check_not_imported,
     content_hash,
