@@ -117,6 +117,10 @@ def test_each_format_through_the_one_pipeline(
     assert report["dry_run"] is True
     assert [(q["line"], q["spelling"], sorted(c["player_id"] for c in q["candidates"]))
             for q in report["questions"]] == [(close_line, "Novak J.", [1, 2])]  # fmt: skip
+    assert sorted(c["player"] for c in report["questions"][0]["candidates"]) == [
+        "Novák, Jan",
+        "Novák, Jiří",
+    ]
     new = "" if kind in ("games", "players") else ", --new 'NAME' for a new one"
     assert err.endswith(
         f"The import would stop: 1 player needs a decision (--match 'NAME=ID' for a registered "

@@ -125,7 +125,7 @@ class Matching:
                     "spelling": q.name,
                     "field": q.field,
                     "candidates": [
-                        {"player_id": o.player_id, "player": o.label, "why": o.why}
+                        {"player_id": o.player_id, "player": o.name, "label": o.label, "why": o.why}
                         for o in q.options
                     ],
                 }
