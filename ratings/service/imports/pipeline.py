@@ -433,7 +433,7 @@ class Resolver:
                     "federation": p.federation,
                     "title": p.title,
                     "entry_rating": p.rating,
-                    "entry_games": None,  # unknown, never 0 (issue 12, item 1)
+                    "entry_games": None,  # unknown, never 0 (README.md#unknown-game-counts)
                     "k10": False,
                     "listed_from": joins,
                 }
