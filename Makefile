@@ -11,7 +11,8 @@ POSTGRES_PASS = tests/test_rating_scenarios.py tests/test_corrections.py \
 	tests/test_late_rated_events.py tests/test_identity_walk.py tests/test_aliases.py \
 	tests/test_register_update.py tests/test_formats.py tests/test_import_fide_list_names.py \
 	tests/test_list_members.py tests/test_correction_reports.py tests/test_one_answer.py \
-	tests/test_one_answer_regressions.py
+	tests/test_one_answer_regressions.py tests/test_import_pipeline.py \
+	tests/test_identity_evidence.py
 
 # the test loop (the README's command): every test but the slow ones, on every core
 test:

@@ -65,14 +65,16 @@ def format_location(filename: str, line: int | None, field: str | None, problem:
 class InputFileErrors(RatingsError, ValueError):
     """Every problem found in one input file; nothing from the file was stored.
 
-    ``str()`` lists one problem per line followed by a count, so the CLI shows them all.
+    ``str()`` lists one problem per line followed by a count, so the CLI shows them all (one
+    problem: its line alone).
     """
 
     def __init__(self, errors: Sequence[InputFileError]):
         self.errors = list(errors)
         lines = [str(e) for e in self.errors]
         n = len(self.errors)
-        lines.append(f"{n} problem{'s' if n != 1 else ''} found; nothing was imported")
+        if n != 1:  # one problem is one line, as every import says it
+            lines.append(f"{n} problems found; nothing was imported")
         super().__init__("\n".join(lines))
 
 

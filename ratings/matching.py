@@ -431,6 +431,10 @@ class Register:
     _by_prefix: dict[str, _Entries] = field(default_factory=dict)
     _pending: list[tuple[_Spelling, tuple[tuple[str, ...], ...]]] = field(default_factory=list)
     _exclude: int | None = None
+    near: bool = True
+    """Whether near names are ever looked for (rule 4). FIDE's list never does, and keeps
+    no words of the names for them (600,000 list players against 600,000 registered: peak
+    1,996 MB with the words kept, 1,904 MB without; bench/RESULTS.md)."""
 
     def add_player(self, player_id: int, facts: Facts, *, registered: bool = True) -> None:
         """A live player (or, ``registered=False``, one the import creates)."""
@@ -461,6 +465,13 @@ class Register:
             differ = tuple(f for f in differ if not excused(pid, f))
         return Candidate(pid, Kind.FIDE_ID, them.name, 0, agree, differ)
 
+    def knows(self, folded: Folded) -> bool:
+        """Whether a name folded so is a registered name, an alias or a merged record's
+        name: the one lookup a world list makes for most of its players (FIDE's list asks
+        :meth:`match` only then)."""
+        by_key = self._by_key
+        return any(key in by_key for key in folded.keys)
+
     def add_fide_id(self, fide_id: int, player_id: int) -> None:
         """A FIDE id that finds a live player without being its own (a merged record's)."""
         self.by_fide.setdefault(fide_id, player_id)
@@ -468,7 +479,7 @@ class Register:
     def _index(self, spelling: _Spelling, folded: Folded) -> None:
         for key in folded.keys:
             _put(self._by_key, key, spelling)
-        if self.registered.get(spelling.player_id, True):
+        if self.near and self.registered.get(spelling.player_id, True):
             # near names are looked for among registered players only, and indexed when
             # the first near name is looked for: a file whose players are all found by
             # FIDE id or folded name never pays for it
@@ -499,6 +510,7 @@ class Register:
         near: bool = True,
         excused: Excuse | None = None,
         exclude: int | None = None,
+        folded: Folded | None = None,
     ) -> Match:
         """The decision about ``who`` (rule 6), with every candidate, best first.
 
@@ -510,28 +522,33 @@ class Register:
             register since the file was made) and is no evidence against.
         :param exclude: a player not to consider (``player duplicates`` asks about each
             registered player in turn).
+        :param folded: ``fold(who.name)``, when the caller has it (:meth:`knows`).
         """
         self._exclude = exclude
         by_id = self.fide_candidate(who, excused)
         if by_id is not None:
             return Match(by_id if is_sure_by_fide_id(by_id) else None, (by_id,))
-        folded = fold(who.name)
+        folded = fold(who.name) if folded is None else folded
         best: dict[int, Candidate] = {}
         others: set[int] = set()
-        roles = _roles(who.name) if "," in who.name else None
+        comma = "," in who.name
+        roles: set[tuple[tuple[str, ...], tuple[str, ...]]] | None = None  # made when needed
         for key in folded.keys:
             for spelling in _entries(self._by_key, key):
                 kind = Kind.ALIAS if spelling.alias else Kind.FOLDED
-                if (
-                    roles is not None
-                    and "," in spelling.text
-                    and roles.isdisjoint(_roles(spelling.text))
-                ):
-                    kind = Kind.SWAPPED  # both sides say which words are the surname
+                if comma and "," in spelling.text:
+                    if roles is None:
+                        roles = _roles(who.name)
+                    if roles.isdisjoint(_roles(spelling.text)):
+                        kind = Kind.SWAPPED  # both sides say which words are the surname
                 self._consider(best, others, who, spelling, kind, 0, excused)
-        if near and not any(
-            c.kind in (Kind.ALIAS, Kind.FOLDED) and self.registered[c.player_id]
-            for c in best.values()
+        if (
+            near
+            and self.near
+            and not any(
+                c.kind in (Kind.ALIAS, Kind.FOLDED) and self.registered[c.player_id]
+                for c in best.values()
+            )
         ):
             self._near(best, others, who, folded, excused)
         ranked = tuple(sorted(best.values(), key=lambda c: c.rank))

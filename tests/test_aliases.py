@@ -49,7 +49,8 @@ def test_a_decision_is_kept_and_used_next_time(tmp_path: Path, db: Path) -> None
     assert out.splitlines()[1:] == [
         "Players: 0 created, 0 matched by FIDE id, 0 matched by name, 1 by the name folded "
         "(accents, word order, punctuation), 1 by your decisions",
-        "  line 3: 'Novak J.' taken for player 1 (Novák, Jiří): your decision",
+        "  line 3: 'Novak J.' taken for player 1 (Novák, Jiří): your decision (--match, "
+        "--match-file)",
         "  line 4: 'Smith Ann' taken for player 3 (Smith, Ann): the name folded (accents, word "
         "order, punctuation)",
         "Alias 'Novak J.' kept for player 1 (Novák, Jiří)",

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 import ratings.clock
 from ratings import service
-from ratings.errors import FutureDateError, InputFileErrors
+from ratings.errors import FutureDateError, InputFileError
 from ratings.results import Result
 from tests.test_rating_scenarios import Club
 
@@ -141,5 +141,5 @@ def test_import_games_takes_today(session: Session, players: None) -> None:
 
     data = b"date,white,black,result\n2026-12-01,Ann,Bob,1-0\n"
     rows = read_games_csv(data, "g.csv")
-    with pytest.raises(InputFileErrors, match=r"g\.csv:2: date: 2026-12-01 is after today"):
+    with pytest.raises(InputFileError, match=r"g\.csv:2: date: 2026-12-01 is after today"):
         service.import_games(session, rows, "g.csv", "hash", today=TODAY)

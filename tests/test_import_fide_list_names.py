@@ -33,11 +33,14 @@ def test_a_registered_player_without_a_fide_id_is_found_by_the_name_folded(
     out = club.ok("import", "fide-list", str(path), "--month", "2026-10", "--add")
     lines = out.splitlines()
     assert lines[0] == "Player 1 (Argandoña Riveiro, Iñigo): fide_id (none) -> 2212072"
-    assert lines[-1] == (
+    assert lines[-2:] == [
         f"Read 2 players from {path} (FIDE's list of 2026-10): 0 registered found by FIDE id, "
         "0 of them updated, 1 registered without a FIDE id found by name (they took theirs), "
-        "1 player added"
-    )
+        "1 player added",
+        # who was taken for whom, as every import says it
+        "  line 2: 'Argandona Riveiro, Inigo' taken for player 1 (Argandoña Riveiro, Iñigo): "
+        "the name folded (accents, word order, punctuation)",
+    ]
     assert club.rows("SELECT id, name, fide_id, entry_rating, title FROM players ORDER BY id") == [
         (1, "Argandoña Riveiro, Iñigo", 2212072, 2408, "IM"),
         (2, "Murphy, Sean", 4100018, 1900, None),
@@ -104,3 +107,38 @@ def test_add_after_a_plain_import_adds_the_others_and_only_those(tmp_path: Path)
     code, out = club.run("import", "fide-list", str(path), "--month", "2026-10")
     assert code == 1
     assert "this file was already imported" in out
+
+
+# --- through the one matcher: what the folded-name index of its own did otherwise ----------
+
+
+def test_of_two_namesakes_the_one_the_evidence_agrees_with_takes_the_fide_id(
+    tmp_path: Path,
+) -> None:
+    """The list's own index reported both ('2 registered players have that name'); the one
+    matcher takes the namesake whose birth year agrees, as every other import does."""
+    club = _club(
+        tmp_path,
+        ("Argandoña Riveiro, Iñigo", "--birthdate", "2008"),
+        ("Argandona Riveiro, Inigo", "--birthdate", "1981", "--allow-same-name"),
+    )
+    path = foa_list(tmp_path / "list.txt", SPANIARD)
+    out = club.ok("import", "fide-list", str(path), "--month", "2026-10", "--add")
+    assert "not added" not in out
+    assert club.rows("SELECT id, fide_id FROM players ORDER BY id") == [(1, None), (2, 2212072)]
+
+
+def test_a_surname_swapped_across_the_comma_is_reported_not_taken(tmp_path: Path) -> None:
+    """The list's own index folded the words in any order and gave 'Darrigues, Alain' the
+    FIDE id of the registered 'Alain, Darrigues' (surname Alain): with a comma on both sides
+    the matcher keeps the roles, and the pair is a question."""
+    club = _club(tmp_path, ("Alain, Darrigues",))
+    path = foa_list(tmp_path / "list.txt", FRENCH)
+    code, out = club.run("import", "fide-list", str(path), "--month", "2026-10", "--add")
+    assert code == 0
+    assert out.splitlines()[1] == (
+        f"Warning: {path}:2: name: 'Darrigues, Alain' (FIDE id 634603) not added: player 1 of "
+        "that name is registered without a FIDE id (the surname and given name are swapped); "
+        "if they are one person: 'ratings player edit 1 --fide-id 634603'"
+    )
+    assert club.rows("SELECT id, name, fide_id FROM players") == [(1, "Alain, Darrigues", None)]

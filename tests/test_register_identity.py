@@ -256,7 +256,7 @@ def test_games_csv_matches_by_key_and_suggests(tmp_path: Path, db: Path) -> None
         "Players found 1 by your decisions\n"
         "  line 3: 'Elrad, Carl' taken for player 2 (Elard, Carl): your decision (--match, "
         "--match-file)\n"
-        "Alias 'Elrad, Carl' kept for player 2\n",
+        "Alias 'Elrad, Carl' kept for player 2 (Elard, Carl)\n",
         "",
     )
     assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id") == [(1, 2), (2, 1)]

@@ -129,7 +129,9 @@ def test_without_update_a_folded_name_is_registered_and_a_near_one_waits_for_new
     sheet = _sheet(tmp_path, HEADER + '"Smith, A.",,,,\n', "second.csv")
     code, out, _ = run(db, "import", "players", str(sheet), "--new", "Smith, A.")
     assert code == 0
-    assert out == f"Imported 1 players from {sheet}\nAlias 'Smith, A.' kept for player 4\n"
+    assert out == (
+        f"Imported 1 players from {sheet}\nAlias 'Smith, A.' kept for player 4 (Smith, A.)\n"
+    )
 
 
 def test_the_register_round_trips_through_a_spreadsheet(tmp_path: Path) -> None:

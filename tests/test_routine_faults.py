@@ -43,10 +43,7 @@ def test_an_unknown_column_repeated_70000_times_is_said_once(tmp_path: Path) -> 
     sheet.write_text("name," + ",".join(["x"] * 70_000) + "\nSmith, Ann" + "," * 70_000 + "\n")
     result = run(db, "import", "players", str(sheet))
     assert result.exit_code == 1
-    assert result.stderr == (
-        f"Error: {sheet}:1: unknown column 'x' (70,000 times; {ALLOWED})\n"
-        "Error: 1 problem found; nothing was imported\n"
-    )
+    assert result.stderr == (f"Error: {sheet}:1: unknown column 'x' (70,000 times; {ALLOWED})\n")
 
 
 def test_many_unknown_columns_are_counted_past_ten(tmp_path: Path) -> None:
@@ -103,7 +100,6 @@ def test_the_same_csv_game_with_its_round_or_event_retyped(
     assert result.exit_code == 1
     assert result.stderr == (
         f"Error: {path}:3: the same game as line 2 (date, players, result, event and round)\n"
-        "Error: 1 problem found; nothing was imported\n"
     )
     assert games_of(db) == 0
 
@@ -231,9 +227,7 @@ def test_a_players_csv_with_a_birthdate_after_today(
     sheet.write_text(f'name,birthdate\n"Smith, Ann",1990\n"Kid, Future",{birthdate}\n')
     result = run(db, "import", "players", str(sheet))
     assert result.exit_code == 1
-    assert result.stderr == (
-        f"Error: {sheet}:3: birthdate: {problem}\nError: 1 problem found; nothing was imported\n"
-    )
+    assert result.stderr == (f"Error: {sheet}:3: birthdate: {problem}\n")
     assert table_rows(db, "SELECT count(*) FROM players") == [(0,)]
 
 
@@ -276,10 +270,7 @@ def test_a_csv_with_a_header_and_no_rows(tmp_path: Path, kind: str, text: str, w
     sheet.write_text(text)
     result = run(db, "import", kind, str(sheet))
     assert result.exit_code == 1
-    assert result.stderr == (
-        f"Error: {sheet}: no {what} below the header row: nothing to import\n"
-        "Error: 1 problem found; nothing was imported\n"
-    )
+    assert result.stderr == (f"Error: {sheet}: no {what} below the header row: nothing to import\n")
     assert table_rows(db, "SELECT count(*) FROM imports") == [(0,)]
 
 

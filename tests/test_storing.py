@@ -17,8 +17,8 @@ from ratings.models import Event, Game, Import
 from ratings.results import Result
 from ratings.rules import Period
 from ratings.service import storing
-from ratings.service.games_import import import_games
-from ratings.service.trf_import import import_trf
+from ratings.service.imports.games import import_games
+from ratings.service.imports.trf import import_trf
 from tests.factories import game_row, players, trf_file, trf_game
 
 JAN = dt.date(2025, 1, 10)

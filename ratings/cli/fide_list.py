@@ -6,13 +6,22 @@ import datetime as dt
 from pathlib import Path
 
 import click
+from sqlalchemy.orm import Session
 
 from ratings import rules, service
 from ratings.cli import App, pass_app
-from ratings.cli.imports import FILE, import_, warn_unknown_games
+from ratings.cli.imports import (
+    FILE,
+    REPORT_FORMAT,
+    emit_json,
+    import_,
+    run_import,
+    say_taken,
+    warn_unknown_games,
+)
 from ratings.cli.options import LISTS
 from ratings.errors import InvalidInputError
-from ratings.service.fide_list import FideListReport, hash_file, import_fide_list
+from ratings.service.imports.fide_list import FideListReport, hash_file, import_fide_list
 
 
 def _month(text: str | None) -> dt.date | None:
@@ -33,7 +42,25 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
-def _report(report: FideListReport, add: bool) -> None:
+def _json(report: FideListReport, dry_run: bool) -> None:
+    """``--format json`` of ``import fide-list``."""
+    emit_json(
+        "fide-list", report.file_name, dry_run, report.matching,
+        list_date=report.list_date, read=report.read, matched=report.matched,
+        updated=report.updated, added=report.added, linked=report.linked,
+        rated_here=report.rated_here, with_k=report.with_k,
+        without_fide_id=report.without_fide_id, again_of=report.again_of,
+        changes=[{"player_id": c.player_id, "player": c.name, "field": c.field, "old": c.old,
+                  "new": c.new} for c in report.changes],
+        not_added=[{"line": n.line, "fide_id": n.fide_id, "spelling": n.name,
+                    "player_id": n.player_id, "why": n.why} for n in report.not_added],
+        warnings=[str(w) for w in report.warnings], marked_period=report.marked_period,
+    )  # fmt: skip
+
+
+def _report(report: FideListReport, add: bool, dry_run: bool) -> None:
+    if dry_run:
+        click.echo(f"Dry run of {report.file_name}: nothing was written")
     for c in report.changes:
         click.echo(f"Player {c.player_id} ({c.name}): {c.field} {_value(c.old)} -> {_value(c.new)}")
     added = f", {_plural(report.added, 'player')} added" if add else ""
@@ -54,6 +81,7 @@ def _report(report: FideListReport, add: bool) -> None:
             f"{report.list_date:%Y-%m}): {report.matched:,} registered found by FIDE id, "
             f"{report.updated - report.linked:,} of them updated{linked}{added}"
         )
+    say_taken(report.matching)
     for warning in report.warnings:
         click.echo(f"Warning: {warning}", err=True)
     if report.without_fide_id:
@@ -79,7 +107,17 @@ def _report(report: FideListReport, add: bool) -> None:
             "titles were taken)",
             err=True,
         )
-    if report.marked_period:
+    _marked(report, dry_run)
+
+
+def _marked(report: FideListReport, dry_run: bool) -> None:
+    if report.marked_period and dry_run:
+        click.echo(
+            f"This would touch rated period {report.marked_period}: 'ratings rate' would "
+            "re-rate from there",
+            err=True,
+        )
+    elif report.marked_period:
         click.echo(
             f"This touches rated period {report.marked_period}: 'ratings rate' re-rates from there",
             err=True,
@@ -111,6 +149,10 @@ def _report(report: FideListReport, add: bool) -> None:
     help="Which list a single-type TXT file is, when its name does not say it (FIDE's "
     "standard, rapid and blitz files look alike, as does 'ratings list --format fide-txt').",
 )
+@click.option(
+    "--dry-run", is_flag=True, help="Read the list and show what would change; write nothing."
+)
+@REPORT_FORMAT
 @pass_app
 def import_fide_list_command(
     app: App,
@@ -119,6 +161,8 @@ def import_fide_list_command(
     federation: str | None,
     add: bool,
     list_type: str | None,
+    dry_run: bool,
+    fmt: str,
 ) -> None:
     """Refresh registered players from FIDE's rating list (TXT or XML, plain or zipped).
 
@@ -132,12 +176,13 @@ def import_fide_list_command(
     not added. --add works on a list imported before too: it then adds the players not
     registered yet, and changes nobody else. Rows without a FIDE id (the players 'ratings
     list --format fide-txt' writes without one) are skipped and counted: they are no FIDE
-    players.
+    players. Each registered player found by name is named (line, spelling, player, why).
     """
     list_date = _month(month_text)
     digest = hash_file(file)
-    with app.session(bulk=True) as session:
-        report = import_fide_list(
+
+    def work(session: Session, _decisions: object, _advance: object) -> FideListReport:
+        return import_fide_list(
             session,
             file,
             data_hash=digest,
@@ -146,8 +191,18 @@ def import_fide_list_command(
             add=add,
             list_type=list_type,
         )
-    _report(report, add)
-    warn_unknown_games(app)
+
+    # a FIDE list is read by FIDE id and folded name only: no player of it needs a decision
+    report = run_import(
+        app, work, decided=((), None, ()), dry_run=dry_run, never_ask=True, creates=False
+    )
+    if fmt == "json":
+        _json(report, dry_run)
+        _marked(report, dry_run)
+    else:
+        _report(report, add, dry_run)
+    if not dry_run:
+        warn_unknown_games(app)
 
 
 def register(group: click.Group) -> None:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from sqlalchemy.orm import Session
@@ -17,8 +18,12 @@ from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, d
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
 from ratings.io.csv import DATE_FORMATS, read_games_csv, read_players_csv
+from ratings.service.identity import Decisions
+from ratings.service.imports.report import Matching
 from ratings.service.notices import count_unknown_games, event_span_warnings, imported_events
 from ratings.service.rating_periods import import_rating_period
+
+R = TypeVar("R")
 
 FILE = click.argument("file", type=click.Path(path_type=Path, dir_okay=False))
 DATE_FORMAT = click.option(
@@ -81,6 +86,51 @@ def warn_unknown_games(
         click.echo(UNKNOWN_GAMES_WARNING.format(n=n, s="" if n == 1 else "s"), err=True)
 
 
+REPORT_FORMAT = click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    show_default=True,
+    help="How the report is written: text, or one JSON object on standard output (the "
+    "players taken other than by their exact name or FIDE id, the decisions, the counts).",
+)
+
+
+Work = Callable[[Session, Decisions, Callable[[str], None]], R]
+"""An import's work in its transaction: the session, the decisions, and a callback that
+advances the progress bar past a step (named)."""
+
+
+def run_import(
+    app: App,
+    work: Work[R],
+    *,
+    decided: tuple[tuple[str, ...], Path | None, tuple[str, ...]],
+    dry_run: bool,
+    never_ask: bool,
+    creates: bool,
+    progress: str | None = None,
+) -> R:
+    """The one way an import runs: the decisions of the command line (``--match``,
+    ``--match-file``, ``--new``; ``decided``) and the prompt's answers handed to ``work``
+    in one transaction, committed unless ``dry_run`` (rolled back); on players that need a
+    decision, asked on a terminal and run again (:func:`ratings.cli.decisions.deciding`). A
+    dry run never asks: its report lists them. ``progress``: the label of a progress bar of
+    the work's two steps and the commit."""
+    matches, match_file, new = decided
+
+    def run(answers: dict[str, int | None]) -> R:
+        with Progress(3 if progress else 0, progress or "") as bar:
+            with app.session(commit=not dry_run, bulk=True) as session:
+                decisions = decisions_of(session, matches, match_file, new).with_answers(answers)
+                done = work(session, decisions, lambda item: bar.advance(item=item))
+            bar.advance(item="saved")
+        return done
+
+    return deciding(run, never_ask=never_ask or dry_run, creates=creates)
+
+
 _FOUND = (
     ("folded", "by the name folded (accents, word order, punctuation)"),
     ("alias", "by alias"),
@@ -88,24 +138,72 @@ _FOUND = (
 )
 
 
-def say_taken(taken: Sequence[service.Taken]) -> None:
+def found_line(matching: Matching) -> str | None:
+    """``Players found 2 by the name folded (...), 1 by alias``: the players found beyond
+    their exact name, counted (None when there is none)."""
+    parts = [f"{matching.count(how)} {what}" for how, what in _FOUND if matching.count(how)]
+    return f"Players found {', '.join(parts)}" if parts else None
+
+
+def say_taken(matching: Matching) -> None:
     """One line per player taken other than by the exact registered name or FIDE id."""
-    for item in taken:
+    for item in matching.taken:
         click.echo(f"  {item}")
+
+
+def say_kept(matching: Matching) -> None:
+    """One line per alias the import stored (only once it is saved), and one per decision
+    not kept as an alias."""
+    for name, pid, registered in matching.aliases:
+        click.echo(f"Alias {name!r} kept for player {pid} ({registered})")
+    for line in matching.unkept:
+        click.echo(f"Not kept: {line}")
+
+
+def say_questions(matching: Matching) -> None:
+    """A dry run's players that need a decision, one line each, with their candidates."""
+    for q in matching.questions:
+        options = ", ".join(map(str, q.options))
+        click.echo(f"  line {q.line}: {q.name!r} is close to {options}; needs a decision")
+
+
+def would_stop(matching: Matching, *, creates: bool = True) -> None:
+    """A dry run's closing line when players need a decision."""
+    n = len(matching.questions)
+    if n:
+        who = "1 player needs" if n == 1 else f"{n} players need"
+        new = ", --new 'NAME' for a new one" if creates else ""
+        click.echo(
+            f"The import would stop: {who} a decision (--match 'NAME=ID' for a registered "
+            f"player{new})",
+            err=True,
+        )
+
+
+def emit_json(kind: str, file: Path | str, dry_run: bool, matching: Matching,
+              **fields: object) -> None:  # fmt: skip
+    """An import's report as one JSON object on standard output: what it was (``kind``,
+    ``file``, ``dry_run``), its own counts (``fields``) and who it took for whom."""
+    body: dict[str, object] = {"import": kind, "file": str(file), "dry_run": dry_run}
+    body.update(fields)
+    body.update(matching.as_json())
+    click.echo(json.dumps(body, indent=2, ensure_ascii=False, default=_json_value))
+
+
+def _json_value(value: object) -> object:
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    raise TypeError(f"not JSON: {value!r}")
 
 
 def say_matched(report: service.ImportReport) -> None:
     """How many names were found beyond their key (and who each was taken for), and the
     aliases kept (after the commit)."""
-    counts = dict(report.matched)
-    parts = [f"{counts[how]} {what}" for how, what in _FOUND if counts.get(how)]
-    if parts:
-        click.echo(f"Players found {', '.join(parts)}")
-    say_taken(report.taken)
-    for name, pid in report.aliases:
-        click.echo(f"Alias {name!r} kept for player {pid}")
-    for line in report.unkept:
-        click.echo(f"Not kept: {line}")
+    line = found_line(report.matching)
+    if line:
+        click.echo(line)
+    say_taken(report.matching)
+    say_kept(report.matching)
 
 
 def _summary(report: service.ImportReport) -> None:
@@ -125,27 +223,40 @@ def _import_csv(
     app: App,
     file: Path,
     read: Callable[[bytes, str], Sequence[Any]],
-    store: Callable[[Session, Sequence[Any], str, str], service.ImportReport],
+    store: Callable[[Session, Sequence[Any], str, str, Decisions], service.ImportReport],
     stored: str,
     *,
-    dry_run: bool = False,
+    decided: tuple[tuple[str, ...], Path | None, tuple[str, ...]],
+    dry_run: bool,
+    never_ask: bool,
+    creates: bool,
     repeat_ok: bool = False,
 ) -> service.ImportReport:
-    """Read a CSV file and store its rows in one transaction, with a progress bar
-    (``dry_run``: the same work, rolled back; ``repeat_ok``: the service decides what the
-    same bytes imported before mean)."""
+    """Read a CSV file and store its rows through :func:`run_import`, with a progress bar
+    (``repeat_ok``: the service decides what the same bytes imported before mean)."""
     data = read_bytes(file)
     digest = service.content_hash(data)
-    with Progress(3, f"Importing {file.name}") as bar:
-        with app.session(commit=not dry_run, bulk=True) as session:
-            if not repeat_ok:
-                service.check_not_imported(session, digest, str(file))
-            rows = read(data, str(file))
-            bar.advance(item="file read")
-            report = store(session, rows, str(file), digest)
-            bar.advance(item=stored)
-        bar.advance(item="saved")
-    return report
+
+    def work(
+        session: Session, decisions: Decisions, advance: Callable[[str], None]
+    ) -> service.ImportReport:
+        if not repeat_ok:
+            service.check_not_imported(session, digest, str(file))
+        rows = read(data, str(file))
+        advance("file read")
+        report = store(session, rows, str(file), digest, decisions)
+        advance(stored)
+        return report
+
+    return run_import(
+        app,
+        work,
+        decided=decided,
+        dry_run=dry_run,
+        never_ask=never_ask,
+        creates=creates,
+        progress=f"Importing {file.name}",
+    )
 
 
 @import_.command("players")
@@ -176,6 +287,7 @@ def _import_csv(
 @MATCH_FILE
 @NEW
 @NEVER_ASK
+@REPORT_FORMAT
 @pass_app
 def import_players(
     app: App,
@@ -190,6 +302,7 @@ def import_players(
     match_file: Path | None,
     new: tuple[str, ...],
     never_ask: bool,
+    fmt: str,
 ) -> None:
     """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...).
 
@@ -208,34 +321,60 @@ def import_players(
         raise click.UsageError("--take-sheet and --keep-corrected say the opposite")
     read = functools.partial(read_players_csv, date_format=date_format)
 
-    def run(answers: dict[str, int | None]) -> service.ImportReport:
-        def store(
-            session: Session, rows: Sequence[Any], name: str, digest: str
-        ) -> service.ImportReport:
-            decisions = decisions_of(session, matches, match_file, new).with_answers(answers)
-            return service.import_players(
-                session,
-                rows,
-                name,
-                digest,
-                update=update,
-                allow_same_name=allow_same_name,
-                decisions=decisions,
-                take_sheet=take_sheet,
-                today=clock.today(),
-            )
-
-        return _import_csv(
-            app, file, read, store, "players stored", dry_run=dry_run, repeat_ok=update
+    def store(
+        session: Session, rows: Sequence[Any], name: str, digest: str, decisions: Decisions
+    ) -> service.ImportReport:
+        return service.import_players(
+            session,
+            rows,
+            name,
+            digest,
+            update=update,
+            allow_same_name=allow_same_name,
+            decisions=decisions,
+            take_sheet=take_sheet,
+            today=clock.today(),
+            dry_run=dry_run,
         )
 
-    report = deciding(run, never_ask=never_ask, creates=not update)
+    report = _import_csv(
+        app,
+        file,
+        read,
+        store,
+        "players stored",
+        decided=(matches, match_file, new),
+        dry_run=dry_run,
+        never_ask=never_ask,
+        creates=not update,
+        repeat_ok=update,
+    )
+    if fmt == "json":
+        emit_json(
+            "players", file, dry_run, report.matching,
+            players_created=report.players_created, players_updated=report.players_updated,
+            players_unchanged=report.players_unchanged, same_as_import=report.same_as_import,
+            changes=[{"line": c.line, "player_id": c.player_id, "player": c.name,
+                      "field": c.field, "old": c.old, "new": c.new, "kept": c.kept,
+                      "corrected": c.corrected} for c in report.changes],
+            marked_period=report.marked_period,
+        )  # fmt: skip
+        would_stop(report.matching, creates=not update)
+    elif not _say_players(file, report, update=update, dry_run=dry_run):
+        return
+    if not dry_run:
+        _summary(report)
+        warn_unknown_games(app)
+
+
+def _say_players(file: Path, report: service.ImportReport, *, update: bool, dry_run: bool) -> bool:
+    """The text report of ``import players``; False when the sheet changed nothing."""
     if report.same_as_import is not None and not report.changes and not report.players_created:
         click.echo(
             f"{file}: nothing changed (imported before as import {report.same_as_import}, and "
             "the register still holds every value it gives)"
         )
-        return
+        return False
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
     for change in report.changes:
@@ -264,10 +403,9 @@ def import_players(
     else:
         click.echo(f"{done} {report.players_created} players from {file}")
     say_matched(report)
-    if dry_run:
-        return
-    _summary(report)
-    warn_unknown_games(app)
+    say_questions(report.matching)
+    would_stop(report.matching, creates=not update)
+    return True
 
 
 @import_.command("games")
@@ -289,6 +427,7 @@ def import_players(
 @MATCH
 @MATCH_FILE
 @NEVER_ASK
+@REPORT_FORMAT
 @pass_app
 def import_games(
     app: App,
@@ -303,6 +442,7 @@ def import_games(
     matches: tuple[str, ...],
     match_file: Path | None,
     never_ask: bool,
+    fmt: str,
 ) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round, and
     optionally time_control: standard, rapid or blitz, one per event).
@@ -316,51 +456,75 @@ def import_games(
     late: list[str] = []
     read = functools.partial(read_games_csv, date_format=date_format)
 
-    def run(answers: dict[str, int | None]) -> service.ImportReport:
-        def store(
-            session: Session, rows: Sequence[Any], name: str, digest: str
-        ) -> service.ImportReport:
-            decisions = decisions_of(session, matches, match_file, ()).with_answers(answers)
-            report = service.import_games(
-                session,
-                rows,
-                name,
-                digest,
-                today=today,
-                allow_duplicates=allow_duplicates,
-                time_control=time_control,
-                decisions=decisions,
-            )
-            if period is not None:
-                late[:] = import_rating_period(session, digest, period, late_ok=late_ok)
-            return report
+    def store(
+        session: Session, rows: Sequence[Any], name: str, digest: str, decisions: Decisions
+    ) -> service.ImportReport:
+        report = service.import_games(
+            session,
+            rows,
+            name,
+            digest,
+            today=today,
+            allow_duplicates=allow_duplicates,
+            time_control=time_control,
+            decisions=decisions,
+            dry_run=dry_run,
+        )
+        if period is not None and not report.matching.questions:
+            late[:] = import_rating_period(session, digest, period, late_ok=late_ok)
+        return report
 
-        return _import_csv(app, file, read, store, "games stored", dry_run=dry_run)
+    report = _import_csv(
+        app,
+        file,
+        read,
+        store,
+        "games stored",
+        decided=(matches, match_file, ()),
+        dry_run=dry_run,
+        never_ask=never_ask,
+        creates=False,
+    )
+    for warning in report.warnings:
+        click.echo(f"Warning: {warning}", err=True)
+    if fmt == "json":
+        emit_json(
+            "games", file, dry_run, report.matching,
+            games=report.games, rated_games=report.rated_games,
+            unrated_games=report.unrated_games, events=report.events_created,
+            marked_period=report.marked_period, late=late,
+        )  # fmt: skip
+        would_stop(report.matching, creates=False)
+    else:
+        _say_games(file, report, late, dry_run=dry_run)
+    if not dry_run:
+        _summary(report)
+        warn_unknown_games(app, content_hash=service.content_hash(read_bytes(file)))
+    elif report.marked_period:
+        click.echo(
+            f"This would touch rated period {report.marked_period}: 'ratings rate' would "
+            "re-rate from there",
+            err=True,
+        )
 
-    report = deciding(run, never_ask=never_ask, creates=False)
+
+def _say_games(
+    file: Path, report: service.ImportReport, late: Sequence[str], *, dry_run: bool
+) -> None:
+    """The text report of ``import games``."""
     what = (
         f"{_count(report.games, 'game')} ({report.rated_games} to rate, "
         f"{_count(report.unrated_games, 'forfeit')}) in {_count(report.events_created, 'event')}"
     )
-    for warning in report.warnings:
-        click.echo(f"Warning: {warning}", err=True)
     if dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
         click.echo(f"Would import {what}")
-        say_late(late)
-        say_matched(report)
-        if report.marked_period:
-            click.echo(
-                f"This would touch rated period {report.marked_period}: 'ratings rate' would "
-                "re-rate from there",
-                err=True,
-            )
-        return
-    click.echo(f"Imported {what} from {file}")
-    say_late(late)
+    else:
+        click.echo(f"Imported {what} from {file}")
+    say_late(list(late))
     say_matched(report)
-    _summary(report)
-    warn_unknown_games(app, content_hash=service.content_hash(read_bytes(file)))
+    say_questions(report.matching)
+    would_stop(report.matching, creates=False)
 
 
 def register(group: click.Group) -> None:

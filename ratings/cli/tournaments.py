@@ -10,20 +10,26 @@ from sqlalchemy.orm import Session
 
 from ratings import files, service
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
+from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW
 from ratings.cli.imports import (
     FILE,
     PERIOD,
+    REPORT_FORMAT,
+    emit_json,
     import_,
     read_bytes,
+    run_import,
+    say_kept,
     say_taken,
     warn_unknown_games,
+    would_stop,
 )
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
+from ratings.service.identity import Decisions
+from ratings.service.imports.events import EventSummary
 from ratings.service.rating_periods import import_rating_period
-from ratings.service.tournaments import EventSummary
 
 DATE = click.option(
     "--date",
@@ -91,25 +97,20 @@ def _show_matches(report: service.TournamentReport) -> None:
             click.echo(f"  {who}: player {p.player_id} ({p.registered_name}) by {_BY[p.how]}")
 
 
-def _asked(report: service.TournamentReport) -> None:
-    """A dry run's closing line when players need a decision."""
-    n = report.count("ask")
-    if n:
-        who = "1 player needs" if n == 1 else f"{n} players need"
-        click.echo(
-            f"The import would stop: {who} a decision (--match 'NAME=ID' for a registered "
-            "player, --new 'NAME' for a new one)",
-            err=True,
-        )
-
-
-def say_aliases(aliases: tuple[tuple[str, int, str], ...], unkept: tuple[str, ...] = ()) -> None:
-    """One line per alias an import stored (only once it is saved), and one per decision
-    not kept as an alias."""
-    for name, pid, registered in aliases:
-        click.echo(f"Alias {name!r} kept for player {pid} ({registered})")
-    for line in unkept:
-        click.echo(f"Not kept: {line}")
+def _json(kind: str, file: Path, report: service.TournamentReport, late: list[str]) -> None:
+    """``--format json`` of ``import trf|pgn``."""
+    emit_json(
+        kind, file, report.dry_run, report.matching,
+        events=[{"event_id": e.event_id, "name": e.name, "start_date": e.start_date,
+                 "end_date": e.end_date, "games": e.games} for e in report.events],
+        games=report.games, rated_games=report.rated_games, unrated_games=report.unrated_games,
+        byes=report.byes, skipped_unfinished=report.skipped_unfinished,
+        skipped_phantom=report.skipped_phantom,
+        players={how: report.count(how) for how in ("fide_id", "name", "folded", "alias",
+                                                     "match", "new", "ask")},
+        warnings=[str(w) for w in report.warnings], late=late,
+        marked_period=report.marked_period,
+    )  # fmt: skip
 
 
 def _event(event: EventSummary) -> str:
@@ -169,6 +170,7 @@ def _footer(report: service.TournamentReport) -> None:
 @MATCH_FILE
 @NEW
 @NEVER_ASK
+@REPORT_FORMAT
 @pass_app
 def import_trf(
     app: App,
@@ -184,6 +186,7 @@ def import_trf(
     match_file: Path | None,
     new: tuple[str, ...],
     never_ask: bool,
+    fmt: str,
 ) -> None:
     """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
 
@@ -201,43 +204,49 @@ def import_trf(
 
     late: list[str] = []
 
-    def run(answers: dict[str, int | None]) -> service.TournamentReport:
-        with app.session(commit=not dry_run, bulk=True) as session:
-            decisions = decisions_of(session, matches, match_file, new).with_answers(answers)
-            found = service.import_trf(
-                session,
-                data,
-                str(file),
-                default_date=default_date,
-                dry_run=dry_run,
-                today=today_unless(allow_future),
-                allow_duplicates=allow_duplicates,
-                time_control=time_control,
-                decisions=decisions,
-            )
-            late[:] = _give_period(session, data, found, period, dry_run, late_ok)
+    def work(session: Session, decisions: Decisions, _advance: object) -> service.TournamentReport:
+        found = service.import_trf(
+            session,
+            data,
+            str(file),
+            default_date=default_date,
+            dry_run=dry_run,
+            today=today_unless(allow_future),
+            allow_duplicates=allow_duplicates,
+            time_control=time_control,
+            decisions=decisions,
+        )
+        late[:] = _give_period(session, data, found, period, dry_run, late_ok)
         return found
 
-    report = deciding(run, never_ask=never_ask or dry_run)
+    report = run_import(
+        app, work, decided=(matches, match_file, new), dry_run=dry_run, never_ask=never_ask,
+        creates=True,
+    )  # fmt: skip
     event = report.events[0]
-    if dry_run:
+    if fmt == "json":
+        _json("trf", file, report, late)
+    elif dry_run:
         click.echo(f"Dry run of {file}: nothing was written")
         click.echo(f"Would create {_event(event)}")
         click.echo(_players(report))
         _show_matches(report)
         click.echo(f"Games: {_games(report)}; byes: {report.byes}")
-        _warnings(report)
+    else:
+        click.echo(
+            f"Imported {_games(report)} and {_plural(report.byes, 'bye')} "
+            f"in {_event(event)} from {file}"
+        )
+        click.echo(_players(report))
+        say_taken(report.matching)
         say_late(late)
-        _asked(report)
+        say_kept(report.matching)
+    if dry_run:
+        _warnings(report)
+        if fmt != "json":
+            say_late(late)
+        would_stop(report.matching)
         return
-    click.echo(
-        f"Imported {_games(report)} and {_plural(report.byes, 'bye')} "
-        f"in {_event(event)} from {file}"
-    )
-    click.echo(_players(report))
-    say_taken(report.taken)
-    say_late(late)
-    say_aliases(report.aliases, report.unkept)
     _footer(report)
     warn_unknown_games(app, content_hash=service.content_hash(data))
 
@@ -261,6 +270,7 @@ def import_trf(
 @MATCH_FILE
 @NEW
 @NEVER_ASK
+@REPORT_FORMAT
 @pass_app
 def import_pgn(
     app: App,
@@ -277,6 +287,7 @@ def import_pgn(
     match_file: Path | None,
     new: tuple[str, ...],
     never_ask: bool,
+    fmt: str,
 ) -> None:
     """Store the games of a PGN file, read from their tags (one event per Event tag).
 
@@ -292,43 +303,47 @@ def import_pgn(
 
     late: list[str] = []
 
-    def run(answers: dict[str, int | None]) -> service.TournamentReport:
-        with app.session(commit=not dry_run, bulk=True) as session:
-            decisions = decisions_of(session, matches, match_file, new).with_answers(answers)
-            found = service.import_pgn(
-                session,
-                data,
-                str(file),
-                default_date=default_date,
-                entry_ratings=entry_ratings,
-                dry_run=dry_run,
-                today=today_unless(allow_future),
-                allow_duplicates=allow_duplicates,
-                time_control=time_control,
-                decisions=decisions,
-            )
-            late[:] = _give_period(session, data, found, period, dry_run, late_ok)
+    def work(session: Session, decisions: Decisions, _advance: object) -> service.TournamentReport:
+        found = service.import_pgn(
+            session,
+            data,
+            str(file),
+            default_date=default_date,
+            entry_ratings=entry_ratings,
+            dry_run=dry_run,
+            today=today_unless(allow_future),
+            allow_duplicates=allow_duplicates,
+            time_control=time_control,
+            decisions=decisions,
+        )
+        late[:] = _give_period(session, data, found, period, dry_run, late_ok)
         return found
 
-    report = deciding(run, never_ask=never_ask or dry_run)
-    events = _plural(len(report.events), "event")
-    if dry_run:
-        click.echo(f"Dry run of {file}: nothing was written")
-        click.echo(f"Games: {_games(report)} in {events}")
+    report = run_import(
+        app, work, decided=(matches, match_file, new), dry_run=dry_run, never_ask=never_ask,
+        creates=True,
+    )  # fmt: skip
+    if fmt == "json":
+        _json("pgn", file, report, late)
     else:
-        click.echo(f"Imported {_games(report)} in {events} from {file}")
-    for event in report.events:
-        click.echo(f"  {_event(event)}: {_plural(event.games, 'game')}")
-    click.echo(_players(report))
-    if dry_run:
-        _show_matches(report)
-    else:
-        say_taken(report.taken)
-        say_aliases(report.aliases, report.unkept)
-    say_late(late)
+        events = _plural(len(report.events), "event")
+        if dry_run:
+            click.echo(f"Dry run of {file}: nothing was written")
+            click.echo(f"Games: {_games(report)} in {events}")
+        else:
+            click.echo(f"Imported {_games(report)} in {events} from {file}")
+        for event in report.events:
+            click.echo(f"  {_event(event)}: {_plural(event.games, 'game')}")
+        click.echo(_players(report))
+        if dry_run:
+            _show_matches(report)
+        else:
+            say_taken(report.matching)
+            say_kept(report.matching)
+        say_late(late)
     _footer(report)
     if dry_run:
-        _asked(report)
+        would_stop(report.matching)
     else:
         warn_unknown_games(app, content_hash=service.content_hash(data))
 

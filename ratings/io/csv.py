@@ -294,6 +294,7 @@ def read_games_csv(data: bytes, filename: str, *, date_format: str = "YYYY-MM-DD
     event_name = _cached(_text_up_to(limits.MAX_EVENT_LENGTH))
     round_name = _cached(_text_up_to(limits.MAX_ROUND_LENGTH))
     list_of = _cached(_time_control)
+    key_of = _cached(key_of_stored)
     records = _records(
         data, filename, GAME_COLUMNS, _GAME_REQUIRED, errors, optional=GAME_LIST_COLUMNS
     )
@@ -305,7 +306,7 @@ def read_games_csv(data: bytes, filename: str, *, date_format: str = "YYYY-MM-DD
         event = cells.take("event", event_name, None)
         round_ = cells.take("round", round_name, None)
         game_list = cells.take("time_control", list_of, None)
-        if white is not None and black is not None and key_of_stored(white) == key_of_stored(black):
+        if white is not None and black is not None and key_of(white) == key_of(black):
             cells.error("black", f"same player as white: {_show(black)}")
         if cells.ok and played_on and white and black and result is not None:
             rows.append(

@@ -41,8 +41,23 @@ if TYPE_CHECKING:
     from ratings.service.games import (
         void_game as void_game,
     )
-    from ratings.service.games_import import (
+    from ratings.service.imports.events import (
+        TournamentReport as TournamentReport,
+    )
+    from ratings.service.imports.games import (
         import_games as import_games,
+    )
+    from ratings.service.imports.pgn import (
+        import_pgn as import_pgn,
+    )
+    from ratings.service.imports.players import (
+        import_players as import_players,
+    )
+    from ratings.service.imports.report import (
+        Taken as Taken,
+    )
+    from ratings.service.imports.trf import (
+        import_trf as import_trf,
     )
     from ratings.service.merge import (
         merge_players as merge_players,
@@ -52,9 +67,6 @@ if TYPE_CHECKING:
     )
     from ratings.service.merge import (
         unmerge_player as unmerge_player,
-    )
-    from ratings.service.pgn_import import (
-        import_pgn as import_pgn,
     )
     from ratings.service.rate import (
         ChangedRating as ChangedRating,
@@ -73,9 +85,6 @@ if TYPE_CHECKING:
     )
     from ratings.service.register import (
         edit_player as edit_player,
-    )
-    from ratings.service.register import (
-        import_players as import_players,
     )
     from ratings.service.register import (
         list_players as list_players,
@@ -117,25 +126,16 @@ if TYPE_CHECKING:
         ImportReport as ImportReport,
     )
     from ratings.service.storing import (
-        Taken as Taken,
-    )
-    from ratings.service.storing import (
         check_not_imported as check_not_imported,
     )
     from ratings.service.storing import (
         content_hash as content_hash,
-    )
-    from ratings.service.tournaments import (
-        TournamentReport as TournamentReport,
     )
     from ratings.service.trf_export import (
         TrfExport as TrfExport,
     )
     from ratings.service.trf_export import (
         export_trf as export_trf,
-    )
-    from ratings.service.trf_import import (
-        import_trf as import_trf,
     )
 
 # `rate` names both a function and the module that holds it: importing the module would set
@@ -163,12 +163,12 @@ _LAZY: dict[str, str] = {
     "get_player": "common",
     "history": "reports",
     "HistoryRow": "reports",
-    "import_games": "games_import",
-    "import_pgn": "pgn_import",
-    "import_players": "register",
-    "import_trf": "trf_import",
+    "import_games": "imports.games",
+    "import_pgn": "imports.pgn",
+    "import_players": "imports.players",
+    "import_trf": "imports.trf",
     "ImportReport": "storing",
-    "Taken": "storing",
+    "Taken": "imports.report",
     "list_players": "register",
     "ListRow": "reports",
     "merge_players": "merge",
@@ -180,7 +180,7 @@ _LAZY: dict[str, str] = {
     "RateReport": "rate",
     "rating_list": "reports",
     "RatingList": "reports",
-    "TournamentReport": "tournaments",
+    "TournamentReport": "imports.events",
     "TrfExport": "trf_export",
     "unmerge_player": "merge",
     "void_game": "games",

@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.rules import system_config
 from ratings.service.common import create_settings
-from ratings.service.games_import import import_games
+from ratings.service.imports.games import import_games
+from ratings.service.imports.players import import_players
 from ratings.service.rate import RateReport, rate
-from ratings.service.register import import_players
 from ratings.service.reports import RatingList, rating_list
 from ratings.service.storing import ImportReport, content_hash
 

@@ -84,6 +84,8 @@ class Option:
     """``17 Novák, Jiří (born 1984, CZE)``."""
     why: str
     """``initials``, ``same name; the file says born 1985``..."""
+    name: str = ""
+    """The registered name."""
 
     def __str__(self) -> str:
         return f"{self.label} [{self.why}]"
@@ -304,6 +306,7 @@ class Identities:
                     candidate.player_id,
                     describe_facts(candidate.player_id, them),
                     self._why(candidate, who),
+                    them.name,
                 )
             )
         return Question(line, who.name, tuple(options), field)

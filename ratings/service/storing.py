@@ -2,9 +2,7 @@
 
 A file's identity (its SHA-256, refused twice), the ``imports`` row, the history check for a
 day, the events of an import inserted in bulk, and the rated periods an import touches marked
-for re-rating. The import use cases (:mod:`ratings.service.games_import`,
-:mod:`ratings.service.trf_import`, :mod:`ratings.service.pgn_import`,
-:mod:`ratings.service.register`, :mod:`ratings.service.fide_list`) build on these.
+for re-rating. The import use cases (:mod:`ratings.service.imports`) build on these.
 """
 
 from __future__ import annotations
@@ -12,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -30,6 +28,7 @@ from ratings.service.common import (
     mark_for_rerate,
     utcnow,
 )
+from ratings.service.imports.report import Matching
 
 
 def content_hash(data: bytes) -> str:
@@ -110,38 +109,6 @@ def history_error(session: Session, day: dt.date) -> str | None:
 
 
 @dataclass(frozen=True, slots=True)
-class Taken:
-    """A file's player found other than by the exact registered name or a FIDE id: who
-    the import took for whom, and why (the report every import and dry run gives)."""
-
-    line: int
-    spelling: str
-    """The name as the file writes it."""
-    player_id: int
-    player: str
-    """The registered name of the player taken."""
-    why: str
-    """``the name folded``, ``alias 'Novak J.'``, ``your decision (--match)``..."""
-
-    def __str__(self) -> str:
-        return f"line {self.line}: {self.spelling!r} taken for player {self.player_id} " \
-            f"({self.player}): {self.why}"  # fmt: skip
-
-    def as_json(self) -> dict[str, object]:
-        """The row of ``--format json``."""
-        return {"line": self.line, "spelling": self.spelling, "player_id": self.player_id,
-                "player": self.player, "why": self.why}  # fmt: skip
-
-
-WHY = {
-    "folded": "the name folded (accents, word order, punctuation)",
-    "match": "your decision (--match, --match-file)",
-    "prompt": "your answer at the prompt",
-}
-"""Why a :class:`Taken` player was taken, by how it was found (an alias says which)."""
-
-
-@dataclass(frozen=True, slots=True)
 class ImportReport:
     """What an import stored."""
 
@@ -163,14 +130,10 @@ class ImportReport:
     """``import players --update``: every field changed, in file order."""
     warnings: tuple[FileWarning, ...] = ()
     """``import games``: what the import noticed but did not refuse the file for."""
-    matched: tuple[tuple[str, int], ...] = ()
-    """Names found beyond their key, by how (``folded``, ``alias``, ``match``): counts."""
-    aliases: tuple[tuple[str, int], ...] = ()
-    """The aliases the import stored: (name as written, player id)."""
-    unkept: tuple[str, ...] = ()
-    """Decisions not kept as aliases, each said why."""
-    taken: tuple[Taken, ...] = ()
-    """Who the import took for whom, beyond exact names and FIDE ids, in line order."""
+    matching: Matching = field(default_factory=Matching)
+    """Who the import took for whom (:mod:`ratings.service.imports.pipeline`)."""
+    dry_run: bool = False
+    """Nothing is kept: the caller rolls back."""
     same_as_import: int | None = None
     """``import players --update`` of bytes imported before: that import's id (nothing is
     recorded again; with nothing to change, nothing is written)."""

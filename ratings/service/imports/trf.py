@@ -1,5 +1,6 @@
-"""Importing a TRF16 or TRF-2026 file as one event (README.md#trf-and-pgn-files); the matching rules
-are :mod:`ratings.service.tournaments`."""
+"""Importing a TRF16 or TRF-2026 file as one event (README.md#trf-and-pgn-files): each ``001``
+line's player through the one pipeline (:mod:`ratings.service.imports.pipeline`), the games
+and byes in bulk."""
 
 from __future__ import annotations
 
@@ -18,9 +19,21 @@ from ratings.federations import is_fide_federation
 from ratings.io.notes import FileWarning
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf
 from ratings.limits import TITLES
-from ratings.service.common import bulk_insert, claim_players, date_param
+from ratings.service.common import bulk_insert, date_param
 from ratings.service.dates import future_problem
 from ratings.service.identity import Decisions
+from ratings.service.imports.events import (
+    EventSummary,
+    PlayerMatch,
+    TournamentReport,
+    check_day,
+    check_history,
+    check_name,
+    event_name,
+    refuse_duplicates,
+)
+from ratings.service.imports.incoming import Incoming, NewPlayer
+from ratings.service.imports.pipeline import Resolver, finish
 from ratings.service.storing import (
     check_not_imported,
     content_hash,
@@ -29,19 +42,6 @@ from ratings.service.storing import (
     mark_touched,
     record_import,
     set_time_control,
-)
-from ratings.service.tournaments import (
-    EventSummary,
-    NewPlayer,
-    PlayerMatch,
-    PlayerResolver,
-    TournamentReport,
-    check_day,
-    check_history,
-    check_name,
-    check_resolved,
-    event_name,
-    refuse_duplicates,
 )
 
 TRF_NAME_WIDTH = 33
@@ -241,7 +241,7 @@ def import_trf(
     dates = _trf_dates(t, file_name, default_date, errors)
     _trf_future(t, file_name, default_date, today, errors)
 
-    resolver = PlayerResolver(session, file_name, decisions, ratings=True)
+    resolver = Resolver(session, file_name, decisions, ratings=True)
     ids: dict[int, int] = {}  # start number -> player id or placeholder
     owner: dict[int, TrfPlayer] = {}  # player id or placeholder -> its line
     matches: list[tuple[TrfPlayer, int, str]] = []
@@ -252,14 +252,16 @@ def import_trf(
         try:
             check_name(p.name, file_name, p.line)
             pid, how = resolver.resolve(
-                p.name,
-                p.fide_id,
-                p.line,
-                birth_year=p.birth_year,
-                sex=p.sex,
-                federation=p.federation,
-                rating=p.rating,
-                cut=len(p.name) >= TRF_NAME_WIDTH,
+                Incoming(
+                    p.line,
+                    p.name,
+                    fide_id=p.fide_id,
+                    birth_year=p.birth_year,
+                    sex=p.sex,
+                    federation=p.federation,
+                    rating=p.rating,
+                    cut=len(p.name) >= TRF_NAME_WIDTH,
+                )
             )
         except InputFileError as exc:
             errors.append(exc)
@@ -277,11 +279,11 @@ def import_trf(
             )
             continue
         if how == "new":
-            _new_trf_player(resolver.new[-1], p, file_name, errors, clubs)
+            _new_trf_player(resolver.new_player(pid), p, file_name, errors, clubs)
         owner[pid] = p
         ids[p.start_no] = pid
         matches.append((p, pid, how))
-    check_resolved(resolver, errors, dry_run=dry_run)
+    finish(resolver, errors, dry_run=dry_run)
     assert dates is not None  # else an error was raised
     days, start, end = dates.days, dates.start, dates.end
     check_history(session, end, file_name)
@@ -325,14 +327,13 @@ def import_trf(
         unrated_games=len(t.games) - rated,
         byes=len(t.byes),
         warnings=tuple(warnings),
+        matching=resolver.matching(),
     )
     if dry_run:
         return report
 
     import_id = record_import(session, "trf", file_name, data_hash, len(t.games) + len(t.byes))
-    created = resolver.insert(session)
-    claim_players(session, import_id, created.values())  # for 'import undo'
-    aliases = resolver.remember(session, created, import_id)
+    created = resolver.store(session, import_id)
 
     def player_id(start_no: int) -> int:
         pid = ids[start_no]
@@ -355,8 +356,7 @@ def import_trf(
         byes=report.byes,
         marked_period=marked,
         warnings=report.warnings,
-        aliases=aliases,
-        unkept=tuple(resolver.unkept),
+        matching=resolver.matching(created),
     )
 
 

@@ -1,5 +1,6 @@
-"""Importing a PGN file, one event per ``Event`` tag (README.md#trf-and-pgn-files); the matching
-rules are :mod:`ratings.service.tournaments`."""
+"""Importing a PGN file, one event per ``Event`` tag (README.md#trf-and-pgn-files): each
+game's White and Black through the one pipeline (:mod:`ratings.service.imports.pipeline`),
+the games in bulk."""
 
 from __future__ import annotations
 
@@ -15,9 +16,21 @@ from ratings.io.notes import FileWarning
 from ratings.io.pgn import PgnElo, PgnGame, parse_pgn
 from ratings.results import Result
 from ratings.rules import TimeControl
-from ratings.service.common import bulk_insert, claim_players, date_param
+from ratings.service.common import bulk_insert, date_param
 from ratings.service.dates import future_problem
 from ratings.service.identity import Decisions
+from ratings.service.imports.events import (
+    EventSummary,
+    PlayerMatch,
+    TournamentReport,
+    check_day,
+    check_history,
+    check_name,
+    event_name,
+    refuse_duplicates,
+)
+from ratings.service.imports.incoming import Incoming
+from ratings.service.imports.pipeline import Resolver, finish
 from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
     check_not_imported,
@@ -27,18 +40,6 @@ from ratings.service.storing import (
     mark_touched,
     record_import,
     set_time_control,
-)
-from ratings.service.tournaments import (
-    EventSummary,
-    PlayerMatch,
-    PlayerResolver,
-    TournamentReport,
-    check_day,
-    check_history,
-    check_name,
-    check_resolved,
-    event_name,
-    refuse_duplicates,
 )
 
 
@@ -84,7 +85,7 @@ def import_pgn(
     parsed = parse_pgn(data, file_name, elo=entry_ratings, errors=errors)
     if default_date is not None:
         check_day(default_date, file_name, None, "--date")
-    read = _Games(PlayerResolver(session, file_name, decisions), file_name, errors)
+    read = _Games(Resolver(session, file_name, decisions), file_name, errors)
     # games without an Event tag form an event named after the file
     fallback = event_name(None, file_name) if any(g.event is None for g in parsed.games) else ""
     for g in parsed.games:
@@ -94,7 +95,7 @@ def import_pgn(
         raise InputFileError(file_name, None, 'no PGN game found (no [Tag "value"] line)')
     same_round, round_warnings = round_problems(file_name, read.in_rounds, "Round")
     errors += same_round
-    check_resolved(resolver, errors, dry_run=dry_run)
+    finish(resolver, errors, dry_run=dry_run)
     for _, end in spans.values():
         check_history(session, end, file_name)
     if not allow_duplicates:
@@ -115,11 +116,7 @@ def import_pgn(
         counts[row[0]] += 1
     rated = sum(1 for r in rows if r[5].is_played)
 
-    def report(
-        event_ids: dict[str, int],
-        created: dict[int, int],
-        aliases: tuple[tuple[str, int, str], ...] = (),
-    ) -> TournamentReport:
+    def report(event_ids: dict[str, int], created: dict[int, int]) -> TournamentReport:
         return TournamentReport(
             file_name=file_name,
             dry_run=dry_run,
@@ -145,24 +142,23 @@ def import_pgn(
             if event_ids
             else None,
             warnings=warnings,
-            aliases=aliases,
-            unkept=tuple(resolver.unkept),
+            matching=resolver.matching(created),
         )
 
     if dry_run:
         return report({}, {})
-    event_ids, created, aliases = _store(
+    event_ids, created = _store(
         session, read, file_name, data_hash, time_control,
         unclear=bool(parsed.time_control_problems),
     )  # fmt: skip
-    return report(event_ids, created, aliases)
+    return report(event_ids, created)
 
 
 class _Games:
     """The games of a PGN file as :func:`import_pgn` reads them, one at a time: their
     players resolved, their problems in ``errors``, the rows to store grouped by event."""
 
-    def __init__(self, resolver: PlayerResolver, file_name: str, errors: list[InputFileError]):
+    def __init__(self, resolver: Resolver, file_name: str, errors: list[InputFileError]):
         self.resolver, self.file_name, self.errors = resolver, file_name, errors
         self.seen: dict[int, PlayerMatch] = {}
         # what the file says about each player it creates: (day, order, title, rating) a game
@@ -219,13 +215,13 @@ class _Games:
         for tag, name, fide_id, title, elo in _sides(g):
             try:
                 check_name(name, self.file_name, g.line, tag)
-                pid, how = resolver.resolve(name, fide_id, g.line, f"{tag}FideId")
+                pid, how = resolver.resolve(Incoming(g.line, name, tag, fide_id, f"{tag}FideId"))
             except InputFileError as exc:
                 self.errors.append(exc)
                 continue
             sides.append(pid)
             if pid not in seen:
-                asked = resolver.questions[-1] if how == "ask" else None
+                asked = resolver.question_of(pid) if how == "ask" else None
                 seen[pid] = PlayerMatch(name, g.line, pid if pid > 0 else None, how,
                                         resolver.names[pid], question=asked)  # fmt: skip
             if pid < 0 and day is not None:
@@ -241,15 +237,13 @@ def _store(
     time_control: str | None,
     *,
     unclear: bool,
-) -> tuple[dict[str, int], dict[int, int], tuple[tuple[str, int, str], ...]]:
+) -> tuple[dict[str, int], dict[int, int]]:
     """Write what the file gave: the import, its new players and aliases, its events on
-    their lists, its games (in one bulk insert). Returns the events' ids by name, the ids of
-    the players created (by their placeholder) and the aliases stored."""
+    their lists, its games (in one bulk insert). Returns the events' ids by name and the ids
+    of the players created (by their placeholder)."""
     resolver, rows, spans = read.resolver, read.rows, read.spans
     import_id = record_import(session, "pgn", file_name, data_hash, len(rows))
-    created = resolver.insert(session)
-    claim_players(session, import_id, created.values())  # for 'import undo'
-    aliases = resolver.remember(session, created, import_id)
+    created = resolver.store(session, import_id)
     event_ids = {
         name: insert_event(session, name, start, end, "pgn", import_id)
         for name, (start, end) in spans.items()
@@ -289,7 +283,7 @@ def _store(
             for event, round_, day, white, black, result in rows
         ),
     )
-    return event_ids, created, aliases
+    return event_ids, created
 
 
 def _tagged_list(lists: set[TimeControl | None], unclear: bool) -> str:
@@ -311,7 +305,7 @@ def _sides(g: PgnGame) -> tuple[tuple[str, str, int | None, str | None, PgnElo |
 
 
 def _pgn_entry_data(
-    resolver: PlayerResolver,
+    resolver: Resolver,
     said: dict[int, list[tuple[dt.date, int, str | None, PgnElo | None]]],
     file_name: str,
 ) -> tuple[FileWarning, ...]:

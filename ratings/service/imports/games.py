@@ -1,44 +1,29 @@
-"""Importing a games CSV (README.md#csv-formats): every row or none, players resolved by FIDE id or
-name."""
+"""Importing a games CSV (README.md#csv-formats): every row or none, each white and black (a FIDE
+id or a name) through the one pipeline (:mod:`ratings.service.imports.pipeline`), which
+creates no player here."""
 
 from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from collections.abc import Iterator, Sequence
 
 import sqlalchemy as sa
-from sqlalchemy.orm import InstrumentedAttribute, Session
+from sqlalchemy.orm import Session
 
-from ratings import limits, rules
-from ratings.errors import (
-    DuplicateImportError,
-    InputFileError,
-    InputFileErrors,
-    InvalidInputError,
-)
+from ratings import rules
+from ratings.errors import DuplicateImportError, InputFileError, InvalidInputError
 from ratings.io.csv import GameRow
-from ratings.matching import Facts, Kind, fold
-from ratings.models import Event, Game, Import, Player
+from ratings.models import Event, Game, Import
 from ratings.names import key_of_stored
 from ratings.results import Result
 from ratings.service.common import bulk_insert, date_param, first_rated_start, game_label
 from ratings.service.dates import future_problem
-from ratings.service.identity import (
-    Decisions,
-    Identities,
-    MatchQuestionsError,
-    Question,
-    load_identities,
-    screen_aliases,
-    store_aliases,
-)
+from ratings.service.identity import Decisions
+from ratings.service.imports.pipeline import Resolver, finish
 from ratings.service.rounds import RoundGame, round_problems
 from ratings.service.storing import (
-    WHY,
     ImportReport,
-    Taken,
     check_not_imported,
     first_rated_day,
     history_error,
@@ -47,146 +32,6 @@ from ratings.service.storing import (
     record_import,
     set_time_control,
 )
-
-
-class PlayerIndex:
-    """Resolve the white/black references of a games file: a FIDE id (digits) or a name,
-    matched by its key (:mod:`ratings.names`: any case, normal form or spacing), as every
-    other path matches names; a name no key finds, through the matcher
-    (:mod:`ratings.matching`: an alias, the one name that folds alike, else a question about
-    its candidates). A FIDE id held by a merged-away record finds the player it was merged
-    into."""
-
-    def __init__(
-        self,
-        session: Session,
-        refs: Iterable[str] | None = None,
-        decisions: Decisions | None = None,
-    ) -> None:
-        """Index the players ``refs`` (a file's white and black references) can name, or
-        the whole register when None. A file names a few thousand players; the register
-        may hold FIDE's 600,000 (bench/RESULTS.md, issue 16): reading only those named
-        keeps an import proportional to its file (the whole register is read, once, only
-        for a name that none of them has)."""
-        self.session = session
-        self.decisions = decisions or Decisions()
-        self.by_name: dict[str, list[tuple[int, str]]] = defaultdict(list)
-        self.by_fide: dict[int, int] = {}
-        self._identities: Identities | None = None
-        self.questions: list[Question] = []
-        self._asked: dict[str, Question | None] = {}
-        self.aliases: list[tuple[str, int, str, Facts | None]] = []
-        """Decisions to remember: (name as written, player id, source)."""
-        self.counts: dict[str, int] = defaultdict(int)
-        """How names were found beyond their key: ``folded``, ``alias``, ``match``."""
-        self._counted: set[str] = set()
-        self.taken: list[Taken] = []
-        """Who was taken for whom beyond exact names and FIDE ids, in file order."""
-        merged: dict[int, int] = {}
-        select = sa.select(
-            Player.id, Player.name, Player.name_key, Player.fide_id, Player.merged_into_id
-        )
-        if refs is None:
-            rows = list(session.execute(select))
-        else:
-            texts = {ref.strip() for ref in refs}
-            wanted: tuple[tuple[InstrumentedAttribute[Any], list[Any]], ...] = (
-                (Player.fide_id, sorted(int(t) for t in texts if _is_fide_id(t))),
-                (Player.name_key, sorted({key_of_stored(t) for t in texts})),
-            )
-            rows = []
-            for column, values in wanted:
-                for at in range(0, len(values), _IN_CHUNK):
-                    chunk = values[at : at + _IN_CHUNK]
-                    rows += session.execute(select.where(column.in_(chunk)))
-        # a player named in the file by FIDE id and by name is read twice: once here
-        for pid, name, key, fide_id, merged_into in dict.fromkeys(rows):
-            if fide_id is not None:
-                self.by_fide[fide_id] = pid
-            if merged_into is not None:
-                merged[pid] = merged_into
-            else:
-                self.by_name[key].append((pid, name))
-        if refs is not None:
-            # a merged-away record found by its FIDE id leads to the player it was merged
-            # into, which may itself have been merged since
-            ahead = [pid for pid in merged.values() if pid not in merged]
-            while ahead:
-                found = session.execute(
-                    sa.select(Player.id, Player.merged_into_id).where(Player.id.in_(ahead))
-                )
-                more = {pid: into for pid, into in found if into is not None}
-                merged.update(more)
-                ahead = [pid for pid in more.values() if pid not in merged]
-        for fide_id, pid in self.by_fide.items():
-            while pid in merged:
-                pid = merged[pid]
-            self.by_fide[fide_id] = pid
-
-    def _took(self, line: int, text: str, pid: int, why: str) -> None:
-        self.taken.append(Taken(line, text, pid, self.whole().names.get(pid, ""), why))
-
-    def whole(self) -> Identities:
-        if self._identities is None:  # the whole register, once: only for names no key finds
-            self._identities = load_identities(self.session)
-        return self._identities
-
-    def resolve(self, ref: str, line: int = 0, field: str = "white") -> int | None:
-        """The player id; None when the name needs a decision (a :class:`Question` is kept
-        in :attr:`questions`, once per name); ValueError with a message naming the
-        problem for a name or FIDE id that finds nobody.
-
-        Only ASCII digits are a FIDE id: ``'١٢'`` is a name, never FIDE id 12.
-        """
-        text = ref.strip()
-        digits = _is_fide_id(text)
-        if digits and int(text) in self.by_fide:
-            return self.by_fide[int(text)]
-        decided = self.decisions.lookup(text)
-        if decided is not None and decided[1] is not None:
-            pid = decided[1]
-            if text not in self._counted:
-                self._counted.add(text)
-                self.counts["match"] += 1
-                self.aliases.append((text, pid, decided[0], None))
-                self._took(line, text, pid, WHY[decided[0]])
-            return pid
-        found = self.by_name.get(key_of_stored(text), [])
-        if len(found) == 1:
-            return found[0][0]
-        if digits and not found:
-            raise ValueError(f"unknown fide id: {ref!r}")
-        folded = fold(text).key
-        if folded in self._asked:
-            if self._asked[folded] is None:
-                raise ValueError(f"unknown player: {ref!r}")
-            return None
-        identities = self.whole()
-        match = identities.match(Facts(text))
-        if match.certain is not None:
-            how = "alias" if match.certain.kind is Kind.ALIAS else "folded"
-            if text not in self._counted:
-                self._counted.add(text)
-                self.counts[how] += 1
-                why = f"alias {match.certain.spelling!r}" if how == "alias" else WHY[how]
-                self._took(line, text, match.certain.player_id, why)
-            return match.certain.player_id
-        if not match.candidates:
-            self._asked[folded] = None
-            raise ValueError(f"unknown player: {ref!r}")
-        question = identities.question(line, Facts(text), match, field)
-        self._asked[folded] = question
-        self.questions.append(question)
-        return None
-
-
-_IN_CHUNK = 500
-"""Values per ``IN (...)`` list when the index reads the players a file names."""
-
-
-def _is_fide_id(text: str) -> bool:
-    """Whether a stripped reference reads as a FIDE id: ASCII digits, not too many."""
-    return limits.is_ascii_digits(text) and len(text) <= limits.MAX_FIDE_ID_DIGITS
 
 
 def import_games(
@@ -199,6 +44,7 @@ def import_games(
     allow_duplicates: bool = False,
     time_control: str | None = None,
     decisions: Decisions | None = None,
+    dry_run: bool = False,
 ) -> ImportReport:
     """Store every game of a games CSV, or none (README.md#csv-formats).
 
@@ -210,9 +56,13 @@ def import_games(
     after ``today`` is an error (None: no check). Rows identical to stored games are refused
     unless ``allow_duplicates`` (:func:`stored_duplicate_games`).
 
-    Players are found by FIDE id or name (:class:`PlayerIndex`); a name the matcher is not
-    certain about stops the import (:class:`MatchQuestionsError`) unless ``decisions`` (the
-    administrator's ``--match``) say who it is; each decision is stored as an alias.
+    Players are found by FIDE id or name (:class:`ratings.service.imports.pipeline.Resolver`
+    of references); a name the matcher is not certain about stops the import
+    (:class:`MatchQuestionsError`) unless ``decisions`` (the administrator's ``--match``) say
+    who it is; each decision is stored as an alias.
+
+    :param dry_run: the caller rolls back: the players that need a decision are in the
+        report (:attr:`ImportReport.matching`), not raised, and then nothing is stored.
 
     :raises DuplicateImportError: for the same bytes imported before, or stored games.
     :raises MatchQuestionsError: for names that need a decision, with the file's other
@@ -225,9 +75,16 @@ def import_games(
             f"--new {given!r}: a games file creates no players; register them first "
             "('ratings player add' or 'ratings import players')"
         )
-    index = PlayerIndex(session, (ref for row in rows for ref in (row.white, row.black)), decisions)
+    resolver = Resolver(
+        session,
+        file_name,
+        decisions,
+        creates=False,
+        references=True,
+        refs=(ref for row in rows for ref in (row.white, row.black)),
+    )
     errors: list[InputFileError] = []
-    resolved = _resolve_rows(rows, index, file_name, today, errors)
+    resolved = _resolve_rows(rows, resolver, file_name, today, errors)
     spans, lists = _event_spans(rows, file_name, errors)
     default_list = rules.time_control(time_control or "standard").value
     errors += _history_errors(session, rows, spans, file_name)
@@ -242,48 +99,49 @@ def import_games(
         "round",
     )  # fmt: skip
     errors += same_round
-    errors += [
-        InputFileError(file_name, None, f"{option}: no player of that name in the file")
-        for option in index.decisions.unused()
-    ]
-    if index.questions:
-        raise MatchQuestionsError(index.questions, file_name, errors, creates=False)
-    if errors:
-        errors.sort(key=lambda e: e.line or 0)
-        raise InputFileErrors(errors)
+    finish(resolver, errors, dry_run=dry_run)
+    rated = sum(1 for row, _, _ in resolved if row.result.is_played)
+    events = len(spans) + sum(1 for r in rows if not r.event)
+    if resolver.questions:  # a dry run's (else raised): what stops it is the report
+        return ImportReport(
+            file_name,
+            events_created=events,
+            games=len(resolved),
+            rated_games=rated,
+            unrated_games=len(resolved) - rated,
+            warnings=tuple(warnings),
+            matching=resolver.matching(),
+            dry_run=True,
+        )
 
     if not allow_duplicates:
         duplicates = stored_duplicate_games(session, resolved, file_name)
         if duplicates:
             raise DuplicateImportError(duplicates)
     import_id = record_import(session, "games_csv", file_name, data_hash, len(rows))
-    kept, unkept = screen_aliases(index.whole(), index.aliases) if index.aliases else ([], [])
-    aliases = store_aliases(session, kept, import_id)
+    resolver.remember(session, {}, import_id)
     _store_games(session, import_id, resolved, spans, lists, default_list)
     marked = mark_touched(
         session,
         [first_rated_day(start, end) for start, end in spans.values()]
         + [r.date for r in rows if not r.event],
     )
-    rated = sum(1 for row, _, _ in resolved if row.result.is_played)
     return ImportReport(
         file_name,
-        events_created=len(spans) + sum(1 for r in rows if not r.event),
+        events_created=events,
         games=len(resolved),
         rated_games=rated,
         unrated_games=len(resolved) - rated,
         marked_period=marked,
         warnings=tuple(warnings),
-        matched=tuple(sorted(index.counts.items())),
-        aliases=tuple(aliases),
-        unkept=tuple(unkept),
-        taken=tuple(sorted(index.taken, key=lambda t: t.line)),
+        matching=resolver.matching(),
+        dry_run=dry_run,
     )
 
 
 def _resolve_rows(
     rows: Sequence[GameRow],
-    index: PlayerIndex,
+    resolver: Resolver,
     file_name: str,
     today: dt.date | None,
     errors: list[InputFileError],
@@ -291,28 +149,32 @@ def _resolve_rows(
     """The rows whose two players were found, with their ids; the problems in ``errors``
     (a future date, a player not found, the same player twice)."""
     resolved: list[tuple[GameRow, int, int]] = []
+    reference = resolver.reference
     for row in rows:
-        future = future_problem(row.date, today)
-        if future:
-            errors.append(InputFileError(file_name, row.line, future, "date"))
-        ids: list[int] = []
-        for field, ref in (("white", row.white), ("black", row.black)):
-            try:
-                pid = index.resolve(ref, row.line, field)
-            except ValueError as exc:
-                errors.append(InputFileError(file_name, row.line, str(exc), field))
-                continue
-            if pid is not None:
-                ids.append(pid)
-        if len(ids) == 2:
-            if ids[0] == ids[1]:
-                errors.append(
-                    InputFileError(
-                        file_name, row.line, f"the same player as white: {row.black!r}", "black"
-                    )
+        if today is not None:
+            future = future_problem(row.date, today)
+            if future:
+                errors.append(InputFileError(file_name, row.line, future, "date"))
+        try:
+            white = reference(row.line, row.white, "white")
+        except InputFileError as exc:
+            errors.append(exc)
+            white = None
+        try:
+            black = reference(row.line, row.black, "black")
+        except InputFileError as exc:
+            errors.append(exc)
+            continue
+        if white is None or black is None:
+            continue
+        if white == black:
+            errors.append(
+                InputFileError(
+                    file_name, row.line, f"the same player as white: {row.black!r}", "black"
                 )
-            else:
-                resolved.append((row, ids[0], ids[1]))
+            )
+        else:
+            resolved.append((row, white, black))
     return resolved
 
 

@@ -62,6 +62,7 @@ which a split would spread over modules.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import datetime as dt
 import hashlib
 from collections.abc import Iterator, Sequence
@@ -71,7 +72,7 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits, rules
+from ratings import limits, matching, rules
 from ratings.errors import (
     DuplicateImportError,
     InputFileError,
@@ -87,7 +88,7 @@ from ratings.io.fide_list import (
     open_fide_list,
 )
 from ratings.io.notes import FileWarning
-from ratings.matching import Facts, evidence, fold
+from ratings.matching import Facts, Kind, fold
 from ratings.models import Import, Player, RatingPeriod
 from ratings.names import clean_name, key_of_stored
 from ratings.service import audit
@@ -100,6 +101,7 @@ from ratings.service.common import (
     mark_period,
     to_date,
 )
+from ratings.service.imports.report import WHY, Matching, Taken
 from ratings.service.storing import check_not_imported, record_import
 
 __all__ = [
@@ -203,6 +205,9 @@ class FideListReport:
     again_of: int | None = None
     """The earlier import of this very file, when ``add`` runs it again: only the players
     not registered yet were added, nobody else changed."""
+    matching: Matching = dataclasses.field(default_factory=Matching)
+    """Who the list's players were taken for: by FIDE id, by name (:attr:`linked`, each
+    named), added (the part of the report every import shares)."""
 
 
 def hash_file(path: Path) -> str:
@@ -261,9 +266,9 @@ class _Register:
         self.by_fide: dict[int, int] = {}
         self.values: dict[int, list[object]] = {}
         self.names: dict[int, str] = {}
-        self.no_fide_id: dict[str, list[int]] = {}
-        """Folded name (:func:`ratings.matching.fold`) -> the live players without a FIDE id
-        (``add``): their names and aliases."""
+        self.no_fide_id = matching.Register(near=False)
+        """The live players without a FIDE id, their names and aliases, as the one matcher
+        sees them (``add``)."""
         merged: dict[int, int] = {}
         live_with_id: set[int] = set()
         rows = fetch_all(
@@ -295,21 +300,27 @@ class _Register:
                 if fide_id is not None:
                     live_with_id.add(pid)
                 elif add:
-                    for folded in fold(name).keys:
-                        self.no_fide_id.setdefault(folded, []).append(pid)
+                    self.no_fide_id.add_player(pid, Facts(
+                        name, None, values[4] if isinstance(values[4], int) else None,
+                        values[6] if isinstance(values[6], str) else None,
+                        values[8] if isinstance(values[8], str) else None,
+                    ))  # fmt: skip
         for fide_id, pid in self.by_fide.items():
             while pid in merged:
                 pid = merged[pid]
             self.by_fide[fide_id] = pid
         self.by_fide = {f: p for f, p in self.by_fide.items() if p in self.values}
         if add:
-            without = {pid for keys in self.no_fide_id.values() for pid in keys}
-            for pid, alias in fetch_all(session, "SELECT player_id, name FROM player_aliases"):
+            without = self.no_fide_id.facts
+            for pid, alias, year, fide_id, sex, federation in fetch_all(
+                session,
+                "SELECT player_id, name, birth_year, fide_id, sex, federation FROM player_aliases",
+            ):
                 if pid in without:
-                    for folded in fold(alias).keys:
-                        found = self.no_fide_id.setdefault(folded, [])
-                        if pid not in found:
-                            found.append(pid)
+                    needs = None
+                    if year is not None or fide_id is not None or sex is not None or federation:
+                        needs = Facts(alias, fide_id, year, sex, federation)
+                    self.no_fide_id.add_alias(pid, alias, needs)
 
 
 def _listed(session: Session) -> dict[str, set[int]]:
@@ -376,6 +387,8 @@ class _Reading:
         self.add = add
         self.again = again
         """The file was imported before: only players not registered yet are added."""
+        self.taken: list[Taken] = []
+        """The registered players found by name, as every import names them."""
         self.linked: dict[int, NotAdded] = {}
         """Registered player (no FIDE id) -> the list player found for it by name; the
         value is what is reported if another list player turns out to have that name."""
@@ -463,7 +476,7 @@ class _Reading:
             except InvalidNameError as exc:
                 self._error(InputFileError(fide.filename, player.line, str(exc), "name"))
                 continue
-            if register.no_fide_id and self._by_name(player, name):
+            if register.no_fide_id.facts and self._by_name(player, name):
                 continue
             ids = self.added_ids
             if ids is not None and player.fide_id in ids:
@@ -545,44 +558,52 @@ class _Reading:
 
     def _by_name(self, player: FideListPlayer, name: str) -> bool:
         """A list player whose FIDE id is not registered, against the registered players
-        without one (the matcher's rules 3, 5 and 6 on folded names; no near names: a world
-        list would stop at every common name). Certain: the player takes the FIDE id and is
-        refreshed (:attr:`links`); uncertain: not added, reported. Returns whether the list
-        player was dealt with so (not to be added)."""
-        register = self.register
-        found: list[int] = []
-        for folded in fold(name).keys:
-            for pid in register.no_fide_id.get(folded, ()):
-                if pid not in found:
-                    found.append(pid)
-        if not found:
+        without one, through the one matcher (:mod:`ratings.matching`: folded names and
+        aliases, the evidence of birth year, sex and federation; no near names: a world list
+        would stop at every common name). Certain: the player takes the FIDE id and is
+        refreshed (:attr:`linked`); a candidate that is not certain: not added, reported.
+        Returns whether the list player was dealt with so (not to be added)."""
+        register = self.register.no_fide_id
+        folded = fold(name)
+        if not register.knows(folded):
             return False
         who = Facts(name, player.fide_id, player.birth_year, player.sex, _federation(player))
-        against = {pid: evidence(who, self._facts(pid))[1] for pid in found}
-        clean = [pid for pid in found if not against[pid]]
+        found = register.match(who, near=False, folded=folded)
+        if not found.candidates:
+            return False
+        certain = found.certain
+        first = found.candidates[0].player_id
         why = ""
         if self.again:
             pass  # the list was imported before: nobody registered changes
-        elif len(found) > 1:
-            why = f"{len(found)} registered players have that name"
-        elif not clean:
-            said = ", ".join(against[found[0]])
-            why = f"the list and the register differ in {said}"
-        elif found[0] in self.linked:
+        elif certain is None:
+            why = _not_certain(found.candidates)
+        elif certain.player_id in self.linked:
+            first = certain.player_id
             why = "another player of the list has that name too"
-            first = self.linked.pop(found[0])
-            self.updates.pop(found[0], None)
-            self.not_added.append(first)
-            self.refused.add(found[0])
-        elif found[0] in self.refused:
+            earlier = self.linked.pop(first)
+            self.updates.pop(first, None)
+            self.taken = [t for t in self.taken if t.player_id != first]
+            self.not_added.append(earlier)
+            self.refused.add(first)
+        elif certain.player_id in self.refused:
+            first = certain.player_id
             why = "another player of the list has that name too"
         if why or self.again:
-            self.not_added.append(NotAdded(player.line, player.fide_id, name, found[0], why))
+            self.not_added.append(NotAdded(player.line, player.fide_id, name, first, why))
             return True
-        pid = found[0]
+        assert certain is not None
+        pid = certain.player_id
         self.linked[pid] = NotAdded(
             player.line, player.fide_id, name, pid, "another player of the list has that name too"
         )
+        registered = self.register.names[pid]
+        if certain.kind is Kind.ALIAS:
+            self.taken.append(
+                Taken(player.line, name, pid, registered, f"alias {certain.spelling!r}")
+            )
+        elif key_of_stored(name) != key_of_stored(registered):
+            self.taken.append(Taken(player.line, name, pid, registered, WHY["folded"]))
         k = (
             None
             if player.standard is None or player.standard.rating is None
@@ -592,16 +613,24 @@ class _Reading:
                                             else player.standard.rating, k)  # fmt: skip
         return True
 
-    def _facts(self, pid: int) -> Facts:
-        values = self.register.values[pid]
-        year, sex, federation = values[4], values[6], values[8]
-        return Facts(
-            self.register.names[pid],
-            None,
-            year if isinstance(year, int) else None,
-            sex if isinstance(sex, str) else None,
-            federation if isinstance(federation, str) else None,
-        )
+
+def _not_certain(candidates: Sequence[matching.Candidate]) -> str:
+    """Why the registered players a list player's name finds are not certainly him."""
+    players = {c.player_id for c in candidates}
+    if len(players) > 1:
+        return f"{len(players)} registered players have that name"
+    candidate = candidates[0]
+    if candidate.kind is Kind.SWAPPED:
+        return "the surname and given name are swapped"
+    against = dict.fromkeys(candidate.evidence_against)  # the register's and an alias's
+    differ = [f for f in against if not f.startswith("no ")]
+    lacks = [f.removeprefix("no ") for f in against if f.startswith("no ")]
+    parts = []
+    if differ:
+        parts.append(f"the list and the register differ in {', '.join(differ)}")
+    if lacks:
+        parts.append(f"the list gives no {', '.join(lacks)}")
+    return "; ".join(parts) or "it is not certain"
 
 
 _NEW_COLUMNS = (
@@ -733,6 +762,20 @@ def import_fide_list(
         without_fide_id,
         len(links),
         again_of,
+        Matching(
+            counts=tuple(
+                (how, n)
+                for how, n in (
+                    ("fide_id", reading.matched),
+                    ("name", len(links) - len(reading.taken)),
+                    ("folded", sum(1 for x in reading.taken if not x.why.startswith("alias"))),
+                    ("alias", sum(1 for x in reading.taken if x.why.startswith("alias"))),
+                    ("new", reading.added),
+                )
+                if n
+            ),
+            taken=tuple(sorted(reading.taken, key=lambda x: x.line)),
+        ),
     )
 
 
