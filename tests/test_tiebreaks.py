@@ -15,6 +15,7 @@ import pytest
 from ratings.service import tiebreaks
 from ratings.service.tiebreaks import PlayedRound, final_ranking, tiebreak_text
 from tests.publish_helpers import ok
+from tests.test_io_trf import player_line
 from tests.test_rating_scenarios import Club
 
 START = dt.date(2025, 1, 5)
@@ -216,3 +217,52 @@ def test_codes_named(
     chosen, left = tiebreaks.named(codes)
     assert tuple(t.code for t in chosen) == found
     assert left == unknown
+
+
+def test_a_trf_2026_file_names_the_tie_breaks_the_crosstable_uses(tmp_path: Path) -> None:
+    """Record 202 of a TRF-2026 file is kept with the event (unknown codes said once and
+    kept as written), and its crosstable, on the page and in ``event show``, is ranked and
+    named by the file's tie-breaks."""
+    club = Club(tmp_path / "club.db")
+    lines = [
+        "012 Spring Swiss",
+        "042 2026/03/01",
+        "052 2026/03/03",
+        "202 BPG,BH-C1,XYZ",
+    ]
+    # the Swiss of six above: round r, white, black -> White's half points
+    games = {
+        (1, 1, 4): 2, (1, 2, 5): 1, (1, 3, 6): 2,
+        (2, 1, 3): 1, (2, 5, 2): 0, (2, 4, 6): 2,
+        (3, 2, 1): 0, (3, 3, 5): 2, (3, 6, 4): 1,
+    }  # fmt: skip
+    codes = {2: "1", 1: "=", 0: "0"}
+    for no in range(1, 7):
+        blocks = []
+        for r in (1, 2, 3):
+            ((w, b, h),) = [
+                (w, b, h) for (rr, w, b), h in games.items() if rr == r and no in (w, b)
+            ]
+            if no == w:
+                blocks.append(f"{b:>4} w {codes[h]}")
+            else:
+                blocks.append(f"{w:>4} b {codes[2 - h]}")
+        lines.append(player_line(no, f"Player{no}, Test", blocks, rating="1800", fed="NED"))
+    trf = tmp_path / "spring.trf"
+    trf.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = club.ok("import", "trf", str(trf), "--yes")
+    assert "tie-break XYZ not computed here: the crosstable ranks ties by BPG, BH-C1" in out
+    assert club.rows("SELECT tiebreaks FROM events") == [("BPG,BH-C1,XYZ",)]
+    shown = club.ok("event", "show", "Spring Swiss")
+    assert "Tie-breaks (FIDE C.07): BPG (games played with Black, art. 7.3), BH-C1" in shown
+    order = [line.split()[1] for line in shown.splitlines() if line[:3].strip().isdigit()]
+    assert order.index("Player4,") < order.index("Player2,")
+    club.ok("rate")
+    site = tmp_path / "site"
+    ok("publish", str(site), "--db", str(tmp_path / "club.db"))
+    page = (site / "events/1.html").read_text("utf-8")
+    assert (
+        "ranked by the tie-breaks the event's file names (FIDE Tie-Break Regulations, C.07), in"
+        " this order: BPG (games played with Black, art. 7.3), BH-C1 (Buchholz cut 1, art. 8.1,"
+        " 14.1); then by the rating used."
+    ) in page

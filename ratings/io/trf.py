@@ -174,7 +174,8 @@ class TrfTournament:
     """Rounds whose ``132`` date was written but not used (see the module docstring)."""
     record_lines: dict[str, int] = field(default_factory=dict, compare=False)
     """1-based line of the first non-blank ``042``, ``052`` and ``132`` record (for the
-    messages about the dates they hold); a record the file lacks is absent."""
+    messages about the dates they hold), and of the ``202`` record read; a record the file
+    lacks is absent."""
     tiebreaks: tuple[str, ...] = ()
     """The FIDE tie-breaks the file says the event used, in order (TRF-2026 record ``202``:
     C.07's acronyms, ``BH-C1``, ``SB``, ...), upper case as written; empty when it names
@@ -560,6 +561,7 @@ class _Parser:
                     seen_records.add(record)
                     written.extend(found)
             elif record == "202" and not tiebreaks:
+                record_lines["202"] = number
                 tiebreaks = tuple(
                     code.upper() for code in re.split(r"[,;\s]+", text[4:].strip()) if code
                 )

@@ -90,6 +90,7 @@ class EventPages(Pages):
             period_last=last if last != first else "", norms=norms,
             tiebreaks=table.tiebreaks, tiebreak_columns=shown,
             round_robin=table.tiebreaks == tiebreaks.ROUND_ROBIN,
+            own_tiebreaks=bool(tiebreaks.named(e.tiebreaks)[0]),
         )  # fmt: skip
         self.out.put(f"events/{e.id}.html", page.encode("utf-8"))
 

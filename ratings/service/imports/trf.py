@@ -8,6 +8,7 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import limits
@@ -19,6 +20,8 @@ from ratings.federations import is_fide_federation
 from ratings.io.notes import FileWarning
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf
 from ratings.limits import TITLES
+from ratings.models import Event
+from ratings.service import tiebreaks
 from ratings.service.common import bulk_insert, date_param
 from ratings.service.dates import future_problem
 from ratings.service.identity import Decisions
@@ -302,6 +305,18 @@ def import_trf(
                 "federation",
             )
         )
+    chosen, unknown = tiebreaks.named(t.tiebreaks)
+    if unknown:
+        ranks = ", ".join(tb.code for tb in chosen) if chosen else "the event's system's"
+        warnings.append(
+            FileWarning(
+                file_name,
+                t.record_lines.get("202"),
+                f"tie-break{'s' if len(unknown) > 1 else ''} {', '.join(unknown)} not computed "
+                f"here: the crosstable ranks ties by {ranks} (the record is kept as written)",
+                "tie-breaks",
+            )
+        )
     warnings.sort(key=lambda w: w.line or 0)
 
     name = event_name(t.name, file_name)
@@ -340,6 +355,10 @@ def import_trf(
         return created.get(pid, pid)
 
     event_id = insert_event(session, name, start, end, "trf", import_id)
+    if t.tiebreaks:
+        session.execute(
+            sa.update(Event).where(Event.id == event_id).values(tiebreaks=",".join(t.tiebreaks))
+        )
     set_time_control(session, {event_id: time_control or "standard"})
     _insert_trf_rows(session, event_id, import_id, t.games, t.byes, days, player_id)
     marked = mark_touched(session, [first_rated_day(start, end)])
