@@ -23,7 +23,9 @@ from tests.conftest import init_database
 
 ROOT = Path(__file__).resolve().parents[1]
 
-TIMESTAMPS = frozenset({"rated_at", "imported_at", "superseded_at", "recorded_at"})
+TIMESTAMPS = frozenset(
+    {"rated_at", "imported_at", "superseded_at", "recorded_at", "created_at", "created"}
+)
 """Columns that hold the wall clock: two runs of the same command differ only there."""
 
 
