@@ -7,7 +7,7 @@ Usage::
 
 The databases are ``bench/check.py``'s (built by it, cached in ``--work``). Then, ``--repeats``
 times, ``ratings rate`` runs on a fresh copy of the unrated database in a fresh subprocess,
-timed inside it around the command, with the seal step (``service.seals.seal_lists``, called
+timed inside it around the command, with the seal step (``service.rating.seals.seal_lists``, called
 by the rate once its periods are rated) timed on its own in the same run: so the share is
 measured under one load, whatever the machine does meanwhile. Medians; the report (Markdown)
 goes to stdout and, with ``--report PATH``, to a file.
@@ -42,8 +42,8 @@ def worker(db: Path) -> dict[str, Any]:
 
     import ratings.cli  # noqa: F401 (imported before the clock starts)
 
-    # the module (ratings.service.rate is also the name of its use case, the function)
-    rate_module = importlib.import_module("ratings.service.rate")
+    # the module (ratings.service.rating.rate is also the name of its use case, the function)
+    rate_module = importlib.import_module("ratings.service.rating.rate")
 
     sealing_seconds: list[float] = []
     seal_lists = rate_module.seal_lists

@@ -82,7 +82,7 @@ if TYPE_CHECKING:
         unmerge_player,
         void_game,
     )
-    from ratings.service.rate import rate  # the module, not the package, holds the function
+    from ratings.service.rating.rate import rate
 
 _EXPORTS = {
     "AmbiguousPlayerError": "ratings.errors",
@@ -139,7 +139,7 @@ _EXPORTS = {
     "performance": "ratings.service",
     "plan_merge": "ratings.service",
     "preview": "ratings.service",
-    "rate": "ratings.service.rate",
+    "rate": "ratings.service.rating.rate",
     "rating_list": "ratings.service",
     "system_config": "ratings.rules",
     "unmerge_player": "ratings.service",

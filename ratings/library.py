@@ -22,7 +22,7 @@ from ratings import migrate
 from ratings.db import SessionFactory, check_regular_file, database_url, make_engine, sqlite_path
 from ratings.errors import DatabaseError
 from ratings.rules import SystemConfig, system_config
-from ratings.service.common import create_settings
+from ratings.service.shared.config import create_settings
 
 __all__ = ["create_database", "open_session"]
 

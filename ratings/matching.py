@@ -599,7 +599,7 @@ class Register:
         first three letters of a word (typos)."""
         if self._pending:
             # millions of small objects, none in a cycle: the cycle collector's passes over
-            # them would cost more than the indexing (as ratings.service.identity says)
+            # them would cost more than the indexing (as ratings.service.register.identity says)
             enabled = gc.isenabled()
             gc.disable()
             try:

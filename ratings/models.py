@@ -674,14 +674,15 @@ CORRECTION_ACTIONS = (
     "unrate",
     "settings_edit",
 )
-"""What a :class:`Correction` records (``corrections.action``); see ``ratings.service.audit``."""
+"""What a :class:`Correction` records (``corrections.action``); see
+``ratings.service.shared.audit``."""
 
 
 class Correction(Base):
     """One line of the append-only log of corrections: when, which command (``action``),
     what it concerned, which field, the old and the new value, and the ``--reason`` given.
 
-    Written by ``ratings.service.audit.record`` only. Triggers refuse UPDATE and DELETE (and
+    Written by ``ratings.service.shared.audit.record`` only. Triggers refuse UPDATE and DELETE (and
     TRUNCATE on PostgreSQL), so a line once written stays as it is. The ids of what a line
     concerns are plain integers, not foreign keys: a voided game or event is gone, its line
     stays. Lines written by one command share a ``batch``.

@@ -1,6 +1,6 @@
 """A published rating list: its rows, and a read of it that needs no SQLAlchemy.
 
-:func:`ratings.service.reports.rating_list` is the list as every backend gives it.
+:func:`ratings.service.reading.reports.rating_list` is the list as every backend gives it.
 :func:`read_published` is the same list read from a SQLite file with the standard library's
 ``sqlite3``, for ``ratings list``: importing SQLAlchemy alone took about 5 times a bare click
 program's start (bench/RESULTS.md). It answers only where it gives exactly what
@@ -109,7 +109,8 @@ def read_published(
 ) -> RatingList | None:
     """The list ``time_control`` that the rated period ``period_label`` published (None: the
     newest that published it), read from the SQLite file ``db`` (a ``--db`` value) in one
-    read-only transaction; None where :func:`ratings.service.reports.rating_list` must answer
+    read-only transaction; None where :func:`ratings.service.reading.reports.rating_list` must
+    answer
     (see the module's docstring)."""
     if time_control not in LISTS or not db or db == ":memory:" or URL_SCHEME.match(db):
         return None

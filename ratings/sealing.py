@@ -10,7 +10,7 @@ before it. So each seal vouches for every list before it, and anyone can check a
 ``sha256sum`` and the documented forms, without this program.
 
 Pure: text and :mod:`hashlib`, no database, no files. The service writes the seals
-(:mod:`ratings.service.seals`); ``ratings verify`` recomputes them (:mod:`ratings.verify`).
+(:mod:`ratings.service.rating.seals`); ``ratings verify`` recomputes them (:mod:`ratings.verify`).
 """
 
 from __future__ import annotations

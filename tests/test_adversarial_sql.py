@@ -23,7 +23,7 @@ from click.testing import CliRunner, Result
 
 from ratings.cli import cli
 from ratings.db import database_url, make_engine
-from ratings.service import sql as service_sql
+from ratings.service.reading import sql as service_sql
 from tests.conftest import PG_URL, new_database
 
 TOO_LONG = (

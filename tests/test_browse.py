@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 from ratings import service
 from ratings.errors import InvalidInputError
 from ratings.results import Result
-from ratings.service import browse
+from ratings.service.reading import browse
 from tests.test_rating_scenarios import Club
 
 TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"

@@ -1,4 +1,4 @@
-"""Bulk writes on PostgreSQL go through COPY (``ratings.service.common.copy_rows``): the
+"""Bulk writes on PostgreSQL go through COPY (``ratings.service.shared.sql.copy_rows``): the
 values arrive as written (NULLs, dates, flags, text with tabs, backslashes and newlines), and
 a driver error comes out as SQLAlchemy's, as from any statement."""
 
@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from ratings import migrate, service
 from ratings.db import SessionFactory, make_engine
 from ratings.rules import system_config
-from ratings.service.common import bulk_insert
+from ratings.service.shared.sql import bulk_insert
 from tests.conftest import PG_URL, new_database
 
 pytestmark = [

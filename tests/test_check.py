@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import App, cli
-from ratings.service.check import check_lists
+from ratings.service.reading.check import check_lists
 from tests.conftest import (
     BOTH_BACKENDS,
     PgDatabase,

@@ -12,7 +12,7 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from ratings.db import Base
-from ratings.service.rebuild import INPUT_TABLES, OUTPUT_TABLES
+from ratings.service.rating.rebuild import INPUT_TABLES, OUTPUT_TABLES
 from tests.publish_helpers import demo
 
 

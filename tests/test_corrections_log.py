@@ -1,4 +1,4 @@
-"""service.audit: the corrections log every correction writes (issue 11, item 9: the
+"""ratings.service.shared.audit: the corrections log every correction writes (issue 11, item 9: the
 foundation other commands build on)."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from sqlalchemy.orm import Session
 from ratings.errors import LimitError
 from ratings.models import CORRECTION_ACTIONS, Correction
 from ratings.results import Result
-from ratings.service import audit
-from ratings.service.audit import Action, Change
+from ratings.service.shared import audit
+from ratings.service.shared.audit import Action, Change
 
 AT = dt.datetime(2026, 11, 30, 12, 0, 0, tzinfo=dt.UTC).replace(tzinfo=None)  # naive UTC
 

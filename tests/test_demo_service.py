@@ -1,4 +1,4 @@
-"""The demo use case called directly (:func:`ratings.service.demo.build_demo`) and the
+"""The demo use case called directly (:func:`ratings.service.reading.demo.build_demo`) and the
 check that tells a demo database from another file (:func:`ratings.db.has_import`)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ratings.db import SessionFactory, database_url, has_import, make_engine
-from ratings.service.demo import GAMES, PLAYERS, build_demo
+from ratings.service.reading.demo import GAMES, PLAYERS, build_demo
 
 
 def test_build_demo_imports_rates_and_lists(db_path: Path) -> None:

@@ -18,8 +18,9 @@ from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.errors import FutureDateError, InvalidInputError
 from ratings.results import Result
-from ratings.service import audit, corrections
-from ratings.service.moves import EventMoveError
+from ratings.service.corrections import edits as corrections
+from ratings.service.corrections.moves import EventMoveError
+from ratings.service.shared import audit
 from tests.test_rating_scenarios import Club
 
 REFUSED = f"Error: {NOT_CONFIRMED}\n"

@@ -20,7 +20,7 @@ from ratings import service
 from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.results import Result
-from ratings.service.moves import EventMoveError
+from ratings.service.corrections.moves import EventMoveError
 from tests.test_rating_scenarios import Club
 
 REFUSED = f"Error: {NOT_CONFIRMED}\n"
@@ -206,7 +206,7 @@ def test_edit_game_refuses_an_unconfirmed_move(session: Session, swiss: None) ->
 
 
 def test_edit_game_logs_what_it_changed(session: Session, swiss: None) -> None:
-    from ratings.service import audit
+    from ratings.service.shared import audit
 
     service.edit_game(session, 2, played_on=dt.date(2025, 3, 20), reason="a typo")
     lines = audit.entries(session, game_id=2) + audit.entries(session, event_id=1)

@@ -19,8 +19,8 @@ from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.results import Result
 from ratings.rules.time_control import InvalidTimeControlError
-from ratings.service import corrections
-from ratings.service.moves import EventMoveError
+from ratings.service.corrections import edits as corrections
+from ratings.service.corrections.moves import EventMoveError
 from tests.test_rating_scenarios import Club
 
 REFUSED = f"Error: {NOT_CONFIRMED}\n"

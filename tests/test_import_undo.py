@@ -17,7 +17,9 @@ import ratings.clock
 from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.db import SessionFactory, database_url, make_engine
-from ratings.service import audit, corrections, undo
+from ratings.service.corrections import edits as corrections
+from ratings.service.corrections import undo
+from ratings.service.shared import audit
 from tests.test_rating_scenarios import Club
 
 TODAY = dt.date(2026, 11, 30)

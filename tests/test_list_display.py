@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from ratings import rating_lists
-from ratings.service import reports
+from ratings.service.reading import reports
 from tests.test_rating_scenarios import Club
 
 

@@ -19,7 +19,7 @@ import pytest
 import ratings.clock
 from tests.test_rating_scenarios import Club
 
-rate_state = importlib.import_module("ratings.service.rate_state")  # reads SKIP_QUIET_PLAYERS
+rate_state = importlib.import_module("ratings.service.rating.state")  # reads SKIP_QUIET_PLAYERS
 TODAY = dt.date(2025, 6, 10)
 PLAYERS = [
     ("Ann", "--rating", "1850", "--games", "40"),

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ratings.matching import Facts, Kind, Register, fold, sort_key
-from ratings.service.identity import Identities, screen_aliases
+from ratings.service.register.identity import Identities, screen_aliases
 
 FOLDED, ALIAS, INITIALS, MISSING, TYPO = (
     Kind.FOLDED,

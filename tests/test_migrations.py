@@ -27,7 +27,7 @@ from ratings import views as ratings_views
 from ratings.cli import cli
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.errors import DatabaseError
-from ratings.service import common as service_common
+from ratings.service.rating import marks as service_common
 from tests import rating_reference as ref
 from tests.conftest import PG_URL, new_database, table_rows
 

@@ -18,9 +18,9 @@ from click.testing import CliRunner
 from ratings import models
 from ratings.cli import cli
 from ratings.db import SessionFactory, database_url, make_engine
-from ratings.service import norm_reads
-from ratings.service import norms as service_norms
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
+from ratings.service.titles import norms as service_norms
+from ratings.service.titles import reads as norm_reads
 from ratings.site.norms import event_rows
 from tests.conftest import init_database, table_rows
 from tests.publish_helpers import demo

@@ -20,10 +20,10 @@ from ratings.cli import App, cli
 from ratings.models import Event, Game
 from ratings.results import Result
 from ratings.rules import Period
-from ratings.service import browse
-from ratings.service.common import get_config
-from ratings.service.rate_games import GameSelection
-from ratings.service.rate_plan import first_game_period, latest_game_period
+from ratings.service.rating.games import GameSelection
+from ratings.service.rating.plan import first_game_period, latest_game_period
+from ratings.service.reading import browse
+from ratings.service.shared.config import get_config
 from tests.conftest import init_database
 
 

@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from ratings.cli import cli
 from ratings.db import database_url
-from ratings.service.rate import first_event, first_events
+from ratings.service.rating.rate import first_event, first_events
 from tests.conftest import BOTH_BACKENDS, new_database
 from tests.safety_helpers import bench_generate
 from tests.test_audit import cookbook_examples

@@ -269,7 +269,7 @@ def test_rapid_and_blitz_games_never_change_a_standard_list(tmp_path: Path, seed
     before = together.rows("SELECT * FROM rating_lists ORDER BY period, time_control, player_id")
     app = App(together.db)
     with app.session() as session:
-        service.common.mark_all_for_rerate(session)
+        service.rating.marks.mark_all_for_rerate(session)
         service.rate(session)
     app.close()
     after = together.rows("SELECT * FROM rating_lists ORDER BY period, time_control, player_id")

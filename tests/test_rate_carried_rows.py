@@ -1,5 +1,5 @@
 """The list rows of players without games are copied in SQL from the previous period's
-(``ratings.service.rate_carry.split_carried`` / ``copy_carried``, issue 13's speed target): the
+(``ratings.service.rating.carry.split_carried`` / ``copy_carried``, issue 13's speed target): the
 database must hold exactly the rows the engine computed, as when every row is inserted one
 by one. Checked on a synthetic pool with all three lists, from scratch and in a re-rate."""
 
@@ -20,11 +20,12 @@ from ratings.db import SessionFactory, database_url, make_engine
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.models import Game
 from ratings.rules import ListEntry, system_config
-from ratings.service import rate_carry, rate_state
+from ratings.service.rating import carry as rate_carry
+from ratings.service.rating import state as rate_state
 from tests.conftest import PG_URL, nested_plans, new_database
 from tests.safety_helpers import bench_generate
 
-rate_module = importlib.import_module("ratings.service.rate")  # the package exports rate()
+rate_module = importlib.import_module("ratings.service.rating.rate")  # the package exports rate()
 HISTORY = (
     "SELECT p.label, h.time_control, h.player_id, h.rating_before, h.rating_after, h.change, "
     "h.k_used, h.period_games, h.total_games, h.score_half_points, h.pd_sum_units, "
@@ -173,7 +174,7 @@ def test_rate_pauses_the_cycle_collector_and_restores_it() -> None:
     over millions of tuples at 1,000,000 games) and puts it back as it was, also on error."""
     import gc
 
-    rate_module = importlib.import_module("ratings.service.rate")
+    rate_module = importlib.import_module("ratings.service.rating.rate")
     seen: list[bool] = []
 
     def fake(*_args: object, **_kwargs: object) -> None:

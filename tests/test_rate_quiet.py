@@ -23,13 +23,13 @@ from ratings.db import SessionFactory, database_url, make_engine
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.models import ENTRY_COLUMNS, Player, RatingPeriod
 from ratings.rules import ListEntry, Period, system_config
-from ratings.service import rate_state
-from ratings.service.common import to_date
+from ratings.service.rating import state as rate_state
+from ratings.service.shared.sql import to_date
 from tests.conftest import BOTH_BACKENDS, new_database
 from tests.safety_helpers import bench_generate
 from tests.test_rate_carried_rows import HISTORY
 
-rate_module = importlib.import_module("ratings.service.rate")  # the package exports rate()
+rate_module = importlib.import_module("ratings.service.rating.rate")  # the package exports rate()
 START = dt.date(2023, 7, 1)
 MONTHS = 16
 

@@ -23,8 +23,11 @@ from ratings import migrate, service
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.rules import Period, system_config
-from ratings.service import common, rate_games, rate_state, rate_superseded
-from ratings.service.rate import stale_statistics
+from ratings.service.rating import games as rate_games
+from ratings.service.rating import state as rate_state
+from ratings.service.rating import supersede as rate_superseded
+from ratings.service.rating.rate import stale_statistics
+from ratings.service.shared import sql as common
 from tests.conftest import BOTH_BACKENDS, new_database
 from tests.safety_helpers import bench_generate
 

@@ -19,7 +19,7 @@ from ratings.db import SessionFactory, database_url, make_engine
 from ratings.files import PENDING_MARK
 from ratings.models import LIST_COLUMNS, PLAYER_COLUMNS, Player, RatingHistory
 from ratings.rating_lists import LISTS, RatingList, read_published
-from ratings.service import reports
+from ratings.service.reading import reports
 from tests.conftest import init_database
 from tests.test_startup import _probe
 

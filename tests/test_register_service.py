@@ -24,13 +24,13 @@ from ratings.io.csv import GameRow, read_players_csv
 from ratings.models import Bye, Correction, Event, Game, MergeMove, Player
 from ratings.names import key_of_stored
 from ratings.results import Result
-from ratings.service import audit
-from ratings.service.common import find_players, get_player, suggestions
 from ratings.service.imports.events import stored_duplicates
 from ratings.service.imports.games import stored_duplicate_games
 from ratings.service.imports.incoming import Incoming, same_person_name
 from ratings.service.imports.pipeline import Resolver
-from ratings.service.register import Birth, told_apart
+from ratings.service.register.lookup import find_players, get_player, suggestions
+from ratings.service.register.players import Birth, told_apart
+from ratings.service.shared import audit
 
 
 def add(session: Session, name: str, **kwargs: object) -> Player:
@@ -219,7 +219,7 @@ def test_suggestions(session: Session) -> None:
 def test_suggestions_in_a_large_register_look_among_shared_words(
     session: Session, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from ratings.service import common
+    from ratings.service.register import lookup as common
 
     monkeypatch.setattr(common, "SUGGEST_FROM_ALL", 2)
     elard = add(session, "Elard, Carl")

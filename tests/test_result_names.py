@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import rules
-from ratings.service import check, crosstable, publish, reports
+from ratings.service.reading import check, crosstable, publish, reports
 
 RELATIONS = ("rating_lists", "current_ratings", "rating_calculations", "rating_history",
              "rating_breakdown", "rating_periods", "games")  # fmt: skip

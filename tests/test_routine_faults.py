@@ -17,7 +17,7 @@ from click.testing import CliRunner, Result
 from ratings import clock, files
 from ratings.cli import cli
 from ratings.errors import InputFileError
-from ratings.service.rounds import round_key
+from ratings.service.imports.rounds import round_key
 from tests.conftest import init_database, table_rows
 from tests.test_import_pgn import game
 from tests.test_import_trf import player_line, trf_file

@@ -29,7 +29,7 @@ from ratings.db import BUSY_TIMEOUT_MS, database_url, make_engine
 from tests.safety_helpers import build, count, digest, generate, integrity, invoke, start
 
 # the module, not the function of the same name that ratings.service exports
-rate_module = importlib.import_module("ratings.service.rate")
+rate_module = importlib.import_module("ratings.service.rating.rate")
 
 SCALE = int(os.environ.get("RATINGS_SAFETY_SCALE", "1"))
 """Multiplies the concurrent runs, for a longer run (the figures in docs/RELIABILITY.md)."""

@@ -370,7 +370,7 @@ def test_the_sql_rows_are_the_canonical_rows(tmp_path: Path, backend: str) -> No
     ``sealing.rows_text`` makes of the same rows (first ratings, unknown totals, negative
     changes, K=10 flags and unrated rows among them)."""
     import ratings
-    from ratings.service.seals import list_rows
+    from ratings.service.rating.seals import list_rows
 
     db = str(tmp_path / "club.db") if backend == "sqlite" else new_database()
     ok(db, "init")

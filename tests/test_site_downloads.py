@@ -11,7 +11,7 @@ import pytest
 
 from ratings.io.csv_out import write_csv
 from ratings.io.fide_txt import FideTxtRow, format_fide_txt
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 from ratings.site.downloads import CSV_HEADER, DownloadTexts, list_csv, list_txt
 
 NAMES = (

@@ -249,7 +249,7 @@ def test_the_table_folds_a_name_as_fold_does(name: str) -> None:
 
 
 def test_the_index_cannot_end_a_script_or_break_a_line() -> None:
-    from ratings.service.publish import SitePlayer
+    from ratings.service.reading.publish import SitePlayer
 
     hostile = "</script><!--\u2028\u2029&amp;"
     text = search_index({1: SitePlayer(1, hostile, None, None, None, None, None, False, None,

@@ -10,7 +10,7 @@ import datetime as dt
 import json
 from decimal import Decimal
 
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 from ratings.site import plan
 from ratings.site.data_json import (
     LIST_COLUMNS,

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 from ratings.site import top_lists
 from ratings.site.render_top import TOP_CSV_HEADER
 from tests.publish_helpers import OUR_FILE, Page, ok, site_files

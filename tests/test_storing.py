@@ -1,5 +1,5 @@
 """The import services called directly (issue 13, item 7): what every import shares
-(:mod:`ratings.service.storing`), the TRF and CSV imports on top of it, the TRF reader's
+(:mod:`ratings.service.imports.storing`), the TRF and CSV imports on top of it, the TRF reader's
 record lines, and the number of periods ``rate`` announces."""
 
 from __future__ import annotations
@@ -16,9 +16,10 @@ from ratings.io.trf import parse_trf
 from ratings.models import Event, Game, Import
 from ratings.results import Result
 from ratings.rules import Period
-from ratings.service import storing
+from ratings.service.imports import storing
 from ratings.service.imports.games import import_games
 from ratings.service.imports.trf import import_trf
+from ratings.service.rating import marks
 from tests.factories import game_row, players, trf_file, trf_game
 
 JAN = dt.date(2025, 1, 10)
@@ -55,13 +56,13 @@ def test_mark_touched_marks_the_oldest_rated_period_only(session: Session) -> No
     service.add_game(session, a.name, b.name, Result.DRAW, JAN)
     service.add_game(session, a.name, b.name, Result.DRAW, dt.date(2025, 2, 10))
     service.rate(session, through=Period.from_string("2025-02"))
-    assert storing.history_error(session, dt.date(2024, 12, 31)) is None  # rated in 2025-01
-    assert storing.history_error(session, dt.date(2024, 12, 28)) == (
+    assert marks.history_error(session, dt.date(2024, 12, 31)) is None  # rated in 2025-01
+    assert marks.history_error(session, dt.date(2024, 12, 28)) == (
         "2024-12-28 is rated in period 2024-12, before the oldest rated period 2025-01; the "
         "rating history it needs does not exist: withdraw the rated lists first ('ratings "
         "unrate --from 2025-01'), then 'ratings rate' rates again from 2024-12"
     )
-    assert storing.history_error(session, JAN) is None
+    assert marks.history_error(session, JAN) is None
     assert storing.mark_touched(session, [dt.date(2025, 2, 3), JAN]) == "2025-01"
     assert storing.mark_touched(session, []) is None
 

@@ -1,4 +1,4 @@
-"""An event's final ranking by score and tie-breaks (ratings/service/tiebreaks.py, FIDE
+"""An event's final ranking by score and tie-breaks (ratings/tiebreaks.py, FIDE
 Tie-Break Regulations C.07): the values worked by hand from C.07's definitions, the order
 they give, the edition by the event's start, and the crosstables that show them (the event
 page and ``ratings event show``)."""
@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from ratings.service import tiebreaks
-from ratings.service.tiebreaks import PlayedRound, final_ranking, tiebreak_text
+from ratings import tiebreaks
+from ratings.tiebreaks import PlayedRound, final_ranking, tiebreak_text
 from tests.publish_helpers import ok
 from tests.test_io_trf import player_line
 from tests.test_rating_scenarios import Club

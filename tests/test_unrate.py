@@ -20,7 +20,8 @@ from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.errors import PeriodError
 from ratings.results import Result
-from ratings.service import audit, unrate
+from ratings.service.rating import unrate
+from ratings.service.shared import audit
 from tests.test_rating_scenarios import Club
 
 TODAY = dt.date(2026, 11, 30)

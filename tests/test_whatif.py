@@ -118,7 +118,7 @@ def test_the_rules_keys_equal_a_rate_with_the_variant(db: Path, tmp_path: Path) 
     assert [p["period"] for p in doc["periods"]] == [f"2025-{m:02d}" for m in range(7, 13)]
     assert doc["periods"][0]["moved"] > 0
     import ratings
-    from ratings.service.rate_plan import mark_rerate_from
+    from ratings.service.rating.plan import mark_rerate_from
 
     copy = Path(shutil.copyfile(db, tmp_path / "copy.db"))
     variant = RuleVariant(k=KTable(junior=30), applies_from=dt.date(2025, 7, 1))

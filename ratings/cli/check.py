@@ -12,8 +12,8 @@ from ratings import files
 from ratings.cli import App, CommandError, pass_app
 from ratings.cli.options import LISTS
 from ratings.db import sqlite_path
-from ratings.service.check import CheckReport, Difference, check_lists
-from ratings.service.rebuild import Rebuilt, write_rebuild
+from ratings.service.rating.rebuild import Rebuilt, write_rebuild
+from ratings.service.reading.check import CheckReport, Difference, check_lists
 
 
 @click.command("check")

@@ -2,7 +2,7 @@
 players are (``--match``, ``--match-file``, ``--new``; issue 27, item 2).
 
 An import whose file holds players the matcher cannot tell for certain stops before writing
-(:class:`ratings.service.identity.MatchQuestionsError`). On a terminal, without ``--yes``,
+(:class:`ratings.service.register.identity.MatchQuestionsError`). On a terminal, without ``--yes``,
 each such player is asked about, and the import runs again with the answers; otherwise the
 questions are the error, listing each player with its candidates.
 """
@@ -20,7 +20,8 @@ from sqlalchemy.orm import Session
 from ratings.cli import CommandError
 from ratings.errors import InputFileError
 from ratings.io.match_file import read_match_file
-from ratings.service.identity import Decisions, MatchQuestionsError, Question, parse_decisions
+from ratings.service.imports.decisions import parse_decisions
+from ratings.service.register.identity import Decisions, MatchQuestionsError, Question
 
 T = TypeVar("T")
 

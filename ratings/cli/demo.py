@@ -16,7 +16,7 @@ from ratings.db import (
     sqlite_path,
 )
 from ratings.errors import DatabaseError
-from ratings.service.demo import PLAYERS, build_demo
+from ratings.service.reading.demo import PLAYERS, build_demo
 
 DEFAULT = "ratings-demo.db"
 

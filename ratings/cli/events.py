@@ -30,9 +30,11 @@ from ratings.cli.options import (
 )
 from ratings.cli.records import game, parse_date
 from ratings.cli.tables import FORMAT, emit_rows
-from ratings.service import audit, browse, corrections
-from ratings.service.norms import EXEMPTION_CHOICES
-from ratings.service.tiebreaks import tiebreak_names, tiebreak_text
+from ratings.service.corrections import edits as corrections
+from ratings.service.reading import browse
+from ratings.service.shared import audit
+from ratings.service.titles.norms import EXEMPTION_CHOICES
+from ratings.tiebreaks import tiebreak_names, tiebreak_text
 
 
 def _score(halves: int) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 from sqlalchemy.orm import Session
 
-from ratings import rules, service
+from ratings import rules
 from ratings.cli import App, pass_app
 from ratings.cli.imports import (
     FILE,
@@ -22,6 +22,7 @@ from ratings.cli.imports import (
 from ratings.cli.options import LISTS
 from ratings.errors import InvalidInputError
 from ratings.service.imports.fide_list import FideListReport, hash_file, import_fide_list
+from ratings.service.shared import audit
 
 
 def _month(text: str | None) -> dt.date | None:
@@ -34,7 +35,7 @@ def _month(text: str | None) -> dt.date | None:
 
 
 def _value(value: object) -> str:
-    text = service.audit.as_text(value)
+    text = audit.as_text(value)
     return "(none)" if text is None else text
 
 

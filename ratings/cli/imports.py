@@ -18,10 +18,15 @@ from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, d
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
 from ratings.io.csv import DATE_FORMATS, read_games_csv, read_players_csv
-from ratings.service.identity import Decisions
+from ratings.service.imports.notices import (
+    count_unknown_games,
+    event_span_warnings,
+    imported_events,
+)
 from ratings.service.imports.report import Matching
-from ratings.service.notices import count_unknown_games, event_span_warnings, imported_events
-from ratings.service.rating_periods import import_rating_period
+from ratings.service.rating.periods import import_rating_period
+from ratings.service.register.identity import Decisions
+from ratings.service.shared import audit
 
 R = TypeVar("R")
 
@@ -52,7 +57,7 @@ def _count(n: int, noun: str) -> str:
 
 
 def _value(value: object) -> str:
-    text = service.audit.as_text(value)
+    text = audit.as_text(value)
     return "(none)" if text is None else text
 
 

@@ -19,8 +19,9 @@ from ratings.cli.rating_list import blank, change_cell, change_value, print_list
 from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError
 from ratings.io.csv_out import CsvWriter
-from ratings.service import corrections, reports
-from ratings.service.rate_plan import mark_rerate_from
+from ratings.service.corrections import edits as corrections
+from ratings.service.rating.plan import mark_rerate_from
+from ratings.service.reading import reports
 
 
 @click.command("rate")

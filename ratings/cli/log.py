@@ -7,7 +7,7 @@ import click
 from ratings.cli import App, pass_app
 from ratings.cli.options import reading, say_note
 from ratings.cli.tables import FORMAT, emit_rows
-from ratings.service import log as service_log
+from ratings.service.corrections import log as service_log
 
 
 @click.command("log")

@@ -1,7 +1,7 @@
 """``ratings norms EVENT`` and ``ratings titles``: the title norms of an event's players and
 the titles reached by rating, with the state of title applications (FIDE Title Regulations;
 docs/TITLES.md). The arithmetic is :mod:`ratings.rules.norms`, the reads
-:mod:`ratings.service.norms`; this module prints."""
+:mod:`ratings.service.titles.norms`; this module prints."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from ratings.cli import App, pass_app
 from ratings.cli.options import reading, say_note
 from ratings.cli.tables import Value, emit_rows
 from ratings.rules.norms import Application, NormCheck, TitleRatingPoint, TitleReached
-from ratings.service import norms
+from ratings.service.titles import norms
 
 FORMAT = click.option(
     "--format",

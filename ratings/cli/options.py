@@ -19,7 +19,7 @@ from ratings.rating_lists import LISTS as LISTS
 if TYPE_CHECKING:
     from sqlalchemy.orm import Session
 
-    from ratings.service.moves import EventMove
+    from ratings.service.corrections.moves import EventMove
 
 ALLOW_FUTURE = click.option(
     "--allow-future",
@@ -119,7 +119,7 @@ def confirmed(
     letting it (``run(False)``, rolled back if it would); then, said and confirmed (or with
     ``--yes``, or in a dry run, which asks nothing), letting it. Returns what ``run``
     returned and the move, if any."""
-    from ratings.service.moves import EventMoveError
+    from ratings.service.corrections.moves import EventMoveError
 
     try:
         return run(False), None
@@ -154,7 +154,7 @@ def reading(session: Session, ref: str) -> tuple[str, str | None]:
     """A reading command's PLAYER: the id of the player it names (a merged record: the player
     it was merged into) and the note to show for a merged record, if any
     (``player 42 was merged into 10 (correction 7): showing 10``)."""
-    from ratings.service.common import get_player_to_read
+    from ratings.service.register.lookup import get_player_to_read
 
     player, note = get_player_to_read(session, ref)
     return str(player.id), note

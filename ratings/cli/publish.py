@@ -19,7 +19,7 @@ from ratings.cli.progress import Progress
 from ratings.cli.types import AsciiIntRange
 from ratings.db import SessionFactory, make_engine, sqlite_path
 from ratings.errors import InvalidInputError, LimitError
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 
 if TYPE_CHECKING:
     from ratings.site.build import PublishReport

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ratings.cli.options import on_list
-from ratings.service.rate import ChangedRating, RateReport
+from ratings.service.rating.rate import ChangedRating, RateReport
 
 __all__ = ["rate_lines"]
 

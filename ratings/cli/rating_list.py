@@ -133,7 +133,7 @@ def list_(app: App, period: str | None, show_all: bool, fmt: str, list_type: str
     # the one place that says what is wrong with a database (ratings.rating_lists)
     result = read_published(app.db, period, include_unrated=show_all, time_control=list_type)
     if result is None:
-        from ratings.service import reports
+        from ratings.service.reading import reports
 
         with app.session() as session:
             result = reports.rating_list(

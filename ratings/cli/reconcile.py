@@ -49,7 +49,7 @@ def reconcile(
     that differs (--format csv, json). FIDE's list is a TXT or XML download, plain or
     zipped, as 'ratings import fide-list' reads it. The database is only read.
     """
-    from ratings.service.reconcile import DifferenceClass, reconcile
+    from ratings.service.reading.reconcile import DifferenceClass, reconcile
 
     with app.session(commit=False) as session:
         report = reconcile(session, fide_list, month, previous=previous, time_control=list_type)

@@ -35,11 +35,14 @@ from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError, NothingChangedError
 from ratings.models import Player
 from ratings.results import Result
-from ratings.service import aliases as alias_service
-from ratings.service import audit, corrections, reports
-from ratings.service.games import describe_game
-from ratings.service.notices import unknown_games_players
-from ratings.service.rating_periods import game_rating_period
+from ratings.service.corrections import edits as corrections
+from ratings.service.corrections.games import describe_game
+from ratings.service.imports.notices import unknown_games_players
+from ratings.service.rating.periods import game_rating_period
+from ratings.service.reading import reports
+from ratings.service.register import aliases as alias_service
+from ratings.service.register import merge
+from ratings.service.shared import audit
 
 
 def parse_date(text: str, what: str = "date") -> dt.date:
@@ -412,10 +415,10 @@ def player_merge(
     KEEP lacks move to KEEP. Asks first (--yes does not); players whose FIDE ids or
     birthdates differ need --force. Recorded, and undone by 'player unmerge DUPLICATE'.
     """
-    service.audit.check_reason(reason)
+    audit.check_reason(reason)
     with app.session(commit=False) as session:
         plan = service.plan_merge(session, keep, remove)
-        service.merge.check_merge(plan, force=force)
+        merge.check_merge(plan, force=force)
         question, ids = plan.describe(), (str(plan.keep.id), str(plan.remove.id))
     if not yes and not dry_run:
         click.echo(question, err=True)
@@ -447,9 +450,9 @@ def player_unmerge(app: App, merged: str, yes: bool, dry_run: bool, reason: str 
     """Undo 'player merge' of DUPLICATE (its id): both players and their games are as they
     were before the merge (a game voided since stays voided). The next 'ratings rate'
     re-rates."""
-    service.audit.check_reason(reason)
+    audit.check_reason(reason)
     with app.session(commit=False) as session:
-        found = service.merge.find_merged(session, merged)
+        found = merge.find_merged(session, merged)
         question = (
             f"Unmerge {describe_player(found)} from player {found.merged_into_id}: "
             "its games, byes and data go back to it"
@@ -524,7 +527,7 @@ def player_duplicates(app: App, fmt: str) -> None:
     """List pairs of registered players who may be one person, likeliest first, each with
     how the names are close, what both give alike, and the 'player merge' that joins them
     (a pair told apart by FIDE ids, birth year, sex or federation is left out)."""
-    from ratings.service.duplicates import likely_duplicates
+    from ratings.service.register.duplicates import likely_duplicates
 
     with app.session(commit=False) as session:
         pairs = likely_duplicates(session)

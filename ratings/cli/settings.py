@@ -7,7 +7,7 @@ import click
 from ratings.cli import App, pass_app
 from ratings.cli.options import REASON, YES, ask, say_marked
 from ratings.cli.tables import FORMAT, emit_rows
-from ratings.service import settings as service_settings
+from ratings.service.corrections import settings as service_settings
 
 
 @click.command("settings")

@@ -24,7 +24,7 @@ from ratings import migrate
 from ratings.cli import App, CommandError, pass_app, silence_stdout
 from ratings.db import make_engine
 from ratings.io.csv_out import CsvWriter
-from ratings.service.sql import HEAP_LIMIT, QueryStream, QueryTimeoutError, open_query
+from ratings.service.reading.sql import HEAP_LIMIT, QueryStream, QueryTimeoutError, open_query
 
 DEFAULT_TIMEOUT = 20.0
 """Seconds a query may take by default. Writers wait up to 30 s for SQLite's lock
@@ -254,7 +254,7 @@ class _Watchdog:
 
 
 def _heap_limit() -> int | None:
-    """SQLite's memory limit for the query (:data:`ratings.service.sql.HEAP_LIMIT`), set
+    """SQLite's memory limit for the query (:data:`ratings.service.reading.sql.HEAP_LIMIT`), set
     for the whole process and never raised again: only when the process is the command's
     own (its standard output is the process's), never inside a program that runs it."""
     return HEAP_LIMIT if sys.stdout is sys.__stdout__ else None

@@ -27,9 +27,9 @@ from ratings.cli.imports import (
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
-from ratings.service.identity import Decisions
 from ratings.service.imports.events import EventSummary
-from ratings.service.rating_periods import import_rating_period
+from ratings.service.rating.periods import import_rating_period
+from ratings.service.register.identity import Decisions
 
 DATE = click.option(
     "--date",

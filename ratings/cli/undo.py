@@ -16,8 +16,9 @@ from ratings.cli.options import (
     say_changes,
     say_marked,
 )
-from ratings.service import corrections, unrate
-from ratings.service import undo as undo_service
+from ratings.service.corrections import edits as corrections
+from ratings.service.corrections import undo as undo_service
+from ratings.service.rating import unrate
 
 
 def _plural(n: int, noun: str) -> str:

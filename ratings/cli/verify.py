@@ -58,7 +58,7 @@ def verify(app: App, path: str | None, chain: Path | None, fmt: str) -> None:
     field) and exits 1 if there is any; an older version of a list that a later one
     replaced is named, not a difference. The database is only read.
     """
-    from ratings.service.verify import VerifyReport, verify_database, verify_files
+    from ratings.service.reading.verify import VerifyReport, verify_database, verify_files
 
     report: VerifyReport
     if path is None or _is_database(path):
@@ -91,7 +91,7 @@ def verify(app: App, path: str | None, chain: Path | None, fmt: str) -> None:
 
 
 def _checked(report: object) -> str:
-    from ratings.service.verify import VerifyReport
+    from ratings.service.reading.verify import VerifyReport
 
     assert isinstance(report, VerifyReport)
     return (
@@ -109,7 +109,7 @@ def _finding(f: Finding) -> dict[str, object]:
 
 
 def _as_json(report: object, source: str) -> dict[str, object]:
-    from ratings.service.verify import VerifyReport
+    from ratings.service.reading.verify import VerifyReport
 
     assert isinstance(report, VerifyReport)
     return {

@@ -91,7 +91,7 @@ def whatif(
 
     --format csv: one row per player and period whose rating differs; json: everything.
     """
-    from ratings.service.whatif import what_if, what_if_change
+    from ratings.service.reading.whatif import what_if, what_if_change
 
     if len(move) != len(move_to):
         raise click.UsageError("give each --move-event its --period, in that order")
@@ -135,14 +135,14 @@ def _signed(value: object) -> str:
 
 
 def _who(m: object) -> str:
-    from ratings.service.whatif import Mover
+    from ratings.service.reading.whatif import Mover
 
     assert isinstance(m, Mover)
     return f"{_signed(m.difference)} {m.name} (id {m.player_id})"
 
 
 def _table(report: object) -> None:
-    from ratings.service.whatif import WhatIfReport
+    from ratings.service.reading.whatif import WhatIfReport
 
     assert isinstance(report, WhatIfReport)
     periods = report.periods
@@ -199,7 +199,7 @@ def _table(report: object) -> None:
 
 
 def _mover(m: object) -> dict[str, object]:
-    from ratings.service.whatif import Mover
+    from ratings.service.reading.whatif import Mover
 
     assert isinstance(m, Mover)
     return {
@@ -212,7 +212,7 @@ def _mover(m: object) -> dict[str, object]:
 
 
 def _as_json(report: object) -> dict[str, object]:
-    from ratings.service.whatif import WhatIfReport
+    from ratings.service.reading.whatif import WhatIfReport
 
     assert isinstance(report, WhatIfReport)
     last = report.newest

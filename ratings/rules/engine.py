@@ -20,7 +20,7 @@ answers every new rating, but as functions of plain data:
 
 Everything is integer arithmetic in the system's exact unit (:attr:`SystemConfig.units_per_point`:
 hundredths for table 8.1.2, :data:`CURVE_UNITS` for the curve); each player's change is
-K x sum(dR) rounded once, half away from zero (art. 8.3.4). ``ratings.service.rate`` (and its
+K x sum(dR) rounded once, half away from zero (art. 8.3.4). ``ratings.service.rating.rate`` (and its
 ``rate_*`` modules) loads these records from the database and stores the rows; nothing here
 touches a database.
 
@@ -433,7 +433,7 @@ CARRIED: Final[Mapping[str, str | int | None]] = {
 moves it (:func:`changes_without_games`), is the previous list's row with these fields
 replaced - a field's name (the previous row's value of it) or a value - and every other field
 equal. The one definition: :func:`carried` and :func:`is_carried` follow it here, and
-``ratings.service.rate_carry`` builds the SQL that copies such rows from it."""
+``ratings.service.rating.carry`` builds the SQL that copies such rows from it."""
 
 
 def carried(previous: ListEntry) -> ListEntry:
@@ -472,7 +472,8 @@ def changes_without_games(
 
     ``entry_k10`` is the register's K=10 flag for the list (set by hand, or an entry rating of
     2400 or more); ``birth_year``, ``fide_k_list`` and ``fide_inactive`` (the standard list
-    only) are the register's. Each condition has a plain-SQL twin in ``ratings.service.rate_state``
+    only) are the register's. Each condition has a plain-SQL twin in
+    ``ratings.service.rating.state``
     that picks the players a rate loads."""
     rated = previous.rating_after is not None
     if previous.list_status not in (LISTED, UNRATED) or previous.last_active is None:

@@ -2,7 +2,7 @@
 Regulations applied from 1 January 2024 (FIDE Handbook B.01), as docs/TITLES.md states it.
 
 Pure: plain records in, verdicts out; no database, no clock. The service
-(:mod:`ratings.service.norms`) reads an event's games, the ratings of the list in force and
+(:mod:`ratings.service.titles.norms`) reads an event's games, the ratings of the list in force and
 the register's titles and federations, and calls :func:`check_norms` once per player.
 
 The rules, by article (docs/TITLES.md#the-rules-article-by-article says each in this

@@ -3,8 +3,19 @@ owns the transaction, so a command either fully happens or changes nothing.
 
 The names below are loaded on first use, from the module that defines them (so that a
 command imports only the use cases it runs: ``ratings list`` needs neither the PGN reader
-nor the merge); a submodule (``service.audit``, ``service.moves``) is imported on first
-access too.
+nor the merge).
+
+The use cases live in domain packages, each importing only the ones before it (a test walks
+the imports, tests/test_architecture.py); docs/DESIGN.md#the-service-by-domain draws them:
+
+* :mod:`.shared`: SQL helpers, the settings row, dates, the corrections log's writer;
+* :mod:`.rating`: the rater and what it marks, writes, supersedes and seals;
+* :mod:`.register`: players, finding them, identity and aliases, merges;
+* :mod:`.imports`: the one import pipeline and a module per file format;
+* :mod:`.titles`: title norms and what they read;
+* :mod:`.corrections`: game and event edits, moves, undo, the log, settings;
+* :mod:`.reading`: reports, browsing, crosstables, check, verify, sql, exports, the
+  site's read model.
 """
 
 from __future__ import annotations
@@ -13,34 +24,10 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ratings.service import audit as audit
-    from ratings.service.common import (
-        create_settings as create_settings,
-    )
-    from ratings.service.common import (
-        find_players as find_players,
-    )
-    from ratings.service.common import (
-        get_config as get_config,
-    )
-    from ratings.service.common import (
-        get_player as get_player,
-    )
-    from ratings.service.common import (
-        parse_period as parse_period,
-    )
-    from ratings.service.games import (
-        add_game as add_game,
-    )
-    from ratings.service.games import (
-        edit_game as edit_game,
-    )
-    from ratings.service.games import (
-        get_game as get_game,
-    )
-    from ratings.service.games import (
-        void_game as void_game,
-    )
+    from ratings.service.corrections.games import add_game as add_game
+    from ratings.service.corrections.games import edit_game as edit_game
+    from ratings.service.corrections.games import get_game as get_game
+    from ratings.service.corrections.games import void_game as void_game
     from ratings.service.imports.events import (
         TournamentReport as TournamentReport,
     )
@@ -56,134 +43,87 @@ if TYPE_CHECKING:
     from ratings.service.imports.report import (
         Taken as Taken,
     )
+    from ratings.service.imports.storing import ImportReport as ImportReport
+    from ratings.service.imports.storing import check_not_imported as check_not_imported
+    from ratings.service.imports.storing import content_hash as content_hash
     from ratings.service.imports.trf import (
         import_trf as import_trf,
     )
-    from ratings.service.merge import (
-        merge_players as merge_players,
-    )
-    from ratings.service.merge import (
-        plan_merge as plan_merge,
-    )
-    from ratings.service.merge import (
-        unmerge_player as unmerge_player,
-    )
-    from ratings.service.rate import (
-        ChangedRating as ChangedRating,
-    )
-    from ratings.service.rate import (
-        RateReport as RateReport,
-    )
-    from ratings.service.rate import (
-        rate as rate,
-    )
-    from ratings.service.register import (
-        Birth as Birth,
-    )
-    from ratings.service.register import (
-        add_player as add_player,
-    )
-    from ratings.service.register import (
-        edit_player as edit_player,
-    )
-    from ratings.service.register import (
-        list_players as list_players,
-    )
-    from ratings.service.reports import (
-        Card as Card,
-    )
-    from ratings.service.reports import (
-        CardLine as CardLine,
-    )
-    from ratings.service.reports import (
-        HistoryRow as HistoryRow,
-    )
-    from ratings.service.reports import (
-        ListRow as ListRow,
-    )
-    from ratings.service.reports import (
-        Performance as Performance,
-    )
-    from ratings.service.reports import (
-        RatingList as RatingList,
-    )
-    from ratings.service.reports import (
-        card as card,
-    )
-    from ratings.service.reports import (
-        history as history,
-    )
-    from ratings.service.reports import (
-        performance as performance,
-    )
-    from ratings.service.reports import (
-        preview as preview,
-    )
-    from ratings.service.reports import (
-        rating_list as rating_list,
-    )
-    from ratings.service.storing import (
-        ImportReport as ImportReport,
-    )
-    from ratings.service.storing import (
-        check_not_imported as check_not_imported,
-    )
-    from ratings.service.storing import (
-        content_hash as content_hash,
-    )
-    from ratings.service.trf_export import (
-        TrfExport as TrfExport,
-    )
-    from ratings.service.trf_export import (
-        export_trf as export_trf,
-    )
+    from ratings.service.rating.marks import parse_period as parse_period
+    from ratings.service.rating.rate import ChangedRating as ChangedRating
+    from ratings.service.rating.rate import RateReport as RateReport
+    from ratings.service.rating.rate import rate as rate
+    from ratings.service.reading.exports import TrfExport as TrfExport
+    from ratings.service.reading.exports import export_trf as export_trf
+    from ratings.service.reading.reports import Card as Card
+    from ratings.service.reading.reports import CardLine as CardLine
+    from ratings.service.reading.reports import HistoryRow as HistoryRow
+    from ratings.service.reading.reports import ListRow as ListRow
+    from ratings.service.reading.reports import Performance as Performance
+    from ratings.service.reading.reports import RatingList as RatingList
+    from ratings.service.reading.reports import card as card
+    from ratings.service.reading.reports import history as history
+    from ratings.service.reading.reports import performance as performance
+    from ratings.service.reading.reports import preview as preview
+    from ratings.service.reading.reports import rating_list as rating_list
+    from ratings.service.register.lookup import find_players as find_players
+    from ratings.service.register.lookup import get_player as get_player
+    from ratings.service.register.merge import merge_players as merge_players
+    from ratings.service.register.merge import plan_merge as plan_merge
+    from ratings.service.register.merge import unmerge_player as unmerge_player
+    from ratings.service.register.players import Birth as Birth
+    from ratings.service.register.players import add_player as add_player
+    from ratings.service.register.players import edit_player as edit_player
+    from ratings.service.register.players import list_players as list_players
+    from ratings.service.shared.config import create_settings as create_settings
+    from ratings.service.shared.config import get_config as get_config
 
 # `rate` names both a function and the module that holds it: importing the module would set
 # the package's `rate` to the module, so the function is bound now, once and for all
-from ratings.service.rate import rate as rate
+from ratings.service.rating.rate import rate as rate
 
 _LAZY: dict[str, str] = {
     # name: the module of ratings.service that defines it
-    "add_game": "games",
-    "add_player": "register",
-    "Birth": "register",
-    "Card": "reports",
-    "card": "reports",
-    "CardLine": "reports",
-    "ChangedRating": "rate",
-    "check_not_imported": "storing",
-    "content_hash": "storing",
-    "create_settings": "common",
-    "edit_game": "games",
-    "edit_player": "register",
-    "export_trf": "trf_export",
-    "find_players": "common",
-    "get_config": "common",
-    "get_game": "games",
-    "get_player": "common",
-    "history": "reports",
-    "HistoryRow": "reports",
+    "add_game": "corrections.games",
+    "add_player": "register.players",
+    "Birth": "register.players",
+    "Card": "reading.reports",
+    "card": "reading.reports",
+    "CardLine": "reading.reports",
+    "ChangedRating": "rating.rate",
+    "check_not_imported": "imports.storing",
+    "content_hash": "imports.storing",
+    "create_settings": "shared.config",
+    "edit_game": "corrections.games",
+    "edit_player": "register.players",
+    "export_trf": "reading.exports",
+    "find_players": "register.lookup",
+    "get_config": "shared.config",
+    "get_game": "corrections.games",
+    "get_player": "register.lookup",
+    "history": "reading.reports",
+    "HistoryRow": "reading.reports",
     "import_games": "imports.games",
     "import_pgn": "imports.pgn",
     "import_players": "imports.players",
     "import_trf": "imports.trf",
-    "ImportReport": "storing",
+    "ImportReport": "imports.storing",
     "Taken": "imports.report",
-    "list_players": "register",
-    "ListRow": "reports",
-    "merge_players": "merge",
-    "parse_period": "common",
-    "Performance": "reports",
-    "performance": "reports",
-    "plan_merge": "merge",
-    "preview": "reports",
-    "RateReport": "rate",
-    "rating_list": "reports",
-    "RatingList": "reports",
+    "list_players": "register.players",
+    "ListRow": "reading.reports",
+    "merge_players": "register.merge",
+    "parse_period": "rating.marks",
+    "Performance": "reading.reports",
+    "performance": "reading.reports",
+    "plan_merge": "register.merge",
+    "preview": "reading.reports",
+    "RateReport": "rating.rate",
+    "rating_list": "reading.reports",
+    "RatingList": "reading.reports",
     "TournamentReport": "imports.events",
-    "TrfExport": "trf_export",
-    "unmerge_player": "merge",
-    "void_game": "games",
+    "TrfExport": "reading.exports",
+    "unmerge_player": "register.merge",
+    "void_game": "corrections.games",
 }
 
 __all__ = [

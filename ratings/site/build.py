@@ -64,8 +64,9 @@ from ratings import __version__, sealing
 from ratings.errors import OutputFileError, PeriodError
 from ratings.io import published
 from ratings.rules import INACTIVE_MONTHS
-from ratings.service import publish as data
-from ratings.service.common import get_config, list_name
+from ratings.service.reading import publish as data
+from ratings.service.shared.config import get_config
+from ratings.service.shared.text import list_name
 from ratings.site import chart, pool, svg_chart
 from ratings.site.assets import VEGA, VEGA_LICENSE, write_assets
 from ratings.site.calculators import write_calculators

@@ -20,7 +20,7 @@ import json
 from collections.abc import Sequence
 from decimal import Decimal
 
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 
 __all__ = ["LIST_COLUMNS", "SCHEMA_VERSION", "JsonTexts", "dumps", "list_json", "player_json"]
 

@@ -10,8 +10,8 @@ from collections.abc import Iterable
 from ratings import sealing
 from ratings.io.csv_out import CsvWriter
 from ratings.io.fide_txt import fide_txt_line, fide_txt_player, header_line
-from ratings.service import publish as data
-from ratings.service.reports import LIST_CSV_COLUMNS
+from ratings.service.reading import publish as data
+from ratings.service.reading.reports import LIST_CSV_COLUMNS
 
 __all__ = ["CSV_HEADER", "DownloadTexts", "list_csv", "list_txt", "sealed_csv"]
 

@@ -1,13 +1,13 @@
 """The norms reached in an event, for its page on the website (docs/TITLES.md): what
-:func:`ratings.service.norms.norms_reached` finds, as the template's rows."""
+:func:`ratings.service.titles.norms.norms_reached` finds, as the template's rows."""
 
 from __future__ import annotations
 
 from sqlalchemy.orm import Session
 
-from ratings.service import publish as data
-from ratings.service.norm_reads import EventRows, NormByeRow, NormGameRow, NormReads
-from ratings.service.norms import norms_reached
+from ratings.service.reading import publish as data
+from ratings.service.titles.norms import norms_reached
+from ratings.service.titles.reads import EventRows, NormByeRow, NormGameRow, NormReads
 
 __all__ = ["event_norm_rows", "event_rows"]
 

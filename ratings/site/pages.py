@@ -16,7 +16,7 @@ import jinja2
 from markupsafe import Markup, escape
 
 from ratings import __version__
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 from ratings.site.data_json import JsonTexts
 from ratings.site.downloads import DownloadTexts
 from ratings.site.output import SiteFolder
@@ -165,7 +165,7 @@ class Pages:
     def _rated_in(self, e: data.SiteEvent) -> tuple[str, str]:
         """The labels of the first and last periods that rate an event's games (the same for
         all but an event longer than 90 days), as the rate rated them
-        (:func:`ratings.service.publish.event_periods`); empty when this list has no such
+        (:func:`ratings.service.reading.publish.event_periods`); empty when this list has no such
         period."""
         labels = []
         for day in (e.rated_from, e.rated_to):

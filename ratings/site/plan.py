@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 from ratings.site.output import SiteFolder
 
 __all__ = [
@@ -47,7 +47,8 @@ _EVENT_FIELDS = tuple(f.name for f in dataclasses.fields(data.SiteEvent))
 
 def _rated_in(events: dict[int, data.SiteEvent], starts: list[dt.date]) -> set[int]:
     """The events whose games the periods starting on ``starts`` rate (an event's rating
-    periods as the rate rated them: :attr:`~ratings.service.publish.SiteEvent.rated_from`)."""
+    periods as the rate rated them:
+    :attr:`~ratings.service.reading.publish.SiteEvent.rated_from`)."""
     if not starts:
         return set()
     return {

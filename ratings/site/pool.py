@@ -18,7 +18,7 @@ from sqlalchemy.engine import Engine
 from ratings import files
 from ratings.db import SessionFactory, make_engine
 from ratings.errors import PeriodError
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 from ratings.site.output import SiteFolder
 from ratings.site.pages import Shared, environment
 from ratings.site.plan import Plan, period_key

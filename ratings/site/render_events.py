@@ -7,15 +7,15 @@ from collections.abc import Collection, Sequence
 from markupsafe import Markup
 from sqlalchemy.orm import Session
 
-from ratings.service import publish as data
-from ratings.service import tiebreaks
-from ratings.service.crosstable import CrossCell, crosstable
-from ratings.service.norm_reads import NormReads
-from ratings.service.tiebreaks import tiebreak_text
+from ratings import tiebreaks
+from ratings.service.reading import publish as data
+from ratings.service.reading.crosstable import CrossCell, crosstable
+from ratings.service.titles.reads import NormReads
 from ratings.site.cells import halves, trend
 from ratings.site.norms import event_norm_rows
 from ratings.site.pages import Pages
 from ratings.site.rows import crosstable_game, crosstable_games, crosstable_row
+from ratings.tiebreaks import tiebreak_text
 
 __all__ = ["EventPages"]
 

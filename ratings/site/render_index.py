@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 from sqlalchemy.orm import Session
 
 from ratings.matching import fold, sort_key
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 from ratings.site.pages import Linked, Pages
 from ratings.site.search import fold_table
 

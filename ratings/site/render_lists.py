@@ -9,8 +9,8 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from ratings.rules import Period
-from ratings.service import publish as data
-from ratings.service.common import get_config
+from ratings.service.reading import publish as data
+from ratings.service.shared.config import get_config
 from ratings.site.cells import signed, trend
 from ratings.site.data_json import list_json
 from ratings.site.downloads import list_csv, list_txt, sealed_csv

@@ -13,9 +13,9 @@ from markupsafe import Markup
 from sqlalchemy.orm import Session
 
 from ratings.rules import SystemConfig
-from ratings.service import publish as data
-from ratings.service.common import get_config
-from ratings.service.rate_games import first_events
+from ratings.service.rating.games import first_events
+from ratings.service.reading import publish as data
+from ratings.service.shared.config import get_config
 from ratings.site import chart, first_rating, svg_chart
 from ratings.site.cells import blank, fraction, k_dr, score, signed, trend
 from ratings.site.data_json import player_json

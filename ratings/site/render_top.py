@@ -9,7 +9,7 @@ from collections.abc import Mapping, Sequence
 from sqlalchemy.orm import Session
 
 from ratings.io.csv_out import CsvWriter
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 from ratings.site import top_lists
 from ratings.site.pages import Pages
 

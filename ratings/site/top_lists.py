@@ -25,7 +25,7 @@ import functools
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from ratings.service import publish as data
+from ratings.service.reading import publish as data
 
 __all__ = [
     "AGE_CATEGORIES",
@@ -149,7 +149,7 @@ def improvers(
     pairs: Iterable[tuple[int, int, int]], register: dict[int, data.SitePlayer]
 ) -> list[Improver]:
     """The first :data:`TOP` improvers from ``pairs`` ``(player id, rating, base rating)``
-    given in descending order of gain (:func:`ratings.service.publish.rating_gains`): ties
+    given in descending order of gain (:func:`ratings.service.reading.publish.rating_gains`): ties
     by rating (higher first), name and id. Players not on the site's register are left out;
     the pairs are read only until the gain falls below the last one kept."""
     chosen: list[Improver] = []

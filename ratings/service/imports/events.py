@@ -4,7 +4,7 @@ create, the checks of dates and names, the report).
 The imports themselves are :mod:`ratings.service.imports.trf` and
 :mod:`ratings.service.imports.pgn`; their players go through the one pipeline
 (:mod:`ratings.service.imports.pipeline`, README.md#names-namesakes-and-merges); a stored
-event written back as TRF16 is :mod:`ratings.service.trf_export`. A file whose event (name,
+event written back as TRF16 is :mod:`ratings.service.reading.exports`. A file whose event (name,
 dates and players) is already stored is refused unless ``allow_duplicates``. Only a player
 created here takes data from the file: a matched player's register entry (entry rating
 included) is never changed.
@@ -51,9 +51,9 @@ from ratings.errors import (
 from ratings.io.notes import FileWarning
 from ratings.models import Bye, Event, Game, Import
 from ratings.names import clean_name, key_of_stored
-from ratings.service.identity import Question
 from ratings.service.imports.report import Matching
-from ratings.service.storing import history_error
+from ratings.service.rating.marks import history_error
+from ratings.service.register.identity import Question
 
 __all__ = [
     "EventSummary",

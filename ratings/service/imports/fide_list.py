@@ -91,18 +91,12 @@ from ratings.io.notes import FileWarning
 from ratings.matching import Facts, Kind, fold
 from ratings.models import Import, Player, RatingPeriod
 from ratings.names import clean_name, key_of_stored
-from ratings.service import audit
-from ratings.service.common import (
-    bulk_insert,
-    date_param,
-    fetch_all,
-    joining_list,
-    list_name,
-    mark_period,
-    to_date,
-)
 from ratings.service.imports.report import WHY, Matching, Taken
-from ratings.service.storing import check_not_imported, record_import
+from ratings.service.imports.storing import check_not_imported, record_import
+from ratings.service.rating.marks import joining_list, mark_period
+from ratings.service.shared import audit
+from ratings.service.shared.sql import bulk_insert, date_param, fetch_all, to_date
+from ratings.service.shared.text import list_name
 
 __all__ = [
     "FIELDS",
@@ -361,7 +355,7 @@ def _check_list_date(newest: dt.date | None, list_date: dt.date, file_name: str)
 
 class _Reading:
     """One pass over the file: matched players' new values collected, new players (``add``)
-    yielded as rows of ``players`` for :func:`ratings.service.common.bulk_insert`."""
+    yielded as rows of ``players`` for :func:`ratings.service.shared.sql.bulk_insert`."""
 
     def __init__(
         self,

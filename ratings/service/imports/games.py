@@ -17,21 +17,22 @@ from ratings.io.csv import GameRow
 from ratings.models import Event, Game, Import
 from ratings.names import key_of_stored
 from ratings.results import Result
-from ratings.service.common import bulk_insert, date_param, first_rated_start, game_label
-from ratings.service.dates import future_problem
-from ratings.service.identity import Decisions
 from ratings.service.imports.pipeline import Resolver, finish
-from ratings.service.rounds import RoundGame, round_problems
-from ratings.service.storing import (
+from ratings.service.imports.rounds import RoundGame, round_problems
+from ratings.service.imports.storing import (
     ImportReport,
     check_not_imported,
     first_rated_day,
-    history_error,
     insert_events,
     mark_touched,
     record_import,
     set_time_control,
 )
+from ratings.service.rating.marks import first_rated_start, history_error
+from ratings.service.register.identity import Decisions
+from ratings.service.shared.dates import future_problem
+from ratings.service.shared.sql import bulk_insert, date_param
+from ratings.service.shared.text import game_label
 
 
 def import_games(

@@ -16,9 +16,6 @@ from ratings.io.notes import FileWarning
 from ratings.io.pgn import PgnElo, PgnGame, parse_pgn
 from ratings.results import Result
 from ratings.rules import TimeControl
-from ratings.service.common import bulk_insert, date_param
-from ratings.service.dates import future_problem
-from ratings.service.identity import Decisions
 from ratings.service.imports.events import (
     EventSummary,
     PlayerMatch,
@@ -31,8 +28,8 @@ from ratings.service.imports.events import (
 )
 from ratings.service.imports.incoming import Incoming
 from ratings.service.imports.pipeline import Resolver, finish
-from ratings.service.rounds import RoundGame, round_problems
-from ratings.service.storing import (
+from ratings.service.imports.rounds import RoundGame, round_problems
+from ratings.service.imports.storing import (
     check_not_imported,
     content_hash,
     first_rated_day,
@@ -41,6 +38,9 @@ from ratings.service.storing import (
     record_import,
     set_time_control,
 )
+from ratings.service.register.identity import Decisions
+from ratings.service.shared.dates import future_problem
+from ratings.service.shared.sql import bulk_insert, date_param
 
 
 def import_pgn(

@@ -18,9 +18,9 @@ in this order:
 2. **Earlier in the file.** A name that came with a FIDE id earlier in the file is that
    player where it comes without one.
 3. **Decisions.** ``--match``, ``--match-file``, ``--new`` and the prompt's answers
-   (:class:`ratings.service.identity.Decisions`); each is kept as an alias when stored,
+   (:class:`ratings.service.register.identity.Decisions`); each is kept as an alias when stored,
    unless it would hand another live player's name over
-   (:func:`ratings.service.identity.screen_aliases`).
+   (:func:`ratings.service.register.identity.screen_aliases`).
 4. **The matcher** (:mod:`ratings.matching`): a certain answer is taken, an uncertain one is
    a question (asked once per folded name), none is a new player (``creates``) or an error
    (a games CSV registers nobody).
@@ -50,12 +50,20 @@ import sqlalchemy as sa
 from sqlalchemy.orm import InstrumentedAttribute, Session
 
 from ratings.errors import InputFileError, InputFileErrors
+from ratings.gc_pause import without_cycle_collection
 from ratings.io.notes import FileWarning
 from ratings.matching import Facts, Kind, Match, fold, is_sure_by_fide_id
 from ratings.models import Player
 from ratings.names import clean_name, key_of_stored
-from ratings.service.common import claim_players, joining_list, without_cycle_collection
-from ratings.service.identity import (
+from ratings.service.imports.incoming import (
+    Incoming,
+    NewPlayer,
+    is_fide_reference,
+    same_person_name,
+)
+from ratings.service.imports.report import WHY, Matching, Outcome, matching_of
+from ratings.service.rating.marks import joining_list
+from ratings.service.register.identity import (
     Decisions,
     Identities,
     MatchQuestionsError,
@@ -64,13 +72,7 @@ from ratings.service.identity import (
     screen_aliases,
     store_aliases,
 )
-from ratings.service.imports.incoming import (
-    Incoming,
-    NewPlayer,
-    is_fide_reference,
-    same_person_name,
-)
-from ratings.service.imports.report import WHY, Matching, Outcome, matching_of
+from ratings.service.shared.sql import claim_players
 
 __all__ = ["Resolver", "finish", "raise_all", "stop"]
 
@@ -444,7 +446,7 @@ class Resolver:
         return {p.key: pid for p, pid in zip(self.new, ids, strict=True)}
 
     def remember(self, session: Session, created: dict[int, int], import_id: int) -> None:
-        """Keep the decisions as aliases (:func:`ratings.service.identity.store_aliases`):
+        """Keep the decisions as aliases (:func:`ratings.service.register.identity.store_aliases`):
         :attr:`kept` the ones stored (name, player id, registered name), :attr:`unkept` why
         the others were not."""
         if not self.aliases:
@@ -471,7 +473,7 @@ class Resolver:
 
 def _keys(names: dict[int, str]) -> tuple[dict[int, str], defaultdict[str, list[int]]]:
     """Each player's name key, and the players of each key (a world-size register: paused
-    cycle collection, as :func:`ratings.service.identity.load_identities`)."""
+    cycle collection, as :func:`ratings.service.register.identity.load_identities`)."""
     keys = {pid: key_of_stored(name) for pid, name in names.items()}
     by_name: defaultdict[str, list[int]] = defaultdict(list)
     for pid, key in keys.items():

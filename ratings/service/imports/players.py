@@ -25,25 +25,14 @@ from ratings.errors import InputFileError, InvalidInputError
 from ratings.io.csv import PlayerRow
 from ratings.matching import Facts, Kind
 from ratings.models import Player
-from ratings.service.common import (
-    bulk_insert,
-    date_param,
-    first_rated_start,
-    joining_list,
-    mark_from_first_listing,
-    merged_record,
-)
-from ratings.service.dates import future_birth_problem
-from ratings.service.identity import (
-    Decisions,
-    Identities,
-    Question,
-    load_identities,
-    screen_aliases,
-    store_aliases,
-)
 from ratings.service.imports.pipeline import stop
 from ratings.service.imports.report import WHY, Outcome, matching_of
+from ratings.service.imports.storing import (
+    ImportReport,
+    check_not_imported,
+    earlier_import,
+    record_import,
+)
 from ratings.service.imports.updates import (
     EVIDENCE_FIELDS,
     Corrected,
@@ -52,13 +41,19 @@ from ratings.service.imports.updates import (
     sheet_values,
     would_change,
 )
-from ratings.service.register import ENTRY_FIELDS, told_apart
-from ratings.service.storing import (
-    ImportReport,
-    check_not_imported,
-    earlier_import,
-    record_import,
+from ratings.service.rating.marks import first_rated_start, joining_list, mark_from_first_listing
+from ratings.service.register.identity import (
+    Decisions,
+    Identities,
+    Question,
+    load_identities,
+    screen_aliases,
+    store_aliases,
 )
+from ratings.service.register.lookup import merged_record
+from ratings.service.register.players import ENTRY_FIELDS, told_apart
+from ratings.service.shared.dates import future_birth_problem
+from ratings.service.shared.sql import bulk_insert, date_param
 
 
 def _row_facts(row: PlayerRow) -> Facts:

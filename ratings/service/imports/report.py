@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from ratings.service.identity import Question
+from ratings.service.register.identity import Question
 
 __all__ = ["HOW", "TAKEN", "WHY", "Decided", "Matching", "Outcome", "Taken", "matching_of"]
 
@@ -66,7 +66,7 @@ class Outcome:
     how: str
     """One of :data:`HOW`."""
     why: str = ""
-    """For :data:`TAKEN`: why he was taken (:data:`ratings.service.storing.WHY`, or the
+    """For :data:`TAKEN`: why he was taken (:data:`ratings.service.imports.storing.WHY`, or the
     alias)."""
     source: str = ""
     """For a decision: ``match``, ``prompt`` or ``new``."""

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
-from ratings import limits
+from ratings import limits, tiebreaks
 from ratings.errors import (
     InputFileError,
     LimitError,
@@ -21,10 +21,6 @@ from ratings.io.notes import FileWarning
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf
 from ratings.limits import TITLES
 from ratings.models import Event
-from ratings.service import tiebreaks
-from ratings.service.common import bulk_insert, date_param
-from ratings.service.dates import future_problem
-from ratings.service.identity import Decisions
 from ratings.service.imports.events import (
     EventSummary,
     PlayerMatch,
@@ -37,7 +33,7 @@ from ratings.service.imports.events import (
 )
 from ratings.service.imports.incoming import Incoming, NewPlayer
 from ratings.service.imports.pipeline import Resolver, finish
-from ratings.service.storing import (
+from ratings.service.imports.storing import (
     check_not_imported,
     content_hash,
     first_rated_day,
@@ -46,6 +42,9 @@ from ratings.service.storing import (
     record_import,
     set_time_control,
 )
+from ratings.service.register.identity import Decisions
+from ratings.service.shared.dates import future_problem
+from ratings.service.shared.sql import bulk_insert, date_param
 
 TRF_NAME_WIDTH = 33
 """The TRF's name column (columns 15-47): a name that fills it may have been cut."""

@@ -14,10 +14,10 @@ from sqlalchemy.orm import Session
 from ratings.errors import InputFileError, RatingsError
 from ratings.io.csv import PlayerRow
 from ratings.models import Correction, Player
-from ratings.service import audit
 from ratings.service.imports.pipeline import raise_all
-from ratings.service.register import Birth, edit_player
-from ratings.service.storing import PlayerChange
+from ratings.service.imports.storing import PlayerChange
+from ratings.service.register.players import Birth, edit_player
+from ratings.service.shared import audit
 
 __all__ = [
     "EVIDENCE_FIELDS",

@@ -1,0 +1,9 @@
+"""Rating: the rater (:mod:`.rate`, its period plan :mod:`.plan`, the standings between
+periods :mod:`.state`, the games each period selects :mod:`.games`, the rows it writes and
+carries :mod:`.carry`), the periods a correction marks (:mod:`.marks`), an event's given
+period (:mod:`.periods`), the superseded lists (:mod:`.supersede`), the withdrawn ones
+(:mod:`.unrate`), the seals of published lists (:mod:`.seals`), PostgreSQL's bulk paths
+(:mod:`.postgres`) and the rebuild that rates the stored inputs afresh (:mod:`.rebuild`).
+
+May import: :mod:`ratings.service.shared` only.
+"""
