@@ -7,16 +7,32 @@ from __future__ import annotations
 import itertools
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from ratings.site.output import SiteFolder
+from ratings.errors import OutputFileError
 
-__all__ = ["ENTRY_PAGES", "Staged", "commit"]
+__all__ = ["ENTRY_PAGES", "Placed", "Staged", "commit"]
 
 ENTRY_PAGES = ("calculators.html", "events.html", "players.html", "index.html")
 """The pages a visitor starts from, renamed into place after every other page, in this
 order (``index.html`` last)."""
+
+
+class Placed(Protocol):
+    """What :func:`commit` asks of a folder being written
+    (:class:`ratings.site.output.SiteFolder`): a protocol, so that this module need not
+    import the one that calls it."""
+
+    state: str
+
+    @property
+    def built_beside(self) -> bool: ...
+
+    def rename(self, phase: int) -> None: ...
+
+    def complete(self) -> None: ...
+
+    def cannot(self, exc: OSError, verb: str = ...) -> OutputFileError: ...
 
 
 class Staged:
@@ -71,10 +87,11 @@ class Staged:
             )
 
 
-def commit(folders: Sequence[SiteFolder]) -> None:
-    """Put the sites written into ``folders`` in place (each :meth:`SiteFolder.finish`
-    ran without committing): the sites of one publish, the lists' sites inside the
-    standard one first and the folder that holds them last.
+def commit(folders: Sequence[Placed]) -> None:
+    """Put the sites written into ``folders`` in place (each
+    :meth:`~ratings.site.output.SiteFolder.finish` ran without committing): the sites of
+    one publish, the lists' sites inside the standard one first and the folder that holds
+    them last.
 
     At every moment every link resolves: first the pages that are new to their folder
     (nothing links to them yet), then the new sites built beside their folder (each
