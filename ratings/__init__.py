@@ -11,209 +11,77 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from ratings.public import PUBLIC
+
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from ratings.errors import (
-        AmbiguousPlayerError,
-        DatabaseError,
-        DuplicateImportError,
-        InputFileError,
-        InputFileErrors,
-        InvalidInputError,
-        LimitError,
-        PeriodError,
-        PlayerNotFoundError,
-        RatingsError,
-        SchemaOutOfDateError,
-    )
-    from ratings.library import (
-        create_database,
-        open_session,
-    )
-    from ratings.results import (
-        Result,
-    )
-    from ratings.rules import (
-        Period,
-        RulesError,
-        SystemConfig,
-        system_config,
-    )
-    from ratings.service import (
-        Birth,
-        Card,
-        CardLine,
-        ChangedRating,
-        HistoryRow,
-        ImportReport,
-        ListRow,
-        Performance,
-        RateReport,
-        RatingList,
-        Taken,
-        TournamentReport,
-        TrfExport,
-        add_game,
-        add_player,
-        card,
-        check_not_imported,
-        content_hash,
-        create_settings,
-        edit_game,
-        edit_player,
-        export_trf,
-        find_players,
-        get_config,
-        get_game,
-        get_player,
-        history,
-        import_games,
-        import_pgn,
-        import_players,
-        import_trf,
-        list_players,
-        merge_players,
-        parse_period,
-        performance,
-        plan_merge,
-        preview,
-        rating_list,
-        unmerge_player,
-        void_game,
-    )
-    from ratings.service.rating.rate import rate
+    from ratings.errors import AmbiguousPlayerError as AmbiguousPlayerError
+    from ratings.errors import DatabaseError as DatabaseError
+    from ratings.errors import DuplicateImportError as DuplicateImportError
+    from ratings.errors import InputFileError as InputFileError
+    from ratings.errors import InputFileErrors as InputFileErrors
+    from ratings.errors import InvalidInputError as InvalidInputError
+    from ratings.errors import LimitError as LimitError
+    from ratings.errors import PeriodError as PeriodError
+    from ratings.errors import PlayerNotFoundError as PlayerNotFoundError
+    from ratings.errors import RatingsError as RatingsError
+    from ratings.errors import SchemaOutOfDateError as SchemaOutOfDateError
+    from ratings.library import create_database as create_database
+    from ratings.library import open_session as open_session
+    from ratings.results import Result as Result
+    from ratings.rules.base import RulesError as RulesError
+    from ratings.rules.system import Period as Period
+    from ratings.rules.system import SystemConfig as SystemConfig
+    from ratings.rules.system import system_config as system_config
+    from ratings.service.corrections.games import add_game as add_game
+    from ratings.service.corrections.games import edit_game as edit_game
+    from ratings.service.corrections.games import get_game as get_game
+    from ratings.service.corrections.games import void_game as void_game
+    from ratings.service.imports.events import TournamentReport as TournamentReport
+    from ratings.service.imports.games import import_games as import_games
+    from ratings.service.imports.pgn import import_pgn as import_pgn
+    from ratings.service.imports.players import import_players as import_players
+    from ratings.service.imports.report import Taken as Taken
+    from ratings.service.imports.storing import ImportReport as ImportReport
+    from ratings.service.imports.storing import check_not_imported as check_not_imported
+    from ratings.service.imports.storing import content_hash as content_hash
+    from ratings.service.imports.trf import import_trf as import_trf
+    from ratings.service.rating.marks import parse_period as parse_period
+    from ratings.service.rating.rate import RateReport as RateReport
+    from ratings.service.rating.rate import rate as rate
+    from ratings.service.rating.supersede import ChangedRating as ChangedRating
+    from ratings.service.reading.exports import TrfExport as TrfExport
+    from ratings.service.reading.exports import export_trf as export_trf
+    from ratings.service.reading.reports import Card as Card
+    from ratings.service.reading.reports import CardLine as CardLine
+    from ratings.service.reading.reports import HistoryRow as HistoryRow
+    from ratings.service.reading.reports import ListRow as ListRow
+    from ratings.service.reading.reports import Performance as Performance
+    from ratings.service.reading.reports import RatingList as RatingList
+    from ratings.service.reading.reports import card as card
+    from ratings.service.reading.reports import history as history
+    from ratings.service.reading.reports import performance as performance
+    from ratings.service.reading.reports import preview as preview
+    from ratings.service.reading.reports import rating_list as rating_list
+    from ratings.service.register.lookup import find_players as find_players
+    from ratings.service.register.lookup import get_player as get_player
+    from ratings.service.register.merge import merge_players as merge_players
+    from ratings.service.register.merge import plan_merge as plan_merge
+    from ratings.service.register.merge import unmerge_player as unmerge_player
+    from ratings.service.register.players import Birth as Birth
+    from ratings.service.register.players import add_player as add_player
+    from ratings.service.register.players import edit_player as edit_player
+    from ratings.service.register.players import list_players as list_players
+    from ratings.service.shared.config import create_settings as create_settings
+    from ratings.service.shared.config import get_config as get_config
 
-_EXPORTS = {
-    "AmbiguousPlayerError": "ratings.errors",
-    "Birth": "ratings.service",
-    "Card": "ratings.service",
-    "CardLine": "ratings.service",
-    "ChangedRating": "ratings.service",
-    "DatabaseError": "ratings.errors",
-    "DuplicateImportError": "ratings.errors",
-    "HistoryRow": "ratings.service",
-    "ImportReport": "ratings.service",
-    "Taken": "ratings.service",
-    "InputFileError": "ratings.errors",
-    "InputFileErrors": "ratings.errors",
-    "InvalidInputError": "ratings.errors",
-    "LimitError": "ratings.errors",
-    "ListRow": "ratings.service",
-    "Performance": "ratings.service",
-    "Period": "ratings.rules",
-    "PeriodError": "ratings.errors",
-    "PlayerNotFoundError": "ratings.errors",
-    "RateReport": "ratings.service",
-    "RatingList": "ratings.service",
-    "RatingsError": "ratings.errors",
-    "Result": "ratings.results",
-    "RulesError": "ratings.rules",
-    "SchemaOutOfDateError": "ratings.errors",
-    "SystemConfig": "ratings.rules",
-    "TournamentReport": "ratings.service",
-    "TrfExport": "ratings.service",
-    "add_game": "ratings.service",
-    "add_player": "ratings.service",
-    "card": "ratings.service",
-    "check_not_imported": "ratings.service",
-    "content_hash": "ratings.service",
-    "create_database": "ratings.library",
-    "create_settings": "ratings.service",
-    "edit_game": "ratings.service",
-    "edit_player": "ratings.service",
-    "export_trf": "ratings.service",
-    "find_players": "ratings.service",
-    "get_config": "ratings.service",
-    "get_game": "ratings.service",
-    "get_player": "ratings.service",
-    "history": "ratings.service",
-    "import_games": "ratings.service",
-    "import_pgn": "ratings.service",
-    "import_players": "ratings.service",
-    "import_trf": "ratings.service",
-    "list_players": "ratings.service",
-    "merge_players": "ratings.service",
-    "open_session": "ratings.library",
-    "parse_period": "ratings.service",
-    "performance": "ratings.service",
-    "plan_merge": "ratings.service",
-    "preview": "ratings.service",
-    "rate": "ratings.service.rating.rate",
-    "rating_list": "ratings.service",
-    "system_config": "ratings.rules",
-    "unmerge_player": "ratings.service",
-    "void_game": "ratings.service",
-}
-"""Public name -> the module that defines it."""
-
-__all__ = [
-    "AmbiguousPlayerError",
-    "Birth",
-    "Card",
-    "CardLine",
-    "ChangedRating",
-    "DatabaseError",
-    "DuplicateImportError",
-    "HistoryRow",
-    "ImportReport",
-    "InputFileError",
-    "InputFileErrors",
-    "InvalidInputError",
-    "LimitError",
-    "ListRow",
-    "Performance",
-    "Period",
-    "PeriodError",
-    "PlayerNotFoundError",
-    "RateReport",
-    "RatingList",
-    "RatingsError",
-    "Result",
-    "RulesError",
-    "SchemaOutOfDateError",
-    "SystemConfig",
-    "Taken",
-    "TournamentReport",
-    "TrfExport",
-    "__version__",
-    "add_game",
-    "add_player",
-    "card",
-    "check_not_imported",
-    "content_hash",
-    "create_database",
-    "create_settings",
-    "edit_game",
-    "edit_player",
-    "export_trf",
-    "find_players",
-    "get_config",
-    "get_game",
-    "get_player",
-    "history",
-    "import_games",
-    "import_pgn",
-    "import_players",
-    "import_trf",
-    "list_players",
-    "merge_players",
-    "open_session",
-    "parse_period",
-    "performance",
-    "plan_merge",
-    "preview",
-    "rate",
-    "rating_list",
-    "system_config",
-    "unmerge_player",
-    "void_game",
-]
+__all__ = ["__version__", *sorted(PUBLIC)]
 
 
 def __getattr__(name: str) -> Any:
     """The public names, imported from their module on first use (PEP 562)."""
-    module = _EXPORTS.get(name)
+    module = PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module 'ratings' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)

@@ -1,9 +1,9 @@
 """Use cases. Every function takes a Session first and never commits: the caller (the CLI)
 owns the transaction, so a command either fully happens or changes nothing.
 
-The names below are loaded on first use, from the module that defines them (so that a
-command imports only the use cases it runs: ``ratings list`` needs neither the PGN reader
-nor the merge).
+The public names (:data:`ratings.public.SERVICE`) are loaded on first use, from their
+module (so that a command imports only the use cases it runs: ``ratings list`` needs
+neither the PGN reader nor the merge).
 
 The use cases live in domain packages, each importing only the ones before it (a test walks
 the imports, tests/test_architecture.py); docs/DESIGN.md#the-service-by-domain draws them:
@@ -23,36 +23,26 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Any
 
+from ratings.public import SERVICE
+
 if TYPE_CHECKING:
     from ratings.service.corrections.games import add_game as add_game
     from ratings.service.corrections.games import edit_game as edit_game
     from ratings.service.corrections.games import get_game as get_game
     from ratings.service.corrections.games import void_game as void_game
-    from ratings.service.imports.events import (
-        TournamentReport as TournamentReport,
-    )
-    from ratings.service.imports.games import (
-        import_games as import_games,
-    )
-    from ratings.service.imports.pgn import (
-        import_pgn as import_pgn,
-    )
-    from ratings.service.imports.players import (
-        import_players as import_players,
-    )
-    from ratings.service.imports.report import (
-        Taken as Taken,
-    )
+    from ratings.service.imports.events import TournamentReport as TournamentReport
+    from ratings.service.imports.games import import_games as import_games
+    from ratings.service.imports.pgn import import_pgn as import_pgn
+    from ratings.service.imports.players import import_players as import_players
+    from ratings.service.imports.report import Taken as Taken
     from ratings.service.imports.storing import ImportReport as ImportReport
     from ratings.service.imports.storing import check_not_imported as check_not_imported
     from ratings.service.imports.storing import content_hash as content_hash
-    from ratings.service.imports.trf import (
-        import_trf as import_trf,
-    )
+    from ratings.service.imports.trf import import_trf as import_trf
     from ratings.service.rating.marks import parse_period as parse_period
-    from ratings.service.rating.rate import ChangedRating as ChangedRating
     from ratings.service.rating.rate import RateReport as RateReport
     from ratings.service.rating.rate import rate as rate
+    from ratings.service.rating.supersede import ChangedRating as ChangedRating
     from ratings.service.reading.exports import TrfExport as TrfExport
     from ratings.service.reading.exports import export_trf as export_trf
     from ratings.service.reading.reports import Card as Card
@@ -82,100 +72,14 @@ if TYPE_CHECKING:
 # the package's `rate` to the module, so the function is bound now, once and for all
 from ratings.service.rating.rate import rate as rate
 
-_LAZY: dict[str, str] = {
-    # name: the module of ratings.service that defines it
-    "add_game": "corrections.games",
-    "add_player": "register.players",
-    "Birth": "register.players",
-    "Card": "reading.reports",
-    "card": "reading.reports",
-    "CardLine": "reading.reports",
-    "ChangedRating": "rating.rate",
-    "check_not_imported": "imports.storing",
-    "content_hash": "imports.storing",
-    "create_settings": "shared.config",
-    "edit_game": "corrections.games",
-    "edit_player": "register.players",
-    "export_trf": "reading.exports",
-    "find_players": "register.lookup",
-    "get_config": "shared.config",
-    "get_game": "corrections.games",
-    "get_player": "register.lookup",
-    "history": "reading.reports",
-    "HistoryRow": "reading.reports",
-    "import_games": "imports.games",
-    "import_pgn": "imports.pgn",
-    "import_players": "imports.players",
-    "import_trf": "imports.trf",
-    "ImportReport": "imports.storing",
-    "Taken": "imports.report",
-    "list_players": "register.players",
-    "ListRow": "reading.reports",
-    "merge_players": "register.merge",
-    "parse_period": "rating.marks",
-    "Performance": "reading.reports",
-    "performance": "reading.reports",
-    "plan_merge": "register.merge",
-    "preview": "reading.reports",
-    "RateReport": "rating.rate",
-    "rating_list": "reading.reports",
-    "RatingList": "reading.reports",
-    "TournamentReport": "imports.events",
-    "TrfExport": "reading.exports",
-    "unmerge_player": "register.merge",
-    "void_game": "corrections.games",
-}
-
-__all__ = [
-    "Birth",
-    "Card",
-    "CardLine",
-    "ChangedRating",
-    "HistoryRow",
-    "ImportReport",
-    "ListRow",
-    "Performance",
-    "RateReport",
-    "RatingList",
-    "Taken",
-    "TournamentReport",
-    "TrfExport",
-    "add_game",
-    "add_player",
-    "card",
-    "check_not_imported",
-    "content_hash",
-    "create_settings",
-    "edit_game",
-    "edit_player",
-    "export_trf",
-    "find_players",
-    "get_config",
-    "get_game",
-    "get_player",
-    "history",
-    "import_games",
-    "import_pgn",
-    "import_players",
-    "import_trf",
-    "list_players",
-    "merge_players",
-    "parse_period",
-    "performance",
-    "plan_merge",
-    "preview",
-    "rate",
-    "rating_list",
-    "unmerge_player",
-    "void_game",
-]
+__all__ = sorted(SERVICE)
 
 
 def __getattr__(name: str) -> Any:
     """A public name, or a submodule, loaded on first use (PEP 562)."""
-    module_name = _LAZY.get(name)
+    module_name = SERVICE.get(name)
     if module_name is not None:
-        value = getattr(importlib.import_module(f"ratings.service.{module_name}"), name)
+        value = getattr(importlib.import_module(module_name), name)
     else:
         try:
             value = importlib.import_module(f"ratings.service.{name}")
@@ -188,4 +92,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_LAZY})
+    return sorted({*globals(), *SERVICE})
