@@ -25,14 +25,22 @@ def module_name(path: Path, root: Path) -> str:
 
 
 def imported(
-    tree: ast.Module, name: str, is_package: bool, modules: Collection[str]
+    tree: ast.Module,
+    name: str,
+    is_package: bool,
+    modules: Collection[str],
+    type_checking: bool = False,
 ) -> Iterator[tuple[str, int]]:
     """Every module an import statement of ``tree`` names (``from a import b``: ``a.b``
-    when that is a module, else ``a``), with its line; ``TYPE_CHECKING`` blocks left out
-    (they are never run)."""
+    when that is a module, else ``a``), with its line; ``TYPE_CHECKING`` blocks only when
+    ``type_checking`` (they are never run, but a circle in types is still a circle)."""
     skip: set[int] = set()
     for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+        if (
+            not type_checking
+            and isinstance(node, ast.If)
+            and "TYPE_CHECKING" in ast.unparse(node.test)
+        ):
             skip.update(id(n) for n in ast.walk(node))
     package = name if is_package else name.rpartition(".")[0]
     for node in ast.walk(tree):
@@ -55,14 +63,16 @@ def imported(
                     yield target, node.lineno
 
 
-def import_graph(root: Path) -> dict[str, dict[str, int]]:
-    """Module -> {module of the package it imports: line}."""
+def import_graph(root: Path, type_checking: bool = False) -> dict[str, dict[str, int]]:
+    """Module -> {module of the package it imports: line} (``TYPE_CHECKING`` imports too
+    when ``type_checking``)."""
     paths = {module_name(p, root): p for p in sorted(root.rglob("*.py"))}
     graph: dict[str, dict[str, int]] = {}
     for name, path in paths.items():
         tree = ast.parse(path.read_text("utf-8"), str(path))
         edges: dict[str, int] = {}
-        for target, line in imported(tree, name, path.name == "__init__.py", paths):
+        is_package = path.name == "__init__.py"
+        for target, line in imported(tree, name, is_package, paths, type_checking):
             if target in paths and target != name:
                 edges.setdefault(target, line)
         graph[name] = edges
