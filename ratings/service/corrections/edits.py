@@ -124,7 +124,7 @@ def mark_event(session: Session, spans: Sequence[Span], first_game: dt.date | No
         mark_for_rerate(session, day)
 
 
-def edit_event(
+def edit_event(  # noqa: C901 (one branch per field an event edit corrects, each checked, logged and marked alike)
     session: Session,
     ref: str,
     *,

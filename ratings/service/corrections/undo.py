@@ -292,7 +292,7 @@ def _later_changes(
     return problems
 
 
-def _players_held(
+def _players_held(  # noqa: C901 (one branch per reason a player cannot go, so the refusal names them all)
     session: Session,
     item: Import,
     registered: Sequence[Any],

@@ -256,7 +256,7 @@ class _Register:
     merged-away record's id finds the player kept), their current values, and (for ``add``)
     the name keys of live players without a FIDE id."""
 
-    def __init__(self, session: Session, add: bool) -> None:
+    def __init__(self, session: Session, add: bool) -> None:  # noqa: C901 (one pass over the register's rows, sorted into the indexes the list is matched on)
         self.by_fide: dict[int, int] = {}
         self.values: dict[int, list[object]] = {}
         self.names: dict[int, str] = {}
@@ -501,7 +501,7 @@ class _Reading:
                 day_param if player.inactive else None, self.joins,
             )  # fmt: skip
 
-    def _refreshed(
+    def _refreshed(  # noqa: C901 (one branch per value FIDE's list refreshes, in the module docstring's order)
         self, pid: int, player: FideListPlayer, rating: int | None, k: int | None
     ) -> list[object]:
         """A registered player's values after the list (see the module docstring)."""

@@ -541,7 +541,7 @@ class _Printf:
 
 
 @contextmanager
-def _open_sqlite(
+def _open_sqlite(  # noqa: C901 (the guards a read-only query runs under, set up and torn down together)
     engine: Engine, query: str, clock: _Clock, batch_size: int, heap_limit: int | None
 ) -> Iterator[QueryStream]:
     with engine.connect() as conn:
