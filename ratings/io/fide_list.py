@@ -162,7 +162,7 @@ ZIP_FLOOR = 64 << 20
 
 
 RatingType = TimeControl
-"""FIDE's three rating lists: :class:`ratings.rules.TimeControl` itself (issue 15), so a
+"""FIDE's three rating lists: :class:`ratings.rules.TimeControl` itself, so a
 record's :meth:`FideListPlayer.rating_of` takes the list of an event or a game as it is."""
 
 

@@ -419,7 +419,7 @@ _SCHEMA_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_temp_maste
 _SCHEMA_COLUMNS = frozenset({"type", "name", "tbl_name", "rootpage", "sql"})
 _REFUSED_FUNCTIONS = {
     # with one argument it answers the address of a tokenizer in the library's memory, with
-    # two it installs the one at the address given (issue 31, item 11)
+    # two it installs the one at the address given
     "fts3_tokenizer": "fts3_tokenizer() (it reads and replaces the library's tokenizers)",
 }
 

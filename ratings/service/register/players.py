@@ -282,7 +282,7 @@ def add_player(
 ) -> Player:
     """Register a player. ``rating`` is the published rating the player brings, ``games``
     the rated games completed before; both count as published data (docs/RULES.md#k-factor-art-833).
-    The ``rapid_`` and ``blitz_`` ones are the same on those lists (issue 15).
+    The ``rapid_`` and ``blitz_`` ones are the same on those lists.
 
     :raises InvalidNameError: for a name no player may have (:func:`clean_name`).
     :param warnings: receives a line for each registered player of a close name (initials,
