@@ -4,7 +4,7 @@ FIDE writes a player's federation as a three-letter code, mostly the IOC's, with
 exceptions (``ENG``, ``SCO``, ``WLS``, ``GCI``, ``JCI``, ``IOM``, ``AHO``, ``KOS``, ``TPE``)
 and ``FID`` for players under the FIDE flag. Real tournament files also hold other
 things in that column: an Irish Krause file had club codes such as ``C.C``. An import keeps
-such a value as written and warns (issue 12); this list is how it knows.
+such a value as written and warns; this list is how it knows.
 
 Source: the federations on FIDE's rating site (https://ratings.fide.com/top_federations.phtml,
 as listed in lichess-org/lila ``modules/fide/src/main/Federation.scala``, which names that

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 
 # Alembic is imported by the functions that migrate or list revisions, not here: every command
 # checks the schema version (ensure_current), and importing Alembic took about half a second
-# of a fresh command's start (issue 16, item 4)
+# of a fresh command's start
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
 

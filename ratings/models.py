@@ -298,7 +298,7 @@ class Event(Base):
     after the closing date (art. 7.1.3). Its games still use the list in force at
     ``start_date``."""
     time_control: Mapped[str] = mapped_column(sa.String(8), server_default="standard")
-    """standard | rapid | blitz: the FIDE list that rates the event's games (issue 15)."""
+    """standard | rapid | blitz: the FIDE list that rates the event's games."""
     norm_exemption: Mapped[str | None] = mapped_column(sa.String(32))
     """The event's exemption from the foreign-opponent rules of a title norm (FIDE Title
     Regulations 1.4.3a-d): national_championship | national_team_championship | zonal |

@@ -26,7 +26,7 @@ and ``ratings sql`` explains what to run.
 The reader also holds what ``PUBLIC`` holds, and PostgreSQL lets ``PUBLIC`` run a few
 functions that write even inside a read-only transaction: large objects (``lo_create``,
 ``lo_from_bytea`` ...; rolled back with the transaction) and ``pg_logical_emit_message``
-(which wrote 50 MB of WAL from ``ratings sql``, issue 31, item 12). The upgrade revokes
+(which wrote 50 MB of WAL from ``ratings sql``). The upgrade revokes
 ``EXECUTE`` on those (:data:`WRITING_FUNCTIONS`) from ``PUBLIC`` in the database where it may
 (a superuser); where it may not, ``ratings sql`` warns and names the statement to run.
 """

@@ -6,7 +6,7 @@ report a view that is missing, extra or has other columns.
 ``migrations/env.py`` imports this module, which registers them. It is apart from
 :mod:`ratings.views` so that the commands that only read the views' names (every command
 checks the schema version; ``ratings sql`` grants the views) start without importing Alembic
-(issue 16, item 4: a fresh ``ratings history`` answers in under 1 s).
+(so that a fresh ``ratings history`` answers in under 1 s).
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ JOIN players AS p ON p.id = h.player_id
     ),
 )  # fmt: skip
 
-# --- revision 0002 (issue 13: exact audit columns, names a SQL user cannot misread) ---------
+# --- revision 0002 (exact audit columns, names a SQL user cannot misread) -------------------
 
 CURRENT_RATINGS_0002 = View(
     "current_ratings",
@@ -216,7 +216,7 @@ JOIN players AS o ON o.id = b.opponent_id
 """Every game from each player's side, as FIDE's calculation pages print it: the ratings
 used, D, S, PD, dR, K and K x dR as decimals (``ratings card``)."""
 
-# --- revision 0004 (issue 12: the inactive flag) ---------------------------------------------
+# --- revision 0004 (the inactive flag) -------------------------------------------------------
 
 _FLAG = """CASE WHEN p.sex = 'f' AND h.inactive THEN 'wi'
             WHEN p.sex = 'f' THEN 'w'
@@ -289,7 +289,7 @@ JOIN players AS p ON p.id = h.player_id
 )  # fmt: skip
 """Every published list, one row per player and period, with FIDE's flag."""
 
-# --- revision 0006 (issue 15: rapid and blitz, one list per time control) -------------------
+# --- revision 0006 (rapid and blitz, one list per time control) -----------------------------
 
 _ENTRY = """CASE tc.time_control WHEN 'rapid' THEN p.rapid_{0}
                             WHEN 'blitz' THEN p.blitz_{0} ELSE p.{0} END"""
@@ -414,7 +414,7 @@ JOIN players AS o ON o.id = b.opponent_id
 """Every game from each player's side, as ``RATING_CALCULATIONS_0002``, with the list the
 game's event is rated on (``events.time_control``)."""
 
-# --- revision 0007 (issue 16: the current lists read through the period's index) -----------
+# --- revision 0007 (the current lists read through the period's index) ---------------------
 
 _NEWEST_PERIOD = {
     "standard": "(SELECT id FROM rating_periods ORDER BY start_date DESC LIMIT 1)",

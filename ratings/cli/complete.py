@@ -1,4 +1,4 @@
-"""Shell completion (issue 11, item 12): click's own, with player and event names read from
+"""Shell completion: click's own, with player and event names read from
 the database.
 
 ``eval "$(_RATINGS_COMPLETE=bash_source ratings)"`` (zsh: ``zsh_source``, fish:

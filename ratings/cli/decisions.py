@@ -1,5 +1,5 @@
 """The options and the prompt with which an administrator tells an import who a file's
-players are (``--match``, ``--match-file``, ``--new``; issue 27, item 2).
+players are (``--match``, ``--match-file``, ``--new``).
 
 An import whose file holds players the matcher cannot tell for certain stops before writing
 (:class:`ratings.service.register.identity.MatchQuestionsError`). On a terminal, without ``--yes``,

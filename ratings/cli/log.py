@@ -1,4 +1,4 @@
-"""``ratings log``: every correction, with what it changed and why (issue 11, item 9)."""
+"""``ratings log``: every correction, with what it changed and why."""
 
 from __future__ import annotations
 

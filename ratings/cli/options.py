@@ -115,7 +115,7 @@ T = TypeVar("T")
 def confirmed(
     run: Callable[[bool], T], yes: bool, *, dry_run: bool = False
 ) -> tuple[T, EventMove | None]:
-    """Run a correction that may move an event's dates (issue 11, item 7): first without
+    """Run a correction that may move an event's dates: first without
     letting it (``run(False)``, rolled back if it would); then, said and confirmed (or with
     ``--yes``, or in a dry run, which asks nothing), letting it. Returns what ``run``
     returned and the move, if any."""

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ratings.site.build import PublishReport
 
 # ratings.site (Jinja2, vl-convert) is imported by the two commands that use it: every other
-# command starts without it (issue 16, item 4: a fresh 'ratings history' answers in under 1 s)
+# command starts without it (so that a fresh 'ratings history' answers in under 1 s)
 
 DB_OPTION = click.option(
     "--db",

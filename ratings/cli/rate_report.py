@@ -1,6 +1,7 @@
 """What ``rate`` (and ``rate --dry-run``, ``preview``) says a rate did: the periods rated and
 re-rated, every published rating a re-rate changed (old -> new) and every player it added
-to or withdrew from published lists, with the runs of periods (issue 28, item 3)."""
+to or withdrew from published lists, with the runs of periods: a published list changes
+only through a re-rate that says so."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``ratings settings [KEY VALUE]``: the rating system's settings (issue 28, item 9)."""
+"""``ratings settings [KEY VALUE]``: the rating system's settings."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``ratings unrate`` and ``ratings import undo``: the corrections that take back what was
-done in error (issue 11, items 6 and 8; issue 28, items 1 and 2)."""
+done in error."""
 
 from __future__ import annotations
 

@@ -62,7 +62,7 @@ PLAYER_COLUMNS = (
 """Columns of a players file, in the order the writer uses; only ``name`` is required."""
 
 PLAYER_LIST_COLUMNS = ("rapid_rating", "rapid_games", "blitz_rating", "blitz_games")
-"""Optional columns of a players file for the rapid and blitz lists (issue 15): entry rating
+"""Optional columns of a players file for the rapid and blitz lists: entry rating
 and games, checked as ``rating`` and ``games``; written with ``lists=True``."""
 
 PLAYER_ID_COLUMN = ("id",)
@@ -73,7 +73,7 @@ GAME_COLUMNS = ("date", "white", "black", "result", "event", "round")
 """Columns of a games file, in the order the writer uses."""
 
 GAME_LIST_COLUMNS = ("time_control",)
-"""Optional columns of a games file for the list of each game (issue 15): ``standard``,
+"""Optional columns of a games file for the list of each game: ``standard``,
 ``rapid`` or ``blitz`` in any case, blank for not given; written with ``lists=True``."""
 
 _PLAYER_READ = PLAYER_COLUMNS + PLAYER_LIST_COLUMNS + PLAYER_ID_COLUMN
@@ -88,7 +88,7 @@ _DATE_RE = re.compile(r"([0-9]{4})-([0-9]{2})-([0-9]{2})")
 _YEAR_RE = re.compile(r"[0-9]{4}")
 
 DATE_FORMATS = ("YYYY-MM-DD", "DD/MM/YYYY", "MM/DD/YYYY", "DD.MM.YYYY")
-"""How a file may write its dates (issue 28, item 15): ISO, the default, or as spreadsheets
+"""How a file may write its dates: ISO, the default, or as spreadsheets
 save them (``03/12/2026`` is 3 December in most of Europe and 12 March in the USA, so the
 caller says which); day and month may have one digit."""
 
@@ -398,7 +398,7 @@ def _records(
     """Yield every data record as :class:`_Cells`; file-level problems go to ``errors``.
 
     ``columns`` are the file's columns (named when the file is empty); ``optional`` more
-    columns it may have (issue 15's list columns), named only among the allowed ones.
+    columns it may have (the rapid and blitz list columns), named only among the allowed ones.
 
     Problems a caller records on a yielded record are added to ``errors`` when it asks for the
     next one. Header problems stop the reading: without a usable header, row checks are noise.

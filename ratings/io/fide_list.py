@@ -162,7 +162,7 @@ ZIP_FLOOR = 64 << 20
 
 
 RatingType = TimeControl
-"""FIDE's three rating lists: :class:`ratings.rules.TimeControl` itself (issue 15), so a
+"""FIDE's three rating lists: :class:`ratings.rules.TimeControl` itself, so a
 record's :meth:`FideListPlayer.rating_of` takes the list of an event or a game as it is."""
 
 
@@ -801,7 +801,7 @@ def _read_xml(
     return _read_xml_fast(stream, stream.read(prolog.end()), players)
 
 
-def _read_xml_fast(
+def _read_xml_fast(  # noqa: C901 (one streaming loop: each branch is a case of FIDE's XML, kept inline on the per-player path)
     stream: IO[bytes], prolog: bytes, players: _XmlPlayers
 ) -> Iterator[FideListPlayer]:
     """FIDE's regular XML, after its ``prolog`` (up to ``<playerslist>``), from decoded

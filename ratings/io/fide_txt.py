@@ -20,7 +20,7 @@ of its column, as in the files FIDE publishes. Columns (0-based, end exclusive):
 
 The header line is FIDE's, with ``SRtng`` or the list month (``list_date``) over the rating.
 
-``list_type`` (issue 15) chooses the list: standard (the default, the layout above), rapid or
+``list_type`` chooses the list: standard (the default, the layout above), rapid or
 blitz. FIDE's own ``rapid_rating_list.txt`` and ``blitz_rating_list.txt`` have exactly the
 standard list's columns and header (checked against lines of the August 2026 blitz file), so
 only the file's name tells them apart. Ours write every value at FIDE's position but label

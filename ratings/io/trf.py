@@ -804,7 +804,7 @@ def _birth(player: TrfPlayer) -> str:
     return ""
 
 
-def write_trf(t: TrfTournament) -> str:
+def write_trf(t: TrfTournament) -> str:  # noqa: C901 (each TRF record's column checks sit beside the record they guard)
     """The tournament as a TRF16 file (LF line endings) that :func:`parse_trf` reads back equal.
 
     Points are computed with standard scoring, and ranks follow from them. Raises

@@ -81,8 +81,8 @@ TABLE_MAX_DIFFERENCE = 735
 CURVE_PLACES = 9
 """Decimal places kept for a curve expected score: each game's E is computed to 28
 significant digits and kept in units of 10^-9, so that a period's sum of these units is exact
-and the change is rounded once (art. 8.3.4), as for the table. With four places (before
-issue 13) a few ratings moved by one point; at nine, a change can move only if K x sum(dR)
+and the change is rounded once (art. 8.3.4), as for the table. With four places (as E was
+once kept) a few ratings moved by one point; at nine, a change can move only if K x sum(dR)
 lies within n x K x 5e-10 of a half point."""
 TABLE_UNITS = 100
 """Units per point of the table method: PD and dR are exact hundredths (table 8.1.2)."""

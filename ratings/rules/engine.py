@@ -752,7 +752,7 @@ def _event_lists(
     return _EventLists(on_list, rule_set, excluding, seed_list)
 
 
-def _count_games(
+def _count_games(  # noqa: C901 (the per-game loop of a period: every way a game counts, decided in one pass)
     rules: _PeriodRules,
     standings: Mapping[int, Standing],
     games: Iterable[GameResult],

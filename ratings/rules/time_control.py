@@ -1,4 +1,4 @@
-"""Time controls: standard, rapid and blitz, FIDE's three rating lists (issue 15).
+"""Time controls: standard, rapid and blitz, FIDE's three rating lists.
 
 FIDE keeps one rating list per time control. Which list a game belongs to follows from the
 time each player has for 60 moves, increments included:

@@ -155,7 +155,7 @@ class SiteFolder:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _open(self) -> None:
+    def _open(self) -> None:  # noqa: C901 (every check on the target folder, made in order before anything is written)
         path = self.path
         if not os.path.lexists(path):
             if not path.parent.is_dir():

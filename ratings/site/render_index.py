@@ -1,4 +1,4 @@
-"""The way in to everyone (issue 30): ``players.html`` (every player the site has a page
+"""The way in to everyone: ``players.html`` (every player the site has a page
 for, rated or not, with the ratings of the newest lists), ``events.html`` (every event), the
 search box's index (``assets/players-index.js``) and a page for each merged-away record at
 its old address, pointing to the record it was merged into.

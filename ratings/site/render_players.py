@@ -228,7 +228,7 @@ class PlayerPages(Pages):
         )  # fmt: skip
 
     def _others(self, player_id: int) -> list[tuple[str, str, str]]:
-        """The same player's pages on the other lists of the site (issue 30): list, link,
+        """The same player's pages on the other lists of the site: list, link,
         rating there."""
         return [
             (

@@ -1,4 +1,4 @@
-"""A site's settings, kept in its folder (issue 28, item 11): the title and the list a
+"""A site's settings, kept in its folder: the title and the list a
 publish used, so that the next ``publish DIR`` without ``--title`` or ``--list`` publishes
 the same site (and rewrites only what changed).
 
@@ -45,7 +45,7 @@ class SiteSettings:
     title: str
     time_control: str
     """The list the site shows: standard, rapid or blitz; ``all``: every list published,
-    the standard one in DIR and the others in DIR/rapid and DIR/blitz (issue 30)."""
+    the standard one in DIR and the others in DIR/rapid and DIR/blitz."""
     show_birth_year: bool = False
     """``publish --show-birth-year``: the birth years are published (kept until
     ``--hide-birth-year``)."""

@@ -1,5 +1,5 @@
 """Corrections beyond one game: what a pending re-rate would change, events edited and
-voided (issue 11, items 8 and 10); ``unrate`` and ``import undo``:
+voided; ``unrate`` and ``import undo``:
 :mod:`ratings.service.corrections.undo`.
 
 Every function takes the session first and never commits. Each correction is written to the
@@ -85,9 +85,9 @@ def waiting(session: Session) -> set[str]:
 
 def touched(session: Session) -> str | None:
     """The earliest rated period this command marked for a re-rate, already marked before or
-    not: what ``This touches rated period P`` names (issue 11, item 10; issue 28, item 2:
-    not the earliest period some earlier correction marked, nor a later one when the earliest
-    was marked already). :func:`ratings.service.rating.marks.touched_period`."""
+    not: what ``This touches rated period P`` names (not the earliest period some earlier
+    correction marked, nor a later one when the earliest was marked already).
+    :func:`ratings.service.rating.marks.touched_period`."""
     return touched_period(session)
 
 
@@ -124,7 +124,7 @@ def mark_event(session: Session, spans: Sequence[Span], first_game: dt.date | No
         mark_for_rerate(session, day)
 
 
-def edit_event(
+def edit_event(  # noqa: C901 (one branch per field an event edit corrects, each checked, logged and marked alike)
     session: Session,
     ref: str,
     *,
@@ -139,17 +139,17 @@ def edit_event(
     late_ok: bool = False,
     norm_exemption: str | None = None,
 ) -> EventEdit:
-    """Correct an event's name, dates, period or time control (issue 11, item 8). New dates
+    """Correct an event's name, dates, period or time control. New dates
     must hold every game of the event; they decide the list its games use (start) and the
     period that rates them (end), so they mark the rated periods they touch, old and new.
 
     ``period`` (``YYYY-MM``; ``""``: back to the default) is the period whose list rates the
-    event when it was submitted for a later list (issue 12, item 3;
+    event when it was submitted for a later list (see
     :func:`ratings.service.rating.periods.change_rating_period`): not before the period of
     its end date, and under fide not beyond the third list after its end (art. 9.1) unless
     ``late_ok``; the rated periods from the earlier of the old and the new one are marked.
 
-    ``time_control`` (standard, rapid or blitz) is the list that rates its games (issue 15):
+    ``time_control`` (standard, rapid or blitz) is the list that rates its games:
     a change moves them from one list to the other, so it marks the rated periods of the
     event (each period is re-rated on every list, the one they leave and the one they join)
     and, like new dates, is a move (``allow_move``).
@@ -276,9 +276,9 @@ class VoidedEvent:
 
 
 def void_event(session: Session, ref: str, *, reason: str | None = None) -> VoidedEvent:
-    """Remove an event recorded in error, with its games, byes and their calculations
-    (issue 11, item 8); the rated period it touched is marked for a re-rate. Every removed
-    row goes to the corrections log, with ``reason``.
+    """Remove an event recorded in error, with its games, byes and their calculations;
+    the rated period it touched is marked for a re-rate. Every removed row goes to the
+    corrections log, with ``reason``.
 
     :raises InvalidInputError: for an unknown event (or a name several share).
     :raises PeriodError: when its period lies before the rating history.

@@ -1,4 +1,4 @@
-"""``ratings log``: the corrections log as a rating officer reads it (issue 11, item 9).
+"""``ratings log``: the corrections log as a rating officer reads it.
 
 Read-only: takes the session first and only reads.
 """

@@ -1,6 +1,6 @@
 """An event's dates decide how all its games are rated (docs/RULES.md#which-ratings-a-game-uses):
 the start picks the list they use, the end the period that rates them. So a correction of one game
-can move a whole event (issue 11, item 7: ``game edit 50 --date 2026-03-31`` pushed a February Swiss
+can move a whole event (a ``game edit 50 --date 2026-03-31`` pushed a February Swiss
 into March, and 27 published ratings changed). This module works out the event's dates after a
 change to its games and describes the move, so that the command can say so and ask first.
 

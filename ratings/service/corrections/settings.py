@@ -1,5 +1,4 @@
-"""``ratings settings [KEY VALUE]``: the rating system's settings, read and changed (issue 28,
-item 9).
+"""``ratings settings [KEY VALUE]``: the rating system's settings, read and changed.
 
 The settings row (``settings``, made by ``ratings init``) holds the system and its choices:
 the closing days of art. 7.1.3, a fixed K instead of art. 8.3.3's, the start rating of the

@@ -1,4 +1,4 @@
-"""``ratings import undo``: remove what one import added (issue 11, item 8).
+"""``ratings import undo``: remove what one import added.
 
 An import of games (games CSV, TRF, PGN) added events, their games and byes, and may have
 registered players and stored aliases (the decisions it was given: ``--match``, ``--new``,
@@ -292,7 +292,7 @@ def _later_changes(
     return problems
 
 
-def _players_held(
+def _players_held(  # noqa: C901 (one branch per reason a player cannot go, so the refusal names them all)
     session: Session,
     item: Import,
     registered: Sequence[Any],
@@ -443,7 +443,7 @@ def _plan(
 
 
 def undo_import(session: Session, import_id: int, *, reason: str | None = None) -> UndoPlan:
-    """Remove what import ``import_id`` added (issue 11, item 8; issue 28, item 1): its
+    """Remove what import ``import_id`` added: its
     events with their games (those added by hand too), byes and calculations, the players
     it registered and the aliases it stored. The removed players' rows on published lists
     go to ``superseded_ratings`` (``withdrawn``; the next re-rate reports them). The rated

@@ -1,5 +1,4 @@
-"""``ratings import fide-list FILE``: refresh the register from FIDE's rating list (issue 12,
-item 2).
+"""``ratings import fide-list FILE``: refresh the register from FIDE's rating list.
 
 FIDE publishes every player's standard rating, the K-factor for the next period, birth year,
 sex, titles and federation on its monthly list (:mod:`ratings.io.fide_list` reads the TXT and
@@ -12,9 +11,9 @@ import takes:
 * the **K FIDE published** into ``players.fide_k`` with the list's date in
   ``players.fide_k_list``: for the period that list starts it is the player's K (art. 8.3.3
   as FIDE applied it; :func:`ratings.rules.standing_k`), it settles an unknown count of
-  prior games (issue 12, item 1), and K 10 sets the permanent K=10 flag (``players.k10``)
+  prior games, and K 10 sets the permanent K=10 flag (``players.k10``)
   while 20 or 40 clears it (FIDE's K 10 means a published rating has reached 2400);
-* the same for the **rapid and blitz lists** (issue 15, item 3), each on its own, when the
+* the same for the **rapid and blitz lists**, each on its own, when the
   file holds them (FIDE's combined TXT or XML list; a single-list file leaves them alone):
   the list's published rating as ``rapid_entry_rating`` (``blitz_entry_rating``) for a
   player no rapid (blitz) list here holds yet, FIDE's K as ``rapid_fide_k``
@@ -256,7 +255,7 @@ class _Register:
     merged-away record's id finds the player kept), their current values, and (for ``add``)
     the name keys of live players without a FIDE id."""
 
-    def __init__(self, session: Session, add: bool) -> None:
+    def __init__(self, session: Session, add: bool) -> None:  # noqa: C901 (one pass over the register's rows, sorted into the indexes the list is matched on)
         self.by_fide: dict[int, int] = {}
         self.values: dict[int, list[object]] = {}
         self.names: dict[int, str] = {}
@@ -501,7 +500,7 @@ class _Reading:
                 day_param if player.inactive else None, self.joins,
             )  # fmt: skip
 
-    def _refreshed(
+    def _refreshed(  # noqa: C901 (one branch per value FIDE's list refreshes, in the module docstring's order)
         self, pid: int, player: FideListPlayer, rating: int | None, k: int | None
     ) -> list[object]:
         """A registered player's values after the list (see the module docstring)."""
@@ -857,7 +856,7 @@ def _mark(
     k_changed: bool,
 ) -> str | None:
     """Mark the oldest rated period whose inputs the changes alter; returns its label, if any
-    (issue 28, item 16: only the periods whose inputs changed, never a re-rate that can change
+    (only the periods whose inputs changed, never a re-rate that can change
     nothing).
 
     * A new K=10 flag of the register, for a player on a list here, matters only when it

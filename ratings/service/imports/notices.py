@@ -1,4 +1,4 @@
-"""What imports and ``rate`` remind the administrator of (issue 12, items 1 and 9)."""
+"""What imports and ``rate`` remind the administrator of."""
 
 from __future__ import annotations
 

@@ -190,8 +190,7 @@ def set_time_control(session: Session, lists: Mapping[int, str]) -> None:
 
 def first_rated_day(start: dt.date, end: dt.date) -> dt.date:
     """The day whose period is the first to rate an event's games: its end date, or for an
-    event longer than 90 days (rated game by game, in the period each was played) its start
-    (issue 12, item 9)."""
+    event longer than 90 days (rated game by game, in the period each was played) its start."""
     return start if is_long_event(start, end) else end
 
 

@@ -93,7 +93,7 @@ def mark_period(session: Session, period: RatingPeriod) -> RatingPeriod:
 def touched_period(session: Session) -> str | None:
     """The earliest rated period that this unit of work (one command) marked for a re-rate,
     whether or not an earlier correction had marked it already: what ``This touches rated
-    period P`` names (issue 28, item 2). None when it marked none."""
+    period P`` names. None when it marked none."""
     touched: dict[dt.date, str] = session.info.get(_TOUCHED, {})
     return touched[min(touched)] if touched else None
 

@@ -1,5 +1,5 @@
 """An event's rating period: the list FIDE rates it on, when that is a later one than its end
-date gives (issue 12, item 3).
+date gives.
 
 FIDE rates an event on the list it was submitted for: in FIDE's published calculations an
 event played 21-30 August was rated on the October list, one played 13-15 February on the

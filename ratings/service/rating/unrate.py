@@ -1,4 +1,4 @@
-"""``ratings unrate``: withdraw rated periods (issue 11, item 6).
+"""``ratings unrate``: withdraw rated periods.
 
 A period rated by mistake (a game dated 2027 instead of 2026 made ``rate`` publish lists up
 to 2027-12) is withdrawn with every rated period after it, newest first. The values its list
@@ -75,7 +75,7 @@ def periods_from(session: Session, label: str) -> list[RatingPeriod]:
 
 def unrate(session: Session, label: str, *, reason: str | None = None) -> Withdrawn:
     """Withdraw the rated period ``label`` (``YYYY-MM``) and every rated period after it,
-    newest first (issue 11, item 6).
+    newest first.
 
     Each period's published rows are kept in ``superseded_ratings`` as ``withdrawn`` (the
     new values NULL), as a re-rate keeps a row it drops, with the period's label; earlier

@@ -1,4 +1,4 @@
-"""What is stored, with the ids the corrections take (issue 11, item 8): games, events (with
+"""What is stored, with the ids the corrections take: games, events (with
 an event's crosstable), imports.
 
 Read-only: every function takes the session first and only reads.
@@ -167,7 +167,7 @@ class EventInfo:
     period_rated: bool
     """Whether that period has been rated (its list published)."""
     time_control: str
-    """The list that rates its games: standard, rapid or blitz (issue 15)."""
+    """The list that rates its games: standard, rapid or blitz."""
     games: int
     rated_games: int
     byes: int

@@ -419,7 +419,7 @@ _SCHEMA_TABLES = frozenset({"sqlite_master", "sqlite_schema", "sqlite_temp_maste
 _SCHEMA_COLUMNS = frozenset({"type", "name", "tbl_name", "rootpage", "sql"})
 _REFUSED_FUNCTIONS = {
     # with one argument it answers the address of a tokenizer in the library's memory, with
-    # two it installs the one at the address given (issue 31, item 11)
+    # two it installs the one at the address given
     "fts3_tokenizer": "fts3_tokenizer() (it reads and replaces the library's tokenizers)",
 }
 
@@ -541,7 +541,7 @@ class _Printf:
 
 
 @contextmanager
-def _open_sqlite(
+def _open_sqlite(  # noqa: C901 (the guards a read-only query runs under, set up and torn down together)
     engine: Engine, query: str, clock: _Clock, batch_size: int, heap_limit: int | None
 ) -> Iterator[QueryStream]:
     with engine.connect() as conn:

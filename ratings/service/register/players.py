@@ -282,7 +282,7 @@ def add_player(
 ) -> Player:
     """Register a player. ``rating`` is the published rating the player brings, ``games``
     the rated games completed before; both count as published data (docs/RULES.md#k-factor-art-833).
-    The ``rapid_`` and ``blitz_`` ones are the same on those lists (issue 15).
+    The ``rapid_`` and ``blitz_`` ones are the same on those lists.
 
     :raises InvalidNameError: for a name no player may have (:func:`clean_name`).
     :param warnings: receives a line for each registered player of a close name (initials,
@@ -346,7 +346,7 @@ def entry_lists(fields: Iterable[str | None]) -> tuple[str, ...] | None:
     return tuple(sorted({f.split("_", 1)[0] for f in found}))
 
 
-def edit_player(
+def edit_player(  # noqa: C901 (one branch per editable field, each checked and logged the same way)
     session: Session,
     ref: str | Player,
     *,

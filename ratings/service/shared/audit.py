@@ -1,4 +1,4 @@
-"""The corrections log: every correction writes what it changed, append-only (issue 11, item 9).
+"""The corrections log: every correction writes what it changed, append-only.
 
 Every command that corrects stored data (``game edit``/``void``, ``player edit``, ``player
 merge``/``unmerge``, ``event edit``/``void``, ``import undo``, ``unrate``, ``settings``) calls
@@ -62,7 +62,7 @@ class Action(enum.StrEnum):
     UNRATE = "unrate"
     """``unrate``: rated periods withdrawn."""
     SETTINGS_EDIT = "settings_edit"
-    """``settings KEY VALUE``: a setting of the rating system changed (issue 28, item 9)."""
+    """``settings KEY VALUE``: a setting of the rating system changed."""
 
 
 # the schema's CHECK and this enum say the same
@@ -176,7 +176,7 @@ _RECORDED = "ratings.recorded_changes"
 
 def recorded(session: Session) -> list[Change]:
     """The changes this unit of work (one command) wrote to the log, in order: what a
-    correcting command prints, old -> new (issue 28, item 2)."""
+    correcting command prints, old -> new."""
     return list(session.info.get(_RECORDED, []))
 
 

@@ -1,4 +1,4 @@
-"""Game dates after today (issue 11, item 6): one check for every input path.
+"""Game dates after today: one check for every input path.
 
 A game is recorded once it has been played, so a date after today is almost always a typo
 (``2027`` for ``2026``), and a typo that ``rate`` would turn into a year of empty lists.

@@ -1,7 +1,7 @@
 """What the norm checks of an event read (docs/TITLES.md): its games and byes, the register's
 norm columns of its players, and the standard list in force on a day.
 :mod:`ratings.service.titles.norms`
-reads them for one event; a site's event pages (issue 30) hand over the games and byes their
+reads them for one event; a site's event pages hand over the games and byes their
 page has read, and share one :class:`NormReads` for the lists, so that a publish reads each
 list's ratings of a player once instead of once per event."""
 
@@ -78,7 +78,7 @@ def read_event_rows(session: Session, event_id: int) -> EventRows:
 
 
 class NormReads:
-    """The reads the norm checks of many events share (a site's event pages, issue 30): the
+    """The reads the norm checks of many events share (a site's event pages): the
     list dates, read once, and each list's ratings of the players already asked for, so that
     an event reads only its players that an earlier event did not. The ratings of the
     :data:`_KEPT_LISTS` lists asked for last are kept (events come in about the order they
