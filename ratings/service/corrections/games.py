@@ -14,8 +14,14 @@ from ratings.models import Correction, Event, Game, Player, RatingBreakdown
 from ratings.results import Result
 from ratings.rules import is_long_event
 from ratings.service.corrections.logged import game_lines, game_text
-from ratings.service.corrections.moves import EventMoveError, event_move, follow_games, games_span
-from ratings.service.rating.marks import history_error, mark_for_rerate
+from ratings.service.corrections.moves import (
+    EventMoveError,
+    event_move,
+    follow_games,
+    games_span,
+    mark_days,
+)
+from ratings.service.rating.marks import history_error
 from ratings.service.rating.periods import check_given_period
 from ratings.service.register.lookup import get_player
 from ratings.service.shared import audit
@@ -90,12 +96,7 @@ def _refresh_event(
         days.add(min(old[0], event.start_date))
     if event.rating_period is not None:  # rated whole in the period it was given
         days = {event.rating_period}
-    for day in days:
-        problem = history_error(session, day)
-        if problem:
-            raise PeriodError(problem)
-    for day in sorted(days):
-        mark_for_rerate(session, day)
+    mark_days(session, days)
     session.flush()
 
 
