@@ -118,6 +118,7 @@ from typing import IO, NamedTuple
 
 from ratings import limits
 from ratings.errors import InputFileError, InputFileErrors, LimitError
+from ratings.io.fide_txt import FIDE_PLAYER_LABELS
 from ratings.io.notes import FileWarning
 from ratings.rules import TimeControl
 
@@ -234,12 +235,7 @@ _SLOTS = {RatingType.STANDARD: 0, RatingType.RAPID: 1, RatingType.BLITZ: 2}
 
 # the canonical keys of a record's values, and their TXT labels / XML tags
 _TXT_LABELS = {
-    "ID": "fide_id",
-    "Name": "name",
-    "Fed": "federation",
-    "Sex": "sex",
-    "Tit": "title",
-    "WTit": "women_title",
+    **FIDE_PLAYER_LABELS,
     "OTit": "other_titles",
     "FOA": "foa_title",
     "SRtng": "standard_rating",
