@@ -585,14 +585,7 @@ def players_in_periods(
 ) -> set[int]:
     """Players with a rated game (a breakdown row) on the list ``time_control`` in any of
     ``period_ids``."""
-    return _ids_found(
-        session,
-        period_ids,
-        lambda chunk: _of_list(
-            sa.select(RatingBreakdown.player_id).where(RatingBreakdown.period_id.in_(chunk)),
-            time_control,
-        ),
-    )
+    return _card_holders(session, RatingBreakdown.period_id, period_ids, time_control)
 
 
 def opponents_of(
@@ -600,12 +593,19 @@ def opponents_of(
 ) -> set[int]:
     """Players whose cards on the list ``time_control`` name one of ``player_ids`` as an
     opponent."""
+    return _card_holders(session, RatingBreakdown.opponent_id, player_ids, time_control)
+
+
+def _card_holders(
+    session: Session, column: Any, ids: Collection[int], time_control: str
+) -> set[int]:
+    """Players with a breakdown row on the list ``time_control`` whose ``column`` is one of
+    ``ids``."""
     return _ids_found(
         session,
-        player_ids,
+        ids,
         lambda chunk: _of_list(
-            sa.select(RatingBreakdown.player_id).where(RatingBreakdown.opponent_id.in_(chunk)),
-            time_control,
+            sa.select(RatingBreakdown.player_id).where(column.in_(chunk)), time_control
         ),
     )
 
