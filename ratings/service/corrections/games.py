@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -16,6 +17,7 @@ from ratings.rules import is_long_event
 from ratings.service.corrections.logged import game_lines, game_text
 from ratings.service.corrections.moves import (
     EventMoveError,
+    Span,
     event_move,
     follow_games,
     games_span,
@@ -57,11 +59,25 @@ def _event_for(
     return event
 
 
+@dataclass(frozen=True, slots=True)
+class _EventDates:
+    """An event as a change to its games found it: its dates and its games' first and last
+    day."""
+
+    event: Event
+    old: Span
+    """The event's dates."""
+    before: Span | None
+    """Its games' first and last day (None: no game)."""
+
+    @classmethod
+    def before_change(cls, session: Session, event: Event) -> _EventDates:
+        return cls(event, (event.start_date, event.end_date), games_span(session, event.id))
+
+
 def _refresh_event(
     session: Session,
-    event: Event,
-    old: tuple[dt.date, dt.date],
-    before: tuple[dt.date, dt.date] | None,
+    dates: _EventDates,
     *,
     allow_move: bool,
     confirm_any: bool,
@@ -72,8 +88,7 @@ def _refresh_event(
     lists the
     change touches; refuse a change that reaches before the rating history.
 
-    :param old: the event's dates before the change.
-    :param before: its games' first and last day before the change.
+    :param dates: the event's dates and its games' span before the change.
     :param allow_move: False: a change of the event's dates raises
         :class:`~ratings.service.corrections.moves.EventMoveError` (any change with ``confirm_any``,
         else one that sends its games to another period or list), with the session's work
@@ -81,6 +96,8 @@ def _refresh_event(
     :param game_days: the changed game's days, old and new (an event longer than 90 days
         rates each game in the period it was played).
     """
+    session.flush()
+    event, old, before = dates.event, dates.old, dates.before
     event.start_date, event.end_date = follow_games(old, before, games_span(session, event.id))
     check_given_period(get_config(session), event)
     if not allow_move and (event.start_date, event.end_date) != old:
@@ -142,7 +159,7 @@ def add_game(
     if time_control is not None:
         time_control = rules.time_control(time_control).value
     event = _event_for(session, event_name, played_on, label, time_control)
-    old, before = (event.start_date, event.end_date), games_span(session, event.id)
+    dates = _EventDates.before_change(session, event)
     game = Game(
         event_id=event.id,
         round=round,
@@ -153,12 +170,9 @@ def add_game(
         rateable=result.is_played,
     )
     session.add(game)
-    session.flush()
     _refresh_event(
         session,
-        event,
-        old,
-        before,
+        dates,
         allow_move=allow_move,
         confirm_any=False,
         game_days=(played_on,),
@@ -248,7 +262,7 @@ def edit_game(
     new_round = clean_text(round, limits.MAX_ROUND_LENGTH, "round")
     game = get_game(session, game_id)
     event = session.get_one(Event, game.event_id)
-    old, before = (event.start_date, event.end_date), games_span(session, event.id)
+    dates = _EventDates.before_change(session, event)
     old_day = game.played_on
     # a game's date moves its event: ask when other games follow it (any change of the
     # dates), or when its own event goes to another period or list
@@ -273,12 +287,9 @@ def edit_game(
     if all(getattr(game, f) == value for f, value in was.items()):
         # nothing to write, log or re-rate (seen: a no-op edit marked its period)
         raise NothingChangedError(f"game {game.id} unchanged: it already has these values")
-    session.flush()
     _refresh_event(
         session,
-        event,
-        old,
-        before,
+        dates,
         allow_move=allow_move,
         confirm_any=bool(others),
         game_days=(old_day, game.played_on),
@@ -288,7 +299,7 @@ def edit_game(
         for f, value in was.items()
         if getattr(game, f) != value
     ]
-    changes += _date_lines(event, old)
+    changes += _date_lines(event, dates.old)
     if changes:
         audit.record(session, audit.Action.GAME_EDIT, *changes, reason=reason)
     return game
@@ -317,7 +328,7 @@ def void_game(
     audit.check_reason(reason)
     game = get_game(session, game_id)
     event = session.get_one(Event, game.event_id)
-    old, before = (event.start_date, event.end_date), games_span(session, event.id)
+    dates = _EventDates.before_change(session, event)
     removed = game_lines(game)
     old_end = event.end_date
     problem = history_error(session, old_end)
@@ -325,12 +336,9 @@ def void_game(
         raise PeriodError(problem)
     session.execute(sa.delete(RatingBreakdown).where(RatingBreakdown.game_id == game.id))
     session.delete(game)
-    session.flush()
     _refresh_event(
         session,
-        event,
-        old,
-        before,
+        dates,
         allow_move=allow_move,
         confirm_any=True,
         game_days=(game.played_on,),
@@ -339,7 +347,7 @@ def void_game(
         session,
         audit.Action.GAME_VOID,
         *removed,
-        *_date_lines(event, old),
+        *_date_lines(event, dates.old),
         reason=reason,
     )
     return game
