@@ -117,9 +117,9 @@ from types import TracebackType
 from typing import IO, NamedTuple
 
 from ratings import limits
-from ratings.errors import InputFileError, InputFileErrors, LimitError
+from ratings.errors import InputFileError, LimitError
 from ratings.io.fide_txt import FIDE_PLAYER_LABELS
-from ratings.io.notes import FileWarning
+from ratings.io.notes import FileWarning, hand_over
 from ratings.rules import TimeControl
 
 __all__ = [
@@ -319,10 +319,7 @@ class _Problems:
                 FileWarning(self.filename, None, f"{self.more_warnings} more warnings not listed")
             )
             self.more_warnings = 0
-        if len(self.errors) == 1:
-            raise self.errors[0]
-        if self.errors:
-            raise InputFileErrors(self.errors)
+        hand_over(self.errors, None)
 
 
 class _BadValue(Exception):
