@@ -183,17 +183,21 @@ _SUFFIXES = frozenset({"jr", "sr", "jnr", "snr", "ii", "iii", "iv"})
 ``Smith, John Jr``)."""
 
 
+def _spellings(name: str) -> list[str]:
+    """A name that is not ASCII transliterated: plainly, and with the German/Nordic
+    spellings of its letters when it has any."""
+    folded = unicodedata.normalize("NFKC", name).casefold()
+    texts = [_ascii(folded)]
+    if not _DIGRAPH_LETTERS.isdisjoint(folded):
+        texts.append(_ascii(folded.translate(_DIGRAPHS)))
+    return texts
+
+
 def _roles(name: str) -> set[tuple[tuple[str, ...], tuple[str, ...]]]:
     """A ``Surname, Given`` name as (surname words, given words), sorted, in each folded
     form (plain, German/Nordic spellings, particles glued within the surname). Two names
     with commas are one name only if some form of each agrees in both parts."""
-    if name.isascii():
-        texts = [name]
-    else:
-        folded = unicodedata.normalize("NFKC", name).casefold()
-        texts = [_ascii(folded)]
-        if not _DIGRAPH_LETTERS.isdisjoint(folded):
-            texts.append(_ascii(folded.translate(_DIGRAPHS)))
+    texts = [name] if name.isascii() else _spellings(name)
     out: set[tuple[tuple[str, ...], tuple[str, ...]]] = set()
     for text in texts:
         surname, given = _parts(text)
@@ -251,13 +255,8 @@ def fold(name: str) -> Folded:
     >>> "mueller jan" in fold("Müller, Jan").keys
     True
     """
-    if name.isascii():  # nearly every name of FIDE's list: no transliteration, no digraphs
-        texts = [name]
-    else:
-        folded = unicodedata.normalize("NFKC", name).casefold()
-        texts = [_ascii(folded)]
-        if not _DIGRAPH_LETTERS.isdisjoint(folded):
-            texts.append(_ascii(folded.translate(_DIGRAPHS)))
+    # nearly every name of FIDE's list: no transliteration, no digraphs
+    texts = [name] if name.isascii() else _spellings(name)
     words = _words(texts[0])
     if not words:
         return Folded((), (), ())

@@ -261,11 +261,17 @@ def read_players_csv(
                     id=player_id,
                 )
             )
+    return _every_row(rows, errors, filename, "player")
+
+
+def _every_row(rows: list[T], errors: list[InputFileError], filename: str, what: str) -> list[T]:
+    """The rows of a file read to its end: every problem found raised together, and a file
+    with no ``what`` below its header refused."""
     if errors:
         raise InputFileErrors(errors)
     if not rows:
         raise InputFileErrors(
-            [InputFileError(filename, None, "no player below the header row: nothing to import")]
+            [InputFileError(filename, None, f"no {what} below the header row: nothing to import")]
         )
     return rows
 
@@ -321,13 +327,7 @@ def read_games_csv(data: bytes, filename: str, *, date_format: str = "YYYY-MM-DD
                     time_control=game_list,
                 )
             )
-    if errors:
-        raise InputFileErrors(errors)
-    if not rows:
-        raise InputFileErrors(
-            [InputFileError(filename, None, "no game below the header row: nothing to import")]
-        )
-    return rows
+    return _every_row(rows, errors, filename, "game")
 
 
 class _Cells:

@@ -117,8 +117,9 @@ from types import TracebackType
 from typing import IO, NamedTuple
 
 from ratings import limits
-from ratings.errors import InputFileError, InputFileErrors, LimitError
-from ratings.io.notes import FileWarning
+from ratings.errors import InputFileError, LimitError
+from ratings.io.fide_txt import FIDE_PLAYER_LABELS
+from ratings.io.notes import FileWarning, hand_over
 from ratings.rules import TimeControl
 
 __all__ = [
@@ -234,12 +235,7 @@ _SLOTS = {RatingType.STANDARD: 0, RatingType.RAPID: 1, RatingType.BLITZ: 2}
 
 # the canonical keys of a record's values, and their TXT labels / XML tags
 _TXT_LABELS = {
-    "ID": "fide_id",
-    "Name": "name",
-    "Fed": "federation",
-    "Sex": "sex",
-    "Tit": "title",
-    "WTit": "women_title",
+    **FIDE_PLAYER_LABELS,
     "OTit": "other_titles",
     "FOA": "foa_title",
     "SRtng": "standard_rating",
@@ -323,10 +319,7 @@ class _Problems:
                 FileWarning(self.filename, None, f"{self.more_warnings} more warnings not listed")
             )
             self.more_warnings = 0
-        if len(self.errors) == 1:
-            raise self.errors[0]
-        if self.errors:
-            raise InputFileErrors(self.errors)
+        hand_over(self.errors, None)
 
 
 class _BadValue(Exception):

@@ -205,14 +205,20 @@ def fide_txt_line(
     )
 
 
-# header tokens -> our field; the rating column is the token after FOA (or OTit)
-_ALIASES = {
+FIDE_PLAYER_LABELS = {
     "ID": "fide_id",
     "Name": "name",
     "Fed": "federation",
     "Sex": "sex",
     "Tit": "title",
     "WTit": "women_title",
+}
+"""The labels of a FIDE TXT list's player columns and the field each holds (the ratings,
+games and K are labelled by list)."""
+
+# header tokens -> our field; the rating column is the token after FOA (or OTit)
+_ALIASES = {
+    **FIDE_PLAYER_LABELS,
     "Gms": "games",
     "SGm": "games",
     "RGm": "games",  # a rapid or blitz list (format_fide_txt's list_type); in a combined

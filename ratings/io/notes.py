@@ -4,15 +4,18 @@ An error (:class:`~ratings.errors.InputFileError`) refuses the whole file; a war
 information the user should see (a round date that cannot be read, a federation code that is
 not FIDE's, a declared total that does not add up), printed to stderr as
 ``Warning: FILE:LINE: field: problem`` while the import goes on and exits 0.
+
+The errors a parser found go to its caller's list, or are raised (:func:`hand_over`).
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ratings.errors import format_location
+from ratings.errors import InputFileError, InputFileErrors, format_location
 
-__all__ = ["FileWarning"]
+__all__ = ["FileWarning", "hand_over"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,3 +33,14 @@ class FileWarning:
 
     def __str__(self) -> str:
         return format_location(self.filename, self.line, self.field, self.problem)
+
+
+def hand_over(found: Sequence[InputFileError], errors: list[InputFileError] | None) -> None:
+    """Give a parser's problems to ``errors`` when the caller collects them (it reports them
+    with its own), else raise them: one as itself, several as :class:`InputFileErrors`."""
+    if errors is not None:
+        errors.extend(found)
+    elif len(found) == 1:
+        raise found[0]
+    elif found:
+        raise InputFileErrors(found)

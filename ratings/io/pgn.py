@@ -42,7 +42,8 @@ from typing import Any, TypeVar
 import chess.pgn
 
 from ratings import limits
-from ratings.errors import InputFileError, InputFileErrors, LimitError
+from ratings.errors import InputFileError, LimitError
+from ratings.io.notes import hand_over
 from ratings.results import Result
 from ratings.rules import InvalidTimeControlError, TimeControl, pgn_time_control
 
@@ -397,12 +398,7 @@ def parse_pgn(
                 "it was cut short",
             )
         )
-    if errors is not None:
-        errors.extend(problems)
-    elif len(problems) == 1:
-        raise problems[0]
-    elif problems:
-        raise InputFileErrors(problems)
+    hand_over(problems, errors)
     return PgnImport(
         tuple(games),
         skipped_unfinished=unfinished,

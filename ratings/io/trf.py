@@ -69,8 +69,8 @@ from datetime import date
 from typing import Any, TypeVar
 
 from ratings import limits
-from ratings.errors import InputFileError, InputFileErrors, LimitError
-from ratings.io.notes import FileWarning
+from ratings.errors import InputFileError, LimitError
+from ratings.io.notes import FileWarning, hand_over
 from ratings.results import Result
 
 __all__ = [
@@ -754,12 +754,7 @@ def parse_trf(
     parser = _Parser(filename)
     tournament = parser.parse(data)
     found = sorted(parser.errors, key=lambda e: e.line or 0)
-    if errors is not None:
-        errors.extend(found)
-    elif len(found) == 1:
-        raise found[0]
-    elif found:
-        raise InputFileErrors(found)
+    hand_over(found, errors)
     return tournament
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import enum
 from datetime import date, datetime
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from typing import TypeVar
 
 # --------------------------------------------------------------------------------------------
 # Errors
@@ -229,11 +230,23 @@ class System(enum.Enum):
 
 def _expected_method(method: ExpectedMethod | str) -> ExpectedMethod:
     """Accept an :class:`ExpectedMethod` or its value; raise :class:`UnknownMethodError`."""
-    if isinstance(method, ExpectedMethod):
-        return method
+    return member_of(
+        ExpectedMethod,
+        method,
+        UnknownMethodError,
+        "unknown expected-score method (use table or curve)",
+    )
+
+
+_E = TypeVar("_E", bound=enum.Enum)
+
+
+def member_of(kind: type[_E], value: _E | str, error: type[RulesError], unknown: str) -> _E:
+    """Accept a member of the enum ``kind`` or its value; raise ``error`` with the message
+    ``unknown: value`` for anything else."""
+    if isinstance(value, kind):
+        return value
     try:
-        return ExpectedMethod(method)
+        return kind(value)
     except ValueError:
-        raise UnknownMethodError(
-            f"unknown expected-score method (use table or curve): {method!r}"
-        ) from None
+        raise error(f"{unknown}: {value!r}") from None

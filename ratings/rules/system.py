@@ -20,6 +20,7 @@ from ratings.rules.base import (
     _check_date,
     _check_k,
     _expected_method,
+    member_of,
 )
 from ratings.rules.editions import ListRules, RatingAdjustment, adjustment_for, list_rules_for
 from ratings.rules.expected import UNCAPPED, RuleSet, rules_for
@@ -168,14 +169,9 @@ class SystemConfig:
 
 def _system(system: System | str) -> System:
     """Accept a :class:`System` or its value; raise :class:`UnknownSystemError`."""
-    if isinstance(system, System):
-        return system
-    try:
-        return System(system)
-    except ValueError:
-        raise UnknownSystemError(
-            f"unknown rating system (use fide, club or elo): {system!r}"
-        ) from None
+    return member_of(
+        System, system, UnknownSystemError, "unknown rating system (use fide, club or elo)"
+    )
 
 
 def _check_period_months(months: object) -> int:

@@ -17,7 +17,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import limits, rules
-from ratings.errors import InvalidInputError, PeriodError
+from ratings.errors import InvalidInputError
 from ratings.models import (
     Bye,
     Game,
@@ -32,8 +32,9 @@ from ratings.service.corrections.moves import (
     Span,
     event_move,
     games_span,
+    mark_days,
 )
-from ratings.service.rating.marks import history_error, mark_for_rerate, touched_period
+from ratings.service.rating.marks import touched_period
 from ratings.service.rating.periods import (
     change_rating_period,
     check_rating_period,
@@ -116,12 +117,7 @@ def mark_event(session: Session, spans: Sequence[Span], first_game: dt.date | No
     days = {end for _, end in spans}
     if first_game is not None and any(rules.is_long_event(*span) for span in spans):
         days.add(first_game)
-    for day in days:
-        problem = history_error(session, day)
-        if problem:
-            raise PeriodError(problem)
-    for day in sorted(days):
-        mark_for_rerate(session, day)
+    mark_days(session, days)
 
 
 def edit_event(  # noqa: C901 (one branch per field an event edit corrects, each checked, logged and marked alike)

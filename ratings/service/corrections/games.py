@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -14,8 +15,15 @@ from ratings.models import Correction, Event, Game, Player, RatingBreakdown
 from ratings.results import Result
 from ratings.rules import is_long_event
 from ratings.service.corrections.logged import game_lines, game_text
-from ratings.service.corrections.moves import EventMoveError, event_move, follow_games, games_span
-from ratings.service.rating.marks import history_error, mark_for_rerate
+from ratings.service.corrections.moves import (
+    EventMoveError,
+    Span,
+    event_move,
+    follow_games,
+    games_span,
+    mark_days,
+)
+from ratings.service.rating.marks import history_error
 from ratings.service.rating.periods import check_given_period
 from ratings.service.register.lookup import get_player
 from ratings.service.shared import audit
@@ -51,11 +59,25 @@ def _event_for(
     return event
 
 
+@dataclass(frozen=True, slots=True)
+class _EventDates:
+    """An event as a change to its games found it: its dates and its games' first and last
+    day."""
+
+    event: Event
+    old: Span
+    """The event's dates."""
+    before: Span | None
+    """Its games' first and last day (None: no game)."""
+
+    @classmethod
+    def before_change(cls, session: Session, event: Event) -> _EventDates:
+        return cls(event, (event.start_date, event.end_date), games_span(session, event.id))
+
+
 def _refresh_event(
     session: Session,
-    event: Event,
-    old: tuple[dt.date, dt.date],
-    before: tuple[dt.date, dt.date] | None,
+    dates: _EventDates,
     *,
     allow_move: bool,
     confirm_any: bool,
@@ -66,8 +88,7 @@ def _refresh_event(
     lists the
     change touches; refuse a change that reaches before the rating history.
 
-    :param old: the event's dates before the change.
-    :param before: its games' first and last day before the change.
+    :param dates: the event's dates and its games' span before the change.
     :param allow_move: False: a change of the event's dates raises
         :class:`~ratings.service.corrections.moves.EventMoveError` (any change with ``confirm_any``,
         else one that sends its games to another period or list), with the session's work
@@ -75,6 +96,8 @@ def _refresh_event(
     :param game_days: the changed game's days, old and new (an event longer than 90 days
         rates each game in the period it was played).
     """
+    session.flush()
+    event, old, before = dates.event, dates.old, dates.before
     event.start_date, event.end_date = follow_games(old, before, games_span(session, event.id))
     check_given_period(get_config(session), event)
     if not allow_move and (event.start_date, event.end_date) != old:
@@ -90,12 +113,7 @@ def _refresh_event(
         days.add(min(old[0], event.start_date))
     if event.rating_period is not None:  # rated whole in the period it was given
         days = {event.rating_period}
-    for day in days:
-        problem = history_error(session, day)
-        if problem:
-            raise PeriodError(problem)
-    for day in sorted(days):
-        mark_for_rerate(session, day)
+    mark_days(session, days)
     session.flush()
 
 
@@ -141,7 +159,7 @@ def add_game(
     if time_control is not None:
         time_control = rules.time_control(time_control).value
     event = _event_for(session, event_name, played_on, label, time_control)
-    old, before = (event.start_date, event.end_date), games_span(session, event.id)
+    dates = _EventDates.before_change(session, event)
     game = Game(
         event_id=event.id,
         round=round,
@@ -152,12 +170,9 @@ def add_game(
         rateable=result.is_played,
     )
     session.add(game)
-    session.flush()
     _refresh_event(
         session,
-        event,
-        old,
-        before,
+        dates,
         allow_move=allow_move,
         confirm_any=False,
         game_days=(played_on,),
@@ -247,7 +262,7 @@ def edit_game(
     new_round = clean_text(round, limits.MAX_ROUND_LENGTH, "round")
     game = get_game(session, game_id)
     event = session.get_one(Event, game.event_id)
-    old, before = (event.start_date, event.end_date), games_span(session, event.id)
+    dates = _EventDates.before_change(session, event)
     old_day = game.played_on
     # a game's date moves its event: ask when other games follow it (any change of the
     # dates), or when its own event goes to another period or list
@@ -272,12 +287,9 @@ def edit_game(
     if all(getattr(game, f) == value for f, value in was.items()):
         # nothing to write, log or re-rate (seen: a no-op edit marked its period)
         raise NothingChangedError(f"game {game.id} unchanged: it already has these values")
-    session.flush()
     _refresh_event(
         session,
-        event,
-        old,
-        before,
+        dates,
         allow_move=allow_move,
         confirm_any=bool(others),
         game_days=(old_day, game.played_on),
@@ -287,7 +299,7 @@ def edit_game(
         for f, value in was.items()
         if getattr(game, f) != value
     ]
-    changes += _date_lines(event, old)
+    changes += _date_lines(event, dates.old)
     if changes:
         audit.record(session, audit.Action.GAME_EDIT, *changes, reason=reason)
     return game
@@ -316,7 +328,7 @@ def void_game(
     audit.check_reason(reason)
     game = get_game(session, game_id)
     event = session.get_one(Event, game.event_id)
-    old, before = (event.start_date, event.end_date), games_span(session, event.id)
+    dates = _EventDates.before_change(session, event)
     removed = game_lines(game)
     old_end = event.end_date
     problem = history_error(session, old_end)
@@ -324,12 +336,9 @@ def void_game(
         raise PeriodError(problem)
     session.execute(sa.delete(RatingBreakdown).where(RatingBreakdown.game_id == game.id))
     session.delete(game)
-    session.flush()
     _refresh_event(
         session,
-        event,
-        old,
-        before,
+        dates,
         allow_move=allow_move,
         confirm_any=True,
         game_days=(game.played_on,),
@@ -338,7 +347,7 @@ def void_game(
         session,
         audit.Action.GAME_VOID,
         *removed,
-        *_date_lines(event, old),
+        *_date_lines(event, dates.old),
         reason=reason,
     )
     return game

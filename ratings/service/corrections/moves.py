@@ -19,9 +19,10 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import rules
-from ratings.errors import RatingsError
+from ratings.errors import PeriodError, RatingsError
 from ratings.models import Event, Game
 from ratings.rules import Period, SystemConfig
+from ratings.service.rating.marks import history_error, mark_for_rerate
 
 __all__ = [
     "EventMove",
@@ -30,11 +31,23 @@ __all__ = [
     "event_move",
     "games_span",
     "list_date",
+    "mark_days",
     "rated_in",
 ]
 
 Span = tuple[dt.date, dt.date]
 """A first and a last day."""
+
+
+def mark_days(session: Session, days: set[dt.date]) -> None:
+    """Mark the rated periods of these days for a re-rate, oldest first; a day before the
+    rating history refuses the change (:class:`PeriodError`) before anything is marked."""
+    for day in days:
+        problem = history_error(session, day)
+        if problem:
+            raise PeriodError(problem)
+    for day in sorted(days):
+        mark_for_rerate(session, day)
 
 
 def games_span(session: Session, event_id: int) -> Span | None:

@@ -24,6 +24,7 @@ from ratings.service.imports.storing import (
     check_not_imported,
     first_rated_day,
     insert_events,
+    insert_games,
     mark_touched,
     record_import,
     set_time_control,
@@ -31,7 +32,7 @@ from ratings.service.imports.storing import (
 from ratings.service.rating.marks import first_rated_start, history_error
 from ratings.service.register.identity import Decisions
 from ratings.service.shared.dates import future_problem
-from ratings.service.shared.sql import bulk_insert, date_param
+from ratings.service.shared.sql import date_param
 from ratings.service.shared.text import game_label
 
 
@@ -103,17 +104,22 @@ def import_games(
     finish(resolver, errors, dry_run=dry_run)
     rated = sum(1 for row, _, _ in resolved if row.result.is_played)
     events = len(spans) + sum(1 for r in rows if not r.event)
-    if resolver.questions:  # a dry run's (else raised): what stops it is the report
+
+    def report(marked: str | None, *, dry: bool) -> ImportReport:
         return ImportReport(
             file_name,
             events_created=events,
             games=len(resolved),
             rated_games=rated,
             unrated_games=len(resolved) - rated,
+            marked_period=marked,
             warnings=tuple(warnings),
             matching=resolver.matching(),
-            dry_run=True,
+            dry_run=dry,
         )
+
+    if resolver.questions:  # a dry run's (else raised): what stops it is the report
+        return report(None, dry=True)
 
     if not allow_duplicates:
         duplicates = stored_duplicate_games(session, resolved, file_name)
@@ -127,17 +133,7 @@ def import_games(
         [first_rated_day(start, end) for start, end in spans.values()]
         + [r.date for r in rows if not r.event],
     )
-    return ImportReport(
-        file_name,
-        events_created=events,
-        games=len(resolved),
-        rated_games=rated,
-        unrated_games=len(resolved) - rated,
-        marked_period=marked,
-        warnings=tuple(warnings),
-        matching=resolver.matching(),
-        dry_run=dry_run,
-    )
+    return report(marked, dry=dry_run)
 
 
 def _resolve_rows(
@@ -258,7 +254,7 @@ def _store_games(
     results = {result: (result.value, result.is_played) for result in Result}
 
     def game_rows() -> Iterator[tuple[object, ...]]:
-        # a generator: bulk_insert takes the rows in chunks, never all of them at once
+        # a generator: insert_games takes the rows in chunks, never all of them at once
         for row, white_id, black_id in resolved:
             day = dates.get(row.date)
             if day is None:
@@ -275,19 +271,8 @@ def _store_games(
                 import_id,
             )
 
-    bulk_insert(
+    insert_games(
         session,
-        "games",
-        (
-            "event_id",
-            "round",
-            "played_on",
-            "white_id",
-            "black_id",
-            "result",
-            "rateable",
-            "import_id",
-        ),
         game_rows(),
     )
 

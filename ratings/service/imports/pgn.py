@@ -34,13 +34,14 @@ from ratings.service.imports.storing import (
     content_hash,
     first_rated_day,
     insert_event,
+    insert_games,
     mark_touched,
     record_import,
     set_time_control,
 )
 from ratings.service.register.identity import Decisions
 from ratings.service.shared.dates import future_problem
-from ratings.service.shared.sql import bulk_insert, date_param
+from ratings.service.shared.sql import date_param
 
 
 def import_pgn(
@@ -256,19 +257,8 @@ def _store(
             for name, lists in read.tagged.items()
         },
     )
-    bulk_insert(
+    insert_games(
         session,
-        "games",
-        (
-            "event_id",
-            "round",
-            "played_on",
-            "white_id",
-            "black_id",
-            "result",
-            "rateable",
-            "import_id",
-        ),
         (
             (
                 event_ids[event],

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import sqlalchemy as sa
@@ -51,16 +51,7 @@ def check_not_imported(session: Session, data_hash: str, file_name: str) -> None
     """Refuse a file whose exact bytes were imported before (an import in force: an undone
     one may be imported again), or whose path is longer than
     the ``imports`` table records (:data:`ratings.limits.MAX_FILE_NAME_LENGTH`)."""
-    if len(file_name) > limits.MAX_FILE_NAME_LENGTH:
-        raise InputFileError(
-            file_name,
-            None,
-            f"the file's path is longer than {limits.MAX_FILE_NAME_LENGTH} characters "
-            f"({len(file_name)}); import it from a shorter path",
-        )
-    earlier = session.scalar(
-        sa.select(Import).where(Import.content_hash == data_hash, Import.undone_by.is_(None))
-    )
+    earlier = earlier_import(session, data_hash, file_name)
     if earlier is not None:
         raise DuplicateImportError(
             f"{file_name}: this file was already imported on "
@@ -153,6 +144,25 @@ def insert_events(
     if len(ids) != len(events):  # pragma: no cover (the import's events are all new)
         raise AssertionError(f"expected {len(events)} events of import {import_id}: {len(ids)}")
     return ids
+
+
+GAME_COLUMNS = (
+    "event_id",
+    "round",
+    "played_on",
+    "white_id",
+    "black_id",
+    "result",
+    "rateable",
+    "import_id",
+)
+"""The ``games`` columns an import writes, in the order of :func:`insert_games`' rows."""
+
+
+def insert_games(session: Session, rows: Iterable[Sequence[object]]) -> None:
+    """Insert an import's games in bulk, each row in the order of :data:`GAME_COLUMNS`
+    (``rows`` may be a generator: they are taken in chunks)."""
+    bulk_insert(session, "games", GAME_COLUMNS, rows)
 
 
 def insert_event(

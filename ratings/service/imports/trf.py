@@ -38,6 +38,7 @@ from ratings.service.imports.storing import (
     content_hash,
     first_rated_day,
     insert_event,
+    insert_games,
     mark_touched,
     record_import,
     set_time_control,
@@ -387,19 +388,8 @@ def _insert_trf_rows(
     days: dict[int, dt.date],
     player_id: Callable[[int], int],
 ) -> None:
-    bulk_insert(
+    insert_games(
         session,
-        "games",
-        (
-            "event_id",
-            "round",
-            "played_on",
-            "white_id",
-            "black_id",
-            "result",
-            "rateable",
-            "import_id",
-        ),
         (
             (
                 event_id,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import itertools
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
@@ -585,11 +585,7 @@ def players_in_periods(
 ) -> set[int]:
     """Players with a rated game (a breakdown row) on the list ``time_control`` in any of
     ``period_ids``."""
-    found: set[int] = set()
-    for chunk in _chunks(sorted(period_ids), CHUNK):
-        query = sa.select(RatingBreakdown.player_id).where(RatingBreakdown.period_id.in_(chunk))
-        found.update(session.scalars(_of_list(query, time_control).distinct()))
-    return found
+    return _card_holders(session, RatingBreakdown.period_id, period_ids, time_control)
 
 
 def opponents_of(
@@ -597,42 +593,59 @@ def opponents_of(
 ) -> set[int]:
     """Players whose cards on the list ``time_control`` name one of ``player_ids`` as an
     opponent."""
-    found: set[int] = set()
-    for chunk in _chunks(sorted(player_ids), CHUNK):
-        query = sa.select(RatingBreakdown.player_id).where(RatingBreakdown.opponent_id.in_(chunk))
-        found.update(session.scalars(_of_list(query, time_control).distinct()))
-    return found
+    return _card_holders(session, RatingBreakdown.opponent_id, player_ids, time_control)
+
+
+def _card_holders(
+    session: Session, column: Any, ids: Collection[int], time_control: str
+) -> set[int]:
+    """Players with a breakdown row on the list ``time_control`` whose ``column`` is one of
+    ``ids``."""
+    return _ids_found(
+        session,
+        ids,
+        lambda chunk: _of_list(
+            sa.select(RatingBreakdown.player_id).where(column.in_(chunk)), time_control
+        ),
+    )
 
 
 def players_of_events(session: Session, event_ids: Collection[int]) -> set[int]:
     """Players with a rated game in one of ``event_ids`` (their cards name the event)."""
-    found: set[int] = set()
-    for chunk in _chunks(sorted(event_ids), CHUNK):
-        found.update(
-            session.scalars(
-                sa.select(RatingBreakdown.player_id)
-                .join(Game, Game.id == RatingBreakdown.game_id)
-                .where(Game.event_id.in_(chunk))
-                .distinct()
-            )
-        )
-    return found
+    return _ids_found(
+        session,
+        event_ids,
+        lambda chunk: (
+            sa.select(RatingBreakdown.player_id)
+            .join(Game, Game.id == RatingBreakdown.game_id)
+            .where(Game.event_id.in_(chunk))
+        ),
+    )
 
 
 def events_of_players(session: Session, player_ids: Collection[int]) -> set[int]:
     """Events in which one of ``player_ids`` played a game or had a bye."""
+    return _ids_found(
+        session,
+        player_ids,
+        lambda chunk: sa.select(Game.event_id).where(
+            sa.or_(Game.white_id.in_(chunk), Game.black_id.in_(chunk))
+        ),
+        lambda chunk: sa.select(Bye.event_id).where(Bye.player_id.in_(chunk)),
+    )
+
+
+def _ids_found(
+    session: Session,
+    ids: Collection[int],
+    *queries: Callable[[Sequence[int]], sa.Select[Any]],
+) -> set[int]:
+    """The distinct ids every query finds for ``ids``, asked a chunk of them at a time (an
+    ``IN (...)`` list stays within the database's limit on parameters)."""
     found: set[int] = set()
-    for chunk in _chunks(sorted(player_ids), CHUNK):
-        found.update(
-            session.scalars(
-                sa.select(Game.event_id)
-                .where(sa.or_(Game.white_id.in_(chunk), Game.black_id.in_(chunk)))
-                .distinct()
-            )
-        )
-        found.update(
-            session.scalars(sa.select(Bye.event_id).where(Bye.player_id.in_(chunk)).distinct())
-        )
+    for chunk in _chunks(sorted(ids), CHUNK):
+        for query in queries:
+            found.update(session.scalars(query(chunk).distinct()))
     return found
 
 

@@ -6,6 +6,7 @@ Over 600 lines: the CLI's result reads (list, history, card, performance, summar
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, cast
@@ -366,20 +367,14 @@ def card(
     if entry is None:
         lists = "" if time_control == "standard" else f" {time_control}"
         raise PeriodError(f"{player.name} is not on the {period.label}{lists} list")
-    opponent = sa.orm.aliased(Player)
-    rows = session.execute(
-        sa.select(RatingBreakdown, Game, Event.name, opponent.name)
-        .join(Game, Game.id == RatingBreakdown.game_id)
-        .join(Event, Event.id == Game.event_id)
-        .join(opponent, opponent.id == RatingBreakdown.opponent_id)
-        .where(
-            RatingBreakdown.period_id == period.id,
-            RatingBreakdown.player_id == player.id,
-            Event.time_control == time_control,
-        )
-        .order_by(Game.played_on, Game.id)
+    lines = _card_lines(
+        session,
+        player.id,
+        time_control,
+        lambda query: query.where(RatingBreakdown.period_id == period.id).order_by(
+            Game.played_on, Game.id
+        ),
     )
-    lines = tuple(_card_line(b, g, event_name, opp_name) for b, g, event_name, opp_name in rows)
     pooled: tuple[CardLine, ...] = ()
     work = first_event_name = None
     # an unrated player's pool so far, also in a period without games (as player show
@@ -434,6 +429,30 @@ def _adjustment_of(
     return found, before
 
 
+_CardQuery = sa.Select[RatingBreakdown, Game, str, str]
+"""A breakdown row with its game, its event's name and the opponent's (:func:`_card_lines`)."""
+
+
+def _card_lines(
+    session: Session,
+    player_id: int,
+    time_control: str,
+    narrow: Callable[[_CardQuery], _CardQuery],
+) -> tuple[CardLine, ...]:
+    """A player's breakdown rows on the list ``time_control`` as card lines, with each
+    game, its event's name and the opponent's; ``narrow`` picks the rows and their order."""
+    opponent = sa.orm.aliased(Player)
+    query = (
+        sa.select(RatingBreakdown, Game, Event.name, opponent.name)
+        .join(Game, Game.id == RatingBreakdown.game_id)
+        .join(Event, Event.id == Game.event_id)
+        .join(opponent, opponent.id == RatingBreakdown.opponent_id)
+        .where(RatingBreakdown.player_id == player_id, Event.time_control == time_control)
+    )
+    rows = session.execute(narrow(query))
+    return tuple(_card_line(b, g, event_name, opp_name) for b, g, event_name, opp_name in rows)
+
+
 def _card_line(b: RatingBreakdown, g: Game, event_name: str, opp_name: str) -> CardLine:
     return CardLine(
         game_id=g.id,
@@ -478,25 +497,22 @@ def _first_rating_work(
             RatingPeriod.start_date < this.start,
         )
     )
-    opponent = sa.orm.aliased(Player)
-    earlier = session.execute(
-        sa.select(RatingBreakdown, Game, Event.name, opponent.name)
-        .join(RatingPeriod, RatingPeriod.id == RatingBreakdown.period_id)
-        .join(Game, Game.id == RatingBreakdown.game_id)
-        .join(Event, Event.id == Game.event_id)
-        .join(opponent, opponent.id == RatingBreakdown.opponent_id)
-        .where(
-            RatingBreakdown.player_id == player_id,
-            RatingBreakdown.counts_for == rules.FOR_FIRST_RATING,
-            Event.time_control == time_control,
-            RatingPeriod.start_date >= cutoff,
-            RatingPeriod.start_date < this.start,
-            # a player who fell below the floor starts a new pool (rules.pool_after)
-            RatingPeriod.start_date > last_rated if last_rated is not None else sa.true(),
-        )
-        .order_by(RatingPeriod.start_date, RatingBreakdown.game_id)
+    pooled = _card_lines(
+        session,
+        player_id,
+        time_control,
+        lambda query: (
+            query.join(RatingPeriod, RatingPeriod.id == RatingBreakdown.period_id)
+            .where(
+                RatingBreakdown.counts_for == rules.FOR_FIRST_RATING,
+                RatingPeriod.start_date >= cutoff,
+                RatingPeriod.start_date < this.start,
+                # a player who fell below the floor starts a new pool (rules.pool_after)
+                RatingPeriod.start_date > last_rated if last_rated is not None else sa.true(),
+            )
+            .order_by(RatingPeriod.start_date, RatingBreakdown.game_id)
+        ),
     )
-    pooled = tuple(_card_line(b, g, name, opp) for b, g, name, opp in earlier)
     by_event: dict[int, list[tuple[int, Decimal]]] = {}
     for line in (*pooled, *(x for x in lines if x.counts_for == rules.FOR_FIRST_RATING)):
         by_event.setdefault(line.event_id, []).append((line.opponent_rating, line.score))

@@ -480,13 +480,20 @@ def store_aliases(
 def check_alias_name(name: str) -> str:
     """An alias as stored: a usable name (:func:`ratings.names.clean_name`) of at most
     :data:`ratings.limits.MAX_NAME_LENGTH` characters."""
+    return usable_name(name, "alias")
+
+
+def usable_name(name: str, field: str) -> str:
+    """A name as the register stores it, a player's or an alias (:func:`ratings.names.clean_name`),
+    of at most :data:`ratings.limits.MAX_NAME_LENGTH` characters; ``field`` names it in the
+    error for a longer one."""
     try:
         cleaned = clean_name(name)
     except InvalidNameError as exc:
         raise InvalidNameError(f"not a usable name: {exc}") from None
     problem = limits.too_long(cleaned, limits.MAX_NAME_LENGTH)
     if problem is not None:
-        raise LimitError(f"alias: {problem}")
+        raise LimitError(f"{field}: {problem}")
     return cleaned
 
 

@@ -29,7 +29,7 @@ from ratings.errors import (
 from ratings.matching import Facts, Kind
 from ratings.models import Game, Player
 from ratings.service.rating.marks import joining_list, mark_from_first_listing
-from ratings.service.register.identity import SHOWN_CANDIDATES, load_identities
+from ratings.service.register.identity import SHOWN_CANDIDATES, load_identities, usable_name
 from ratings.service.register.lookup import describe, get_player
 from ratings.service.shared import audit
 from ratings.service.shared.dates import future_birth_problem
@@ -110,14 +110,7 @@ def clean_name(name: str) -> str:
     """
     if not name.split():
         raise InvalidNameError(f"a player needs a name: {name!r}")
-    try:
-        cleaned = names.clean_name(name)
-    except InvalidNameError as exc:
-        raise InvalidNameError(f"not a usable name: {exc}") from None
-    problem = limits.too_long(cleaned, limits.MAX_NAME_LENGTH)
-    if problem is not None:
-        raise LimitError(f"name: {problem}")
-    return cleaned
+    return usable_name(name, "name")
 
 
 def birth_of(player: Player | Birth) -> tuple[dt.date | None, int | None]:
