@@ -1,5 +1,5 @@
 """The list rows of players without games are copied in SQL from the previous period's
-(``ratings.service.rating.carry.split_carried`` / ``copy_carried``, issue 13's speed target): the
+(``ratings.service.rating.write.split_carried`` / ``copy_carried``, issue 13's speed target): the
 database must hold exactly the rows the engine computed, as when every row is inserted one
 by one. Checked on a synthetic pool with all three lists, from scratch and in a re-rate."""
 
@@ -20,12 +20,11 @@ from ratings.db import SessionFactory, database_url, make_engine
 from ratings.io.csv import read_games_csv, read_players_csv
 from ratings.models import Game
 from ratings.rules import ListEntry, system_config
-from ratings.service.rating import carry as rate_carry
 from ratings.service.rating import state as rate_state
+from ratings.service.rating import write as rate_write
 from tests.conftest import PG_URL, nested_plans, new_database
 from tests.safety_helpers import bench_generate
 
-rate_module = importlib.import_module("ratings.service.rating.rate")  # the package exports rate()
 HISTORY = (
     "SELECT p.label, h.time_control, h.player_id, h.rating_before, h.rating_after, h.change, "
     "h.k_used, h.period_games, h.total_games, h.score_half_points, h.pd_sum_units, "
@@ -81,18 +80,26 @@ def test_carried_rows_are_the_engines_rows(
     """Copying the carried rows, and reading only the players whose rows can change (the
     default), store exactly the rows of a rate that reads every player every period and
     inserts every row one by one."""
-    copy = rate_module.copy_carried
+    copy = rate_write.copy_carried
     carried: list[int] = []
 
-    def counting(*args: object, **kwargs: object) -> None:
-        carried.append(int(args[4]))  # type: ignore[call-overload]
-        copy(*args, **kwargs)
+    def counting(
+        session: Session,
+        previous_id: int,
+        period_id: int,
+        tc_sql: str,
+        expected: int,
+        *,
+        leave: frozenset[int] = frozenset(),
+    ) -> None:
+        carried.append(expected)
+        copy(session, previous_id, period_id, tc_sql, expected, leave=leave)
 
-    monkeypatch.setattr(rate_module, "copy_carried", counting)
+    monkeypatch.setattr(rate_write, "copy_carried", counting)
     fast = _rated(session, federation)
     assert sum(carried) > len(fast) // 2  # most rows were copied in SQL
     monkeypatch.setattr(rate_state, "SKIP_QUIET_PLAYERS", False)
-    monkeypatch.setattr(rate_module, "split_carried", lambda rows, previous: (rows, 0))
+    monkeypatch.setattr(rate_write, "split_carried", lambda rows, previous: (rows, 0))
     slow = _rated(open_session, federation)
     assert {row[1] for row in slow} == {"standard", "rapid", "blitz"}
     assert fast == slow
@@ -104,7 +111,7 @@ def test_the_carry_test_reads_the_columns_it_names() -> None:
         "player_id", "rating_before", "rating_after", "change", "k_used", "period_games",
         "total_games", "score_half_points", "pd_sum_units", "units_per_point",
     )  # fmt: skip
-    assert set(rate_carry.CARRY_SELECT) <= set(ListEntry._fields)
+    assert set(rate_write.CARRY_SELECT) <= set(ListEntry._fields)
 
 
 @pytest.mark.postgres

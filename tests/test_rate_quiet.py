@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import importlib
 import shutil
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -29,7 +28,6 @@ from tests.conftest import BOTH_BACKENDS, new_database
 from tests.safety_helpers import bench_generate
 from tests.test_rate_carried_rows import HISTORY
 
-rate_module = importlib.import_module("ratings.service.rating.rate")  # the package exports rate()
 START = dt.date(2023, 7, 1)
 MONTHS = 16
 
@@ -105,14 +103,16 @@ def test_month_by_month_equals_reading_every_player(
     fresh: Callable[[], Session],
 ) -> None:
     read: list[int] = []
-    players_for = rate_module._Rater._players_for
+    players_for = rate_state.ListState._players_for
 
-    def counting(rater: object, period: Period, games: object) -> object:
-        found = players_for(rater, period, games)
+    def counting(
+        state: rate_state.ListState, period: Period, games: Sequence[rules.GameResult]
+    ) -> rate_state.PartialState:
+        found = players_for(state, period, games)
         read.append(len(found.standings))
         return found
 
-    monkeypatch.setattr(rate_module._Rater, "_players_for", counting)
+    monkeypatch.setattr(rate_state.ListState, "_players_for", counting)
     with fresh() as session:
         quiet = _monthly(session, federation, lambda month: _changes(session, month))
     monkeypatch.undo()
@@ -131,7 +131,7 @@ def test_month_by_month_equals_reading_every_player(
 def test_the_sql_picks_what_the_rule_names(
     federation: tuple[bytes, bytes], fresh: Callable[[], Session]
 ) -> None:
-    """``_Rater._changing`` (SQL) answers the players ``rules.changes_without_games`` names,
+    """``ListState._changing`` (SQL) answers the players ``rules.changes_without_games`` names,
     on a list edited to hold every case: FIDE's K dated around the lists, hand-set K=10 flags,
     entry ratings of 2400, juniors across the new year, inactivity, statuses, a merged player
     and a change of the system's unit."""
@@ -164,7 +164,7 @@ def test_the_sql_picks_what_the_rule_names(
         for period in (last.next(), Period(dt.date(2024, 12, 1)), Period(dt.date(2025, 1, 1))):
             bounds = rules.carry_bounds(config, period)
             for tc in ("standard", "rapid"):
-                rater = rate_module._Rater(session, config, tc)
+                rater = rate_state.ListState(session, config, tc)
                 found = rater._changing(period, previous_id)
                 expected = _named_by_the_rule(session, bounds, previous_id, tc)
                 assert found == expected, (period.label, tc)
@@ -175,7 +175,7 @@ def test_the_sql_picks_what_the_rule_names(
         period = last.next()
         bounds = rules.carry_bounds(curve, period)
         for tc in ("standard", "rapid"):
-            found = rate_module._Rater(session, curve, tc)._changing(period, previous_id)
+            found = rate_state.ListState(session, curve, tc)._changing(period, previous_id)
             expected = _named_by_the_rule(session, bounds, previous_id, tc)
             assert found == expected, tc
             assert len(found) == len(ids) - 1  # every player but the merged one

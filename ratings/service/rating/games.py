@@ -4,6 +4,7 @@ the lists in force when their events started, and the players' first events (art
 from __future__ import annotations
 
 import datetime as dt
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 
 import sqlalchemy as sa
@@ -12,9 +13,9 @@ from sqlalchemy.orm import Session
 from ratings import rules
 from ratings.models import ENTRY_COLUMNS, RatingPeriod
 from ratings.results import Result
-from ratings.rules import Period
-from ratings.service.rating.plan import long_events
-from ratings.service.rating.state import ListState, id_lists
+from ratings.rules import Period, SystemConfig
+from ratings.service.rating.plan import closing_shift, long_events
+from ratings.service.rating.state import id_lists
 from ratings.service.shared.sql import fetch_all, to_date
 
 __all__ = ["GameSelection", "first_event", "first_events"]
@@ -26,23 +27,46 @@ _LIST_CACHE = 4
 """Lists in force at earlier event starts kept in memory (events rarely start further back)."""
 
 
-class GameSelection(ListState):
-    """Reads a list's games period by period, and the ratings they are rated against."""
+class GameSelection:
+    """Reads a list's games period by period, and the ratings they are rated against. Holds
+    the lists it read and the first events it looked up (games do not change during a
+    rate)."""
+
+    def __init__(
+        self, session: Session, config: SystemConfig, time_control: str = "standard"
+    ) -> None:
+        self.session = session
+        self.time_control = rules.time_control(time_control).value
+        self.tc_sql = f"'{self.time_control}'"  # one of three fixed words, never user text
+        conn = session.connection()
+        self.sqlite = conn.dialect.name == "sqlite"
+        self.ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+        self.shift = closing_shift(config)
+        self.entry_ratings: dict[int, int | None] | None = None
+        """The register's entry ratings on this list, when the standings were read with
+        them (:attr:`ratings.service.rating.state.ListState.entry_ratings`); else read when
+        first asked (:attr:`entry_list`)."""
+        self.list_cache: OrderedDict[dt.date, dict[int, int | None]] = OrderedDict()
+        self.first_events: dict[int, int | None] = {}
+        self.dates: dict[object, dt.date] = {}
+        self.long_events: frozenset[int] = frozenset()
+        """Events longer than 90 days that may have games in the periods rated (a league:
+        rated game by game, in the period each was played)."""
 
     @property
     def entry_list(self) -> dict[int, int | None]:
         """Every registered player's entry rating on this list (the list before the first
-        rated period, docs/RULES.md#which-ratings-a-game-uses): read by
-        :meth:`ratings.service.rating.state.ListState.load_state`, or when first asked."""
-        if self._entry_list is None:
+        rated period, docs/RULES.md#which-ratings-a-game-uses): read with the standings
+        (:attr:`entry_ratings`), or when first asked."""
+        if self.entry_ratings is None:
             rating = next(c.key for c in ENTRY_COLUMNS[self.time_control])
-            self._entry_list = dict(
+            self.entry_ratings = dict(
                 fetch_all(
                     self.session,
                     f"SELECT id, {rating} FROM players WHERE merged_into_id IS NULL ORDER BY id",
                 )
             )
-        return self._entry_list
+        return self.entry_ratings
 
     def list_at(self, list_date: dt.date) -> dict[int, int | None]:
         """Ratings on the list dated ``list_date``: the one published by the period before,
@@ -141,6 +165,9 @@ class GameSelection(ListState):
                 )
             )
         return games
+
+    def _date_param(self, day: dt.date) -> object:
+        return day.isoformat() if self.sqlite else day
 
 
 def first_event(session: Session, player_id: int, time_control: str = "standard") -> int | None:

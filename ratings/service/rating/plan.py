@@ -1,10 +1,11 @@
 """Which periods a rate works on: the closing date's shift, the long events, the periods of the
-stored games, and the run of periods the next ``rate`` rates or re-rates
-(docs/RULES.md#which-period-rates-an-event-art-713)."""
+stored games, and the run of periods the next ``rate`` rates or re-rates (:class:`PeriodPlan`,
+docs/RULES.md#which-period-rates-an-event-art-713)."""
 
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -17,6 +18,7 @@ from ratings.service.rating.marks import mark_period
 from ratings.service.shared.sql import date_param, to_date
 
 __all__ = [
+    "PeriodPlan",
     "closing_shift",
     "first_game_period",
     "latest_game_period",
@@ -161,3 +163,42 @@ def mark_rerate_from(session: Session, period: Period) -> RatingPeriod:
     if row is None:
         raise PeriodError(f"period {period.label} has not been rated: there is nothing to re-rate")
     return mark_period(session, row)
+
+
+@dataclass(frozen=True, slots=True)
+class PeriodPlan:
+    """The periods a ``rate`` works on, in order (:func:`periods_to_rate`), and the labels of
+    the periods with games it leaves for later."""
+
+    periods: tuple[Period, ...]
+    held_back: tuple[str, ...] = ()
+    """Periods with games that have not ended (``today`` given, no ``through``)."""
+
+    @classmethod
+    def make(
+        cls,
+        session: Session,
+        config: SystemConfig,
+        through: Period | None,
+        *,
+        today: dt.date | None = None,
+        first: Period | None = None,
+    ) -> PeriodPlan:
+        """The plan of the next ``rate`` (the parameters are :func:`periods_to_rate`'s)."""
+        periods, _ = periods_to_rate(session, config, through, today=today, first=first)
+        held_back: tuple[str, ...] = ()
+        if through is None and today is not None:
+            every, _ = periods_to_rate(session, config, None)
+            kept = set(periods)
+            held_back = tuple(p.label for p in every if p not in kept)
+        return cls(tuple(periods), held_back)
+
+    def stored(self, session: Session) -> dict[dt.date, RatingPeriod]:
+        """The rated periods from the first of the plan on, by start date: those the plan
+        re-rates, and any published after its last (their lists are withdrawn)."""
+        return {
+            p.start_date: p
+            for p in session.scalars(
+                sa.select(RatingPeriod).where(RatingPeriod.start_date >= self.periods[0].start)
+            )
+        }

@@ -1,16 +1,19 @@
 """Rating periods, strictly in order: the heart of the product (docs/DESIGN.md#the-period-engine).
 
 This module is the use case, :func:`rate`: it plans the periods, then for each period and list
-loads what the engine needs, calls :func:`ratings.rules.rate_period` and stores its rows. The
-parts:
+loads what the engine needs, calls :func:`ratings.rules.rate_period` and stores its rows. Its
+collaborators, each a plain class handed to the rater of one list (:class:`_Rater`):
 
-* :mod:`ratings.service.rating.plan`: which periods a rate works on;
+* :mod:`ratings.service.rating.plan`: which periods a rate works on (:class:`PeriodPlan`);
 * :mod:`ratings.service.rating.state`: the players' standings held between periods, and which
-  players a period reads;
-* :mod:`ratings.service.rating.games`: the games a period rates and the lists they use;
-* :mod:`ratings.service.rating.carry`: writing the rows, the carried ones copied in SQL;
-* :mod:`ratings.service.rating.postgres`: PostgreSQL's planner settings and statistics;
-* :mod:`ratings.service.rating.supersede`: a re-rate's superseded values.
+  players a period reads (:class:`ListState`);
+* :mod:`ratings.service.rating.games`: the games a period rates and the lists they use
+  (:class:`GameSelection`);
+* :mod:`ratings.service.rating.write`: writing the rows, the carried ones copied in SQL
+  (:class:`RowWriter`);
+
+and beside them :mod:`ratings.service.rating.postgres` (PostgreSQL's planner settings and
+statistics) and :mod:`ratings.service.rating.supersede` (a re-rate's superseded values).
 
 It loads and stores; all rating arithmetic is :func:`ratings.rules.rate_period`. Set-based: a
 period's games are read with one query, the players' standings stay in memory from one period
@@ -29,41 +32,30 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
-import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import rules
 from ratings.errors import PeriodError
 from ratings.gc_pause import without_cycle_collection
-from ratings.models import RatingBreakdown, RatingPeriod
-from ratings.rules import Period
-from ratings.service.rating import state as rate_state
-from ratings.service.rating.carry import (
-    BREAKDOWN_COLUMNS,
-    HISTORY_COLUMNS,
-    copy_carried,
-    insert_rows,
-    split_carried,
-    split_partial,
-)
+from ratings.models import RatingPeriod
+from ratings.rules import Period, SystemConfig
 from ratings.service.rating.games import GameSelection, first_event, first_events
 from ratings.service.rating.plan import (
+    PeriodPlan,
     closing_shift,
     first_game_period,
     latest_game_period,
     long_events,
     periods_to_rate,
 )
-from ratings.service.rating.postgres import (
-    keys_checked_by_index,
-    refresh_statistics,
-    stale_statistics,
-)
+from ratings.service.rating.postgres import refresh_statistics, stale_statistics
 from ratings.service.rating.seals import SealCounts, seal_lists
+from ratings.service.rating.state import ListState
 from ratings.service.rating.supersede import ChangedRating, replace_list, supersede, withdrawn_since
+from ratings.service.rating.write import RowWriter, delete_breakdown
 from ratings.service.shared.config import get_config
 from ratings.service.shared.sql import utcnow
 
@@ -107,86 +99,134 @@ _OTHER_LISTS = (rules.TimeControl.RAPID, rules.TimeControl.BLITZ)
 """The lists rated after the standard one in every period."""
 
 
-class _Rater(GameSelection):
-    """Loads what :func:`ratings.rules.rate_period` needs, period after period, and stores
-    what it answers, for one list (standard, rapid or blitz: the games of the events with
-    that time control). Holds the players' standings between periods, the lists it read and
-    the first events it looked up (games do not change during a rate)."""
+@dataclass(slots=True)
+class _Rater:
+    """The rater of one list (standard, rapid or blitz: the games of the events with that
+    time control), composed of its collaborators: the standings it holds between periods,
+    its game selection and its row writer."""
 
-    # --- one period ----------------------------------------------------------------------
+    state: ListState
+    games: GameSelection
+    writer: RowWriter
+    standard: GameSelection | None = None
+    """Rapid and blitz: the standard list's game selection (its list is rated before this
+    one in every period), whose lists in force at the events' starts seed the players
+    unrated here (R&B art. 7.2.1)."""
+
+    @classmethod
+    def start(
+        cls,
+        session: Session,
+        config: SystemConfig,
+        first: Period,
+        time_control: str = "standard",
+        standard: GameSelection | None = None,
+    ) -> _Rater:
+        """The rater of the list ``time_control`` for a rate whose first period is
+        ``first``: the standings on the list before it read, the long events found."""
+        state = ListState(session, config, time_control)
+        games = GameSelection(session, config, time_control)
+        state.load_state(first)
+        games.entry_ratings = state.entry_ratings  # read with the standings, or None
+        games.find_long_events(first)
+        return cls(state, games, RowWriter(session, time_control), standard)
 
     def rate_period(self, period: Period, period_id: int) -> int:
         """Rate one period through the engine; store its list and breakdown rows. Returns
         the games that counted. A rapid or blitz list with no games that was never
         published before and has no rated player is not written."""
-        if self.dormant:
+        state, selection = self.state, self.games
+        if state.dormant:
             return 0
-        games = self.games_of(period)
-        if not self.active and not games and not self._rated_joining(period):
-            self.previous = None
+        games = selection.games_of(period)
+        if not state.opens(period, games):
             return 0
-        self.active = True
         needed = rules.lists_needed(period, games)
-        lists = {day: self.list_at(day) for day in needed}
+        lists = {day: selection.list_at(day) for day in needed}
         seeds = None
-        standard = self.standard
-        if standard is not None:
-            seeds = {day: standard.list_at(day) for day in needed | {period.start}}
-        partial = None
-        standings = self.standings
-        if self.partial:
-            partial = self._players_for(period, games)
-            standings = partial.standings
-        elif self.held or self.waiting:
-            joining = self._joining(period, games)
-            standings = {**standings, **{pid: self.held.pop(pid) for pid in sorted(joining)}}
+        if self.standard is not None:
+            seeds = {day: self.standard.list_at(day) for day in needed | {period.start}}
+        standings, partial = state.standings_for(period, games)
+        config = state.config
         outcome = rules.rate_period(
-            self.config,
+            config,
             period,
             standings,
             games,
             lists=lists,
-            first_events=self.first_events_of(
-                rules.first_events_needed(self.config, standings, games)
+            first_events=selection.first_events_of(
+                rules.first_events_needed(config, standings, games)
             ),
-            list_type=self.time_control,
+            list_type=state.time_control,
             seeds=seeds,
         )
-        gone: frozenset[int] = frozenset()
         if partial is None:
-            explicit, carried = split_carried(outcome.list_rows, self.previous)
+            rows = self.writer.write(period_id, outcome, state.previous)
         else:
-            assert self.previous is not None
-            explicit, carried = split_partial(
-                outcome.list_rows, self.previous[1], partial.previous_rows
-            )
-            gone = partial.gone
-        with keys_checked_by_index(self.session):
-            insert_rows(
-                self.session, "rating_breakdown", period_id, BREAKDOWN_COLUMNS, outcome.breakdown
-            )
-            insert_rows(
-                self.session,
-                "rating_history",
+            rows = self.writer.write(
                 period_id,
-                HISTORY_COLUMNS,
-                explicit,
-                time_control=self.time_control,
+                outcome,
+                state.previous,
+                listed=partial.previous_rows,
+                gone=partial.gone,
             )
-            if carried:
-                assert self.previous is not None  # split_carried carries only from one
-                copy_carried(
-                    self.session, self.previous[0], period_id, self.tc_sql, carried, leave=gone
-                )
-        self.previous = (period_id, {row.player_id: row for row in outcome.list_rows})
-        self.previous_count = len(explicit) + carried
-        if partial is None:
-            self.standings = outcome.standings
-            # from the next period on, read only the players whose rows can change
-            self.partial = rate_state.SKIP_QUIET_PLAYERS
-        else:
-            self.standings.update(outcome.standings)
+        state.rated(period_id, outcome, rows, partial)
         return outcome.games_counted
+
+
+@dataclass(slots=True)
+class _Run:
+    """The rating periods' rows of one rate, and what it reports: a period rated for the
+    first time gets a new row; a re-rated one keeps its row, and its old lists are read,
+    replaced and compared one period at a time (holding every old and new list row at once
+    took 1.6 GB at 100k games)."""
+
+    session: Session
+    stored: dict[dt.date, RatingPeriod]
+    """The rated periods from the first of the plan on, by start date."""
+    now: dt.datetime = field(default_factory=utcnow)
+    rated: list[str] = field(default_factory=list)
+    rerated: list[str] = field(default_factory=list)
+    games: int = 0
+    changed: list[ChangedRating] = field(default_factory=list)
+
+    def rate_period(self, period: Period, raters: Sequence[_Rater]) -> None:
+        """Rate ``period``'s lists, one rater each, in order."""
+        session, now = self.session, self.now
+        row = self.stored.get(period.start)
+        if row is None:
+            row = RatingPeriod(
+                label=period.label,
+                start_date=period.start,
+                end_date=period.end,
+                list_date=period.list_date,
+                status="published",
+                rated_at=now,
+            )
+            session.add(row)
+            self.rated.append(period.label)
+        else:
+            self.changed += withdrawn_since(session, row, row.rated_at)
+            row.status = "published"
+            row.rated_at = now
+            self.rerated.append(period.label)
+        session.flush()
+        for rater in raters:
+            tc = rater.state.time_control
+            old = replace_list(session, row, tc) if period.start in self.stored else None
+            self.games += rater.rate_period(period, row.id)
+            if old:
+                self.changed += supersede(session, row, old, now, tc)
+
+    def withdraw_after(self, periods: Sequence[Period]) -> None:
+        """Withdraw the lists of the stored periods after the last of ``periods`` (their
+        values superseded)."""
+        planned = {period.start for period in periods}
+        for start, row in sorted(self.stored.items()):
+            if start not in planned:
+                for listed in rules.TIME_CONTROLS:
+                    old = replace_list(self.session, row, listed.value)
+                    self.changed += supersede(self.session, row, old, self.now, listed.value)
 
 
 @without_cycle_collection
@@ -222,76 +262,36 @@ def rate(
     config = get_config(session)
     if variant is not None:
         config = dataclasses.replace(config, variant=variant)
-    periods, _ = periods_to_rate(session, config, through, today=today, first=first)
-    held_back: tuple[str, ...] = ()
-    if through is None and today is not None:
-        every, _ = periods_to_rate(session, config, None)
-        kept = set(periods)
-        held_back = tuple(p.label for p in every if p not in kept)
+    plan = PeriodPlan.make(session, config, through, today=today, first=first)
     if planned is not None:
-        planned(len(periods))
-    if not periods:
+        planned(len(plan.periods))
+    if not plan.periods:
         seals = seal_lists(session, config=config) if seal else SealCounts()
-        return RateReport(held_back=held_back, seals=seals)
+        return RateReport(held_back=plan.held_back, seals=seals)
     if through is not None and through.months != config.period_months:
         raise PeriodError(f"{through.label} is not a {config.period_months}-month period")
     refresh_statistics(session)  # after a large import
-    existing = {
-        p.start_date: p
-        for p in session.scalars(
-            sa.select(RatingPeriod).where(RatingPeriod.start_date >= periods[0].start)
-        )
-    }
-    if existing:
-        ids = [p.id for p in existing.values()]
-        session.execute(sa.delete(RatingBreakdown).where(RatingBreakdown.period_id.in_(ids)))
-    # a re-rated period's old list is read, replaced and compared one period at a time:
-    # holding every old and new list row at once took 1.6 GB at 100k games
-    changed: list[ChangedRating] = []
-
-    standard = _Rater(session, config)
-    raters = [standard, *(_Rater(session, config, tc.value, standard) for tc in _OTHER_LISTS)]
-    for rater in raters:
-        rater.load_state(periods[0])
-        rater.find_long_events(periods[0])
-    now = utcnow()
-    rated: list[str] = []
-    rerated: list[str] = []
-    games = 0
-    for period in periods:
-        row = existing.get(period.start)
-        if row is None:
-            row = RatingPeriod(
-                label=period.label,
-                start_date=period.start,
-                end_date=period.end,
-                list_date=period.list_date,
-                status="published",
-                rated_at=now,
-            )
-            session.add(row)
-            rated.append(period.label)
-        else:
-            changed += withdrawn_since(session, row, row.rated_at)
-            row.status = "published"
-            row.rated_at = now
-            rerated.append(period.label)
-        session.flush()
-        for rater in raters:
-            tc = rater.time_control
-            old = replace_list(session, row, tc) if period.start in existing else None
-            games += rater.rate_period(period, row.id)
-            if old:
-                changed += supersede(session, row, old, now, tc)
+    stored = plan.stored(session)
+    delete_breakdown(session, [p.id for p in stored.values()])
+    first_period = plan.periods[0]
+    standard = _Rater.start(session, config, first_period)
+    raters = [
+        standard,
+        *(
+            _Rater.start(session, config, first_period, tc.value, standard.games)
+            for tc in _OTHER_LISTS
+        ),
+    ]
+    run = _Run(session, stored)
+    for period in plan.periods:
+        run.rate_period(period, raters)
         if progress is not None:
             progress(period)
-    for start, row in sorted(existing.items()):
-        if start not in {period.start for period in periods}:
-            for listed in rules.TIME_CONTROLS:
-                old = replace_list(session, row, listed.value)
-                changed += supersede(session, row, old, now, listed.value)
+    run.withdraw_after(plan.periods)
     seals = SealCounts()
     if seal:
         session.flush()
-        seals = seal_lists(session, since=periods[0].start, config=config)
-    return RateReport(tuple(rated), tuple(rerated), games, tuple(changed), held_back, seals)
+        seals = seal_lists(session, since=first_period.start, config=config)
+    return RateReport(
+        tuple(run.rated), tuple(run.rerated), run.games, tuple(run.changed), plan.held_back, seals
+    )

@@ -7,10 +7,8 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-from collections import OrderedDict
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -18,12 +16,8 @@ from sqlalchemy.orm import Session
 from ratings import rules
 from ratings.models import ENTRY_COLUMNS, RatingPeriod
 from ratings.rules import Period, SystemConfig
-from ratings.service.rating.carry import HISTORY_COLUMNS
-from ratings.service.rating.plan import closing_shift
+from ratings.service.rating.write import HISTORY_COLUMNS
 from ratings.service.shared.sql import fetch_all, to_date
-
-if TYPE_CHECKING:
-    from ratings.service.rating.games import GameSelection
 
 __all__ = ["ID_LIST_SIZE", "SKIP_QUIET_PLAYERS", "ListState", "PartialState", "id_lists"]
 
@@ -79,23 +73,17 @@ def id_lists(ids: Sequence[int], size: int | None = None) -> Iterator[str]:
 
 class ListState:
     """What a rate holds for one list (standard, rapid or blitz) between periods, and how it
-    reads it: the players' standings, the previous period's rows, the lists it read and the
-    first events it looked up (games do not change during a rate)."""
+    reads it: the players' standings, whether the list is published, the previous period's
+    rows and the players waiting for their first list. The rater
+    (:mod:`ratings.service.rating.rate`) asks it for a period's standings
+    (:meth:`standings_for`) and hands it the period's outcome (:meth:`rated`)."""
 
     def __init__(
-        self,
-        session: Session,
-        config: SystemConfig,
-        time_control: str = "standard",
-        standard: GameSelection | None = None,
+        self, session: Session, config: SystemConfig, time_control: str = "standard"
     ) -> None:
         self.session = session
         self.config = config
         self.time_control = rules.time_control(time_control).value
-        self.standard = standard
-        """Rapid and blitz: the standard list's rater, rated before this one in every period,
-        whose lists in force at the events' starts seed the players unrated here (R&B art.
-        7.2.1)."""
         self.tc_sql = f"'{self.time_control}'"  # one of three fixed words, never user text
         self.fide_inactive_sql = "fide_inactive_list" if self.time_control == "standard" else "NULL"
         """The register's column of FIDE's inactive flag: the standard list's only (FIDE
@@ -111,30 +99,26 @@ class ListState:
         """Whether :attr:`standings` and the previous rows (:attr:`previous`) hold only some of
         the players: each period then reads those whose rows can change (:meth:`_players_for`),
         and the list rows of the others are copied in SQL."""
-        self._entry_list: dict[int, int | None] | None = None
-        self.list_cache: OrderedDict[dt.date, dict[int, int | None]] = OrderedDict()
-        self.first_events: dict[int, int | None] = {}
+        self.entry_ratings: dict[int, int | None] | None = None
+        """Every registered player's entry rating on this list, when :meth:`load_state` read
+        the register in full (the game selection's list before the first rated period)."""
         self.dates: dict[object, dt.date] = {}
         conn = session.connection()
         self.sqlite = conn.dialect.name == "sqlite"
         self.ph = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-        self.shift = closing_shift(config)
         self.dormant = False
         """A rapid or blitz list that cannot be published in this run (:meth:`load_state`)."""
         self.previous: tuple[int, dict[int, rules.ListEntry]] | None = None
-        """The id and list rows of the period this rater wrote last in this run (None before
-        the first, or after a period it did not write): the rows a player without games
-        carries over are copied from it in SQL
-        (:func:`ratings.service.rating.carry.split_carried`)."""
+        """The id and list rows of the period this list was written for last in this run
+        (None before the first, or after a period it was not written for): the rows a player
+        without games carries over are copied from it in SQL
+        (:func:`ratings.service.rating.write.split_carried`)."""
         self.previous_count: int | None = None
         """How many rows the previous list holds (None: not counted yet)."""
         self.merged: frozenset[int] | None = None
         """Players merged into another record (read once per run, with :attr:`live`)."""
         self.live = 0
         """Registered players not merged away."""
-        self.long_events: frozenset[int] = frozenset()
-        """Events longer than 90 days that may have games in the periods rated (a league:
-        rated game by game, in the period each was played)."""
         self.waiting: dict[int, dt.date] = {}
         """Registered players on no list yet whose first list without a game comes after
         the period rated (``players.listed_from``; docs/DESIGN.md#who-is-on-a-list), by id:
@@ -142,13 +126,57 @@ class ListState:
         self.held: dict[int, rules.Standing] = {}
         """The standings of :attr:`waiting` players read with every player (full reads)."""
 
+    # --- one period ----------------------------------------------------------------------
+
+    def opens(self, period: Period, games: Sequence[rules.GameResult]) -> bool:
+        """Whether the list of ``period`` is written: a rapid or blitz list with no games
+        that was never published before and has no rated player is not (nor carried from)."""
+        if not self.active and not games and not self._rated_joining(period):
+            self.previous = None
+            return False
+        self.active = True
+        return True
+
+    def standings_for(
+        self, period: Period, games: Sequence[rules.GameResult]
+    ) -> tuple[dict[int, rules.Standing], PartialState | None]:
+        """The standings the engine rates ``period`` from, with the players who join the list
+        in it; with :attr:`partial`, only those of the players whose rows can change, and
+        what the row writer needs to carry the others (:meth:`_players_for`)."""
+        if self.partial:
+            partial = self._players_for(period, games)
+            return partial.standings, partial
+        standings = self.standings
+        if self.held or self.waiting:
+            joining = self._joining(period, games)
+            standings = {**standings, **{pid: self.held.pop(pid) for pid in sorted(joining)}}
+        return standings, None
+
+    def rated(
+        self,
+        period_id: int,
+        outcome: rules.PeriodOutcome,
+        rows: int,
+        partial: PartialState | None,
+    ) -> None:
+        """Hold what the engine answered for the period ``period_id``, whose list has
+        ``rows`` rows now written: the standings and rows the next period starts from."""
+        self.previous = (period_id, {row.player_id: row for row in outcome.list_rows})
+        self.previous_count = rows
+        if partial is None:
+            self.standings = outcome.standings
+            # from the next period on, read only the players whose rows can change
+            self.partial = SKIP_QUIET_PLAYERS
+        else:
+            self.standings.update(outcome.standings)
+
     # --- loading -------------------------------------------------------------------------
 
     def load_state(self, start: Period) -> None:
         """The players' standings on the list dated ``start``: the previous period's list, or
         the register's entry data when no period before ``start`` was rated. The previous
         list's rows are kept for the carry test of the first period
-        (:func:`ratings.service.rating.carry.split_carried`).
+        (:func:`ratings.service.rating.write.split_carried`).
 
         A rapid or blitz list is dormant (nothing loaded, nothing written) when it has no
         event, no player with an entry rating on it and no row in the previous period: it
@@ -167,7 +195,8 @@ class ListState:
             return
         before: dict[int, rules.ListEntry] = {}
         dates = self.dates
-        entry_list = self._entry_list = {}
+        entry_list: dict[int, int | None] = {}
+        self.entry_ratings = entry_list
 
         def day_of(value: object) -> dt.date | None:
             if value is None:
@@ -288,7 +317,7 @@ class ListState:
         ``period`` (those with games, and those :func:`ratings.rules.changes_without_games`
         names, picked in SQL), by id; read from the previous list and the register when not
         held yet, with their previous rows. The rows of everyone else are carried (copied in
-        SQL by :func:`~ratings.service.rating.carry.copy_carried`)."""
+        SQL by :func:`~ratings.service.rating.write.copy_carried`)."""
         assert self.previous is not None
         previous_id, before = self.previous
         conn = self.session.connection()

@@ -1,6 +1,6 @@
-"""Writing a period's rows: the engine's list and breakdown rows in bulk (executemany, COPY on
-PostgreSQL), and the carried copy: the rows of players whose row is the previous one carried
-(:data:`ratings.rules.CARRIED`) are not bound one by one but copied in one
+"""Writing a period's rows (:class:`RowWriter`): the engine's list and breakdown rows in bulk
+(executemany, COPY on PostgreSQL), and the carried copy: the rows of players whose row is the
+previous one carried (:data:`ratings.rules.CARRIED`) are not bound one by one but copied in one
 ``INSERT ... SELECT`` from the previous period's list."""
 
 from __future__ import annotations
@@ -10,17 +10,21 @@ import itertools
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 
+import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import rules
-from ratings.service.rating.postgres import planner_setting_off
+from ratings.models import RatingBreakdown
+from ratings.service.rating.postgres import keys_checked_by_index, planner_setting_off
 from ratings.service.shared.sql import BULK_CHUNK, copy_rows
 
 __all__ = [
     "BREAKDOWN_COLUMNS",
     "CARRY_SELECT",
     "HISTORY_COLUMNS",
+    "RowWriter",
     "copy_carried",
+    "delete_breakdown",
     "insert_rows",
     "split_carried",
     "split_partial",
@@ -162,3 +166,62 @@ def copy_carried(
             f"rating_history: {done.rowcount} rows carried over into period {period_id}, "
             f"{expected} expected"
         )
+
+
+class RowWriter:
+    """Writes one list's rows (standard, rapid or blitz), period after period: the breakdown
+    rows and the list rows the engine answered, the carried ones copied from the previous
+    period's list in SQL."""
+
+    def __init__(self, session: Session, time_control: str = "standard") -> None:
+        self.session = session
+        self.time_control = rules.time_control(time_control).value
+        self.tc_sql = f"'{self.time_control}'"  # one of three fixed words, never user text
+
+    def write(
+        self,
+        period_id: int,
+        outcome: rules.PeriodOutcome,
+        previous: tuple[int, dict[int, rules.ListEntry]] | None,
+        *,
+        listed: int | None = None,
+        gone: frozenset[int] = frozenset(),
+    ) -> int:
+        """Store the rows of the period ``period_id``; returns the rows its list holds.
+
+        :param previous: the id and rows of the previous period's list, the rows carried
+            are copied from (:func:`split_carried`).
+        :param listed: when the engine rated only the players whose rows can change, how
+            many players of the previous list are still registered (:func:`split_partial`);
+            ``previous`` then holds the rows of those read.
+        :param gone: players of the previous list merged away since (no row now).
+        """
+        if listed is None:
+            explicit, carried = split_carried(outcome.list_rows, previous)
+        else:
+            assert previous is not None
+            explicit, carried = split_partial(outcome.list_rows, previous[1], listed)
+        session = self.session
+        with keys_checked_by_index(session):
+            insert_rows(
+                session, "rating_breakdown", period_id, BREAKDOWN_COLUMNS, outcome.breakdown
+            )
+            insert_rows(
+                session,
+                "rating_history",
+                period_id,
+                HISTORY_COLUMNS,
+                explicit,
+                time_control=self.time_control,
+            )
+            if carried:
+                assert previous is not None  # split_carried carries only from one
+                copy_carried(session, previous[0], period_id, self.tc_sql, carried, leave=gone)
+        return len(explicit) + carried
+
+
+def delete_breakdown(session: Session, period_ids: Sequence[int]) -> None:
+    """Delete the breakdown rows of the periods ``period_ids`` (a re-rate writes them
+    again)."""
+    if period_ids:
+        session.execute(sa.delete(RatingBreakdown).where(RatingBreakdown.period_id.in_(period_ids)))
