@@ -9,7 +9,7 @@ Usage::
 On a copy of a rated SQLite database with monthly periods (the file given is only read;
 the copy and its compacted twin are made in a temporary folder beside it), it builds the table
 ``rating_changes``: the list rows that are not a plain carry of the same player's row on the
-previous period's list (the carry test of ``ratings.service.rating.carry.split_carried``: no game,
+previous period's list (the carry test of ``ratings.service.rating.write.split_carried``: no game,
 rating before and after the previous rating after, nothing counted, every other value equal),
 with their period's start date, indexed by (player, list, start date). Then it times, each
 ``--repeats`` times (medians), on both storages:
@@ -57,7 +57,7 @@ CARRY_TEST = " AND ".join(
         *(f"h.{column} IS o.{column}" for column in _SAME),
     ]
 )
-"""A row that is the previous row carried (``service.rating.carry.split_carried``'s test)."""
+"""A row that is the previous row carried (``service.rating.write.split_carried``'s test)."""
 
 NEWEST = (
     "SELECT c.player_id, c.rating_after, c.list_status, c.inactive FROM players pl "

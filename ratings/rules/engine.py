@@ -433,7 +433,7 @@ CARRIED: Final[Mapping[str, str | int | None]] = {
 moves it (:func:`changes_without_games`), is the previous list's row with these fields
 replaced - a field's name (the previous row's value of it) or a value - and every other field
 equal. The one definition: :func:`carried` and :func:`is_carried` follow it here, and
-``ratings.service.rating.carry`` builds the SQL that copies such rows from it."""
+``ratings.service.rating.write`` builds the SQL that copies such rows from it."""
 
 
 def carried(previous: ListEntry) -> ListEntry:

@@ -133,9 +133,9 @@ def periods_to_rate(
         return [], None
     held_back_from = None
     if through is None and today is not None:
-        # a period that has not ended is rated only when --through names it (issue 11,
-        # item 6): its games may still be coming, and a mistyped year would publish a run
-        # of empty lists up to it
+        # a period that has not ended is rated only when --through names it: its games
+        # may still be coming, and a mistyped year would publish a run of empty lists up
+        # to it
         held_back_from = Period.containing(today, months)
     end = through or latest_game_period(session, config)
     if held_back_from is not None and end is not None and held_back_from <= end:

@@ -82,7 +82,7 @@ def split_carried(
     period's: a player without games whose row is the previous row with the rating after as
     the rating before and nothing counted (:data:`CARRY_SELECT`), every other value equal.
     Most players, most periods; :func:`copy_carried` writes those in one INSERT ... SELECT,
-    twice as fast as binding them (bench/RESULTS.md, issue 13). When a player on the previous
+    twice as fast as binding them (bench/RESULTS.md). When a player on the previous
     list is missing from this one, nothing is carried (the copy takes every player not
     inserted)."""
     if previous is None:
