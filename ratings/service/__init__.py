@@ -78,10 +78,6 @@ if TYPE_CHECKING:
     from ratings.service.shared.config import create_settings as create_settings
     from ratings.service.shared.config import get_config as get_config
 
-# `rate` names both a function and the module that holds it: importing the module would set
-# the package's `rate` to the module, so the function is bound now, once and for all
-from ratings.service.rating.rate import rate as rate
-
 _LAZY: dict[str, str] = {
     # name: the module of ratings.service that defines it
     "add_game": "corrections.games",
@@ -117,6 +113,7 @@ _LAZY: dict[str, str] = {
     "performance": "reading.reports",
     "plan_merge": "register.merge",
     "preview": "reading.reports",
+    "rate": "rating.rate",
     "RateReport": "rating.rate",
     "rating_list": "reading.reports",
     "RatingList": "reading.reports",
