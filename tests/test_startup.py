@@ -4,13 +4,16 @@ The times are measured by bench/startup.py, never here."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
 
 from ratings.cli import COMMANDS, cli, load_all
+from tests.publish_helpers import demo
 
 HEAVY = ("sqlalchemy", "alembic", "jinja2", "matplotlib", "psycopg", "vl_convert", "chess")
 """Libraries neither ``--help`` nor ``--version`` may import."""
@@ -94,3 +97,106 @@ def test_each_command_loads_its_subcommands() -> None:
             assert f"ratings.cli.{module}" in sys.modules, (name, module)
     assert {"trf", "pgn", "fide-list", "list", "undo"} <= set(cli.commands["import"].commands)  # type: ignore[attr-defined]
     assert "list" in cli.commands["game"].commands  # type: ignore[attr-defined]
+
+
+READ_PROBE = """
+import sys
+from ratings.cli import cli
+try:
+    cli(sys.argv[1:])
+    code = 0
+except SystemExit as exc:
+    code = exc.code
+print(code)
+print(sorted(sys.modules))
+"""
+
+NOT_FOR_READING = (
+    "alembic",  # the schema's revision is read with one SELECT
+    "chess",
+    "jinja2",
+    "matplotlib",
+    "vl_convert",
+    "ratings.site",
+    "ratings.cli.imports",
+    "ratings.io.csv",
+    "ratings.io.pgn",
+    "ratings.io.trf",
+    "ratings.service.imports",
+    "ratings.service.corrections.undo",
+    "ratings.service.register.merge",
+)
+"""Modules no read command needs: the libraries of other commands, the file readers and the
+imports, the undo and the merge."""
+
+CORRECTIONS = ("ratings.service.corrections",)
+THE_RATER = ("ratings.service.rating.rate", "ratings.service.reading.reports")
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo database, built once for the module."""
+    return demo(tmp_path_factory.mktemp("startup"))
+
+
+def _newest(db: Path) -> tuple[str, str]:
+    """(the name of the player with the most games in the newest period, that period)."""
+    with sqlite3.connect(db) as conn:
+        row = conn.execute(
+            "SELECT players.name, rating_periods.label FROM rating_history"
+            " JOIN rating_periods ON rating_periods.id = rating_history.period_id"
+            " JOIN players ON players.id = rating_history.player_id"
+            " WHERE rating_history.time_control = 'standard'"
+            " ORDER BY rating_periods.start_date DESC, rating_history.period_games DESC,"
+            " players.id LIMIT 1"
+        ).fetchone()
+    conn.close()
+    return str(row[0]), str(row[1])
+
+
+def _read_modules(db: Path, *args: str) -> list[str]:
+    """The modules a fresh interpreter holds after ``ratings --db DB ARGS`` (which must
+    succeed)."""
+    done = subprocess.run(
+        [sys.executable, "-c", READ_PROBE, "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    code, modules = done.stdout.splitlines()[-2:]
+    assert code == "0", done.stderr
+    return list(eval(modules))  # a printed list of names
+
+
+def _under(modules: list[str], packages: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if any(m == p or m.startswith(p + ".") for p in packages)]
+
+
+@pytest.mark.parametrize(
+    ("command", "also_unused"),
+    [
+        ("card", CORRECTIONS),
+        ("history", CORRECTIONS),
+        ("player show", CORRECTIONS),
+        ("player list", CORRECTIONS + THE_RATER),
+        ("preview", ()),  # rates the next period: the rater, and the corrections waiting
+        ("check", CORRECTIONS),  # rates again from the inputs: the rater
+    ],
+)
+def test_a_read_command_imports_only_what_it_reads_with(
+    demo_db: Path, command: str, also_unused: tuple[str, ...]
+) -> None:
+    """Each read command of bench/startup.py, as it measures it, leaves the imports, the
+    corrections it does not run and the other commands' libraries unloaded."""
+    player, period = _newest(demo_db)
+    args = {
+        "card": ["card", player],
+        "history": ["history", player],
+        "player show": ["player", "show", player],
+        "player list": ["player", "list"],
+        "preview": ["preview"],
+        "check": ["check", "--period", period],
+    }[command]
+    modules = _read_modules(demo_db, *args)
+    assert "sqlalchemy.orm" in modules  # the floor they are measured against
+    assert _under(modules, NOT_FOR_READING + also_unused) == []
