@@ -67,7 +67,7 @@ class Case:
 def newest(db: str) -> tuple[str, str]:
     """(the name of the player with the most games in the newest rated period, that period's
     label) in the standard list of ``db``, read with ``sqlite3`` (ties: the lowest id)."""
-    conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    conn = sqlite3.connect(Path(db).resolve().as_uri() + "?mode=ro", uri=True)
     try:
         row = conn.execute(
             "SELECT players.name, rating_periods.label FROM rating_history"

@@ -14,6 +14,7 @@ import pytest
 
 from ratings.cli import COMMANDS, cli, load_all
 from tests.publish_helpers import demo
+from tests.safety_helpers import bench_module
 
 HEAVY = ("sqlalchemy", "alembic", "jinja2", "matplotlib", "psycopg", "vl_convert", "chess")
 """Libraries neither ``--help`` nor ``--version`` may import."""
@@ -200,3 +201,48 @@ def test_a_read_command_imports_only_what_it_reads_with(
     modules = _read_modules(demo_db, *args)
     assert "sqlalchemy.orm" in modules  # the floor they are measured against
     assert _under(modules, NOT_FOR_READING + also_unused) == []
+
+
+def test_the_benchmark_holds_each_case_to_its_own_floor() -> None:
+    """bench/startup.py's table: each ratio is to the median of the case's own floor in the
+    same run, and a target says met or not met."""
+    bench = bench_module("startup.py", "bench_startup")
+    measured = [
+        bench.Case("floor: click", ("c",), "floor: click"),
+        bench.Case("--version", ("v",), "floor: click", 1.5),
+        bench.Case("floor: ORM", ("o",), "floor: ORM"),
+        bench.Case("card PLAYER", ("k",), "floor: ORM", 1.5),
+        bench.Case("preview", ("p",), "floor: ORM", 1.5),
+    ]
+    times = {
+        "floor: click": [0.040, 0.050, 0.060],
+        "--version": [0.050, 0.060, 0.070],
+        "floor: ORM": [0.300, 0.400, 0.500],
+        "card PLAYER": [0.500, 0.600, 0.700],
+        "preview": [0.600, 0.610, 0.620],
+    }
+    rows = bench.report(measured, times).splitlines()
+    assert rows[0] == "3 runs of each case, interleaved; medians; each ratio to its floor's median."
+    assert rows[4:] == [
+        "| `floor: click` | 50 ms | 40-60 ms | 1.00x |  |",
+        "| `--version` | 60 ms | 50-70 ms | **1.20x** | within 1.5x: met |",
+        "| `floor: ORM` | 400 ms | 300-500 ms | 1.00x |  |",
+        "| `card PLAYER` | 600 ms | 500-700 ms | **1.50x** | within 1.5x: met |",
+        "| `preview` | 610 ms | 600-620 ms | **1.52x** | within 1.5x: **not met** |",
+    ]
+
+
+@pytest.mark.slow  # 24 fresh interpreters, half of them loading SQLAlchemy: about 15 s
+def test_the_benchmark_runs_on_a_database_it_is_given(
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = bench_module("startup.py", "bench_startup")
+    assert bench.main(["--repeats", "1", "--db", str(demo_db)]) == 0
+    out = capsys.readouterr().out
+    _player, period = _newest(demo_db)
+    rows = [line.split(" | ")[0] for line in out.splitlines() if line.startswith("| `")]
+    assert rows == [
+        "| `floor: click`", "| `--version`", "| `--help`", "| `list`", "| `list, URL`",
+        "| `floor: ORM`", "| `card PLAYER`", "| `history PLAYER`", "| `player show PLAYER`",
+        "| `player list`", "| `preview`", f"| `check --period {period}`",
+    ]  # fmt: skip
