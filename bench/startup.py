@@ -10,7 +10,8 @@ the path) with its modules' bytecode cached, as an installed package has it
 (``PYTHONDONTWRITEBYTECODE`` is dropped for them, so the unmeasured first round writes
 ``__pycache__``), one after the other, the cases interleaved so that every case sees the same
 machine load; the report gives each case's median wall time over ``--repeats`` runs and its
-ratio to its floor's median in the same run.
+ratio to its floor's median in the same run, and the same for the process's CPU time (user
+and system), which a machine busy with other work inflates less than the wall time.
 
 Two floors, each the least its commands can import:
 
@@ -34,6 +35,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import resource
 import sqlite3
 import statistics
 import subprocess
@@ -110,44 +112,58 @@ def cases(db: str) -> list[Case]:
     ]
 
 
-def run_once(argv: Sequence[str]) -> float:
-    """Wall time of one run, in seconds; a failing command stops the benchmark."""
+def _children_cpu() -> float:
+    """CPU time (user and system) of this process's finished children so far, in seconds."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def run_once(argv: Sequence[str]) -> tuple[float, float]:
+    """(wall time, CPU time) of one run, in seconds; a failing command stops the benchmark."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     # as an installed package runs: its modules compiled once (the warm-up round writes them)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    cpu = _children_cpu()
     start = time.perf_counter()
     done = subprocess.run(argv, env=env, capture_output=True, check=False)
     elapsed = time.perf_counter() - start
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(argv)} exited {done.returncode}: {done.stderr.decode()}")
-    return elapsed
+    return elapsed, _children_cpu() - cpu
 
 
-def measure(measured: Sequence[Case], repeats: int) -> dict[str, list[float]]:
+Times = dict[str, list[tuple[float, float]]]
+"""Each case's runs: (wall time, CPU time) in seconds."""
+
+
+def measure(measured: Sequence[Case], repeats: int) -> Times:
     """Every case ``repeats`` times, interleaved (one run of each case per round), after one
     unmeasured round that warms the file cache and writes the bytecode."""
     for case in measured:
         run_once(case.argv)
-    times: dict[str, list[float]] = {case.name: [] for case in measured}
+    times: Times = {case.name: [] for case in measured}
     for _ in range(repeats):
         for case in measured:
             times[case.name].append(run_once(case.argv))
     return times
 
 
-def report(measured: Sequence[Case], times: dict[str, list[float]]) -> str:
-    """A Markdown table: each case's median, range, ratio to its floor's median and target."""
+def report(measured: Sequence[Case], times: Times) -> str:
+    """A Markdown table: each case's median wall time, its range, its ratio to its floor's
+    median and the target; then the median CPU time and its ratio to the floor's."""
     repeats = len(times[measured[0].name])
     lines = [
         f"{repeats} runs of each case, interleaved; medians; each ratio to its floor's median.",
         "",
-        "| case | median | range | ratio to floor | target |",
-        "|---|---:|---:|---:|---|",
+        "| case | wall | range | ratio to floor | target | CPU | CPU ratio |",
+        "|---|---:|---:|---:|---|---:|---:|",
     ]
     for case in measured:
-        values = times[case.name]
-        median = statistics.median(values)
-        ratio = median / statistics.median(times[case.floor])
+        wall = [w for w, _ in times[case.name]]
+        cpu = statistics.median(c for _, c in times[case.name])
+        median = statistics.median(wall)
+        ratio = median / statistics.median(w for w, _ in times[case.floor])
+        cpu_ratio = cpu / statistics.median(c for _, c in times[case.floor])
         if case.target is None:
             target = ""
         else:
@@ -155,8 +171,9 @@ def report(measured: Sequence[Case], times: dict[str, list[float]]) -> str:
             target = f"within {case.target:g}x: {met}"
         shown = f"**{ratio:.2f}x**" if case.target is not None else f"{ratio:.2f}x"
         lines.append(
-            f"| `{case.name}` | {median * 1000:.0f} ms | {min(values) * 1000:.0f}-"
-            f"{max(values) * 1000:.0f} ms | {shown} | {target} |"
+            f"| `{case.name}` | {median * 1000:.0f} ms | {min(wall) * 1000:.0f}-"
+            f"{max(wall) * 1000:.0f} ms | {shown} | {target} | {cpu * 1000:.0f} ms | "
+            f"{cpu_ratio:.2f}x |"
         )
     return "\n".join(lines)
 

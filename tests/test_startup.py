@@ -215,20 +215,21 @@ def test_the_benchmark_holds_each_case_to_its_own_floor() -> None:
         bench.Case("preview", ("p",), "floor: ORM", 1.5),
     ]
     times = {
-        "floor: click": [0.040, 0.050, 0.060],
-        "--version": [0.050, 0.060, 0.070],
-        "floor: ORM": [0.300, 0.400, 0.500],
-        "card PLAYER": [0.500, 0.600, 0.700],
-        "preview": [0.600, 0.610, 0.620],
+        "floor: click": [(0.040, 0.030), (0.050, 0.040), (0.060, 0.050)],
+        "--version": [(0.050, 0.040), (0.060, 0.050), (0.070, 0.060)],
+        "floor: ORM": [(0.300, 0.200), (0.400, 0.300), (0.500, 0.400)],
+        "card PLAYER": [(0.500, 0.400), (0.600, 0.450), (0.700, 0.500)],
+        "preview": [(0.600, 0.500), (0.610, 0.510), (0.620, 0.520)],
     }
     rows = bench.report(measured, times).splitlines()
     assert rows[0] == "3 runs of each case, interleaved; medians; each ratio to its floor's median."
     assert rows[4:] == [
-        "| `floor: click` | 50 ms | 40-60 ms | 1.00x |  |",
-        "| `--version` | 60 ms | 50-70 ms | **1.20x** | within 1.5x: met |",
-        "| `floor: ORM` | 400 ms | 300-500 ms | 1.00x |  |",
-        "| `card PLAYER` | 600 ms | 500-700 ms | **1.50x** | within 1.5x: met |",
-        "| `preview` | 610 ms | 600-620 ms | **1.52x** | within 1.5x: **not met** |",
+        "| `floor: click` | 50 ms | 40-60 ms | 1.00x |  | 40 ms | 1.00x |",
+        "| `--version` | 60 ms | 50-70 ms | **1.20x** | within 1.5x: met | 50 ms | 1.25x |",
+        "| `floor: ORM` | 400 ms | 300-500 ms | 1.00x |  | 300 ms | 1.00x |",
+        "| `card PLAYER` | 600 ms | 500-700 ms | **1.50x** | within 1.5x: met | 450 ms | 1.50x |",
+        "| `preview` | 610 ms | 600-620 ms | **1.52x** | within 1.5x: **not met** | 510 ms "
+        "| 1.70x |",
     ]
 
 
