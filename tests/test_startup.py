@@ -4,13 +4,17 @@ The times are measured by bench/startup.py, never here."""
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import click
 import pytest
 
 from ratings.cli import COMMANDS, cli, load_all
+from tests.publish_helpers import demo
+from tests.safety_helpers import bench_module
 
 HEAVY = ("sqlalchemy", "alembic", "jinja2", "matplotlib", "psycopg", "vl_convert", "chess")
 """Libraries neither ``--help`` nor ``--version`` may import."""
@@ -94,3 +98,152 @@ def test_each_command_loads_its_subcommands() -> None:
             assert f"ratings.cli.{module}" in sys.modules, (name, module)
     assert {"trf", "pgn", "fide-list", "list", "undo"} <= set(cli.commands["import"].commands)  # type: ignore[attr-defined]
     assert "list" in cli.commands["game"].commands  # type: ignore[attr-defined]
+
+
+READ_PROBE = """
+import sys
+from ratings.cli import cli
+try:
+    cli(sys.argv[1:])
+    code = 0
+except SystemExit as exc:
+    code = exc.code
+print(code)
+print(sorted(sys.modules))
+"""
+
+NOT_FOR_READING = (
+    "alembic",  # the schema's revision is read with one SELECT
+    "chess",
+    "jinja2",
+    "matplotlib",
+    "vl_convert",
+    "ratings.site",
+    "ratings.cli.imports",
+    "ratings.io.csv",
+    "ratings.io.pgn",
+    "ratings.io.trf",
+    "ratings.service.imports",
+    "ratings.service.corrections.undo",
+    "ratings.service.register.merge",
+)
+"""Modules no read command needs: the libraries of other commands, the file readers and the
+imports, the undo and the merge."""
+
+CORRECTIONS = ("ratings.service.corrections",)
+THE_RATER = ("ratings.service.rating.rate", "ratings.service.reading.reports")
+
+
+@pytest.fixture(scope="module")
+def demo_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The demo database, built once for the module."""
+    return demo(tmp_path_factory.mktemp("startup"))
+
+
+def _newest(db: Path) -> tuple[str, str]:
+    """(the name of the player with the most games in the newest period, that period)."""
+    with sqlite3.connect(db) as conn:
+        row = conn.execute(
+            "SELECT players.name, rating_periods.label FROM rating_history"
+            " JOIN rating_periods ON rating_periods.id = rating_history.period_id"
+            " JOIN players ON players.id = rating_history.player_id"
+            " WHERE rating_history.time_control = 'standard'"
+            " ORDER BY rating_periods.start_date DESC, rating_history.period_games DESC,"
+            " players.id LIMIT 1"
+        ).fetchone()
+    conn.close()
+    return str(row[0]), str(row[1])
+
+
+def _read_modules(db: Path, *args: str) -> list[str]:
+    """The modules a fresh interpreter holds after ``ratings --db DB ARGS`` (which must
+    succeed)."""
+    done = subprocess.run(
+        [sys.executable, "-c", READ_PROBE, "--db", str(db), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    code, modules = done.stdout.splitlines()[-2:]
+    assert code == "0", done.stderr
+    return list(eval(modules))  # a printed list of names
+
+
+def _under(modules: list[str], packages: tuple[str, ...]) -> list[str]:
+    return [m for m in modules if any(m == p or m.startswith(p + ".") for p in packages)]
+
+
+@pytest.mark.parametrize(
+    ("command", "also_unused"),
+    [
+        ("card", CORRECTIONS),
+        ("history", CORRECTIONS),
+        ("player show", CORRECTIONS),
+        ("player list", CORRECTIONS + THE_RATER),
+        ("preview", ()),  # rates the next period: the rater, and the corrections waiting
+        ("check", CORRECTIONS),  # rates again from the inputs: the rater
+    ],
+)
+def test_a_read_command_imports_only_what_it_reads_with(
+    demo_db: Path, command: str, also_unused: tuple[str, ...]
+) -> None:
+    """Each read command of bench/startup.py, as it measures it, leaves the imports, the
+    corrections it does not run and the other commands' libraries unloaded."""
+    player, period = _newest(demo_db)
+    args = {
+        "card": ["card", player],
+        "history": ["history", player],
+        "player show": ["player", "show", player],
+        "player list": ["player", "list"],
+        "preview": ["preview"],
+        "check": ["check", "--period", period],
+    }[command]
+    modules = _read_modules(demo_db, *args)
+    assert "sqlalchemy.orm" in modules  # the floor they are measured against
+    assert _under(modules, NOT_FOR_READING + also_unused) == []
+
+
+def test_the_benchmark_holds_each_case_to_its_own_floor() -> None:
+    """bench/startup.py's table: each ratio is to the median of the case's own floor in the
+    same run, and a target says met or not met."""
+    bench = bench_module("startup.py", "bench_startup")
+    measured = [
+        bench.Case("floor: click", ("c",), "floor: click"),
+        bench.Case("--version", ("v",), "floor: click", 1.5),
+        bench.Case("floor: ORM", ("o",), "floor: ORM"),
+        bench.Case("card PLAYER", ("k",), "floor: ORM", 1.5),
+        bench.Case("preview", ("p",), "floor: ORM", 1.5),
+    ]
+    times = {
+        "floor: click": [(0.040, 0.030), (0.050, 0.040), (0.060, 0.050)],
+        "--version": [(0.050, 0.040), (0.060, 0.050), (0.070, 0.060)],
+        "floor: ORM": [(0.300, 0.200), (0.400, 0.300), (0.500, 0.400)],
+        "card PLAYER": [(0.500, 0.400), (0.600, 0.450), (0.700, 0.500)],
+        "preview": [(0.600, 0.500), (0.610, 0.510), (0.620, 0.520)],
+    }
+    rows = bench.report(measured, times).splitlines()
+    assert rows[0] == "3 runs of each case, interleaved; medians; each ratio to its floor's median."
+    assert rows[4:] == [
+        "| `floor: click` | 50 ms | 40-60 ms | 1.00x |  | 40 ms | 1.00x |",
+        "| `--version` | 60 ms | 50-70 ms | **1.20x** | within 1.5x: met | 50 ms | 1.25x |",
+        "| `floor: ORM` | 400 ms | 300-500 ms | 1.00x |  | 300 ms | 1.00x |",
+        "| `card PLAYER` | 600 ms | 500-700 ms | **1.50x** | within 1.5x: met | 450 ms | 1.50x |",
+        "| `preview` | 610 ms | 600-620 ms | **1.52x** | within 1.5x: **not met** | 510 ms "
+        "| 1.70x |",
+    ]
+
+
+@pytest.mark.slow  # 24 fresh interpreters, half of them loading SQLAlchemy: about 15 s
+def test_the_benchmark_runs_on_a_database_it_is_given(
+    demo_db: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bench = bench_module("startup.py", "bench_startup")
+    assert bench.main(["--repeats", "1", "--db", str(demo_db)]) == 0
+    out = capsys.readouterr().out
+    _player, period = _newest(demo_db)
+    rows = [line.split(" | ")[0] for line in out.splitlines() if line.startswith("| `")]
+    assert rows == [
+        "| `floor: click`", "| `--version`", "| `--help`", "| `list`", "| `list, URL`",
+        "| `floor: ORM`", "| `card PLAYER`", "| `history PLAYER`", "| `player show PLAYER`",
+        "| `player list`", "| `preview`", f"| `check --period {period}`",
+    ]  # fmt: skip

@@ -6,22 +6,22 @@ import datetime as dt
 import io
 import json
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 import click
 
-from ratings import clock, rules, service
 from ratings.cli import App, pass_app
-from ratings.cli.imports import warn_unknown_games
 from ratings.cli.options import LIST, LISTS, on_list, reading, say_note
-from ratings.cli.progress import Progress
-from ratings.cli.rate_report import rate_lines
 from ratings.cli.rating_list import blank, change_cell, change_value, print_list, signed
 from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError
 from ratings.io.csv_out import CsvWriter
-from ratings.service.corrections import edits as corrections
-from ratings.service.rating.plan import mark_rerate_from
-from ratings.service.reading import reports
+
+if TYPE_CHECKING:
+    from ratings.service.reading import reports
+
+# each command imports the use cases it runs: `card` and `history` read stored rows and need
+# neither the imports' matching nor the corrections (bench/startup.py, tests/test_startup.py)
 
 
 @click.command("rate")
@@ -52,6 +52,12 @@ def rate(
     from a rated period as if a correction had touched it: the lists are rated again from the
     stored inputs, and the values they replace kept in superseded_ratings.
     """
+    from ratings import clock, service
+    from ratings.cli.imports import warn_unknown_games
+    from ratings.cli.progress import Progress
+    from ratings.cli.rate_report import rate_lines
+    from ratings.service.rating.plan import mark_rerate_from
+
     if list_type is not None and not dry_run:
         # the lists are rated together (rapid and blitz players are seeded from the standard
         # list), so a rate of one list alone would not be what the next full rate writes
@@ -100,6 +106,10 @@ def preview(app: App, show_all: bool, fmt: str, list_type: str) -> None:
 
     When corrections wait for a re-rate, first what 'ratings rate' would change (old -> new).
     """
+    from ratings.cli.rate_report import rate_lines
+    from ratings.service.corrections import edits as corrections
+    from ratings.service.reading import reports
+
     with app.session(commit=False) as session:
         pending = corrections.rerate_pending(session)
         result = reports.preview(session, include_unrated=show_all, time_control=list_type)
@@ -125,6 +135,8 @@ def preview(app: App, show_all: bool, fmt: str, list_type: str) -> None:
 @pass_app
 def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
     """Show a player's rating on every rated period's list (standard, rapid or blitz)."""
+    from ratings.service.reading import reports
+
     with app.session() as session:
         ref, note = reading(session, player_ref)
         player, rows = reports.history(session, ref, time_control=list_type)
@@ -203,6 +215,8 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
     """Show the per-game calculation of a player's period (like FIDE's calculation page).
 
     --format csv gives one row per game; json the card with its games and totals."""
+    from ratings.service.reading import reports
+
     with app.session() as session:
         ref, note = reading(session, player_ref)
         c = reports.card(session, ref, period, time_control=list_type)
@@ -273,6 +287,8 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
 
 def _first_rating(c: reports.Card) -> None:
     """The whole calculation of a first rating (art. 7.1.4, 8.2), under the card's games."""
+    from ratings import rules
+
     work = c.first_rating
     assert work is not None
     if c.pooled:
@@ -368,6 +384,8 @@ def performance(
 ) -> None:
     """Show a player's performance rating over a period's games on one list, or over an
     event's rated games (on the event's list)."""
+    from ratings.service.reading import reports
+
     with app.session() as session:
         ref, note = reading(session, player_ref)
         perf = reports.performance(

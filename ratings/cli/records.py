@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -33,16 +33,14 @@ from ratings.cli.options import (
 )
 from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError, NothingChangedError
-from ratings.models import Player
 from ratings.results import Result
-from ratings.service.corrections import edits as corrections
-from ratings.service.corrections.games import describe_game
-from ratings.service.imports.notices import unknown_games_players
-from ratings.service.rating.periods import game_rating_period
-from ratings.service.reading import reports
-from ratings.service.register import aliases as alias_service
-from ratings.service.register import merge
-from ratings.service.shared import audit
+
+if TYPE_CHECKING:
+    from ratings.models import Player
+    from ratings.service.reading import reports
+
+# each command imports the use cases it runs: `player show` and `player list` read the
+# register and need neither the corrections, the merge nor the rater (tests/test_startup.py)
 
 
 def parse_date(text: str, what: str = "date") -> dt.date:
@@ -201,6 +199,8 @@ def player_list(app: App, search: str | None, unknown_games: bool, fmt: str) -> 
     """List the register, by name (folded: Öberg among the O's)."""
     with app.session() as session:
         if unknown_games:
+            from ratings.service.imports.notices import unknown_games_players
+
             players = unknown_games_players(session)
         else:
             players = service.list_players(session, search=search)
@@ -235,6 +235,8 @@ def player_list(app: App, search: str | None, unknown_games: bool, fmt: str) -> 
 def player_show(app: App, player_ref: str, fmt: str) -> None:
     """Show one player's register entry, current rating on each list (next K, total rated
     games), an unrated player's way to a first rating, and the aliases."""
+    from ratings.service.reading import reports
+
     with app.session(commit=False) as session:
         ref, note = reading(session, player_ref)
         fields = _summary_fields(reports.player_summary(session, service.get_player(session, ref)))
@@ -349,6 +351,9 @@ def player_edit(
 ) -> None:
     """Correct a player's data, printing each field old -> new (entry and birth data re-rate
     from the first period that lists the player)."""
+    from ratings.service.corrections import edits as corrections
+    from ratings.service.shared import audit
+
     limits.option("--name", limits.name_length, name)
     games = limits.option("--games", limits.games, games_text)
     kwargs: dict[str, Any] = {
@@ -415,6 +420,9 @@ def player_merge(
     KEEP lacks move to KEEP. Asks first (--yes does not); players whose FIDE ids or
     birthdates differ need --force. Recorded, and undone by 'player unmerge DUPLICATE'.
     """
+    from ratings.service.register import merge
+    from ratings.service.shared import audit
+
     audit.check_reason(reason)
     with app.session(commit=False) as session:
         plan = service.plan_merge(session, keep, remove)
@@ -450,6 +458,9 @@ def player_unmerge(app: App, merged: str, yes: bool, dry_run: bool, reason: str 
     """Undo 'player merge' of DUPLICATE (its id): both players and their games are as they
     were before the merge (a game voided since stays voided). The next 'ratings rate'
     re-rates."""
+    from ratings.service.register import merge
+    from ratings.service.shared import audit
+
     audit.check_reason(reason)
     with app.session(commit=False) as session:
         found = merge.find_merged(session, merged)
@@ -493,6 +504,8 @@ def player_alias() -> None:
 @pass_app
 def player_alias_add(app: App, player_ref: str, name: str, reason: str | None) -> None:
     """Make NAME (as files write it) stand for PLAYER in every import from now on."""
+    from ratings.service.register import aliases as alias_service
+
     limits.option("NAME", limits.name_length, name)
     with app.session() as session:
         row = alias_service.add_alias(session, player_ref, name, reason=reason)
@@ -506,6 +519,8 @@ def player_alias_add(app: App, player_ref: str, name: str, reason: str | None) -
 @pass_app
 def player_alias_list(app: App, player_ref: str | None, fmt: str) -> None:
     """List the aliases (of one PLAYER): how each was given, by which import, when (UTC)."""
+    from ratings.service.register import aliases as alias_service
+
     note = None
     with app.session(commit=False) as session:
         if player_ref is not None:
@@ -548,6 +563,8 @@ def player_duplicates(app: App, fmt: str) -> None:
 @pass_app
 def player_alias_remove(app: App, name: str, reason: str | None) -> None:
     """Remove the alias NAME (compared as imports compare it: folded)."""
+    from ratings.service.register import aliases as alias_service
+
     limits.option("NAME", limits.name_length, name)
     with app.session() as session:
         row = alias_service.remove_alias(session, name, reason=reason)
@@ -598,6 +615,9 @@ def game_add(
 
     A game that sends its stored event to another rating period or list asks first.
     """
+    from ratings.service.corrections import edits as corrections
+    from ratings.service.rating.periods import game_rating_period
+
     limits.option("--event", limits.event_name, event)
     limits.option("--round", limits.round_name, round_)
     played_on = parse_date(date_text)
@@ -658,6 +678,9 @@ def game_edit(
 
     A new date that changes the event's dates asks first: all its games follow.
     """
+    from ratings.service.corrections import edits as corrections
+    from ratings.service.shared import audit
+
     game_id = limits.option("GAME_ID", limits.game_id, game_id_text)
     if result is None and date_text is None and round_ is None and rated is None:
         raise click.UsageError(
@@ -709,6 +732,10 @@ def game_void(app: App, game_id_text: str, yes: bool, dry_run: bool, reason: str
 
     A void that changes the event's dates asks first.
     """
+    from ratings.service.corrections import edits as corrections
+    from ratings.service.corrections.games import describe_game
+    from ratings.service.shared import audit
+
     game_id = limits.option("GAME_ID", limits.game_id, game_id_text)
 
     def void(allow_move: bool) -> tuple[list[str], str | None]:

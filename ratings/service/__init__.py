@@ -68,10 +68,6 @@ if TYPE_CHECKING:
     from ratings.service.shared.config import create_settings as create_settings
     from ratings.service.shared.config import get_config as get_config
 
-# `rate` names both a function and the module that holds it: importing the module would set
-# the package's `rate` to the module, so the function is bound now, once and for all
-from ratings.service.rating.rate import rate as rate
-
 __all__ = sorted(SERVICE)
 
 
