@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 from tests.publish_helpers import ok, run, site_files
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 MANIFEST = ".ratings-site.json"
 

@@ -18,7 +18,7 @@ from ratings import service
 from ratings.errors import InvalidInputError
 from ratings.results import Result
 from ratings.service.reading import browse
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
 

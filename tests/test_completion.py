@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from ratings.cli import cli, load_all
 from ratings.cli.complete import _kind
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from tests.publish_helpers import copy_demo, demo
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 DECLINED = "Error: not confirmed; nothing was changed (--yes confirms without asking)"
 

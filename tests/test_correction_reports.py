@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 import ratings.clock
 from ratings.cli import cli
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 TODAY = dt.date(2026, 11, 30)
 DRY = "Dry run: nothing was changed"

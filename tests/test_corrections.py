@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ratings.cli import cli
-from tests.test_rating_scenarios import Club
+from tests.support import Club, run
 
 PLAYERS = [
     ("Ann", "--rating", "1850", "--games", "40", "--birthdate", "1990"),
@@ -72,7 +71,7 @@ def test_corrections_equal_a_rebuild(tmp_path: Path) -> None:
     club.ok("game", "edit", "1", "--result", "0-1")  # January: Ann lost to Bob after all
     club.ok("game", "void", "6")  # February: Dan - Fay never took place
     club.game("Cat", "Ann", "1/2-1/2", "2025-02-05", "--event", "Feb Open")
-    result = club.runner.invoke(cli, ["--db", club.db, "list"])
+    result = run(club, "list")
     assert result.stderr == (
         "Warning: corrections touched period 2025-01; run 'ratings rate' to re-rate before "
         "publishing\n"

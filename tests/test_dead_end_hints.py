@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.publish_helpers import copy_demo, demo
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture(scope="module")

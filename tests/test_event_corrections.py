@@ -21,7 +21,7 @@ from ratings.results import Result
 from ratings.service.corrections import edits as corrections
 from ratings.service.corrections.moves import EventMoveError
 from ratings.service.shared import audit
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 REFUSED = f"Error: {NOT_CONFIRMED}\n"
 

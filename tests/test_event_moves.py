@@ -21,7 +21,7 @@ from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.results import Result
 from ratings.service.corrections.moves import EventMoveError
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 REFUSED = f"Error: {NOT_CONFIRMED}\n"
 

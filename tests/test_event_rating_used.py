@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.publish_helpers import Page
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

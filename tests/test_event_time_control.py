@@ -21,7 +21,7 @@ from ratings.results import Result
 from ratings.rules.time_control import InvalidTimeControlError
 from ratings.service.corrections import edits as corrections
 from ratings.service.corrections.moves import EventMoveError
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 REFUSED = f"Error: {NOT_CONFIRMED}\n"
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ratings import rules
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ import ratings.clock
 from ratings import service
 from ratings.errors import FutureDateError, InputFileError
 from ratings.results import Result
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 TODAY = dt.date(2026, 11, 30)
 DATA = Path(__file__).parent / "data"

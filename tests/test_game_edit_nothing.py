@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

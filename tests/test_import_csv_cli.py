@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 PLAYERS_CSV = """name,birthdate,fide_id,rating,games,k10,federation
 "Smith, Ann",2009-03-02,,1850,12,no,ENG

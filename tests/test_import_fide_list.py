@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import Club
 from tests.test_io_fide_list import (
     ABABIL,
     ARRIBAS,
@@ -20,7 +21,6 @@ from tests.test_io_fide_list import (
     line,
     write,
 )
-from tests.test_rating_scenarios import Club
 from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 # an adult FIDE rates with K 40 (fewer than 30 games), a 2350 player with K 10 (reached 2400)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support import Club
 from tests.test_import_fide_list import NEWCOMER, foa_list
-from tests.test_rating_scenarios import Club
 
 SPANIARD = ("2212072", "Argandona Riveiro, Inigo", "ESP", "M", "IM", "", "", "",
             2408, 10, 20, 0, 0, 0, 0, 0, 0, 1981, "")  # fmt: skip

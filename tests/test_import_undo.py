@@ -20,7 +20,7 @@ from ratings.db import SessionFactory, database_url, make_engine
 from ratings.service.corrections import edits as corrections
 from ratings.service.corrections import undo
 from ratings.service.shared import audit
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 TODAY = dt.date(2026, 11, 30)
 TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"

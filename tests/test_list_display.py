@@ -14,7 +14,7 @@ import pytest
 
 from ratings import rating_lists
 from ratings.service.reading import reports
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

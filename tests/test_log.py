@@ -18,7 +18,7 @@ from ratings.cli import cli
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.errors import PlayerNotFoundError
 from ratings.service.corrections import log
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 TODAY = dt.date(2026, 11, 30)
 

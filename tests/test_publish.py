@@ -13,7 +13,7 @@ import pytest
 from ratings.io.fide_txt import parse_fide_txt
 from tests.conftest import PG_URL, new_database, table_rows
 from tests.publish_helpers import OUR_FILE, Page, copy_demo, demo, ok, run, site_files
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture(scope="module")

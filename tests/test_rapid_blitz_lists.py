@@ -17,7 +17,7 @@ from ratings import service
 from ratings.cli import App
 from ratings.results import Result
 from tests.pools import load_pool, random_pool
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ratings import rules
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 WARNING = (
     "Warning: {n} rated player{s} without a known count of prior rated games: K 20 unless "

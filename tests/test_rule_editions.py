@@ -21,7 +21,7 @@ from ratings.rules import (
     rate_period,
     system_config,
 )
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 FIDE = system_config("fide")
 JAN24, FEB24, MAR24 = (Period(dt.date(2024, m, 1)) for m in (1, 2, 3))

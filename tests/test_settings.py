@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ratings.cli import cli
-from tests.test_rating_scenarios import Club
+from tests.support import Club, run
 
 FIDE_SETTINGS = """\
 setting        value  what
@@ -26,8 +25,7 @@ expected       table  expected scores: table (table 8.1.2) or curve
 
 def answering(club: Club, answer: str, *args: str) -> tuple[int, str]:
     """A command run with ``answer`` typed at its question."""
-    result = club.runner.invoke(cli, ["--db", club.db, *args], input=answer)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    result = run(club, *args, input=answer)
     return result.exit_code, result.output
 
 

@@ -20,7 +20,7 @@ from ratings.service.imports import storing
 from ratings.service.imports.games import import_games
 from ratings.service.imports.trf import import_trf
 from ratings.service.rating import marks
-from tests.factories import game_row, players, trf_file, trf_game
+from tests.support import game_row, players, trf_file, trf_game
 
 JAN = dt.date(2025, 1, 10)
 

@@ -22,7 +22,7 @@ from ratings.errors import PeriodError
 from ratings.results import Result
 from ratings.service.rating import unrate
 from ratings.service.shared import audit
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 TODAY = dt.date(2026, 11, 30)
 
