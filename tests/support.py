@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import traceback
 from collections.abc import Sequence
 from pathlib import Path
@@ -26,12 +27,24 @@ from tests.conftest import BACKEND, PgDatabase, init_database, table_rows
 # --- the CLI ---------------------------------------------------------------------------------
 
 
-def run(db: Club | Path | PgDatabase | str | None, *args: str, input: str | None = None) -> Result:
+def run(
+    db: Club | Path | PgDatabase | str | None,
+    *args: str,
+    input: str | None = None,
+    cwd: Path | None = None,
+) -> Result:
     """``ratings --db db ARGS`` in this process (no ``--db`` when ``db`` is None), with
-    ``input`` on stdin; stdout and stderr are kept apart. A refusal exits through SystemExit;
-    any other exception is a traceback a user would see, and fails the test."""
+    ``input`` on stdin and, if given, ``cwd`` as the working folder; stdout and stderr are
+    kept apart. A refusal exits through SystemExit; any other exception is a traceback a user
+    would see, and fails the test."""
     argv = list(args) if db is None else ["--db", db.db if isinstance(db, Club) else str(db), *args]
-    result = CliRunner().invoke(cli, argv, input=input)
+    old = Path.cwd()
+    if cwd is not None:
+        os.chdir(cwd)
+    try:
+        result = CliRunner().invoke(cli, argv, input=input)
+    finally:
+        os.chdir(old)
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         assert result.exc_info is not None
         trace = "".join(traceback.format_exception(*result.exc_info))

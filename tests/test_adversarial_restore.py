@@ -14,15 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ratings.cli import cli
-
-
-def run(db: Path, *args: str) -> Result:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
+from tests.support import run
 
 
 @pytest.fixture(scope="module")

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from ratings.cli import cli
 from ratings.db import database_url, make_engine
 from ratings.service.reading import sql as service_sql
 from tests.conftest import PG_URL, new_database
+from tests.support import run
 
 TOO_LONG = (
     "Error: a value is longer than ratings sql reads (at most 1,000,000 bytes); select a part "
@@ -91,12 +92,6 @@ def db(tmp_path: Path, club: Path) -> Path:
     return path
 
 
-def sql(db: Path | str, *args: str) -> Result:
-    result = CliRunner().invoke(cli, ["--db", str(db), "sql", *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
-
-
 @pytest.mark.parametrize(
     "query",
     [
@@ -113,13 +108,14 @@ def sql(db: Path | str, *args: str) -> Result:
          "group_concat", "replace"],
 )  # fmt: skip
 def test_one_value_is_bounded(db: Path, query: str) -> None:
-    result = sql(db, query, "--timeout", "1")
+    result = run(db, "sql", query, "--timeout", "1")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", TOO_LONG)
 
 
 def test_a_value_within_the_limit_is_read_and_printf_formats_as_sqlite(db: Path) -> None:
-    result = sql(
+    result = run(
         db,
+        "sql",
         "SELECT length(randomblob(999999)) AS n, length(printf('%.*c', 999999, 'x')) AS m, "
         "printf('%.2f|%5d|%-3s|%%|%.*c|%lld|%,d', 2.345, 42, 'ab', 3, 'z', 7, 1234567) AS p, "
         "printf(NULL) IS NULL AS q, printf('%s', NULL) AS r",
@@ -131,13 +127,13 @@ def test_a_value_within_the_limit_is_read_and_printf_formats_as_sqlite(db: Path)
 
 
 def test_one_row_is_bounded(db: Path) -> None:
-    result = sql(db, wide(2, 600_000), "--timeout", "1")
+    result = run(db, "sql", wide(2, 600_000), "--timeout", "1")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", row_too_long(1_200_000))
 
 
 def test_a_hundred_columns_at_most(db: Path) -> None:
-    assert sql(db, "SELECT " + ", ".join(["1"] * 100), "--format", "csv").exit_code == 0
-    result = sql(db, "SELECT " + ", ".join(["1"] * 101))
+    assert run(db, "sql", "SELECT " + ", ".join(["1"] * 100), "--format", "csv").exit_code == 0
+    result = run(db, "sql", "SELECT " + ", ".join(["1"] * 101))
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "Error: too many columns in result set (ratings sql reads at most 100)\n"
@@ -278,9 +274,9 @@ def pg_db() -> str:
 
 @pytest.mark.postgres
 def test_postgresql_one_row_is_bounded_before_it_is_sent(pg_db: str) -> None:
-    result = sql(pg_db, "SELECT repeat('x', 2000000) AS v")
+    result = run(pg_db, "sql", "SELECT repeat('x', 2000000) AS v")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", row_too_long(2_000_008))
-    result = sql(pg_db, "SELECT repeat('x', 999990) AS v", "--format", "csv")
+    result = run(pg_db, "sql", "SELECT repeat('x', 999990) AS v", "--format", "csv")
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == "v\n" + "x" * 999_990 + "\n"
 
@@ -322,7 +318,7 @@ def test_postgresql_batches_are_bounded_in_bytes(pg_db: str) -> None:
     ],
 )
 def test_fts3_tokenizer_is_refused(db: Path, query: str) -> None:
-    result = sql(db, query)
+    result = run(db, "sql", query)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "Error: ratings sql is read-only: fts3_tokenizer() (it reads and replaces the "
@@ -332,11 +328,11 @@ def test_fts3_tokenizer_is_refused(db: Path, query: str) -> None:
 
 def test_table_valued_functions_read(db: Path) -> None:
     """They were refused as "changing the schema"."""
-    result = sql(db, "SELECT key, value FROM json_each('[10, 20]')", "--format", "csv")
+    result = run(db, "sql", "SELECT key, value FROM json_each('[10, 20]')", "--format", "csv")
     assert (result.exit_code, result.stdout) == (0, "key,value\n0,10\n1,20\n")
-    result = sql(db, "SELECT key, value FROM json_tree('{\"a\": 1}') WHERE key = 'a'")
+    result = run(db, "sql", "SELECT key, value FROM json_tree('{\"a\": 1}') WHERE key = 'a'")
     assert (result.exit_code, result.stdout) == (0, "key  value\n---  -----\na        1\n")
-    result = sql(db, "SELECT name FROM pragma_table_info('players') WHERE cid < 2")
+    result = run(db, "sql", "SELECT name FROM pragma_table_info('players') WHERE cid < 2")
     assert (result.exit_code, result.stdout) == (0, "name\n----\nid\nname\n")
 
 
@@ -351,7 +347,7 @@ def test_table_valued_functions_read(db: Path) -> None:
 def test_the_schema_table_stays_unwritable(db: Path, query: str) -> None:
     """SQLite itself refuses these (before the authorizer is asked), as it did before."""
     before = db.read_bytes()
-    result = sql(db, query)
+    result = run(db, "sql", query)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "Error: table sqlite_master may not be modified\n"
     assert db.read_bytes() == before
@@ -375,7 +371,7 @@ WRITERS = [
 @pytest.mark.postgres
 @pytest.mark.parametrize(("query", "function"), WRITERS, ids=[w[1] for w in WRITERS])
 def test_postgresql_functions_that_write_are_refused(pg_db: str, query: str, function: str) -> None:
-    result = sql(pg_db, query)
+    result = run(pg_db, "sql", query)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == f"Error: permission denied for function {function}\n"
 
@@ -396,7 +392,7 @@ def _regrant(url: str) -> None:
 def test_postgresql_sql_warns_where_they_could_not_be_revoked(pg_db: str) -> None:
     """As on a database upgraded by a user who is not a superuser."""
     _regrant(pg_db)
-    result = sql(pg_db, "SELECT 1 AS one")
+    result = run(pg_db, "sql", "SELECT 1 AS one")
     assert (result.exit_code, result.stdout) == (0, "one\n---\n  1\n")
     assert result.stderr == (
         "Warning: the role 'ratings_sql_reader' may still run lo_create, "
@@ -407,5 +403,5 @@ def test_postgresql_sql_warns_where_they_could_not_be_revoked(pg_db: str) -> Non
     )
     # an upgrade as a superuser revokes them again
     assert CliRunner().invoke(cli, ["--db", pg_db, "db", "upgrade"]).exit_code == 0
-    result = sql(pg_db, "SELECT 1 AS one")
+    result = run(pg_db, "sql", "SELECT 1 AS one")
     assert (result.exit_code, result.stderr) == (0, "(1 row)\n")

@@ -14,11 +14,9 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import ratings.clock
-from ratings.cli import cli
-from tests.support import Club
+from tests.support import Club, invoke
 
 TODAY = dt.date(2026, 11, 30)
 DRY = "Dry run: nothing was changed"
@@ -27,12 +25,6 @@ DRY = "Dry run: nothing was changed"
 @pytest.fixture(autouse=True)
 def _today(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ratings.clock, "today", lambda: TODAY)
-
-
-def invoke(club: Club, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", club.db, *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from tests.publish_helpers import copy_demo, demo
 from tests.support import Club
@@ -23,7 +22,6 @@ class Demo(Club):
 
     def __init__(self, db: Path) -> None:
         self.db = str(db)
-        self.runner = CliRunner()
 
 
 @pytest.fixture

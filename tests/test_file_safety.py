@@ -13,11 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from ratings import migrate
 from ratings.cli import cli
 from tests.safety_helpers import digest, integrity
+from tests.support import run
 
 
 @pytest.fixture(scope="module")
@@ -46,22 +47,6 @@ def db(tmp_path: Path, club: Path) -> Path:
     path = tmp_path / "club.db"
     shutil.copyfile(club, path)
     return path
-
-
-def run(db: Path | str, *args: str, cwd: Path | None = None) -> Result:
-    """The CLI in this process; a traceback fails the test."""
-    runner = CliRunner()
-    if cwd is None:
-        result = runner.invoke(cli, ["--db", str(db), *args])
-    else:
-        old = Path.cwd()
-        os.chdir(cwd)
-        try:
-            result = runner.invoke(cli, ["--db", str(db), *args])
-        finally:
-            os.chdir(old)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
 
 
 def leftovers(folder: Path) -> list[str]:

@@ -34,6 +34,7 @@ from ratings import migrate, privileges
 from ratings.cli import cli
 from ratings.db import PG_LOCK_KEY, database_url, make_engine
 from tests.safety_helpers import generate
+from tests.support import run
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
 DATA = Path(__file__).parent / "data"
@@ -185,14 +186,9 @@ def _script(players_csv: Path, games_csv: Path) -> list[list[str]]:
 
 
 def _run(db: str, script: list[list[str]]) -> list[tuple[list[str], int, str]]:
-    runner = CliRunner()
     transcript = []
     for args in script:
-        result = runner.invoke(cli, ["--db", db, *args])
-        assert result.exception is None or isinstance(result.exception, SystemExit), (
-            args,
-            result.output,
-        )
+        result = run(db, *args)  # a traceback fails the test
         transcript.append((args, result.exit_code, result.output))
     return transcript
 

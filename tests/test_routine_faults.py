@@ -12,14 +12,14 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from ratings import clock, files
 from ratings.cli import cli
 from ratings.errors import InputFileError
 from ratings.service.imports.rounds import round_key
 from tests.conftest import init_database, table_rows
-from tests.support import Club
+from tests.support import Club, run
 from tests.test_import_pgn import game
 from tests.test_import_trf import player_line, trf_file
 
@@ -27,10 +27,6 @@ ALLOWED = (
     "allowed: name, birthdate, fide_id, rating, games, k10, sex, federation, title, "
     "rapid_rating, rapid_games, blitz_rating, blitz_games, id"
 )
-
-
-def run(db: Path | str, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["--db", str(db), *args])
 
 
 # --- a header of 70,000 unknown columns ---------------------------------------------------
