@@ -1,5 +1,5 @@
-"""CSV formula neutralisation holds for spreadsheets that split on `;` or a tab (issue 31,
-item 3): a formula character after a `;`, a tab or a line break inside a cell is neutralised
+"""CSV formula neutralisation holds for spreadsheets that split on `;` or a tab: a formula
+character after a `;`, a tab or a line break inside a cell is neutralised
 as one at its start is, since that is where such a spreadsheet starts a cell.
 
 Seen: a player named `Semi;=cmd|' /C calc'!A0` was written unquoted, and a spreadsheet that

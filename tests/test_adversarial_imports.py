@@ -1,4 +1,4 @@
-"""Importers that accepted broken files (issue 31, items 4, 7 and 8).
+"""Importers that accepted broken files.
 
 Seen: a players or games CSV with a 140,000-character header ended in `_csv.Error: field
 larger than field limit`; the same game twice, and a player twice in one round, were
@@ -38,7 +38,7 @@ def club(db: Path, tmp_path: Path) -> Path:
     return db
 
 
-# --- item 4: a header longer than the csv module reads ----------------------------------
+# --- a header longer than the csv module reads ------------------------------------------
 
 
 @pytest.mark.parametrize("kind", ["players", "games"])
@@ -62,7 +62,7 @@ def test_a_huge_value(db: Path, tmp_path: Path) -> None:
     assert err.startswith(f"Error: {path}:2: a value longer than 131,072 characters")
 
 
-# --- item 7: the same game twice, a player twice in one round ----------------------------
+# --- the same game twice, a player twice in one round -----------------------------------
 
 HEADER = "date,white,black,result,event,round\n"
 
@@ -153,7 +153,7 @@ def test_a_pgn_player_twice_in_one_round_is_a_warning(db: Path, tmp_path: Path) 
     )
 
 
-# --- item 8: a PGN file that holds no game ----------------------------------------------
+# --- a PGN file that holds no game ------------------------------------------------------
 
 
 def no_game(db: Path, path: Path) -> None:

@@ -1,4 +1,4 @@
-"""A writer behind a long read transaction waits at most the busy timeout (issue 31, item 13).
+"""A writer behind a long read transaction waits at most the busy timeout.
 
 Seen: `rate` waited 78.8 s and `import undo` 87 s behind a 75 s read transaction, though the
 README says a command waits up to 30 s for the lock. A command that writes more than SQLite's

@@ -1,5 +1,5 @@
 """A ``--db`` path that begins with ``file:`` is a file of that name, with every protection a
-path has (issue 31, item 1)."""
+path has."""
 
 from __future__ import annotations
 

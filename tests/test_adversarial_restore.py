@@ -1,5 +1,5 @@
 """What a killed `db restore` leaves beside the database is cleared, or named, by the next
-command that opens the database, not only by the next restore (issue 31, item 15).
+command that opens the database, not only by the next restore.
 
 Seen: a killed restore left a full-size `.<db>.before-restore-pending-PID` and a
 `.<db>.ratings-tmp-*` working folder until the next `db restore`.

@@ -1,5 +1,5 @@
 """`ratings sql` bounds one value, one row and one batch, and its time limit holds even when
-one SQLite instruction runs long (issue 31, item 2).
+one SQLite instruction runs long.
 
 Seen before: `SELECT randomblob(999999999)` reached 12.7 GB and ran 1 min 49 s before its 20 s
 time-out; `zeroblob(999999999)` 12.7 GB; `printf('%.*c', 999999999, 'x')` 5.9 GB;
@@ -306,7 +306,7 @@ def test_postgresql_batches_are_bounded_in_bytes(pg_db: str) -> None:
         engine.dispose()
 
 
-# --- item 11: fts3_tokenizer; table-valued functions ------------------------------------
+# --- fts3_tokenizer; table-valued functions ---------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -353,7 +353,7 @@ def test_the_schema_table_stays_unwritable(db: Path, query: str) -> None:
     assert db.read_bytes() == before
 
 
-# --- item 12: functions that write in a read-only transaction (PostgreSQL) --------------
+# --- functions that write in a read-only transaction (PostgreSQL) -----------------------
 
 WRITERS = [
     ("SELECT lo_from_bytea(0, 'abc'::bytea) AS o", "lo_from_bytea"),

@@ -1,4 +1,4 @@
-"""Aliases (issue 27, item 3): a decision given once is stored and used next time;
+"""Aliases: a decision given once is stored and used next time;
 `player alias add|list|remove`; `player show` lists them; merge moves them and unmerge moves
 them back; `import undo` removes the ones its import stored."""
 

@@ -1,5 +1,5 @@
 """The audit reproduces in SQL: the README cookbook query recomputes every published change
-from the breakdown and returns no rows when all agree (issue 13, item 2)."""
+from the breakdown and returns no rows when all agree."""
 
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def test_every_published_change_is_recomputed_in_sql_on_the_demo(demo: str) -> N
 
 
 def test_the_minus_2_50_case_is_exact(demo: str) -> None:
-    """Issue 13: in the demo, Elard's 2025-01 change summed as -0.2499999... in REAL dR, and
+    """In the demo, Elard's 2025-01 change summed as -0.2499999... in REAL dR, and
     ROUND(k * SUM(dR)) gave -2 where the list has -3. In integer hundredths the sum is -25,
     K x sum -250, i.e. -2.50, which rounds to -3 (art. 8.3.4)."""
     rows = table_rows(
@@ -107,7 +107,7 @@ def test_the_minus_2_50_case_is_exact(demo: str) -> None:
 
 
 def test_sums_of_dr_are_exact_integers(demo: str) -> None:
-    """Issue 13: SUM(dR) showed float noise in 137 of 334 player-periods of the demo. The
+    """SUM(dR) showed float noise in 137 of 334 player-periods of the demo. The
     sums are integers now, and equal the change's source exactly: K x sum / 100, rounded."""
     rows = table_rows(
         demo,
@@ -203,7 +203,7 @@ def _cells(line: str) -> list[object]:
 
 def test_every_published_change_is_recomputed_on_three_lists(tmp_path: Path) -> None:
     """A player who plays standard and rapid games in one period has one change on each list:
-    the recipe sums each list's games apart (issue 15)."""
+    the recipe sums each list's games apart."""
     from tests.safety_helpers import bench_generate
 
     files = bench_generate().generate(

@@ -1,4 +1,4 @@
-"""Ids everybody can see (issue 11, item 8): ``game list``, ``event list``, ``event show`` (a
+"""Ids everybody can see: ``game list``, ``event list``, ``event show`` (a
 crosstable), ``import list``.
 
 Seen: the README says ``game edit 17``, but no command listed games or events; only

@@ -1,5 +1,5 @@
 """``ratings check``: the README cookbook's check of a period's lists against the breakdown,
-as a command (issue 28, item 4). Every change must be K x sum(dR) of the player's games on
+as a command. Every change must be K x sum(dR) of the player's games on
 that list, rounded once (art. 8.3.4), with one K; a player without games on a list keeps his
 rating: no change and no K (the carried rows)."""
 

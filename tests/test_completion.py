@@ -1,4 +1,4 @@
-"""Shell completion (issue 11, item 12): click's completion for bash, zsh and fish, with player
+"""Shell completion: click's completion for bash, zsh and fish, with player
 and event names completed from the database."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The commands agree with each other (issue 28, item 15): the same result words, one
+"""The commands agree with each other: the same result words, one
 message for a declined prompt, ``-y`` wherever ``--yes`` is, ``--dry-run`` on every
 import of games, date options that show their format, and ``--date-format`` for the
 spreadsheets that write ``03/12/2026``."""

@@ -1,4 +1,4 @@
-"""What a correcting command says it did (issue 28, item 2): every one (``game edit|void``,
+"""What a correcting command says it did: every one (``game edit|void``,
 ``player edit|merge|unmerge``, ``event edit|void``, ``import undo``, ``unrate``) prints old
 -> new for each field it changes, has ``--dry-run`` (which changes nothing and says what it
 would do, as the command would say it), and ``This touches rated period P`` names the

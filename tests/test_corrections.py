@@ -162,7 +162,7 @@ def test_merge_moves_games_and_rerates(tmp_path: Path) -> None:
     )
     out = club.ok("rate")
     assert out.startswith("Re-rated 3 periods 2025-01 .. 2025-03 after corrections")
-    # a merged record's name shows the player kept, and says so (issue 27, item 6)
+    # a merged record's name shows the player kept, and says so
     code, out = club.run("player", "show", "Eve Twin")
     assert code == 0
     assert out.startswith(

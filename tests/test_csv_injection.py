@@ -107,7 +107,7 @@ def test_rating_lists(club: Path, tmp_path: Path, command: str) -> None:
     assert rows[0][:7] == ["name", "fide_id", "federation", "title", "birth_year", "rating",
                            "change"]  # fmt: skip
     _check_names_neutralised(rows, 0)
-    # an unrated player's change is blank (issue 11, item 13)
+    # an unrated player's change is blank
     changes = sorted(int(row[6]) for row in rows[1:] if row[6])
     assert changes[0] < 0  # a negative change is written as a plain number, unquoted
     assert [row[6] for row in rows[1:] if row[6].startswith("-")] == [
@@ -123,7 +123,7 @@ def test_history(club: Path, tmp_path: Path) -> None:
     assert rows == [
         ["period", "rating_before", "rating", "change", "k_used", "period_games", "total_games",
          "score", "list_status"],
-        # K 20 and no total: the prior game count is unknown (issue 12, item 1)
+        # K 20 and no total: the prior game count is unknown
         ["2026-01", "1800", "1772", "-28", "20", "2", "", "0.0", "listed"],
     ]  # fmt: skip
 

@@ -1,4 +1,4 @@
-"""Errors that say what to do next (issue 28, item 14): each of these ended with a hint that
+"""Errors that say what to do next: each of these ended with a hint that
 led nowhere, or with none."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``event edit`` and ``event void`` (issue 11, items 7, 8): a whole event corrected at once,
+"""``event edit`` and ``event void``: a whole event corrected at once,
 new dates said and confirmed, everything on record in the corrections log.
 
 Seen: ``game void`` takes one id, so undoing a wrong 38-game event took 38 commands.

@@ -1,6 +1,6 @@
-"""A game's date moves its whole event (issue 11, item 7): an edit that changes an event's
+"""A game's date moves its whole event: an edit that changes an event's
 dates or its period says so and needs confirmation (or ``--yes``); every command that marks
-a rated period says so (item 10).
+a rated period says so.
 
 Seen: ``game edit 50 --date 2026-03-31`` pushed the February Swiss's end into March; all its
 32 games were re-rated in March and 27 published ratings changed; the command printed only
@@ -91,7 +91,7 @@ def test_an_edit_within_the_event_asks_nothing_and_says_what_it_marked(club: Clu
     assert invoke(club, "game", "edit", "2", "--date", "2025-02-11") == (
         0, "Changed game 2\n  game 2: played_on 2025-02-10 -> 2025-02-11\n", MARKED,
     )  # fmt: skip
-    # marked already: the command touched it all the same, and says so (issue 28, item 2)
+    # marked already: the command touched it all the same, and says so
     assert invoke(club, "game", "edit", "2", "--result", "0-1") == (
         0, "Changed game 2\n  game 2: result 1-0 -> 0-1\n", MARKED,
     )  # fmt: skip

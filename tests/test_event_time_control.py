@@ -1,4 +1,4 @@
-"""An event's time control shown and corrected (issue 15): ``event list`` and ``event show``
+"""An event's time control shown and corrected: ``event list`` and ``event show``
 say which list rates an event; ``event edit --time-control`` moves its games from one list to
 another, asked, logged, and marks its rated periods for a re-rate."""
 

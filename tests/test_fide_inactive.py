@@ -1,4 +1,4 @@
-"""Issue 28, item 7: FIDE's ``i`` flag on an imported FIDE list (art. 7.2.2: a player who
+"""FIDE's ``i`` flag on an imported FIDE list (art. 7.2.2: a player who
 plays no rated game in a year is inactive until he plays one) is kept: the standard lists here
 show the player inactive from that list until his next rated game here, and an import that
 flags a player on a list already published marks that period for a re-rate."""

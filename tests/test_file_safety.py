@@ -1,5 +1,5 @@
 """Files the product writes: never the database or its journal, never an existing file without
---force, always through a temporary file renamed into place (issue 10, items 1, 3, 5, 12)."""
+--force, always through a temporary file renamed into place."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def leftovers(folder: Path) -> list[str]:
     return sorted(p.name for p in folder.iterdir() if ".ratings-tmp" in p.name)
 
 
-# --- item 1: export never overwrites the database or an existing file ---------------------
+# --- export never overwrites the database or an existing file -----------------------------
 
 
 def test_export_onto_the_database_is_refused(db: Path) -> None:
@@ -123,7 +123,7 @@ def test_export_writes_through_a_temporary_file(db: Path) -> None:
     assert leftovers(db.parent) == []
 
 
-# --- item 3: backups through a temporary file; journal names refused ----------------------
+# --- backups through a temporary file; journal names refused ------------------------------
 
 
 def test_backup_under_a_file_size_limit_leaves_nothing(db: Path) -> None:
@@ -197,7 +197,7 @@ def test_backup_reports_what_it_compared(db: Path) -> None:
     assert migrate.table_row_counts(dest) == migrate.table_row_counts(db)
 
 
-# --- item 5: init is atomic ---------------------------------------------------------------
+# --- init is atomic -----------------------------------------------------------------------
 
 
 def test_init_failing_halfway_leaves_no_file(
@@ -234,7 +234,7 @@ def _dead_pid() -> int:
     return proc.pid
 
 
-# --- item 12: refuse before touching anything ---------------------------------------------
+# --- refuse before touching anything ------------------------------------------------------
 
 
 def test_upgrade_of_a_newer_schema_is_refused_before_any_backup(db: Path) -> None:

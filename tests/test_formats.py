@@ -1,5 +1,5 @@
 """`--format table|csv|json` on `player show`, `card`, `performance`, `event show`, and what
-`player show` adds (issue 27, item 8): the current rating on each list, next K, rated games,
+`player show` adds: the current rating on each list, next K, rated games,
 and an unrated player's progress towards a first rating."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""A club's first months again, from the project's own data (issue 27, "Done when"): a
+"""A club's first months again, from the project's own data: a
 register of 30 members with accented names, the real open `javafo_sample2.trf` with 13 of
 them written `Surname Given` (the file's own way, with its abbreviations, without or with
 the accents) and `utf-8.tab`, which writes `X,Y`. After the imports, with the documented

@@ -1,4 +1,4 @@
-"""`ratings import fide-list FILE` (issue 12, item 2): registered players refreshed from FIDE's
+"""`ratings import fide-list FILE`: registered players refreshed from FIDE's
 list by FIDE id (published rating, FIDE's K, birth year, sex, title, federation), --add,
 --federation, the list's month, re-imports, and FIDE's K in the rating."""
 
@@ -147,7 +147,7 @@ def test_the_list_month(tmp_path: Path, club: Club) -> None:
 
 
 def test_add_registers_the_others(tmp_path: Path, club: Club) -> None:
-    club.player("Ababil")  # no FIDE id: the list's Ababil, found by name (issue 27)
+    club.player("Ababil")  # no FIDE id: the list's Ababil, found by name
     path = foa_list(tmp_path / "players_list_foa.txt", CARLSEN, ARRIBAS, ABABIL, NEWCOMER)
     with zipfile.ZipFile(tmp_path / "players_list.zip", "w") as archive:
         archive.write(path, "players_list_foa.txt")

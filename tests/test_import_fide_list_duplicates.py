@@ -1,4 +1,4 @@
-"""``import fide-list --add`` refuses a list that holds one FIDE id twice (issue 12, item 2):
+"""``import fide-list --add`` refuses a list that holds one FIDE id twice:
 the file is wrong, nothing is imported, and every such line is named."""
 
 from __future__ import annotations

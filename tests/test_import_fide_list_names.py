@@ -1,4 +1,4 @@
-"""`import fide-list --add` and names (issue 27, items 1 and 7): a list player whose FIDE id
+"""`import fide-list --add` and names: a list player whose FIDE id
 is not registered is looked for among the registered players without one by folded name;
 one certain match takes the FIDE id, anything less is reported, not added. `--add` after a
 plain import of the same file adds the list's other players, and only those."""

@@ -1,4 +1,4 @@
-"""`ratings import fide-list FILE` fills the rapid and blitz lists too (issue 15, item 3):
+"""`ratings import fide-list FILE` fills the rapid and blitz lists too:
 each list's published rating as its entry rating for a player no such list here holds yet,
 FIDE's K per list (K 10 sets that list's K=10 flag), --add, and a single-list file that
 leaves the rapid and blitz fields alone."""

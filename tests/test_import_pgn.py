@@ -87,7 +87,7 @@ def test_events_matching_and_skipped_games(tmp_path: Path, db: Path) -> None:
         "  event 2 'Blitz' (2025-01-31 .. 2025-01-31): 1 game\n"
         "Players: 1 created, 1 matched by FIDE id, 1 matched by name\n",
         "Skipped 1 unfinished game\nSkipped 1 empty game (text without tags)\n"
-        # registered with a rating and no count of prior games (issue 12, item 1)
+        # registered with a rating and no count of prior games
         + UNKNOWN_GAMES.format(n=2, s="s"),
     )
     # the Black of game 4 has no FIDE id, but her name finds her too: no duplicates
@@ -198,7 +198,7 @@ def test_a_second_file_matches_by_fide_id(tmp_path: Path, db: Path) -> None:
     assert rows(db, "SELECT count(*) FROM players") == [(10,)]
 
 
-# --- FIDE ids and lengths (issue 10, items 10 and 11) --------------------------------------
+# --- FIDE ids and lengths ------------------------------------------------------------------
 
 FIDE_ID_RULE = "not a FIDE id (1 to 11 digits 0-9, not 0)"
 
@@ -292,7 +292,7 @@ def test_tags_at_and_one_over_the_limit(tmp_path: Path, db: Path, tag: str, limi
     assert rows(db, "SELECT name FROM players ORDER BY id") == [(tags["White"],), (tags["Black"],)]
 
 
-# --- issue 12, item 6: names with a rating, title tags, Elo tags as entry ratings ----------
+# --- names with a rating, title tags, Elo tags as entry ratings ----------------------------
 
 
 def test_a_rating_in_parentheses_is_not_part_of_the_name(db: Path) -> None:
@@ -364,7 +364,7 @@ def test_entry_ratings_come_from_each_player_s_first_game(tmp_path: Path, db: Pa
         "game, 2025-01-10); other games give 1700 (line 3)\n"
         f"Warning: {path}:15: BlackElo: 'Ann': Elo 1820 taken as the entry rating (first "
         "game, 2025-01-10); other games give 1830 (line 5), 1840 (line 25)\n"
-        # entry ratings from Elo tags, no count of prior games (issue 12, item 1)
+        # entry ratings from Elo tags, no count of prior games
         + UNKNOWN_GAMES.format(n=3, s="s")
     )
     assert rows(db, "SELECT name, title, entry_rating FROM players ORDER BY id") == [

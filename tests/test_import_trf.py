@@ -90,13 +90,13 @@ SAMPLES = {
     "pgn/0002.pgn": ((), 2, 1, 0, {}),
     "pgn/0006.pgn": ((), 10, 5, 0, {}),
     "pgn/0007.pgn": ((), 10, 5, 0, {}),
-    # written for issue 12 (SOURCES.md): yy.dd.mm round dates, club codes, blank byes
+    # written by hand for these tests (SOURCES.md): yy.dd.mm round dates, club codes, blank byes
     "trf/club_codes_yyddmm.tab": ((), 8, 13, 0, {"U": 1, "H": 1, "?": 2, "Z": 1, "F": 1}),
 }
 WARNINGS = {
     # events over 90 days (leagues) and events across two periods warn, as does every import
-    # while rated players without a known count of prior games are registered (issue 12,
-    # items 1 and 9): TRF creates its players with an unknown count
+    # while rated players without a known count of prior games are registered: TRF creates its
+    # players with an unknown count
     "trf/armstrong_2011.tab": 2,
     "trf/armstrong_2012_with_bom.tab": 2,
     "trf/javafo_sample2.trf": 2,
@@ -179,7 +179,7 @@ def test_the_club_file_written_for_issue_12(db: Path) -> None:
 
 
 def test_every_problem_of_a_file_is_listed(tmp_path: Path, db: Path) -> None:
-    """Issue 12, item 4: each run reported only the first problem (now the reader's, the
+    """Each run reported only the first problem (now the reader's, the
     dates' and the register's problems come together, in line order)."""
     invoke(db, "player", "add", "Anna", "--fide-id", "4100018")
     path = trf_file(
@@ -252,7 +252,7 @@ def test_players_are_created_from_the_file(db: Path) -> None:
         "SELECT name, fide_id, birth_date, birth_year, sex, federation, title, entry_rating, "
         "entry_games FROM players WHERE id IN (1, 2, 40) ORDER BY id",
     ) == [
-        # a TRF file does not say how many rated games a player had: unknown (issue 12, item 1)
+        # a TRF file does not say how many rated games a player had: unknown
         ("Mirzoev Azer", 13400304, None, 1978, "m", "AZE", "GM", 2527, None),
         ("Argandona Riveiro Inigo", 2212072, None, 1981, "m", "ESP", "IM", 2408, None),
         # rating 0 in the file: unrated
@@ -418,7 +418,7 @@ def test_impossible_dates(tmp_path: Path, db: Path, header: tuple[str, ...], mes
 
 
 def test_unreadable_dates_are_warnings(tmp_path: Path, db: Path) -> None:
-    """Issue 12, item 4: dates are information; the file is refused only when nothing
+    """Dates are information; the file is refused only when nothing
     dates the games (and then every problem is listed)."""
     path = trf_file(tmp_path / "bad.trf", ANNA, BERT, header=("042 2025-02-30",))
     before = db.read_bytes()
@@ -505,7 +505,7 @@ def test_reimport_is_refused(db: Path) -> None:
     assert err.startswith(f"Error: {path}: this file was already imported on ")
     assert err.endswith(f"(as {path}, import 1); nothing was imported\n")
     assert db.read_bytes() == before
-    # the same event in another encoding is other bytes, but the same event (issue 11, item 1)
+    # the same event in another encoding is other bytes, but the same event
     other = TRF / "latin-1.tab"
     code, out, err = invoke(db, "import", "trf", str(other))
     assert (code, out) == (1, "")
@@ -584,7 +584,7 @@ def test_a_name_with_another_fide_id_is_another_player(tmp_path: Path, db: Path)
 def test_a_mistyped_fide_id_is_a_question_naming_the_registered_player(
     tmp_path: Path, db: Path
 ) -> None:
-    """Issue 31, item 10: a line whose FIDE id is one digit off a registered player's, the
+    """A line whose FIDE id is one digit off a registered player's, the
     name his, made a namesake without a word; then a namesake with a warning. A different
     FIDE id is never the same person by itself, but one keystroke away beside the same name
     is a question: the import stops until --match or --new says who it is."""
@@ -708,7 +708,7 @@ def test_damaged_files_import_cleanly_or_name_a_line(
     assert db.read_bytes() == before
 
 
-# --- FIDE ids and lengths (issue 10, items 10 and 11) --------------------------------------
+# --- FIDE ids and lengths ------------------------------------------------------------------
 
 
 def test_the_fide_id_column_holds_eleven_digits(tmp_path: Path, db: Path) -> None:

@@ -1,4 +1,4 @@
-"""``ratings import undo ID`` (issue 11, item 8): what one import added removed in one
+"""``ratings import undo ID``: what one import added removed in one
 command, the rated periods it touched marked, refused (naming them) when later corrections
 depend on it or when it cannot be undone exactly.
 

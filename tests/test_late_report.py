@@ -1,4 +1,4 @@
-"""An event reported too late (issue 28, item 8; art. 9.1 of the FIDE Rating Regulations): an
+"""An event reported too late (art. 9.1 of the FIDE Rating Regulations): an
 event that is not reported by the third list after it ends is not rated. A ``--period``
 beyond that list is refused unless ``--late-ok``, which rates it with a warning; ``game
 add``, ``import games|trf|pgn`` and ``event edit`` alike. Under ``club`` and ``elo`` there

@@ -1,4 +1,4 @@
-"""``ratings log`` (issue 11, item 9): every correction on record, shown oldest first; game
+"""``ratings log``: every correction on record, shown oldest first; game
 void and event void write the log too.
 
 Seen: ``game void`` deleted with no record, and nothing showed what had been corrected.

@@ -1,5 +1,5 @@
 """``ratings norms EVENT``, ``ratings titles``, ``event edit --norm-exemption`` and the norms
-on an event's web page (issue 32): the hand-worked events of docs/TITLES.md stored through
+on an event's web page: the hand-worked events of docs/TITLES.md stored through
 the ordinary imports, the test ids naming the article each one is about."""
 
 from __future__ import annotations

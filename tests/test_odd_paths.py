@@ -1,5 +1,5 @@
 """A ``--db`` path is a path: ``#``, ``?``, ``%``, spaces, non-ASCII and long names work in every
-command that opens a file (issue 10, item 2)."""
+command that opens a file."""
 
 from __future__ import annotations
 

@@ -462,7 +462,7 @@ ATTACKS = [
     ("SELECT 1) AS q, LATERAL (SELECT pg_read_file('/etc/hostname')) AS z (f",
      'syntax error at or near ")"'),
     # wrote a large object inside the transaction, rolled back; the upgrade now revokes it
-    # from PUBLIC (issue 31, item 12)
+    # from PUBLIC
     ("SELECT lo_from_bytea(0, 'x') > 0 AS created", "permission denied for function lo_from_bytea"),
 ]  # fmt: skip
 
@@ -753,7 +753,7 @@ def _drop_database(url: str) -> None:
 
 def not_revoked(reader: str, stderr: str) -> str:
     """``stderr`` after the warning of a database whose upgrade (not by a superuser) could
-    not revoke the functions that write from PUBLIC (issue 31, item 12)."""
+    not revoke the functions that write from PUBLIC."""
     warning, _, rest = stderr.partition("\n")
     assert warning.startswith(
         f"Warning: the role '{reader}' may still run lo_creat, lo_create, lo_from_bytea, "

@@ -92,7 +92,7 @@ def test_index_is_the_newest_list(demo_site: Path, demo_db: Path) -> None:
     assert found == [name for name, _ in rows]
     for label in ("2025-01", "2025-11"):
         assert f'href="lists/{label}.html"' in body
-    # the schema's words (issue 29, item 4): the period's games, the next period's K
+    # the schema's words: the period's games, the next period's K
     assert _headers(body, "list") == [
         "Rank", "Name", "Title", "Fed", "Born", "Rating", "Change", "Period games", "Next K",
         "Flags",

@@ -1,4 +1,4 @@
-"""A site keeps its settings (issue 28, item 11): ``publish DIR`` without ``--title`` (or
+"""A site keeps its settings: ``publish DIR`` without ``--title`` (or
 ``--list``) publishes with the title (list) the folder's previous publish stored in
 ``DIR/.ratings-site.json``; an option given replaces the stored value.
 

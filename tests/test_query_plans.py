@@ -1,4 +1,4 @@
-"""The reading commands and the README cookbook use indexes (issue 16, item 4): every query
+"""The reading commands and the README cookbook use indexes: every query
 that ``list``, ``history``, ``card`` and ``player show`` send, and each cookbook query that
 picks rows by name or period, is planned without reading a whole large table. Checked with
 ``EXPLAIN QUERY PLAN`` on SQLite and ``EXPLAIN (FORMAT JSON)`` on PostgreSQL, where

@@ -1,6 +1,6 @@
-"""``rate`` and the periods it rates (issue 11): a period that has not ended is rated only
-when ``--through`` names it (item 6); ``rate --dry-run`` and ``preview`` show what ``rate``
-would change, old -> new, and write nothing (item 10).
+"""``rate`` and the periods it rates: a period that has not ended is rated only
+when ``--through`` names it; ``rate --dry-run`` and ``preview`` show what ``rate``
+would change, old -> new, and write nothing.
 
 Seen: today 2026-11-30, a game dated 2027-12-01 (a year typo) made ``rate`` publish 21
 periods up to 2027-12.

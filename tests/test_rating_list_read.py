@@ -1,5 +1,5 @@
-"""``ratings list`` reads a SQLite file without SQLAlchemy (ratings.rating_lists, issue 29
-item 2): the same list as the service's ``rating_list``, field by field, on every list,
+"""``ratings list`` reads a SQLite file without SQLAlchemy (ratings.rating_lists): the same list
+as the service's ``rating_list``, field by field, on every list,
 period and option; and None (the full path answers) wherever that path has more to do or to
 say. The start-up time is measured by bench/startup.py, never here."""
 

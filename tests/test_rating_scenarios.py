@@ -336,7 +336,7 @@ def test_rate_through_the_far_future_is_refused(club: Club) -> None:
 
 @pytest.mark.parametrize("seed", [0, 2, 3])
 def test_elo_curve_is_rounded_once_per_period(tmp_path: Path, seed: int) -> None:
-    """Issue 13, item 3: a random 70-player, 20-month pool under the elo system, against the
+    """A random 70-player, 20-month pool under the elo system, against the
     reference that sums each player's exact curve expectations and rounds once per period.
     With every E rounded to 4 places first, these pools differed from it in 4, 37 and 10
     list entries (seeds 0, 2, 3; one point each, then carried on)."""

@@ -1,4 +1,4 @@
-"""One person once, one game once (issue 11, items 1-5 and 11): what was reported, through
+"""One person once, one game once: what was reported, through
 the CLI first, then the service functions directly."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ def register(db: Path, *players: tuple[str, ...]) -> None:
         assert invoke(db, "player", "add", *args)[0] == 0, args
 
 
-# --- item 2: names ---------------------------------------------------------------------------
+# --- names -------------------------------------------------------------------------------------
 
 
 def test_a_name_found_whatever_its_case_and_form(db: Path) -> None:
@@ -160,7 +160,7 @@ def test_player_list_search_finds_partial_names(db: Path) -> None:
 
 
 def test_player_list_search_and_order_fold_accents(db: Path) -> None:
-    """Issue 27, item 4: most keyboards have no ř, ñ or Ö: the search folds, and the list
+    """Most keyboards have no ř, ñ or Ö: the search folds, and the list
     sorts by the folded name (Ö among the O's, not after Z)."""
     register(db, ("Zeller, Ann",), ("Novák, Jiří",), (OBERG,), ("Müller, Jan",), ("Oakes, Tom",))
     found = invoke(db, "player", "list", "--search", "novak")[1].splitlines()
@@ -271,7 +271,7 @@ def test_games_csv_matches_by_key_and_suggests(tmp_path: Path, db: Path) -> None
     assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id")[2:] == [(1, 2), (2, 1)]
 
 
-# --- item 3: digits --------------------------------------------------------------------------
+# --- digits ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -332,7 +332,7 @@ def test_a_fide_id_in_other_digits_never_finds_a_player(tmp_path: Path, db: Path
     assert state(db) == before
 
 
-# --- item 4: PGN identity ----------------------------------------------------------------------
+# --- PGN identity ------------------------------------------------------------------------------
 
 
 def _pgn(path: Path, *games: tuple[str, str, str]) -> Path:
@@ -388,7 +388,7 @@ def test_a_short_form_of_the_registered_name_goes_with_its_fide_id(
     assert rows(db, "SELECT white_id FROM games") == [(1,), (1,)]
 
 
-# --- item 1: duplicates by content -------------------------------------------------------------
+# --- duplicates by content ---------------------------------------------------------------------
 
 GAMES = (
     "date,white,black,result,event,round\n"
@@ -503,7 +503,7 @@ def test_a_pgn_file_saved_again_is_refused(tmp_path: Path, db: Path) -> None:
     assert invoke(db, "import", "pgn", str(again), "--allow-duplicates")[0] == 0
 
 
-# --- item 5: merge and unmerge -----------------------------------------------------------------
+# --- merge and unmerge -------------------------------------------------------------------------
 
 SNAPSHOT = {
     "players": "SELECT * FROM players ORDER BY id",
@@ -681,7 +681,7 @@ def test_unmerge_refusals(db: Path) -> None:
     )
 
 
-# --- item 11: import players --update ----------------------------------------------------------
+# --- import players --update -------------------------------------------------------------------
 
 
 def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:

@@ -1,4 +1,4 @@
-"""The players CSV and the register (issue 27, items 5, 6 and 8): `import players --update`
+"""The players CSV and the register: `import players --update`
 finds rows by id, FIDE id or the matcher, shows values corrected since the sheet was made
 (kept by default, `--take-sheet` takes the sheet's) and never makes a second record of a
 player the register came from; a near name waits for `--new`; the register round-trips

@@ -1,4 +1,4 @@
-"""A command reports success only after its unit of work is committed (issue 10, item 6).
+"""A command reports success only after its unit of work is committed.
 
 Seen before: ``ratings rate | head -3`` printed the re-rate's first lines, then exited 1 with
 nothing on stderr and rolled the re-rate back (the closed pipe raised inside the

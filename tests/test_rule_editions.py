@@ -1,4 +1,4 @@
-"""Issue 28, item 10: the rules that changed on 1 March 2024 (the rating floor, the first-rating
+"""The rules that changed on 1 March 2024 (the rating floor, the first-rating
 rule and its 2200 maximum), FIDE's one-time adjustment of the 1 March 2024 list, and the K of
 the rapid and blitz lists before the 1 October 2022 list, as dated editions (data, looked up
 by the first day of the rating period) through the period engine."""

@@ -1,4 +1,4 @@
-"""Issue 28, item 9: ``ratings settings [KEY VALUE]``: the rating system's settings listed and
+"""``ratings settings [KEY VALUE]``: the rating system's settings listed and
 changed by a logged command (asks, ``--yes``, ``--dry-run``, old -> new in the corrections
 log), which marks for a re-rate the first rated period the change affects and says which."""
 
@@ -51,7 +51,7 @@ def test_settings_are_listed(tmp_path: Path) -> None:
 
 
 def test_closing_days_of_an_upgraded_database(tmp_path: Path) -> None:
-    """Issue 28: a database upgraded from before the closing date keeps 0 closing days. Set
+    """A database upgraded from before the closing date keeps 0 closing days. Set
     to 3, the event that ended on 30 October goes to the November period: October is the
     first period the change affects (September's events end early in the month), it is
     marked and said, the change is logged, and the re-rate moves the event."""

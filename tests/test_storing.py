@@ -1,4 +1,4 @@
-"""The import services called directly (issue 13, item 7): what every import shares
+"""The import services called directly: what every import shares
 (:mod:`ratings.service.imports.storing`), the TRF and CSV imports on top of it, the TRF reader's
 record lines, and the number of periods ``rate`` announces."""
 

@@ -1,4 +1,4 @@
-"""Issue 12, item 1: every import and ``rate`` print the one warning about rated players whose
+"""Every import and ``rate`` print the one warning about rated players whose
 count of prior rated games is unknown, once, while such players are registered."""
 
 from __future__ import annotations

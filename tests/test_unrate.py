@@ -1,4 +1,4 @@
-"""``ratings unrate --from YYYY-MM`` (issue 11, item 6): rated periods withdrawn, newest
+"""``ratings unrate --from YYYY-MM``: rated periods withdrawn, newest
 first, their published values kept in ``superseded_ratings``, the withdrawal on record.
 
 Seen: today 2026-11-30, a game dated 2027-12-01 (a year typo) made ``rate`` publish lists up
