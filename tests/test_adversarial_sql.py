@@ -19,13 +19,11 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner
 
-from ratings.cli import cli
 from ratings.db import database_url, make_engine
 from ratings.service.reading import sql as service_sql
 from tests.conftest import PG_URL, new_database
-from tests.support import run
+from tests.support import ok, run
 
 TOO_LONG = (
     "Error: a value is longer than ratings sql reads (at most 1,000,000 bytes); select a part "
@@ -81,7 +79,7 @@ QUADRATIC = "SELECT length(trim(printf('%.*c', 60000, 'a'), printf('%.*c', 60000
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("adversarial_sql") / "club.db"
     for args in (["init"], ["player", "add", "Smith, Ann", "--rating", "1800"]):
-        assert CliRunner().invoke(cli, ["--db", str(db), *args]).exit_code == 0
+        ok(db, *args)
     return db
 
 
@@ -267,8 +265,7 @@ def pg_db() -> str:
     if not PG_URL:
         pytest.skip("needs RATINGS_TEST_PG_URL")
     url = new_database()
-    result = CliRunner().invoke(cli, ["--db", url, "init"])
-    assert result.exit_code == 0, result.output
+    ok(url, "init")
     return url
 
 
@@ -402,6 +399,6 @@ def test_postgresql_sql_warns_where_they_could_not_be_revoked(pg_db: str) -> Non
         "(1 row)\n"
     )
     # an upgrade as a superuser revokes them again
-    assert CliRunner().invoke(cli, ["--db", pg_db, "db", "upgrade"]).exit_code == 0
+    ok(pg_db, "db", "upgrade")
     result = run(pg_db, "sql", "SELECT 1 AS one")
     assert (result.exit_code, result.stderr) == (0, "(1 row)\n")

@@ -18,14 +18,13 @@ from click.testing import CliRunner
 from ratings import migrate
 from ratings.cli import cli
 from tests.safety_helpers import digest, integrity
-from tests.support import run
+from tests.support import ok, run
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small rated club with one event."""
     db = tmp_path_factory.mktemp("club") / "club.db"
-    runner = CliRunner()
     for args in (
         ["init"],
         ["player", "add", "Smith, Ann", "--rating", "1800"],
@@ -36,8 +35,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
          "--round", "2"],
         ["rate"],
     ):  # fmt: skip
-        result = runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
+        ok(db, *args)
     return db
 
 

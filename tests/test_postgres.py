@@ -34,7 +34,7 @@ from ratings import migrate, privileges
 from ratings.cli import cli
 from ratings.db import PG_LOCK_KEY, database_url, make_engine
 from tests.safety_helpers import generate
-from tests.support import run
+from tests.support import ok, run
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
 DATA = Path(__file__).parent / "data"
@@ -225,12 +225,10 @@ def _refresh_after_init(url: str) -> None:
 
 
 def _init(url: str, *more: list[str]) -> None:
-    runner = CliRunner()
-    assert runner.invoke(cli, ["--db", url, "init"]).exit_code == 0
+    ok(url, "init")
     _refresh_after_init(url)
     for args in more:
-        result = runner.invoke(cli, ["--db", url, *args])
-        assert result.exit_code == 0, result.output
+        ok(url, *args)
 
 
 def _not_allowed(kind: str) -> str:
@@ -323,7 +321,7 @@ def test_two_rates_at_once(pg_url: str, tmp_path: Path) -> None:
 
 def test_a_held_lock_ends_in_a_clean_error(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     runner = CliRunner()
-    assert runner.invoke(cli, ["--db", pg_url, "init"]).exit_code == 0
+    ok(pg_url, "init")
     holder = make_engine(pg_url)  # its transaction takes the advisory lock
     try:
         with holder.connect() as conn:
@@ -629,7 +627,7 @@ def _role(role: str) -> tuple[Any, ...] | None:
 
 def test_init_alone_prepares_ratings_sql(pg_url: str) -> None:
     runner = CliRunner()
-    assert runner.invoke(cli, ["--db", pg_url, "init"]).exit_code == 0
+    ok(pg_url, "init")
     result = runner.invoke(cli, ["--db", pg_url, "sql", "SELECT count(*) AS n FROM players"])
     assert (result.exit_code, result.stdout) == (0, "n\n-\n0\n")
 

@@ -12,14 +12,13 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
-from tests.support import run
+from tests.support import ok, run
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Three players, three games of January 2026, rated."""
     db = tmp_path_factory.mktemp("sql") / "club.db"
-    runner = CliRunner()
     for args in (
         ["init"],
         ["player", "add", "Smith, Ann", "--rating", "1800", "--birthdate", "1990-05-01",
@@ -31,8 +30,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["game", "add", "3", "1", "0-1", "--date", "2026-01-24", "--event", "Club Ch"],
         ["rate"],
     ):  # fmt: skip
-        result = runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
+        ok(db, *args)
     return db
 
 

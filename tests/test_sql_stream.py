@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
-from tests.support import run
+from tests.support import ok, run
 
 ENDLESS_COUNT = (
     "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
@@ -47,9 +47,8 @@ def million(n: int = 1_000_000) -> str:
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("sql_stream") / "club.db"
-    runner = CliRunner()
     for args in (["init"], ["player", "add", "Smith, Ann", "--rating", "1800"]):
-        assert runner.invoke(cli, ["--db", str(db), *args]).exit_code == 0
+        ok(db, *args)
     return db
 
 
