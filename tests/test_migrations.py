@@ -364,7 +364,8 @@ def test_after_0002_a_rerate_matches_0001_and_the_reference(
     """Re-rating an upgraded database from its first period with the engine: under the table
     method it publishes the very lists revision 0001's code published; every list equals the
     slow reference's. (Under the curve, 0001 rounded each game's E to 4 places: on the elo
-    pool one rating of 2025-08 moves by one point, to the reference's value; issue 13 item 3.)"""
+    pool one rating of 2025-08 moves by one point, to the reference's value, E no longer rounded
+    game by game.)"""
     data = _fixture(name)
     url = _database(tmp_path, backend)
     migrate.upgrade(url, "0001")
