@@ -25,7 +25,7 @@ from ratings.db import SessionFactory, database_url, make_engine
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
 BACKEND = os.environ.get("RATINGS_TEST_BACKEND", "sqlite")
-"""Where the end-to-end scenario tests (tests.test_rating_scenarios.Club) keep their data:
+"""Where the end-to-end scenario tests (tests.support.Club) keep their data:
 ``sqlite`` (a file per test) or ``postgres`` (a fresh database per test on RATINGS_TEST_PG_URL;
 .ci/run runs those test files a second time that way)."""
 

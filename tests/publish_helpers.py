@@ -11,9 +11,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from click.testing import CliRunner, Result
+from click.testing import Result
 
-from ratings.cli import cli
+from tests import support
 
 OUR_FILE = re.compile(
     r"\.ratings-site\.json|index\.html|calculators\.html|players\.html|events\.html|seals\.json"
@@ -24,15 +24,13 @@ OUR_FILE = re.compile(
 
 
 def run(*args: str) -> Result:
-    """The CLI, stderr kept apart."""
-    return CliRunner().invoke(cli, list(args))
+    """The CLI with ``--db`` among ``args`` (:func:`tests.support.run`), stderr kept apart."""
+    return support.run(None, *args)
 
 
 def ok(*args: str) -> str:
-    """The CLI's stdout; fails the test on a non-zero exit."""
-    result = run(*args)
-    assert result.exit_code == 0, result.output + repr(result.exception)
-    return result.stdout
+    """The CLI's stdout; fails the test on a non-zero exit (:func:`tests.support.ok`)."""
+    return support.ok(None, *args)
 
 
 _DEMO: list[Path] = []

@@ -16,9 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-from click.testing import CliRunner
-
-from ratings.cli import cli
+from tests import support
 from tests.conftest import init_database
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -74,9 +72,9 @@ def generate(
 
 
 def invoke(db: Path | str, *args: str) -> tuple[int, str]:
-    """Run the CLI in this process; a traceback fails the test."""
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    """The exit code and what was printed (stdout and stderr as they came) of
+    :func:`tests.support.run`: the CLI in this process; a traceback fails the test."""
+    result = support.run(db, *args)
     return result.exit_code, result.output
 
 

@@ -1,5 +1,5 @@
-"""CSV formula neutralisation holds for spreadsheets that split on `;` or a tab (issue 31,
-item 3): a formula character after a `;`, a tab or a line break inside a cell is neutralised
+"""CSV formula neutralisation holds for spreadsheets that split on `;` or a tab: a formula
+character after a `;`, a tab or a line break inside a cell is neutralised
 as one at its start is, since that is where such a spreadsheet starts a cell.
 
 Seen: a player named `Semi;=cmd|' /C calc'!A0` was written unquoted, and a spreadsheet that
@@ -14,10 +14,9 @@ import io
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ratings.cli import cli
 from ratings.io.csv_out import FORMULA_STARTS, CsvWriter, is_formula, neutralise
+from tests.support import ok
 
 SEMI = "Semi;=cmd|' /C calc'!A0"
 TAB = "Tab\t+cmd|' /C calc'!A0"
@@ -94,30 +93,24 @@ def test_formula_starts_are_the_documented_ones() -> None:
     assert frozenset("=+-@\t\r") == FORMULA_STARTS
 
 
-def run(db: Path, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Players, an event and a correction reason that hold `;` before a formula (names
     may not hold a tab: `sql` makes one)."""
     folder = tmp_path_factory.mktemp("adversarial_csv")
     db = folder / "club.db"
-    run(db, "init")
-    run(db, "player", "add", "--rating", "1800", "--", SEMI)
-    run(db, "player", "add", "--rating", "1700", "--", SECOND)
+    ok(db, "init")
+    ok(db, "player", "add", "--rating", "1800", "--", SEMI)
+    ok(db, "player", "add", "--rating", "1700", "--", SECOND)
     games = folder / "games.csv"
     games.write_text(
         "date,white,black,result,event,round\n"
         f'2026-01-10,"{SEMI}","{SECOND}",1-0,"{EVENT}",1\n'
         f'2026-01-17,"{SECOND}","{SEMI}",0-1,"{EVENT}",2\n'
     )
-    run(db, "import", "games", str(games))
-    run(db, "player", "edit", "1", "--birthdate", "1990", "--reason", REASON)
-    run(db, "rate", "--through", "2026-01")
+    ok(db, "import", "games", str(games))
+    ok(db, "player", "edit", "1", "--birthdate", "1990", "--reason", REASON)
+    ok(db, "rate", "--through", "2026-01")
     return db
 
 
@@ -139,23 +132,23 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ids=lambda args: " ".join(args[:2]),
 )
 def test_no_command_writes_a_formula_for_any_separator(club: Path, args: list[str]) -> None:
-    text = run(club, *args)
+    text = ok(club, *args)
     assert text.count("\n") > 1, text
     assert formula_cells(text) == []
 
 
 def test_the_names_are_in_the_csv_with_the_quote_only(club: Path) -> None:
-    rows = list(csv.reader(io.StringIO(run(club, "game", "list", "--format", "csv"))))
+    rows = list(csv.reader(io.StringIO(ok(club, "game", "list", "--format", "csv"))))
     cells = {cell for row in rows for cell in row}
     assert {neutralise(SEMI), neutralise(SECOND), neutralise(EVENT)} <= cells
     assert neutralise(EVENT) == "Cup;'@SUM(1+1)*cmd|' /C calc'!A0"
-    log = list(csv.reader(io.StringIO(run(club, "log", "--format", "csv"))))
+    log = list(csv.reader(io.StringIO(ok(club, "log", "--format", "csv"))))
     assert "typo;'-2+3+cmd|' /C calc'!A0" in {cell for row in log for cell in row}
 
 
 def test_the_site_csvs(club: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
-    run(club, "publish", str(site), "--jobs", "1")
+    ok(club, "publish", str(site), "--jobs", "1")
     files = sorted(site.rglob("*.csv"))
     assert files
     for path in files:

@@ -1,5 +1,5 @@
-"""FIDE list downloads that are damaged, cut short or built to exhaust the reader (issue 31,
-items 4 to 6): each is one `Error: FILE: ...`, exit 1, nothing stored, in bounded time and
+"""FIDE list downloads that are damaged, cut short or built to exhaust the reader: each is one
+`Error: FILE: ...`, exit 1, nothing stored, in bounded time and
 memory.
 
 Seen before: a ZIP with a bad CRC ended in `zipfile.BadZipFile`, a damaged deflate stream in
@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import Club
 from tests.test_io_fide_list import CARLSEN, FOA_HEADER, FOA_WIDTHS, line
-from tests.test_rating_scenarios import Club
 
 NEWCOMER = ("4100018", "Murphy, Sean", "IRL", "M", "", "", "", "",
             1785, 5, 40, 0, 0, 0, 0, 0, 0, 1980, "w")  # fmt: skip
@@ -53,7 +53,7 @@ def refused(club: Club, path: Path, expected: str) -> None:
     assert club.state() == before
 
 
-# --- item 4: a damaged download ---------------------------------------------------------
+# --- a damaged download -----------------------------------------------------------------
 
 
 def test_a_bad_crc(tmp_path: Path, club: Club) -> None:
@@ -103,7 +103,7 @@ def test_a_zip_cut_short(tmp_path: Path, club: Club, part: float) -> None:
     )  # fmt: skip
 
 
-# --- item 6: a list cut short -----------------------------------------------------------
+# --- a list cut short -------------------------------------------------------------------
 
 
 def test_a_last_line_cut_inside_the_rating(tmp_path: Path, club: Club) -> None:
@@ -162,7 +162,7 @@ def test_whole_lines_are_read_with_or_without_the_last_line_end(tmp_path: Path, 
     ]
 
 
-# --- item 5: bounded size, lines, values, time ------------------------------------------
+# --- bounded size, lines, values, time --------------------------------------------------
 
 
 def zip_of(path: Path, name: str, chunks: Callable[[], Iterator[bytes]]) -> Path:

@@ -1,4 +1,4 @@
-"""Importers that accepted broken files (issue 31, items 4, 7 and 8).
+"""Importers that accepted broken files.
 
 Seen: a players or games CSV with a 140,000-character header ended in `_csv.Error: field
 larger than field limit`; the same game twice, and a player twice in one round, were
@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import invoke
 from tests.test_import_pgn import game
-from tests.test_import_trf import db, rows, run, template
+from tests.test_import_trf import db, rows, template
 
 __all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
 
@@ -33,11 +34,11 @@ def club(db: Path, tmp_path: Path) -> Path:
     players.write_text(
         'name,rating,games\n"Smith, Ann",1800,40\n"Jones, Bob",1700,40\n"Lee, Cho",1600,40\n'
     )
-    assert run(db, "import", "players", str(players))[0] == 0
+    assert invoke(db, "import", "players", str(players))[0] == 0
     return db
 
 
-# --- item 4: a header longer than the csv module reads ----------------------------------
+# --- a header longer than the csv module reads ------------------------------------------
 
 
 @pytest.mark.parametrize("kind", ["players", "games"])
@@ -45,7 +46,7 @@ def test_a_huge_header(db: Path, tmp_path: Path, kind: str) -> None:
     path = tmp_path / f"{kind}.csv"
     path.write_text("name," + "x" * 140_000 + "\n")
     before = state(db)
-    assert run(db, "import", kind, str(path)) == (
+    assert invoke(db, "import", kind, str(path)) == (
         1,
         "",
         f"Error: {path}:1: a value longer than 131,072 characters: not a file to import\n",
@@ -56,12 +57,12 @@ def test_a_huge_header(db: Path, tmp_path: Path, kind: str) -> None:
 def test_a_huge_value(db: Path, tmp_path: Path) -> None:
     path = tmp_path / "players.csv"
     path.write_text('name,rating\n"Smith, Ann",' + "1" * 140_000 + "\n")
-    code, out, err = run(db, "import", "players", str(path))
+    code, out, err = invoke(db, "import", "players", str(path))
     assert (code, out) == (1, "")
     assert err.startswith(f"Error: {path}:2: a value longer than 131,072 characters")
 
 
-# --- item 7: the same game twice, a player twice in one round ----------------------------
+# --- the same game twice, a player twice in one round -----------------------------------
 
 HEADER = "date,white,black,result,event,round\n"
 
@@ -75,7 +76,7 @@ def test_the_same_csv_row_twice_is_an_error(club: Path, tmp_path: Path) -> None:
         + '2026-01-10,"Smith, Ann","Jones, Bob",1-0,Club Ch,1\n'
     )
     before = state(club)
-    assert run(club, "import", "games", str(path)) == (
+    assert invoke(club, "import", "games", str(path)) == (
         1,
         "",
         f"Error: {path}:4: the same game as line 2 (date, players, result, event and round)\n",
@@ -91,7 +92,7 @@ def test_a_player_twice_in_one_round_is_a_warning(club: Path, tmp_path: Path) ->
         + '2026-01-10,"Lee, Cho","Smith, Ann",0-1,Club Ch,1\n'
         + '2026-01-17,"Jones, Bob","Lee, Cho",1/2-1/2,Club Ch,2\n'
     )
-    code, out, err = run(club, "import", "games", str(path))
+    code, out, err = invoke(club, "import", "games", str(path))
     assert code == 0, err
     assert out.startswith("Imported 3 games")
     assert err.splitlines()[0] == (
@@ -110,7 +111,7 @@ def test_rows_without_a_round_or_an_event_are_not_compared(club: Path, tmp_path:
         + '2026-01-11,"Smith, Ann","Lee, Cho",1-0,,1\n'
         + '2026-01-11,"Smith, Ann","Lee, Cho",1-0,,1\n'
     )
-    code, out, err = run(club, "import", "games", str(path))
+    code, out, err = invoke(club, "import", "games", str(path))
     assert (code, err) == (0, "")
     assert out.startswith("Imported 4 games")
 
@@ -127,7 +128,7 @@ def test_the_same_pgn_game_twice_is_an_error(db: Path, tmp_path: Path) -> None:
     path = tmp_path / "club.pgn"
     path.write_text(one + other + one)
     before = state(db)
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         f"Error: {path}:19: the same game as line 1 (date, players, result, event and round)\n",
@@ -143,7 +144,7 @@ def test_a_pgn_player_twice_in_one_round_is_a_warning(db: Path, tmp_path: Path) 
         + game("Event Club Ch", "Date 2026.01.10", "Round 1", "White Lee, Cho",
                "Black Smith, Ann", "Result 0-1", moves="1. d4 0-1")
     )  # fmt: skip
-    code, out, err = run(db, "import", "pgn", str(path))
+    code, out, err = invoke(db, "import", "pgn", str(path))
     assert code == 0, err
     assert out.startswith("Imported 2 games")
     assert err.splitlines()[0] == (
@@ -152,17 +153,17 @@ def test_a_pgn_player_twice_in_one_round_is_a_warning(db: Path, tmp_path: Path) 
     )
 
 
-# --- item 8: a PGN file that holds no game ----------------------------------------------
+# --- a PGN file that holds no game ------------------------------------------------------
 
 
 def no_game(db: Path, path: Path) -> None:
     before = state(db)
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         f'Error: {path}: no PGN game found (no [Tag "value"] line)\n',
     )
-    assert run(db, "import", "pgn", str(path), "--dry-run")[0] == 1
+    assert invoke(db, "import", "pgn", str(path), "--dry-run")[0] == 1
     assert state(db) == before
 
 
@@ -196,7 +197,7 @@ def test_a_utf16_file_is_read_with_its_bom(db: Path, tmp_path: Path, encoding: s
     if encoding != "utf-16":  # the codec adds no BOM for a named byte order
         data = ("\ufeff" + ONE.replace("Smith", "Öberg")).encode(encoding)
     path.write_bytes(data)
-    code, out, err = run(db, "import", "pgn", str(path))
+    code, out, err = invoke(db, "import", "pgn", str(path))
     assert (code, err) == (0, "")
     assert out.startswith("Imported 1 game (1 to rate) in 1 event")
     assert rows(db, "SELECT name FROM players ORDER BY id") == [("Öberg, Ann",), ("Jones, Bob",)]
@@ -206,7 +207,7 @@ def test_utf16_without_a_bom_is_refused_by_name(db: Path, tmp_path: Path) -> Non
     path = tmp_path / "club.pgn"
     path.write_bytes(ONE.encode("utf-16-le"))
     before = state(db)
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         f"Error: {path}: UTF-16 text without a byte order mark; save the file as UTF-8\n",
@@ -218,7 +219,7 @@ def test_only_unfinished_games_is_not_an_empty_file(db: Path, tmp_path: Path) ->
     """A file of games not yet finished holds games: they are skipped and counted, as ever."""
     path = tmp_path / "live.pgn"
     path.write_text(ONE.replace("Result 1-0", "Result *").replace("1-0", "*"))
-    code, out, err = run(db, "import", "pgn", str(path))
+    code, out, err = invoke(db, "import", "pgn", str(path))
     assert code == 0
     assert out.startswith("Imported 0 games")
     assert "Skipped 1 unfinished game" in err

@@ -1,4 +1,4 @@
-"""A writer behind a long read transaction waits at most the busy timeout (issue 31, item 13).
+"""A writer behind a long read transaction waits at most the busy timeout.
 
 Seen: `rate` waited 78.8 s and `import undo` 87 s behind a 75 s read transaction, though the
 README says a command waits up to 30 s for the lock. A command that writes more than SQLite's
@@ -23,9 +23,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ratings.cli import cli
+from tests.support import ok
 
 BUSY = 3.0
 HOLD = 9.0
@@ -38,11 +37,6 @@ ratings.db.BUSY_TIMEOUT_MS = {int(BUSY * 1000)}
 from ratings.cli import cli
 cli(sys.argv[1:])
 """
-
-
-def ok(db: Path, *args: str) -> None:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exit_code == 0, result.output
 
 
 @pytest.fixture(scope="module")

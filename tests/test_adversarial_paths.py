@@ -1,5 +1,5 @@
 """A ``--db`` path that begins with ``file:`` is a file of that name, with every protection a
-path has (issue 31, item 1)."""
+path has."""
 
 from __future__ import annotations
 
@@ -9,12 +9,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 from sqlalchemy import exc as sa_exc
 
-from ratings.cli import cli
 from ratings.db import database_url, make_engine, sqlite_path
 from tests.safety_helpers import digest, integrity
+from tests.support import run
 
 PLAYERS_CSV = 'name,birthdate,rating,games\n"Smith, Ann",1990,1800,40\n"Jones, Bob",1985,1650,40\n'
 GAMES_CSV = (
@@ -22,13 +21,6 @@ GAMES_CSV = (
     '2026-01-10,"Smith, Ann","Jones, Bob",1-0,Club Ch,1\n'
     '2026-01-17,"Jones, Bob","Smith, Ann",1/2-1/2,Club Ch,2\n'
 )
-
-
-def run(db: str, *args: str) -> Result:
-    """The CLI with ``--db db``; a traceback fails the test."""
-    result = CliRunner().invoke(cli, ["--db", db, *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
 
 
 @pytest.fixture(scope="module")

@@ -1,5 +1,4 @@
-"""`ratings publish` and a damaged manifest, and a target that holds the database (issue 31,
-items 9 and 14).
+"""`ratings publish` and a damaged manifest, and a target that holds the database.
 
 Seen: a damaged `.ratings-site.json` crashed publish (`ValueError: invalid literal for int()
 with base 16`), other damage was refused with the wrong reason (`.ratings-site.json is
@@ -18,7 +17,7 @@ from typing import Any
 import pytest
 
 from tests.publish_helpers import ok, run, site_files
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 MANIFEST = ".ratings-site.json"
 
@@ -145,7 +144,7 @@ def test_force_rebuilds_the_site_from_scratch(
     )
 
 
-# --- item 14: the target holds the database ---------------------------------------------
+# --- the target holds the database ------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", ["index.html", "players/1.html", "lists/2026-01.csv"])

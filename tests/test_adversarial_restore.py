@@ -1,5 +1,5 @@
 """What a killed `db restore` leaves beside the database is cleared, or named, by the next
-command that opens the database, not only by the next restore (issue 31, item 15).
+command that opens the database, not only by the next restore.
 
 Seen: a killed restore left a full-size `.<db>.before-restore-pending-PID` and a
 `.<db>.ratings-tmp-*` working folder until the next `db restore`.
@@ -14,15 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
-from ratings.cli import cli
-
-
-def run(db: Path, *args: str) -> Result:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
+from tests.support import run
 
 
 @pytest.fixture(scope="module")

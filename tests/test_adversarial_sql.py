@@ -1,5 +1,5 @@
 """`ratings sql` bounds one value, one row and one batch, and its time limit holds even when
-one SQLite instruction runs long (issue 31, item 2).
+one SQLite instruction runs long.
 
 Seen before: `SELECT randomblob(999999999)` reached 12.7 GB and ran 1 min 49 s before its 20 s
 time-out; `zeroblob(999999999)` 12.7 GB; `printf('%.*c', 999999999, 'x')` 5.9 GB;
@@ -19,12 +19,11 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner, Result
 
-from ratings.cli import cli
 from ratings.db import database_url, make_engine
 from ratings.service.reading import sql as service_sql
 from tests.conftest import PG_URL, new_database
+from tests.support import ok, run
 
 TOO_LONG = (
     "Error: a value is longer than ratings sql reads (at most 1,000,000 bytes); select a part "
@@ -80,7 +79,7 @@ QUADRATIC = "SELECT length(trim(printf('%.*c', 60000, 'a'), printf('%.*c', 60000
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("adversarial_sql") / "club.db"
     for args in (["init"], ["player", "add", "Smith, Ann", "--rating", "1800"]):
-        assert CliRunner().invoke(cli, ["--db", str(db), *args]).exit_code == 0
+        ok(db, *args)
     return db
 
 
@@ -89,12 +88,6 @@ def db(tmp_path: Path, club: Path) -> Path:
     path = tmp_path / "club.db"
     shutil.copyfile(club, path)
     return path
-
-
-def sql(db: Path | str, *args: str) -> Result:
-    result = CliRunner().invoke(cli, ["--db", str(db), "sql", *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
 
 
 @pytest.mark.parametrize(
@@ -113,13 +106,14 @@ def sql(db: Path | str, *args: str) -> Result:
          "group_concat", "replace"],
 )  # fmt: skip
 def test_one_value_is_bounded(db: Path, query: str) -> None:
-    result = sql(db, query, "--timeout", "1")
+    result = run(db, "sql", query, "--timeout", "1")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", TOO_LONG)
 
 
 def test_a_value_within_the_limit_is_read_and_printf_formats_as_sqlite(db: Path) -> None:
-    result = sql(
+    result = run(
         db,
+        "sql",
         "SELECT length(randomblob(999999)) AS n, length(printf('%.*c', 999999, 'x')) AS m, "
         "printf('%.2f|%5d|%-3s|%%|%.*c|%lld|%,d', 2.345, 42, 'ab', 3, 'z', 7, 1234567) AS p, "
         "printf(NULL) IS NULL AS q, printf('%s', NULL) AS r",
@@ -131,13 +125,13 @@ def test_a_value_within_the_limit_is_read_and_printf_formats_as_sqlite(db: Path)
 
 
 def test_one_row_is_bounded(db: Path) -> None:
-    result = sql(db, wide(2, 600_000), "--timeout", "1")
+    result = run(db, "sql", wide(2, 600_000), "--timeout", "1")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", row_too_long(1_200_000))
 
 
 def test_a_hundred_columns_at_most(db: Path) -> None:
-    assert sql(db, "SELECT " + ", ".join(["1"] * 100), "--format", "csv").exit_code == 0
-    result = sql(db, "SELECT " + ", ".join(["1"] * 101))
+    assert run(db, "sql", "SELECT " + ", ".join(["1"] * 100), "--format", "csv").exit_code == 0
+    result = run(db, "sql", "SELECT " + ", ".join(["1"] * 101))
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "Error: too many columns in result set (ratings sql reads at most 100)\n"
@@ -271,16 +265,15 @@ def pg_db() -> str:
     if not PG_URL:
         pytest.skip("needs RATINGS_TEST_PG_URL")
     url = new_database()
-    result = CliRunner().invoke(cli, ["--db", url, "init"])
-    assert result.exit_code == 0, result.output
+    ok(url, "init")
     return url
 
 
 @pytest.mark.postgres
 def test_postgresql_one_row_is_bounded_before_it_is_sent(pg_db: str) -> None:
-    result = sql(pg_db, "SELECT repeat('x', 2000000) AS v")
+    result = run(pg_db, "sql", "SELECT repeat('x', 2000000) AS v")
     assert (result.exit_code, result.stdout, result.stderr) == (1, "", row_too_long(2_000_008))
-    result = sql(pg_db, "SELECT repeat('x', 999990) AS v", "--format", "csv")
+    result = run(pg_db, "sql", "SELECT repeat('x', 999990) AS v", "--format", "csv")
     assert (result.exit_code, result.stderr) == (0, "")
     assert result.stdout == "v\n" + "x" * 999_990 + "\n"
 
@@ -310,7 +303,7 @@ def test_postgresql_batches_are_bounded_in_bytes(pg_db: str) -> None:
         engine.dispose()
 
 
-# --- item 11: fts3_tokenizer; table-valued functions ------------------------------------
+# --- fts3_tokenizer; table-valued functions ---------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -322,7 +315,7 @@ def test_postgresql_batches_are_bounded_in_bytes(pg_db: str) -> None:
     ],
 )
 def test_fts3_tokenizer_is_refused(db: Path, query: str) -> None:
-    result = sql(db, query)
+    result = run(db, "sql", query)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == (
         "Error: ratings sql is read-only: fts3_tokenizer() (it reads and replaces the "
@@ -332,11 +325,11 @@ def test_fts3_tokenizer_is_refused(db: Path, query: str) -> None:
 
 def test_table_valued_functions_read(db: Path) -> None:
     """They were refused as "changing the schema"."""
-    result = sql(db, "SELECT key, value FROM json_each('[10, 20]')", "--format", "csv")
+    result = run(db, "sql", "SELECT key, value FROM json_each('[10, 20]')", "--format", "csv")
     assert (result.exit_code, result.stdout) == (0, "key,value\n0,10\n1,20\n")
-    result = sql(db, "SELECT key, value FROM json_tree('{\"a\": 1}') WHERE key = 'a'")
+    result = run(db, "sql", "SELECT key, value FROM json_tree('{\"a\": 1}') WHERE key = 'a'")
     assert (result.exit_code, result.stdout) == (0, "key  value\n---  -----\na        1\n")
-    result = sql(db, "SELECT name FROM pragma_table_info('players') WHERE cid < 2")
+    result = run(db, "sql", "SELECT name FROM pragma_table_info('players') WHERE cid < 2")
     assert (result.exit_code, result.stdout) == (0, "name\n----\nid\nname\n")
 
 
@@ -351,13 +344,13 @@ def test_table_valued_functions_read(db: Path) -> None:
 def test_the_schema_table_stays_unwritable(db: Path, query: str) -> None:
     """SQLite itself refuses these (before the authorizer is asked), as it did before."""
     before = db.read_bytes()
-    result = sql(db, query)
+    result = run(db, "sql", query)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == "Error: table sqlite_master may not be modified\n"
     assert db.read_bytes() == before
 
 
-# --- item 12: functions that write in a read-only transaction (PostgreSQL) --------------
+# --- functions that write in a read-only transaction (PostgreSQL) -----------------------
 
 WRITERS = [
     ("SELECT lo_from_bytea(0, 'abc'::bytea) AS o", "lo_from_bytea"),
@@ -375,7 +368,7 @@ WRITERS = [
 @pytest.mark.postgres
 @pytest.mark.parametrize(("query", "function"), WRITERS, ids=[w[1] for w in WRITERS])
 def test_postgresql_functions_that_write_are_refused(pg_db: str, query: str, function: str) -> None:
-    result = sql(pg_db, query)
+    result = run(pg_db, "sql", query)
     assert (result.exit_code, result.stdout) == (1, "")
     assert result.stderr == f"Error: permission denied for function {function}\n"
 
@@ -396,7 +389,7 @@ def _regrant(url: str) -> None:
 def test_postgresql_sql_warns_where_they_could_not_be_revoked(pg_db: str) -> None:
     """As on a database upgraded by a user who is not a superuser."""
     _regrant(pg_db)
-    result = sql(pg_db, "SELECT 1 AS one")
+    result = run(pg_db, "sql", "SELECT 1 AS one")
     assert (result.exit_code, result.stdout) == (0, "one\n---\n  1\n")
     assert result.stderr == (
         "Warning: the role 'ratings_sql_reader' may still run lo_create, "
@@ -406,6 +399,6 @@ def test_postgresql_sql_warns_where_they_could_not_be_revoked(pg_db: str) -> Non
         "(1 row)\n"
     )
     # an upgrade as a superuser revokes them again
-    assert CliRunner().invoke(cli, ["--db", pg_db, "db", "upgrade"]).exit_code == 0
-    result = sql(pg_db, "SELECT 1 AS one")
+    ok(pg_db, "db", "upgrade")
+    result = run(pg_db, "sql", "SELECT 1 AS one")
     assert (result.exit_code, result.stderr) == (0, "(1 row)\n")

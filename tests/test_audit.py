@@ -1,5 +1,5 @@
 """The audit reproduces in SQL: the README cookbook query recomputes every published change
-from the breakdown and returns no rows when all agree (issue 13, item 2)."""
+from the breakdown and returns no rows when all agree."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from ratings import service
-from ratings.cli import App, cli
+from ratings.cli import App
 from ratings.rules import system_config
 from tests.conftest import BACKEND, new_database, table_rows
 from tests.pools import load_pool, random_pool
+from tests.support import invoke
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -46,11 +46,6 @@ def database(tmp_path: Path) -> str:
     return str(tmp_path / "audit.db") if BACKEND == "sqlite" else new_database()
 
 
-def run(db: str, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", db, *args])
-    return result.exit_code, result.stdout, result.stderr
-
-
 @pytest.fixture
 def demo(tmp_path: Path) -> str:
     """The demonstration club after the README's correction (game 14 drawn, re-rated): the
@@ -67,7 +62,7 @@ def demo(tmp_path: Path) -> str:
         ["game", "edit", "14", "--result", "1/2-1/2"],
         ["rate"],
     ):
-        code, out, err = run(db, *args)
+        code, out, err = invoke(db, *args)
         assert code == 0, out + err
     return db
 
@@ -88,15 +83,15 @@ NO_ROWS_PERIOD = (
 
 
 def test_every_published_change_is_recomputed_in_sql_on_the_demo(demo: str) -> None:
-    assert run(demo, "sql", RECOMPUTE) == NO_ROWS
+    assert invoke(demo, "sql", RECOMPUTE) == NO_ROWS
     labels = [str(label) for (label,) in table_rows(demo, "SELECT label FROM rating_periods")]
     assert len(labels) == 12
     for label in labels:
-        assert run(demo, "sql", for_period(label)) == NO_ROWS_PERIOD, label
+        assert invoke(demo, "sql", for_period(label)) == NO_ROWS_PERIOD, label
 
 
 def test_the_minus_2_50_case_is_exact(demo: str) -> None:
-    """Issue 13: in the demo, Elard's 2025-01 change summed as -0.2499999... in REAL dR, and
+    """In the demo, Elard's 2025-01 change summed as -0.2499999... in REAL dR, and
     ROUND(k * SUM(dR)) gave -2 where the list has -3. In integer hundredths the sum is -25,
     K x sum -250, i.e. -2.50, which rounds to -3 (art. 8.3.4)."""
     rows = table_rows(
@@ -112,7 +107,7 @@ def test_the_minus_2_50_case_is_exact(demo: str) -> None:
 
 
 def test_sums_of_dr_are_exact_integers(demo: str) -> None:
-    """Issue 13: SUM(dR) showed float noise in 137 of 334 player-periods of the demo. The
+    """SUM(dR) showed float noise in 137 of 334 player-periods of the demo. The
     sums are integers now, and equal the change's source exactly: K x sum / 100, rounded."""
     rows = table_rows(
         demo,
@@ -135,13 +130,13 @@ def test_a_changed_value_is_reported(demo: str) -> None:
             f"{int(period_id)} AND player_id = (SELECT id FROM players WHERE name = 'Elard, Carl')"
         )
     app.close()
-    code, out, err = run(demo, "sql", RECOMPUTE)
+    code, out, err = invoke(demo, "sql", RECOMPUTE)
     assert (code, err) == (0, "(1 row)\n")
     assert out.splitlines()[2].split()[:4] == ["2025-03", "standard", "Elard,", "Carl"]
-    code, out, err = run(demo, "sql", for_period("2025-03"))
+    code, out, err = invoke(demo, "sql", for_period("2025-03"))
     assert (code, err) == (0, "(1 row)\n")
     assert out.splitlines()[2].split()[:3] == ["standard", "Elard,", "Carl"]
-    assert run(demo, "sql", for_period("2025-02")) == NO_ROWS_PERIOD
+    assert invoke(demo, "sql", for_period("2025-02")) == NO_ROWS_PERIOD
 
 
 @pytest.mark.parametrize(
@@ -152,7 +147,7 @@ def test_every_published_change_is_recomputed_in_sql_on_a_random_pool(
     tmp_path: Path, system: str, overrides: dict[str, object]
 ) -> None:
     db = database(tmp_path)
-    code, out, err = run(db, "init", "--system", system)
+    code, out, err = invoke(db, "init", "--system", system)
     assert code == 0, out + err
     players, games = random_pool(7, players=40, months=14, first=dt.date(2025, 1, 1))
     app = App(db)
@@ -163,7 +158,7 @@ def test_every_published_change_is_recomputed_in_sql_on_a_random_pool(
         report = service.rate(session)
     app.close()
     assert report.games > 500
-    assert run(db, "sql", RECOMPUTE) == NO_ROWS
+    assert invoke(db, "sql", RECOMPUTE) == NO_ROWS
 
 
 def cookbook_examples() -> list[tuple[str, list[str], list[str]]]:
@@ -186,7 +181,7 @@ def test_the_readme_cookbook_shows_what_the_demo_gives(demo: str) -> None:
     examples = cookbook_examples()
     assert len(examples) == 9  # eight queries, and the JSON form of one
     for query, options, shown in examples:
-        code, out, err = run(demo, "sql", query, *options)
+        code, out, err = invoke(demo, "sql", query, *options)
         assert code == 0, err
         got = out.splitlines()[: len(shown)]
         if BACKEND == "sqlite":
@@ -208,17 +203,17 @@ def _cells(line: str) -> list[object]:
 
 def test_every_published_change_is_recomputed_on_three_lists(tmp_path: Path) -> None:
     """A player who plays standard and rapid games in one period has one change on each list:
-    the recipe sums each list's games apart (issue 15)."""
+    the recipe sums each list's games apart."""
     from tests.safety_helpers import bench_generate
 
     files = bench_generate().generate(
         120, 1500, 6, 11, tmp_path / "data", dt.date(2025, 1, 1), mixed_lists=True
     )
     db = database(tmp_path)
-    assert run(db, "init")[0] == 0
-    assert run(db, "import", "players", str(files.players_csv))[0] == 0
-    assert run(db, "import", "games", str(files.games_csv))[0] == 0
-    assert run(db, "rate")[0] == 0
+    assert invoke(db, "init")[0] == 0
+    assert invoke(db, "import", "players", str(files.players_csv))[0] == 0
+    assert invoke(db, "import", "games", str(files.games_csv))[0] == 0
+    assert invoke(db, "rate")[0] == 0
     both = table_rows(
         db,
         "SELECT count(*) FROM (SELECT period_id, player_id FROM rating_history "
@@ -226,7 +221,7 @@ def test_every_published_change_is_recomputed_on_three_lists(tmp_path: Path) -> 
     )
     assert isinstance(both[0][0], int)
     assert both[0][0] > 0  # players with games on two lists in one period
-    assert run(db, "sql", RECOMPUTE) == NO_ROWS
+    assert invoke(db, "sql", RECOMPUTE) == NO_ROWS
 
 
 def test_one_periods_check_reports_what_the_whole_check_reports_for_it(tmp_path: Path) -> None:
@@ -245,11 +240,11 @@ def test_one_periods_check_reports_what_the_whole_check_reports_for_it(tmp_path:
         ["import", "games", str(files.games_csv)],
         ["rate"],
     ):
-        assert run(db, *args)[0] == 0
+        assert invoke(db, *args)[0] == 0
     labels = [str(label) for (label,) in table_rows(db, "SELECT label FROM rating_periods")]
     assert len(labels) == 6
     for label in labels:
-        assert run(db, "sql", for_period(label)) == NO_ROWS_PERIOD, label
+        assert invoke(db, "sql", for_period(label)) == NO_ROWS_PERIOD, label
     tamper = [  # each picks one list row of its own period (2025-03 .. -06: the first two
         # have games on the list they pick)
         "UPDATE rating_history SET change = change - 2 WHERE id = (SELECT min(id) FROM "
@@ -269,11 +264,11 @@ def test_one_periods_check_reports_what_the_whole_check_reports_for_it(tmp_path:
             done = session.connection().exec_driver_sql(statement.format(int(period_id)))
             assert done.rowcount == 1, statement
     app.close()
-    code, out, err = run(db, "sql", RECOMPUTE)
+    code, out, err = invoke(db, "sql", RECOMPUTE)
     assert (code, err) == (0, "(4 rows)\n")
     whole = out.splitlines()[2:]
     for label in labels:
-        code, out, err = run(db, "sql", for_period(label))
+        code, out, err = invoke(db, "sql", for_period(label))
         assert code == 0, err
         # the whole check's lines less their period column (first) are this period's lines
         mine = [line.split(None, 1)[1] for line in whole if line.startswith(label + " ")]

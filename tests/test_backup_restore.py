@@ -403,7 +403,7 @@ def test_a_pending_copy_of_a_restore_that_committed_is_kept(db: Path, tmp_path: 
     assert invoke(db, "player", "add", "Restored, Already")[0] == 0  # what it restored
     backup = tmp_path / "bk.db"
     assert invoke(db, "db", "backup", str(backup))[0] == 0
-    # left last: any command now clears a pending copy (issue 31, item 15)
+    # left last: any command now clears a pending copy
     pending = db.with_name(f".{db.name}.before-restore-pending-{_dead_pid()}")
     shutil.copyfile(tmp_path / "old.db", pending)
     result = CliRunner().invoke(cli, ["--db", str(db), "db", "restore", str(backup), "--yes"])

@@ -1,4 +1,4 @@
-"""A small smoke run of the benchmark (bench/run.py) on PostgreSQL (issue 16, item 5): every
+"""A small smoke run of the benchmark (bench/run.py) on PostgreSQL: every
 step measured for ours and the PostgreSQL floor (bench/floor_pg.py), with the same rows as on
 SQLite, and no work database left behind. Skipped without a server (RATINGS_TEST_PG_URL)."""
 

@@ -9,10 +9,9 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ratings.cli import cli
 from tests.safety_helpers import bench_generate, bench_module
+from tests.support import ok
 
 pytestmark = pytest.mark.slow  # a benchmark's smoke run: .ci/run runs it, not the test loop
 
@@ -26,8 +25,7 @@ def test_sparse_lists_smoke(tmp_path: Path) -> None:
         ["import", "games", str(files.games_csv)],
         ["rate"],
     ):
-        result = CliRunner().invoke(cli, ["--db", str(db), *args])
-        assert result.exit_code == 0, result.output
+        ok(db, *args)
     module = bench_module("sparse_lists.py", "bench_sparse_lists")
     work = tmp_path / "work"
     work.mkdir()

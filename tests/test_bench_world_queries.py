@@ -12,11 +12,10 @@ from types import ModuleType
 
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner
 
-from ratings.cli import cli
 from tests.conftest import BOTH_BACKENDS, PG_URL
 from tests.safety_helpers import bench_generate, bench_module, bench_on_path
+from tests.support import ok
 from tests.test_audit import cookbook_examples
 
 pytestmark = pytest.mark.slow  # a benchmark's smoke run: .ci/run runs it, not the test loop
@@ -46,8 +45,7 @@ def database(
             ["import", "games", str(files.games_csv)],
             ["rate"],
         ):
-            result = CliRunner().invoke(cli, ["--db", db, *args])
-            assert result.exit_code == 0, result.output
+            ok(db, *args)
         yield db
         return
     assert PG_URL is not None

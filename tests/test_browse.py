@@ -1,4 +1,4 @@
-"""Ids everybody can see (issue 11, item 8): ``game list``, ``event list``, ``event show`` (a
+"""Ids everybody can see: ``game list``, ``event list``, ``event show`` (a
 crosstable), ``import list``.
 
 Seen: the README says ``game edit 17``, but no command listed games or events; only
@@ -18,7 +18,7 @@ from ratings import service
 from ratings.errors import InvalidInputError
 from ratings.results import Result
 from ratings.service.reading import browse
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
 

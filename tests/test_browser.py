@@ -118,7 +118,7 @@ def test_the_demo_site_in_chromium(browser: Any, site: tuple[Path, Path], tmp_pa
     page.locator("table.list tbody th a", has_text=str(first)).first.click()
     page.wait_for_url("**/players/*.html")
     assert page.locator("h1").inner_text().endswith(str(first))
-    # the chart drawn at publish time, on screen before any script (issue 30, item 5)
+    # the chart drawn at publish time, on screen before any script
     box = page.locator(".rchart-plot").bounding_box()
     assert box is not None
     assert box["width"] > 300

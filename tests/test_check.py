@@ -1,5 +1,5 @@
 """``ratings check``: the README cookbook's check of a period's lists against the breakdown,
-as a command (issue 28, item 4). Every change must be K x sum(dR) of the player's games on
+as a command. Every change must be K x sum(dR) of the player's games on
 that list, rounded once (art. 8.3.4), with one K; a player without games on a list keeps his
 rating: no change and no K (the carried rows)."""
 
@@ -22,6 +22,7 @@ from tests.conftest import (
     table_rows,
 )
 from tests.safety_helpers import bench_generate
+from tests.support import invoke
 from tests.test_audit import RECOMPUTE
 
 README = Path(__file__).resolve().parents[1] / "README.md"
@@ -63,11 +64,6 @@ def verdict(n: int, scope: str, first: str) -> str:
     )
 
 
-def run(db: object, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    return result.exit_code, result.stdout, result.stderr
-
-
 @pytest.fixture(scope="module", params=BOTH_BACKENDS)
 def club_template(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
@@ -77,7 +73,7 @@ def club_template(
     else:
         db = PgDatabase(new_database())
     for args in CLUB:
-        code, out, err = run(db, *args)
+        code, out, err = invoke(db, *args)
         assert code == 0, out + err
     return db
 
@@ -107,7 +103,7 @@ def player_row(name: str, period: str, list_type: str = "standard") -> str:
 
 
 def test_the_newest_period_by_default(club_template: Path | PgDatabase) -> None:
-    assert run(club_template, "check") == (
+    assert invoke(club_template, "check") == (
         0,
         "Checked period 2025-02 (every list) against a rebuild from the stored inputs: 10 list "
         "rows of 5 players and 7 breakdown rows of 4 games " + OK,
@@ -147,7 +143,7 @@ def test_counts_are_the_list_rows_and_the_rated_games(club_template: Path | PgDa
 def test_a_period_a_list_and_the_whole_history(
     club_template: Path | PgDatabase, args: list[str], line: str
 ) -> None:
-    assert run(club_template, "check", *args) == (0, "Checked " + line + OK, "")
+    assert invoke(club_template, "check", *args) == (0, "Checked " + line + OK, "")
 
 
 def test_a_change_that_disagrees_is_listed(club: Path | PgDatabase) -> None:
@@ -155,21 +151,21 @@ def test_a_change_that_disagrees_is_listed(club: Path | PgDatabase) -> None:
         club,
         f"UPDATE rating_history SET change = 6 WHERE id = {player_row('Cole, Cid', '2025-02')}",
     )
-    assert run(club, "check") == (
+    assert invoke(club, "check") == (
         1,
         "2025-02 Cole, Cid (id 3): change published +6, the games give +5; rating 1902 is not "
         "1897 +6; change +6 with K 20 is not K x the sum of dR of its breakdown (+5 with K 20)\n",
         verdict(1, "period 2025-02 (every list)", "2025-02"),
     )
-    assert run(club, "check", "--list", "rapid")[0] == 0
-    assert run(club, "check", "--period", "2025-01")[0] == 0
-    assert run(club, "check", "--all")[0] == 1
+    assert invoke(club, "check", "--list", "rapid")[0] == 0
+    assert invoke(club, "check", "--period", "2025-01")[0] == 0
+    assert invoke(club, "check", "--all")[0] == 1
 
 
 def test_a_k_that_disagrees_is_listed(club: Path | PgDatabase) -> None:
     row = player_row("Baker, Bob", "2025-02", "rapid")
     tamper(club, f"UPDATE rating_history SET k_used = 50 WHERE id = {row}")
-    assert run(club, "check", "--all") == (
+    assert invoke(club, "check", "--all") == (
         1,
         "2025-02 rapid list Baker, Bob (id 2): K published 50, the games give 40; change -9 "
         "with K 50 is not K x the sum of dR of its breakdown (-9 with K 40)\n",
@@ -182,7 +178,7 @@ def test_two_k_in_one_period_are_listed(club: Path | PgDatabase) -> None:
     tamper(club, "UPDATE rating_breakdown SET k_used = 30 WHERE id = (SELECT min(b.id) FROM "
                  "rating_breakdown b JOIN rating_periods rp ON rp.id = b.period_id "
                  "WHERE rp.label = '2025-01' AND b.player_id = 1)")  # fmt: skip
-    assert run(club, "check", "--period", "2025-01", "--list", "standard") == (
+    assert invoke(club, "check", "--period", "2025-01", "--list", "standard") == (
         1,
         "2025-01 Able, Ann (id 1): the breakdown differs; game 1: K 30 in the breakdown, the "
         "games give 20; change +10 with K 20 is not K x the sum of dR of its breakdown (+10 "
@@ -203,7 +199,7 @@ def test_a_carried_row_with_a_change_or_a_k_is_listed(club: Path | PgDatabase) -
         club,
         f"UPDATE rating_history SET k_used = 20 WHERE id = {player_row('Eve, New', '2025-01')}",
     )
-    assert run(club, "check", "--all") == (
+    assert invoke(club, "check", "--all") == (
         1,
         "2025-01 Eve, New (id 5): K published 20, the games give none; K 20 with no game behind "
         "it in the breakdown\n"
@@ -216,7 +212,7 @@ def test_a_carried_row_with_a_change_or_a_k_is_listed(club: Path | PgDatabase) -
 def test_a_player_whose_list_row_is_missing_is_listed(club: Path | PgDatabase) -> None:
     """Games that counted for a player's change, and no row of his on that list."""
     tamper(club, f"DELETE FROM rating_history WHERE id = {player_row('Able, Ann', '2025-01')}")
-    assert run(club, "check", "--period", "2025-01") == (
+    assert invoke(club, "check", "--period", "2025-01") == (
         1,
         "2025-01 Able, Ann (id 1): not on the published list; the inputs give a row; no row on "
         "the list, and 2 game(s) count for a change of +10\n",
@@ -226,13 +222,13 @@ def test_a_player_whose_list_row_is_missing_is_listed(club: Path | PgDatabase) -
 
 def test_nothing_rated_and_a_period_not_rated(tmp_path: Path) -> None:
     db = tmp_path / "empty.db"
-    assert run(db, "init")[0] == 0
-    assert run(db, "check") == (
+    assert invoke(db, "init")[0] == 0
+    assert invoke(db, "check") == (
         1,
         "",
         "Error: nothing to check: no period has been rated yet; run 'ratings rate'\n",
     )
-    assert run(db, "check", "--all") == (
+    assert invoke(db, "check", "--all") == (
         1,
         "",
         "Error: nothing to check: no period has been rated yet; run 'ratings rate'\n",
@@ -240,13 +236,13 @@ def test_nothing_rated_and_a_period_not_rated(tmp_path: Path) -> None:
 
 
 def test_period_and_all_go_alone(club_template: Path | PgDatabase) -> None:
-    code, _, err = run(club_template, "check", "--all", "--period", "2025-01")
+    code, _, err = invoke(club_template, "check", "--all", "--period", "2025-01")
     assert code == 2
     assert err.splitlines()[-1] == "Error: --all checks every period; give --period or --all"
-    code, _, err = run(club_template, "check", "--period", "2024-12")
+    code, _, err = invoke(club_template, "check", "--period", "2024-12")
     assert code == 1
     assert err.startswith("Error: period 2024-12 has not been rated")
-    assert run(club_template, "check", "--period", "2025-01", "--list", "blitz") == (
+    assert invoke(club_template, "check", "--period", "2025-01", "--list", "blitz") == (
         1,
         "",
         "Error: period 2025-01 published no blitz list\n",
@@ -275,13 +271,13 @@ def three_lists(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["import", "games", str(files.games_csv)],
         ["rate"],
     ):
-        code, stdout, err = run(db, *args)
+        code, stdout, err = invoke(db, *args)
         assert code == 0, stdout + err
     return db
 
 
 def test_a_generated_history_agrees_and_its_games_are_the_rated_ones(three_lists: Path) -> None:
-    code, out, err = run(three_lists, "check", "--all")
+    code, out, err = invoke(three_lists, "check", "--all")
     assert (code, err) == (0, "")
     ((games,),) = table_rows(three_lists, "SELECT count(DISTINCT game_id) FROM rating_breakdown")
     ((players,),) = table_rows(three_lists, "SELECT count(DISTINCT player_id) FROM rating_history")
@@ -292,7 +288,7 @@ def test_a_generated_history_agrees_and_its_games_are_the_rated_ones(three_lists
     assert out == f"Checked 6 periods 2025-01 .. 2025-06 (every list) against a rebuild from " \
         f"the stored inputs: {rows:,} list rows of {players:,} players and {lines:,} breakdown " \
         f"rows of {games:,} games {OK}"  # fmt: skip
-    rated = run(three_lists, "rate", "--dry-run")  # nothing left: the counts come from rate
+    rated = invoke(three_lists, "rate", "--dry-run")  # nothing left: the counts come from rate
     assert rated[1] == "Dry run: nothing was written\nNothing to rate\n"
 
 
@@ -320,7 +316,7 @@ def test_it_finds_what_the_cookbook_query_finds(three_lists: Path, tmp_path: Pat
     ):
         assert isinstance(period_id, int)
         tamper(db, statement.format(period_id))
-    code, out, err = run(db, "sql", RECOMPUTE, "--format", "json")
+    code, out, err = invoke(db, "sql", RECOMPUTE, "--format", "json")
     assert code == 0, err
     expected = [
         (r["period"], r["list"], r["name"], r["k_used"], r["published"], r["recomputed"])
@@ -337,9 +333,9 @@ def test_it_finds_what_the_cookbook_query_finds(three_lists: Path, tmp_path: Pat
         for d in report.disagreements
     ]  # fmt: skip
     assert got == expected
-    assert run(db, "check", "--all")[0] == 1
+    assert invoke(db, "check", "--all")[0] == 1
     for label in ("2025-01", "2025-02"):
-        assert run(db, "check", "--period", label)[0] == 0
+        assert invoke(db, "check", "--period", label)[0] == 0
 
 
 def test_the_monthly_routine_checks_after_rate() -> None:

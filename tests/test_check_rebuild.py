@@ -8,24 +8,11 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ratings.cli import cli
 from ratings.db import Base
 from ratings.service.rating.rebuild import INPUT_TABLES, OUTPUT_TABLES
 from tests.publish_helpers import demo
-
-
-def run(db: Path | str, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(db: Path | str, *args: str) -> str:
-    code, out, err = run(db, *args)
-    assert code == 0, out + err
-    return out
+from tests.support import invoke, ok
 
 
 def edit(db: Path, *statements: str) -> None:
@@ -170,7 +157,7 @@ def test_each_hand_edit_is_found(
     """Each of these passed the breakdown-only check (and ``rate --dry-run`` said "Nothing to
     rate"); now each is a difference from the rebuild, exit 1."""
     edit(demo_db, *statements)
-    code, out, err = run(demo_db, "check", "--all")
+    code, out, err = invoke(demo_db, "check", "--all")
     assert code == 1, out
     for words in expected:
         assert words in out, out
@@ -181,7 +168,7 @@ def test_each_hand_edit_is_found(
 def test_a_difference_names_the_row_and_the_game(demo_db: Path) -> None:
     """On the demo: game 705 (Toreley v Falesen, 0-1) made 1-0; K 20 x 1 more point."""
     edit(demo_db, "UPDATE games SET result = '1-0' WHERE id = 705")
-    code, out, err = run(demo_db, "check", "--period", "2025-12")
+    code, out, err = invoke(demo_db, "check", "--period", "2025-12")
     assert code == 1
     lines = out.splitlines()
     assert lines == [
@@ -201,7 +188,7 @@ def test_a_difference_names_the_row_and_the_game(demo_db: Path) -> None:
 
 def test_a_pending_rerate_is_named_as_the_fix(demo_db: Path) -> None:
     ok(demo_db, "game", "edit", "301", "--result", "1/2-1/2", "-y")
-    code, _, err = run(demo_db, "check", "--all")
+    code, _, err = invoke(demo_db, "check", "--all")
     assert code == 1
     assert err.endswith("a correction marked period 2025-06 for a re-rate; run 'ratings rate'\n")
     ok(demo_db, "rate")
@@ -210,7 +197,7 @@ def test_a_pending_rerate_is_named_as_the_fix(demo_db: Path) -> None:
 
 def test_mark_from_rates_a_hand_edit_away(demo_db: Path) -> None:
     edit(demo_db, RAISE_RATING)
-    assert run(demo_db, "check", "--all")[0] == 1
+    assert invoke(demo_db, "check", "--all")[0] == 1
     out = ok(demo_db, "rate", "--mark-from", "2025-06")
     assert out.startswith("Re-rated 7 periods 2025-06 .. 2025-12")
     ok(demo_db, "check", "--all")
@@ -219,14 +206,14 @@ def test_mark_from_rates_a_hand_edit_away(demo_db: Path) -> None:
 def test_the_check_only_reads(demo_db: Path) -> None:
     edit(demo_db, "UPDATE games SET result = '1-0' WHERE id = 705")
     before = demo_db.read_bytes()
-    assert run(demo_db, "check", "--all")[0] == 1
+    assert invoke(demo_db, "check", "--all")[0] == 1
     assert demo_db.read_bytes() == before
 
 
 def test_rebuild_into_writes_a_database_to_diff(demo_db: Path, tmp_path: Path) -> None:
     edit(demo_db, "UPDATE games SET result = '1-0' WHERE id = 705")
     dest = tmp_path / "rebuilt 100% #1.db"
-    code, out, err = run(demo_db, "check", "--rebuild-into", str(dest))
+    code, out, err = invoke(demo_db, "check", "--rebuild-into", str(dest))
     assert code == 1
     assert f"Wrote the rebuilt database to {dest}\n" in out
     # the rebuilt file is a ratings database that agrees with itself
@@ -242,12 +229,12 @@ def test_rebuild_into_writes_a_database_to_diff(demo_db: Path, tmp_path: Path) -
     conn.close()
     assert changed == 2  # the two players of game 705
     # an existing file only with --force; never the database itself
-    code, _, err = run(demo_db, "check", "--rebuild-into", str(dest))
+    code, _, err = invoke(demo_db, "check", "--rebuild-into", str(dest))
     assert (code, err.splitlines()[-1]) == (
         1, f"Error: '{dest}' already exists; use --force to replace it"
     )  # fmt: skip
-    assert run(demo_db, "check", "--rebuild-into", str(dest), "--force")[0] == 1
-    code, _, err = run(demo_db, "check", "--rebuild-into", str(demo_db), "--force")
+    assert invoke(demo_db, "check", "--rebuild-into", str(dest), "--force")[0] == 1
+    code, _, err = invoke(demo_db, "check", "--rebuild-into", str(demo_db), "--force")
     assert (code, err) == (1, f"Error: '{demo_db}' is the database; choose another file\n")
 
 
@@ -255,7 +242,7 @@ def test_json_lists_the_differences(demo_db: Path) -> None:
     import json
 
     edit(demo_db, "UPDATE games SET result = '1-0' WHERE id = 705")
-    code, out, _ = run(demo_db, "check", "--format", "json")
+    code, out, _ = invoke(demo_db, "check", "--format", "json")
     assert code == 1
     data = json.loads(out)
     assert data["agrees"] is False
@@ -272,7 +259,7 @@ def test_breakdown_only_checks_each_row_against_its_own_breakdown(demo_db: Path)
     assert out.startswith("Checked 12 periods 2025-01 .. 2025-12 (every list) against their "
                           "breakdown (no rebuild): 480 list rows")  # fmt: skip
     edit(demo_db, f"UPDATE rating_history SET change = change + 1 WHERE id = {ROW_2025_06}")
-    code, out, err = run(demo_db, "check", "--all", "--breakdown-only")
+    code, out, err = invoke(demo_db, "check", "--all", "--breakdown-only")
     assert code == 1
     assert out == (
         "2025-06 Toreley, Dina (id 1): change +1 with no game behind it in the breakdown\n"

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture
@@ -113,7 +113,7 @@ def test_game_add_edit_void(club: Club) -> None:
         "Voided game 1\n"
         "  game 1: 2025-04-01, Carlsen, Magnus (id 1) - Hou, Yifan (id 2) 1/2-1/2 -> removed\n"
     )
-    code, out = club.run("game", "void", "1")  # twice: it says so (issue 28, item 14)
+    code, out = club.run("game", "void", "1")  # twice: it says so
     assert (code, out.split(" (batch ")[0]) == (1, "Error: game 1 was voided")
 
 
@@ -154,7 +154,7 @@ def test_history_and_performance_errors(club: Club) -> None:
     assert club.ok("rate") == "Nothing to rate\n"
 
 
-# --- FIDE ids, numbers and lengths (issue 10, items 10 and 11) ------------------------------
+# --- FIDE ids, numbers and lengths ----------------------------------------------------------
 
 NOT_ASCII_DIGITS = [
     "\u0661\u0662\u0663",  # Arabic-Indic 123: int() accepts it

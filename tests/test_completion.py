@@ -1,4 +1,4 @@
-"""Shell completion (issue 11, item 12): click's completion for bash, zsh and fish, with player
+"""Shell completion: click's completion for bash, zsh and fish, with player
 and event names completed from the database."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from ratings.cli import cli, load_all
 from ratings.cli.complete import _kind
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The commands agree with each other (issue 28, item 15): the same result words, one
+"""The commands agree with each other: the same result words, one
 message for a declined prompt, ``-y`` wherever ``--yes`` is, ``--dry-run`` on every
 import of games, date options that show their format, and ``--date-format`` for the
 spreadsheets that write ``03/12/2026``."""
@@ -9,21 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ratings.cli import cli
 from tests.publish_helpers import copy_demo, demo
-from tests.test_rating_scenarios import Club
+from tests.support import Club, invoke
 
 DECLINED = "Error: not confirmed; nothing was changed (--yes confirms without asking)"
-
-
-def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args), input=input)
-    assert not isinstance(result.exception, Exception) or isinstance(
-        result.exception, SystemExit
-    ), result.exception
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.mark.parametrize(
@@ -32,14 +22,14 @@ def invoke(*args: str, input: str | None = None) -> tuple[int, str, str]:
 )
 def test_calc_change_takes_the_results_every_command_takes(result: str, new: int) -> None:
     """Seen: ``calc change 1800 1800 1-0`` was refused; RESULT is the first player's."""
-    code, out, _ = invoke("calc", "change", "2000", "2000", result, "--k", "10", "--format",
+    code, out, _ = invoke(None, "calc", "change", "2000", "2000", result, "--k", "10", "--format",
                           "json")  # fmt: skip
     assert code == 0
     assert json.loads(out)["table"]["new_rating"] == new
 
 
 def test_calc_change_refuses_a_forfeit() -> None:
-    assert invoke("calc", "change", "2000", "2000", "+/-", "--k", "10")[2] == (
+    assert invoke(None, "calc", "change", "2000", "2000", "+/-", "--k", "10")[2] == (
         "Error: unknown result (use 1, 0.5, 1/2, = or 0, or 1-0, 1/2-1/2, 0-1): '+/-'\n"
     )
 
@@ -58,7 +48,7 @@ def test_a_declined_prompt_says_one_thing(db: Path, tmp_path: Path) -> None:
     """Seen: ``player merge`` answered no printed ``Aborted!``, ``event void`` ``Error: not
     confirmed; nothing was changed``."""
     backup = tmp_path / "backup.db"
-    assert invoke("--db", str(db), "db", "backup", str(backup))[0] == 0
+    assert invoke(None, "--db", str(db), "db", "backup", str(backup))[0] == 0
     before = db.read_bytes()
     for args in (
         ["player", "merge", "Elard, Carl", "Isstein, Felix", "--force"],
@@ -67,25 +57,25 @@ def test_a_declined_prompt_says_one_thing(db: Path, tmp_path: Path) -> None:
         ["db", "restore", str(backup)],
     ):
         for answer in ("n\n", ""):  # no, and no answer at all
-            code, _, err = invoke("--db", str(db), *args, input=answer)
+            code, _, err = invoke(None, "--db", str(db), *args, input=answer)
             assert (code, err.splitlines()[-1]) == (1, DECLINED), (args, answer)
             assert "Aborted" not in err
     assert db.read_bytes() == before
     # unmerge asks too
-    assert invoke("--db", str(db), "player", "merge", "Elard, Carl", "Isstein, Felix",
+    assert invoke(None, "--db", str(db), "player", "merge", "Elard, Carl", "Isstein, Felix",
                   "--force", "--yes")[0] == 0  # fmt: skip
-    code, _, err = invoke("--db", str(db), "player", "unmerge", "Isstein, Felix", input="n\n")
+    code, _, err = invoke(None, "--db", str(db), "player", "unmerge", "Isstein, Felix", input="n\n")
     assert (code, err.splitlines()[-1]) == (1, DECLINED)
 
 
 def test_db_restore_and_downgrade_take_y(db: Path, tmp_path: Path) -> None:
     backup = tmp_path / "backup.db"
-    assert invoke("--db", str(db), "db", "backup", str(backup))[0] == 0
-    code, out, err = invoke("--db", str(db), "db", "restore", str(backup), "-y")
+    assert invoke(None, "--db", str(db), "db", "backup", str(backup))[0] == 0
+    code, out, err = invoke(None, "--db", str(db), "db", "restore", str(backup), "-y")
     assert code == 0, err
     assert out.startswith(f"Restored {db} from {backup}")
     for name in ("restore", "downgrade"):
-        text = " ".join(invoke("db", name, "--help")[1].split())
+        text = " ".join(invoke(None, "db", name, "--help")[1].split())
         assert "-y, --yes" in text, name
 
 
@@ -97,7 +87,7 @@ def test_import_games_dry_run(db: Path, tmp_path: Path) -> None:
         "utf-8",
     )
     before = db.read_bytes()
-    assert invoke("--db", str(db), "import", "games", str(csv), "--dry-run") == (
+    assert invoke(None, "--db", str(db), "import", "games", str(csv), "--dry-run") == (
         0,
         f"Dry run of {csv}: nothing was written\n"
         "Would import 2 games (1 to rate, 1 forfeit) in 1 event\n",
@@ -106,10 +96,10 @@ def test_import_games_dry_run(db: Path, tmp_path: Path) -> None:
     assert db.read_bytes() == before
     bad = tmp_path / "bad.csv"
     bad.write_text('date,white,black,result\n2026-01-10,"Elard, Carl",Nobody,1-0\n', "utf-8")
-    code, _, err = invoke("--db", str(db), "import", "games", str(bad), "--dry-run")
+    code, _, err = invoke(None, "--db", str(db), "import", "games", str(bad), "--dry-run")
     assert code == 1
     assert err.startswith(f"Error: {bad}:2: black: unknown player: 'Nobody'")
-    code, out, _ = invoke("--db", str(db), "import", "games", str(csv))  # then for real
+    code, out, _ = invoke(None, "--db", str(db), "import", "games", str(csv))  # then for real
     assert (code, out.splitlines()[0]) == (
         0,
         f"Imported 2 games (1 to rate, 1 forfeit) in 1 event from {csv}",
@@ -122,7 +112,7 @@ def test_import_games_dry_run(db: Path, tmp_path: Path) -> None:
 )
 def test_date_options_show_their_format(command: list[str]) -> None:
     """Seen: ``game add --date TEXT`` where the others show ``YYYY-MM-DD``."""
-    text = invoke(*command, "--help")[1]
+    text = invoke(None, *command, "--help")[1]
     assert "--date YYYY-MM-DD" in text, text
     assert "--date TEXT" not in text
 

@@ -1,4 +1,4 @@
-"""What a correcting command says it did (issue 28, item 2): every one (``game edit|void``,
+"""What a correcting command says it did: every one (``game edit|void``,
 ``player edit|merge|unmerge``, ``event edit|void``, ``import undo``, ``unrate``) prints old
 -> new for each field it changes, has ``--dry-run`` (which changes nothing and says what it
 would do, as the command would say it), and ``This touches rated period P`` names the
@@ -14,11 +14,9 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import ratings.clock
-from ratings.cli import cli
-from tests.test_rating_scenarios import Club
+from tests.support import Club, invoke
 
 TODAY = dt.date(2026, 11, 30)
 DRY = "Dry run: nothing was changed"
@@ -27,12 +25,6 @@ DRY = "Dry run: nothing was changed"
 @pytest.fixture(autouse=True)
 def _today(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ratings.clock, "today", lambda: TODAY)
-
-
-def invoke(club: Club, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", club.db, *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture

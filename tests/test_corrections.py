@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ratings.cli import cli
-from tests.test_rating_scenarios import Club
+from tests.support import Club, run
 
 PLAYERS = [
     ("Ann", "--rating", "1850", "--games", "40", "--birthdate", "1990"),
@@ -72,7 +71,7 @@ def test_corrections_equal_a_rebuild(tmp_path: Path) -> None:
     club.ok("game", "edit", "1", "--result", "0-1")  # January: Ann lost to Bob after all
     club.ok("game", "void", "6")  # February: Dan - Fay never took place
     club.game("Cat", "Ann", "1/2-1/2", "2025-02-05", "--event", "Feb Open")
-    result = club.runner.invoke(cli, ["--db", club.db, "list"])
+    result = run(club, "list")
     assert result.stderr == (
         "Warning: corrections touched period 2025-01; run 'ratings rate' to re-rate before "
         "publishing\n"
@@ -163,7 +162,7 @@ def test_merge_moves_games_and_rerates(tmp_path: Path) -> None:
     )
     out = club.ok("rate")
     assert out.startswith("Re-rated 3 periods 2025-01 .. 2025-03 after corrections")
-    # a merged record's name shows the player kept, and says so (issue 27, item 6)
+    # a merged record's name shows the player kept, and says so
     code, out = club.run("player", "show", "Eve Twin")
     assert code == 0
     assert out.startswith(

@@ -1,4 +1,4 @@
-"""ratings.service.shared.audit: the corrections log every correction writes (issue 11, item 9: the
+"""ratings.service.shared.audit: the corrections log every correction writes (the
 foundation other commands build on)."""
 
 from __future__ import annotations

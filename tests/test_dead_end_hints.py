@@ -1,4 +1,4 @@
-"""Errors that say what to do next (issue 28, item 14): each of these ended with a hint that
+"""Errors that say what to do next: each of these ended with a hint that
 led nowhere, or with none."""
 
 from __future__ import annotations
@@ -6,10 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from tests.publish_helpers import copy_demo, demo
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture(scope="module")
@@ -23,7 +22,6 @@ class Demo(Club):
 
     def __init__(self, db: Path) -> None:
         self.db = str(db)
-        self.runner = CliRunner()
 
 
 @pytest.fixture

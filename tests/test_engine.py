@@ -108,7 +108,8 @@ def test_the_700_rule() -> None:
 
 
 def test_minus_2_50_rounds_to_minus_3() -> None:
-    """Art. 8.3.4: K x sum(dR) = 10 x (+.50 - .75) = -2.50 -> -3 (the case of issue 13)."""
+    """Art. 8.3.4: K x sum(dR) = 10 x (+.50 - .75) = -2.50 -> -3 (the demo's case that summed to
+    -2.4999...)."""
     standings = {1: Standing(2000, 100, k10=True), 2: Standing(2000, 100), 3: Standing(1810, 100)}
     games = [GameResult(1, 1, MAR.start, 1, 2, 2), GameResult(2, 1, MAR.start, 1, 3, 0)]
     out = rate_period(FIDE, MAR, standings, games)

@@ -1,4 +1,4 @@
-"""``event edit`` and ``event void`` (issue 11, items 7, 8): a whole event corrected at once,
+"""``event edit`` and ``event void``: a whole event corrected at once,
 new dates said and confirmed, everything on record in the corrections log.
 
 Seen: ``game void`` takes one id, so undoing a wrong 38-game event took 38 commands.
@@ -10,18 +10,16 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 from ratings import service
-from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.errors import FutureDateError, InvalidInputError
 from ratings.results import Result
 from ratings.service.corrections import edits as corrections
 from ratings.service.corrections.moves import EventMoveError
 from ratings.service.shared import audit
-from tests.test_rating_scenarios import Club
+from tests.support import Club, invoke
 
 REFUSED = f"Error: {NOT_CONFIRMED}\n"
 
@@ -42,12 +40,6 @@ def club(tmp_path: Path) -> Club:
     return club
 
 
-def invoke(club: Club, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", club.db, *args], input=stdin)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
-
-
 def test_event_edit_renames_without_asking(club: Club) -> None:
     assert invoke(club, "event", "edit", "Feb Open", "--name", "February Open") == (
         0, "Changed name of event 1 (February Open)\n"
@@ -61,7 +53,7 @@ def test_event_edit_renames_without_asking(club: Club) -> None:
 def test_event_edit_of_the_dates_asks_and_says_what_moves(club: Club) -> None:
     before = club.state()
     args = ("event", "edit", "1", "--end", "2025-03-02", "--reason", "closing round")
-    code, out, err = invoke(club, *args, stdin="n\n")
+    code, out, err = invoke(club, *args, input="n\n")
     move = (
         "event 'Feb Open' (id 1): 2025-02-03 .. 2025-02-17 -> 2025-02-03 .. 2025-03-02; "
         "its 3 games rated in period 2025-03, not 2025-02"
@@ -92,7 +84,7 @@ def test_event_edit_keeps_every_game_inside(club: Club) -> None:
 
 def test_event_void_asks_then_removes_everything_on_record(club: Club) -> None:
     before = club.state()
-    code, out, err = invoke(club, "event", "void", "Feb Open", stdin="n\n")
+    code, out, err = invoke(club, "event", "void", "Feb Open", input="n\n")
     assert (code, out) == (1, "")
     assert err == (
         "Void event 1 (Feb Open, 2025-02-03 .. 2025-02-17) and its 3 games and 0 byes? "
@@ -100,7 +92,7 @@ def test_event_void_asks_then_removes_everything_on_record(club: Club) -> None:
     )
     assert club.state() == before
     args = ("event", "void", "Feb Open", "--reason", "wrong file")
-    code, out, err = invoke(club, *args, stdin="y\n")
+    code, out, err = invoke(club, *args, input="y\n")
     assert (code, out) == (
         0, "Voided event 1 (Feb Open): 3 games and 0 byes removed\n"
         "  event 1 Feb Open (2025-02-03 .. 2025-02-17)\n"

@@ -1,6 +1,6 @@
-"""A game's date moves its whole event (issue 11, item 7): an edit that changes an event's
+"""A game's date moves its whole event: an edit that changes an event's
 dates or its period says so and needs confirmation (or ``--yes``); every command that marks
-a rated period says so (item 10).
+a rated period says so.
 
 Seen: ``game edit 50 --date 2026-03-31`` pushed the February Swiss's end into March; all its
 32 games were re-rated in March and 27 published ratings changed; the command printed only
@@ -13,15 +13,13 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 from ratings import service
-from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.results import Result
 from ratings.service.corrections.moves import EventMoveError
-from tests.test_rating_scenarios import Club
+from tests.support import Club, invoke
 
 REFUSED = f"Error: {NOT_CONFIRMED}\n"
 
@@ -43,12 +41,6 @@ def club(tmp_path: Path) -> Club:
     return club
 
 
-def invoke(club: Club, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", club.db, *args], input=stdin)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
-
-
 TO_MARCH = (
     "  game 4: played_on 2025-02-24 -> 2025-03-31\n"
     "  event 1 (Feb Swiss): end_date 2025-02-24 -> 2025-03-31\n"
@@ -62,12 +54,12 @@ MOVE = (
 
 def test_a_date_that_moves_the_event_asks_first(club: Club) -> None:
     before = club.state()
-    code, out, err = invoke(club, "game", "edit", "4", "--date", "2025-03-31", stdin="n\n")
+    code, out, err = invoke(club, "game", "edit", "4", "--date", "2025-03-31", input="n\n")
     assert (code, out) == (1, "")
     assert err == f"This moves {MOVE}. Go ahead? [y/N]: n\n{REFUSED}"
     assert club.state() == before  # nothing changed
 
-    code, out, err = invoke(club, "game", "edit", "4", "--date", "2025-03-31", stdin="y\n")
+    code, out, err = invoke(club, "game", "edit", "4", "--date", "2025-03-31", input="y\n")
     assert (code, out) == (0, f"Changed game 4\n{TO_MARCH}Moved {MOVE}\n")
     assert err == f"This moves {MOVE}. Go ahead? [y/N]: y\n{MARKED}"
     assert club.rows("SELECT start_date, end_date FROM events WHERE id = 1") == [
@@ -90,7 +82,7 @@ def test_yes_moves_without_asking_and_says_so(club: Club) -> None:
 
 def test_without_a_terminal_the_move_is_refused(club: Club) -> None:
     """A script that gives no answer (no --yes) changes nothing."""
-    code, out, err = invoke(club, "game", "edit", "4", "--date", "2025-03-31", stdin="")
+    code, out, err = invoke(club, "game", "edit", "4", "--date", "2025-03-31", input="")
     assert (code, out) == (1, "")
     assert err.endswith(f"\n{REFUSED}")
 
@@ -99,7 +91,7 @@ def test_an_edit_within_the_event_asks_nothing_and_says_what_it_marked(club: Clu
     assert invoke(club, "game", "edit", "2", "--date", "2025-02-11") == (
         0, "Changed game 2\n  game 2: played_on 2025-02-10 -> 2025-02-11\n", MARKED,
     )  # fmt: skip
-    # marked already: the command touched it all the same, and says so (issue 28, item 2)
+    # marked already: the command touched it all the same, and says so
     assert invoke(club, "game", "edit", "2", "--result", "0-1") == (
         0, "Changed game 2\n  game 2: result 1-0 -> 0-1\n", MARKED,
     )  # fmt: skip
@@ -125,7 +117,7 @@ def test_a_start_that_moves_to_another_list_says_so(club: Club) -> None:
 
 
 def test_voiding_the_last_game_moves_the_end(club: Club) -> None:
-    code, out, err = invoke(club, "game", "void", "4", stdin="y\n")
+    code, out, err = invoke(club, "game", "void", "4", input="y\n")
     assert code == 0
     assert out == (
         "Voided game 4\n  game 4: 2025-02-24, Bob (id 2) - Dan (id 4) 1-0 -> removed\n"
@@ -146,7 +138,7 @@ def test_a_game_added_to_the_event_in_its_period_asks_nothing(club: Club) -> Non
 
 def test_a_game_added_in_the_next_period_asks_first(club: Club) -> None:
     args = ("game", "add", "Cat", "Bob", "1-0", "--date", "2025-03-02", "--event", "Feb Swiss")
-    code, out, err = invoke(club, *args, stdin="n\n")
+    code, out, err = invoke(club, *args, input="n\n")
     assert (code, out) == (1, "")
     assert err.startswith(
         "This moves event 'Feb Swiss' (id 1): 2025-02-03 .. 2025-02-24 -> 2025-02-03 .. "
@@ -165,7 +157,7 @@ def test_the_date_of_a_game_of_its_own_asks_nothing(club: Club) -> None:
         "This touches rated period 2025-01: 'ratings rate' re-rates from there\n",
     )  # fmt: skip
     # to another period it asks: the game is rated elsewhere
-    code, _, err = invoke(club, "game", "edit", "5", "--date", "2025-02-16", stdin="n\n")
+    code, _, err = invoke(club, "game", "edit", "5", "--date", "2025-02-16", input="n\n")
     assert (code, err) == (1, f"{err.split('[y/N]: ')[0]}[y/N]: n\n{REFUSED}")
 
 

@@ -1,5 +1,5 @@
 """The rating used, for a rated player whose games in an event were all against unrated
-opponents (issue 28, item 6).
+opponents.
 
 Seen: such a player has no breakdown row of his own (the games change no rating of his,
 docs/RULES.md#what-is-rated), so ``event show`` and the event page showed a blank rating: he
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from tests.publish_helpers import Page
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

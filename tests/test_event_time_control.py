@@ -1,4 +1,4 @@
-"""An event's time control shown and corrected (issue 15): ``event list`` and ``event show``
+"""An event's time control shown and corrected: ``event list`` and ``event show``
 say which list rates an event; ``event edit --time-control`` moves its games from one list to
 another, asked, logged, and marks its rated periods for a re-rate."""
 
@@ -11,17 +11,15 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 from ratings import service
-from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.results import Result
 from ratings.rules.time_control import InvalidTimeControlError
 from ratings.service.corrections import edits as corrections
 from ratings.service.corrections.moves import EventMoveError
-from tests.test_rating_scenarios import Club
+from tests.support import Club, invoke
 
 REFUSED = f"Error: {NOT_CONFIRMED}\n"
 
@@ -47,12 +45,6 @@ def club(tmp_path: Path) -> Club:
               "--time-control", "blitz")  # fmt: skip
     club.ok("rate")
     return club
-
-
-def invoke(club: Club, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", club.db, *args], input=stdin)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
 
 
 def _list(club: Club, list_type: str) -> dict[str, dict[str, object]]:
@@ -94,7 +86,7 @@ def test_event_edit_time_control_asks_logs_and_moves_the_games(club: Club) -> No
     args = ("event", "edit", "Feb Open", "--time-control", "rapid", "--reason", "was rapid")
     move = MOVE
     # refused without confirmation: nothing changes
-    code, out, err = invoke(club, *args, stdin="n\n")
+    code, out, err = invoke(club, *args, input="n\n")
     assert (code, out, err) == (1, "", f"This moves {move}. Go ahead? [y/N]: n\n{REFUSED}")
     assert club.state() == before
     code, out, err = invoke(club, *args)  # no answer (a script): refused too
@@ -102,7 +94,7 @@ def test_event_edit_time_control_asks_logs_and_moves_the_games(club: Club) -> No
     assert err.endswith(REFUSED)
     assert club.state() == before
     # confirmed
-    code, out, err = invoke(club, *args, stdin="y\n")
+    code, out, err = invoke(club, *args, input="y\n")
     assert (code, out) == (
         0, f"Changed time_control of event {event} (Feb Open)\n"
         f"  event {event} (Feb Open): time_control standard -> rapid\nMoved {move}\n",

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import copy_database
-from tests.test_import_trf import EVERY_CODE, TRF, db, rows, run, template, trf_file
+from tests.support import invoke
+from tests.test_import_trf import EVERY_CODE, TRF, db, rows, template, trf_file
 
 __all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
 
@@ -36,16 +37,16 @@ def test_round_trip(tmp_path: Path, db: Path, template: Path, name: str) -> None
     """Export an imported event and import the file into a fresh database: the same games,
     byes, players and event."""
     source = TRF / name if name != "codes" else trf_file(tmp_path / "codes.trf", *EVERY_CODE)
-    assert run(db, "import", "trf", str(source))[0] == 0
+    assert invoke(db, "import", "trf", str(source))[0] == 0
     exported = tmp_path / "exported.trf"
-    code, out, err = run(db, "export", "trf", "1", "--output", str(exported))
+    code, out, err = invoke(db, "export", "trf", "1", "--output", str(exported))
     assert (code, out) == (0, "")
     assert err.startswith("Wrote event 1 '")
     # to standard output: the same text
-    assert run(db, "export", "trf", "1") == (0, exported.read_text(encoding="utf-8"), "")
+    assert invoke(db, "export", "trf", "1") == (0, exported.read_text(encoding="utf-8"), "")
 
     fresh = copy_database(template, tmp_path / "fresh.db")
-    assert run(fresh, "import", "trf", str(exported))[0] == 0
+    assert invoke(fresh, "import", "trf", str(exported))[0] == 0
     for query in (GAMES, BYES, PLAYERS, EVENTS):
         assert rows(fresh, query) == rows(db, query)
     assert rows(db, GAMES)
@@ -56,13 +57,13 @@ def test_round_trip_into_a_register_with_the_same_players(tmp_path: Path, db: Pa
     """The other database knows the players (under FIDE ids or names): none is created,
     and their entry data stays as it is."""
     path = trf_file(tmp_path / "codes.trf", *EVERY_CODE)
-    run(db, "import", "trf", str(path))
+    invoke(db, "import", "trf", str(path))
     exported = tmp_path / "exported.trf"
-    run(db, "export", "trf", "Spring Open", "-o", str(exported))
+    invoke(db, "export", "trf", "Spring Open", "-o", str(exported))
     other = copy_database(template, tmp_path / "other.db")
     for name in ("Anna", "Bert", "Cleo", "Dirk", "Emil", "Fred"):
-        run(other, "player", "add", name, "--rating", "1500")
-    code, out, _ = run(other, "import", "trf", str(exported))
+        invoke(other, "player", "add", name, "--rating", "1500")
+    code, out, _ = invoke(other, "import", "trf", str(exported))
     assert code == 0
     assert out.endswith("Players: 0 created, 0 matched by FIDE id, 6 matched by name\n")
     assert rows(other, GAMES) == rows(db, GAMES)
@@ -71,7 +72,7 @@ def test_round_trip_into_a_register_with_the_same_players(tmp_path: Path, db: Pa
 
 
 def test_exact_file(tmp_path: Path, db: Path) -> None:
-    run(
+    invoke(
         db,
         "player",
         "add",
@@ -89,9 +90,9 @@ def test_exact_file(tmp_path: Path, db: Path) -> None:
         "--title",
         "WIM",
     )
-    run(db, "player", "add", "Jones, Bob", "--rating", "1890", "--birthdate", "1980")
-    run(db, "player", "add", "Lee, Cho")
-    run(
+    invoke(db, "player", "add", "Jones, Bob", "--rating", "1890", "--birthdate", "1980")
+    invoke(db, "player", "add", "Lee, Cho")
+    invoke(
         db,
         "game",
         "add",
@@ -105,7 +106,7 @@ def test_exact_file(tmp_path: Path, db: Path) -> None:
         "--round",
         "1",
     )
-    run(
+    invoke(
         db,
         "game",
         "add",
@@ -119,11 +120,11 @@ def test_exact_file(tmp_path: Path, db: Path) -> None:
         "--round",
         "2",
     )
-    run(db, "game", "add", "Smith, Ann", "Lee, Cho", "+/-", "--date", "2025-01-24",
+    invoke(db, "game", "add", "Smith, Ann", "Lee, Cho", "+/-", "--date", "2025-01-24",
         "--event", "Club Ch", "--round", "3")  # fmt: skip
     assert rows(db, "SELECT count(*) FROM games") == [(3,)]
     # start numbers follow the ratings; the forfeit has no colours that count
-    assert run(db, "export", "trf", "club ch") == (
+    assert invoke(db, "export", "trf", "club ch") == (
         0,
         "012 Club Ch\n"
         "042 2025/01/10\n"
@@ -142,24 +143,24 @@ def test_exact_file(tmp_path: Path, db: Path) -> None:
 
 def test_event_references(tmp_path: Path, db: Path) -> None:
     path = trf_file(tmp_path / "a.trf", *EVERY_CODE)
-    run(db, "import", "trf", str(path))
+    invoke(db, "import", "trf", str(path))
     path = trf_file(tmp_path / "b.trf", *EVERY_CODE, header=("042 2025-04-01",))
-    run(db, "import", "trf", str(path))
-    assert run(db, "export", "trf", "spring open") == (
+    invoke(db, "import", "trf", str(path))
+    assert invoke(db, "export", "trf", "spring open") == (
         1,
         "",
         "Error: 'spring open' matches 2 events: 1 (2025-03-01), 2 (2025-04-01); use the id\n",
     )
-    assert run(db, "export", "trf", "Autumn Open") == (1, "", "Error: no event 'Autumn Open'\n")
-    assert run(db, "export", "trf", "9") == (1, "", "Error: no event '9'\n")
-    assert run(db, "export", "trf", "2")[0] == 0
+    assert invoke(db, "export", "trf", "Autumn Open") == (1, "", "Error: no event 'Autumn Open'\n")
+    assert invoke(db, "export", "trf", "9") == (1, "", "Error: no event '9'\n")
+    assert invoke(db, "export", "trf", "2")[0] == 0
 
 
 def test_games_need_round_numbers(db: Path) -> None:
-    run(db, "player", "add", "A")
-    run(db, "player", "add", "B")
-    run(db, "game", "add", "A", "B", "1-0", "--date", "2025-01-10")
-    assert run(db, "export", "trf", "1") == (
+    invoke(db, "player", "add", "A")
+    invoke(db, "player", "add", "B")
+    invoke(db, "game", "add", "A", "B", "1-0", "--date", "2025-01-10")
+    assert invoke(db, "export", "trf", "1") == (
         1,
         "",
         "Error: game 1 has round None; a TRF file needs round numbers 1, 2, 3...\n",
@@ -175,7 +176,7 @@ HEADER = (
 
 
 def test_fide_txt_list_of_the_register(db: Path) -> None:
-    run(
+    invoke(
         db,
         "player",
         "add",
@@ -193,9 +194,11 @@ def test_fide_txt_list_of_the_register(db: Path) -> None:
         "--title",
         "WIM",
     )
-    run(db, "player", "add", "Jones, Bob", "--rating", "1890", "--birthdate", "1980", "--sex", "m")
-    run(db, "player", "add", "Lee, Cho")  # fmt: skip
-    assert run(db, "list", "--format", "fide-txt") == (
+    invoke(
+        db, "player", "add", "Jones, Bob", "--rating", "1890", "--birthdate", "1980", "--sex", "m"
+    )
+    invoke(db, "player", "add", "Lee, Cho")  # fmt: skip
+    assert invoke(db, "list", "--format", "fide-txt") == (
         0,
         HEADER.format("SRtng")
         + "4100018        Smith, Ann" + " " * 51
@@ -204,16 +207,16 @@ def test_fide_txt_list_of_the_register(db: Path) -> None:
         + "    M                                1890  0   0  1980      \n",
         "",
     )  # fmt: skip
-    _, out, _ = run(db, "list", "--all", "--format", "fide-txt")
+    _, out, _ = invoke(db, "list", "--all", "--format", "fide-txt")
     assert out.splitlines()[-1] == " " * 15 + "Lee, Cho" + " " * 53 + " " * 37 + (
         "0     0   0  0         "
     )
 
 
 def test_fide_txt_list_of_a_rated_period(db: Path) -> None:
-    run(db, "import", "trf", str(TRF / "held_swiss_9.trf"))
-    run(db, "rate")
-    code, out, err = run(db, "list", "--format", "fide-txt")
+    invoke(db, "import", "trf", str(TRF / "held_swiss_9.trf"))
+    invoke(db, "rate")
+    code, out, err = invoke(db, "list", "--format", "fide-txt")
     assert (code, err) == (0, "")
     lines = out.splitlines()
     assert lines[0] + "\n" == HEADER.format("SEP24")
@@ -227,10 +230,10 @@ def test_fide_txt_list_of_a_rated_period(db: Path) -> None:
 
 def test_a_value_that_does_not_fit_a_column(db: Path) -> None:
     name = "Wolfeschlegelsteinhausenbergerdorff, Hubert"
-    run(db, "player", "add", name)
-    run(db, "player", "add", "B")
-    run(db, "game", "add", name, "B", "1-0", "--date", "2025-01-10", "--round", "1")
-    assert run(db, "export", "trf", "1") == (
+    invoke(db, "player", "add", name)
+    invoke(db, "player", "add", "B")
+    invoke(db, "game", "add", name, "B", "1-0", "--date", "2025-01-10", "--round", "1")
+    assert invoke(db, "export", "trf", "1") == (
         1,
         "",
         f"Error: event 1 cannot be written as TRF: name does not fit in 33 characters: {name!r}\n",

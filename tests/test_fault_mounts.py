@@ -28,6 +28,7 @@ from ratings.cli import cli
 from tests.mounts import FILLER, fill, set_read_only, tmpfs
 from tests.publish_helpers import demo
 from tests.safety_helpers import digest, integrity
+from tests.support import ok
 
 SCALE = int(os.environ.get("RATINGS_SAFETY_SCALE", "1"))
 
@@ -76,8 +77,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = demo(folder)
     code, out = CliRunner().invoke(cli, ["--db", str(db), "game", "void", "14"]).exit_code, ""
     assert code == 0, out
-    result = CliRunner().invoke(cli, ["--db", str(db), "db", "backup", str(folder / "bk.db")])
-    assert result.exit_code == 0, result.output
+    ok(db, "db", "backup", str(folder / "bk.db"))
     (folder / "games.csv").write_text(
         "date,white,black,result,event,round\n"
         + "".join(

@@ -1,5 +1,5 @@
 """Fault trials for the commands that write whole files: `db backup`, `db restore` and `init`
-killed with SIGKILL at random moments (issue 10, items 3, 4 and 5).
+killed with SIGKILL at random moments.
 
 After every kill: the database is the old one or the new one (never mixed, integrity ok); a
 backup either does not exist or is a complete, checked copy; the command can be run again

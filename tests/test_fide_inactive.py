@@ -1,4 +1,4 @@
-"""Issue 28, item 7: FIDE's ``i`` flag on an imported FIDE list (art. 7.2.2: a player who
+"""FIDE's ``i`` flag on an imported FIDE list (art. 7.2.2: a player who
 plays no rated game in a year is inactive until he plays one) is kept: the standard lists here
 show the player inactive from that list until his next rated game here, and an import that
 flags a player on a list already published marks that period for a re-rate."""
@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ratings import rules
 from ratings.rules import GameResult, Period, Standing, rate_period, system_config
+from tests.support import Club
 from tests.test_import_fide_list import foa_list
-from tests.test_rating_scenarios import Club
 
 # FIDE's combined TXT: id, name, fed, sex, title, wtitle, otitle, foa, standard rating,
 # games, K, rapid..., blitz..., birth year, flag

@@ -1,12 +1,12 @@
-"""Issue 28, item 16: ``import fide-list`` marks for a re-rate only the rated periods whose
+"""``import fide-list`` marks for a re-rate only the rated periods whose
 inputs its changes alter, and says which; a list that changes nothing rated marks nothing."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support import Club
 from tests.test_import_fide_list import foa_list
-from tests.test_rating_scenarios import Club
 
 # FIDE's combined TXT columns: id, name, fed, sex, title, wtitle, otitle, foa, standard
 # rating, games, K, rapid..., blitz..., birth year, flag
@@ -32,7 +32,7 @@ def _statuses(club: Club) -> list[tuple[object, ...]]:
 
 
 def test_a_december_list_that_changes_nothing_rated_marks_nothing(tmp_path: Path) -> None:
-    """The walk of issue 28: the December list gave a birth year to an adult (K 20 on every
+    """The walk that found it: the December list gave a birth year to an adult (K 20 on every
     list either way), the K=10 flag to a player whose 2450 entry rating already made him K 10,
     FIDE's K for December and a title. It marked September for a re-rate of September to
     November that changed nothing; now it marks nothing."""

@@ -1,5 +1,5 @@
 """Files the product writes: never the database or its journal, never an existing file without
---force, always through a temporary file renamed into place (issue 10, items 1, 3, 5, 12)."""
+--force, always through a temporary file renamed into place."""
 
 from __future__ import annotations
 
@@ -13,18 +13,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from ratings import migrate
 from ratings.cli import cli
 from tests.safety_helpers import digest, integrity
+from tests.support import ok, run
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small rated club with one event."""
     db = tmp_path_factory.mktemp("club") / "club.db"
-    runner = CliRunner()
     for args in (
         ["init"],
         ["player", "add", "Smith, Ann", "--rating", "1800"],
@@ -35,8 +35,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
          "--round", "2"],
         ["rate"],
     ):  # fmt: skip
-        result = runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
+        ok(db, *args)
     return db
 
 
@@ -48,28 +47,12 @@ def db(tmp_path: Path, club: Path) -> Path:
     return path
 
 
-def run(db: Path | str, *args: str, cwd: Path | None = None) -> Result:
-    """The CLI in this process; a traceback fails the test."""
-    runner = CliRunner()
-    if cwd is None:
-        result = runner.invoke(cli, ["--db", str(db), *args])
-    else:
-        old = Path.cwd()
-        os.chdir(cwd)
-        try:
-            result = runner.invoke(cli, ["--db", str(db), *args])
-        finally:
-            os.chdir(old)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
-
-
 def leftovers(folder: Path) -> list[str]:
     """Temporary files a command may have left in ``folder``."""
     return sorted(p.name for p in folder.iterdir() if ".ratings-tmp" in p.name)
 
 
-# --- item 1: export never overwrites the database or an existing file ---------------------
+# --- export never overwrites the database or an existing file -----------------------------
 
 
 def test_export_onto_the_database_is_refused(db: Path) -> None:
@@ -138,7 +121,7 @@ def test_export_writes_through_a_temporary_file(db: Path) -> None:
     assert leftovers(db.parent) == []
 
 
-# --- item 3: backups through a temporary file; journal names refused ----------------------
+# --- backups through a temporary file; journal names refused ------------------------------
 
 
 def test_backup_under_a_file_size_limit_leaves_nothing(db: Path) -> None:
@@ -212,7 +195,7 @@ def test_backup_reports_what_it_compared(db: Path) -> None:
     assert migrate.table_row_counts(dest) == migrate.table_row_counts(db)
 
 
-# --- item 5: init is atomic ---------------------------------------------------------------
+# --- init is atomic -----------------------------------------------------------------------
 
 
 def test_init_failing_halfway_leaves_no_file(
@@ -249,7 +232,7 @@ def _dead_pid() -> int:
     return proc.pid
 
 
-# --- item 12: refuse before touching anything ---------------------------------------------
+# --- refuse before touching anything ------------------------------------------------------
 
 
 def test_upgrade_of_a_newer_schema_is_refused_before_any_backup(db: Path) -> None:

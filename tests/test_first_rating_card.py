@@ -1,4 +1,4 @@
-"""A new player's card shows the whole first-rating calculation (issue 12, item 8; art. 7.1.4,
+"""A new player's card shows the whole first-rating calculation (art. 7.1.4,
 8.2): the pooled games of earlier periods, the two hypothetical 1800 draws, a dropped
 zero-score first event, Ra, p, dp, Ru and the 2200 cap or the 1400 floor."""
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ratings import rules
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

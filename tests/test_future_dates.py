@@ -1,4 +1,4 @@
-"""Dates in the future (issue 11, item 6): game dates after today are refused on every input
+"""Dates in the future: game dates after today are refused on every input
 path unless ``--allow-future`` (``rate`` and ``unrate``: tests/test_rate_periods.py).
 
 Seen: today 2026-11-30, ``game add ... --date 2027-12-01`` (a year typo) was accepted and
@@ -18,7 +18,7 @@ import ratings.clock
 from ratings import service
 from ratings.errors import FutureDateError, InputFileError
 from ratings.results import Result
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 TODAY = dt.date(2026, 11, 30)
 DATA = Path(__file__).parent / "data"

@@ -8,10 +8,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ratings.cli import cli
-from tests.test_rating_scenarios import Club
+from tests.support import Club, invoke
 
 
 @pytest.fixture
@@ -22,12 +20,6 @@ def club(tmp_path: Path) -> Club:
     club.game("Ann", "Bob", "0-1", "2025-01-15", "--round", "1")
     club.ok("rate")
     return club
-
-
-def invoke(club: Club, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", club.db, *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""``game list --period P``: the games the period P rates (issue 28, item 5), with a column
+"""``game list --period P``: the games the period P rates, with a column
 for it; ``--played-in P`` the games played in P (what ``--period`` meant before).
 
 Seen: an event played in September and rated on a later list (``--period 2026-10``) was
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture

@@ -8,13 +8,14 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import PgDatabase, copy_database, new_test_database
-from tests.test_import_trf import player_line, rows, run, trf_file
+from tests.support import invoke
+from tests.test_import_trf import player_line, rows, trf_file
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
     path = new_test_database(tmp_path_factory.mktemp("evidence") / "template.db")
-    assert run(path, "init")[0] == 0
+    assert invoke(path, "init")[0] == 0
     return path
 
 
@@ -26,16 +27,16 @@ def db(tmp_path: Path, template: Path | PgDatabase) -> Path | PgDatabase:
 def test_a_fide_id_beside_another_persons_name_is_a_question(tmp_path: Path, db: Path) -> None:
     """Seen: `Sanchez Merino, David`, born 2005, with Christian's FIDE id was taken as
     Christian (`by FIDE id`, exit 0, no warning)."""
-    run(db, "player", "add", "Sánchez Merino, Christian", "--birthdate", "1996",
+    invoke(db, "player", "add", "Sánchez Merino, Christian", "--birthdate", "1996",
         "--fide-id", "22244913")  # fmt: skip
-    run(db, "player", "add", "Smith, Ann", "--birthdate", "1990")
+    invoke(db, "player", "add", "Smith, Ann", "--birthdate", "1990")
     path = trf_file(
         tmp_path / "cup.trf",
         player_line(1, "Sanchez Merino, David", ["   2 w 1"], fide_id="22244913",
                     birth="2005/03/04"),
         player_line(2, "Smith, Ann", ["   1 b 0"], birth="1990/01/01"),
     )  # fmt: skip
-    code, out, err = run(db, "import", "trf", str(path))
+    code, out, err = invoke(db, "import", "trf", str(path))
     assert (code, out) == (1, "")
     assert err.splitlines()[0] == (
         f"Error: {path}:3: name: 'Sanchez Merino, David' is close to 1 Sánchez Merino, "
@@ -44,7 +45,7 @@ def test_a_fide_id_beside_another_persons_name_is_a_question(tmp_path: Path, db:
     )
     assert rows(db, "SELECT count(*) FROM games") == [(0,)]
     # a new player: created without the FIDE id, which is Christian's, and said so
-    code, out, err = run(db, "import", "trf", str(path), "--new", "Sanchez Merino, David")
+    code, out, err = invoke(db, "import", "trf", str(path), "--new", "Sanchez Merino, David")
     assert code == 0, err
     assert (
         f"Warning: {path}:3: FIDE id: 'Sanchez Merino, David' is created without FIDE id "
@@ -62,7 +63,7 @@ def test_the_comma_keeps_surname_and_given_name_apart(tmp_path: Path, db: Path) 
     """Seen: `James, Thomas` was taken as the registered `Thomas, James`, and `De, Anna
     Smith` as `Deanna, Smith`."""
     for name in ("Thomas, James", "Deanna, Smith", "Smith, Ann"):
-        run(db, "player", "add", name)
+        invoke(db, "player", "add", name)
     games = tmp_path / "league.csv"
     games.write_text(
         "date,white,black,result,event,round\n"
@@ -70,7 +71,7 @@ def test_the_comma_keeps_surname_and_given_name_apart(tmp_path: Path, db: Path) 
         '2026-11-14,"De, Anna Smith","Smith, Ann",0-1,Club League,2\n',
         encoding="utf-8",
     )
-    code, out, err = run(db, "import", "games", str(games))
+    code, out, err = invoke(db, "import", "games", str(games))
     assert (code, out) == (1, "")
     assert err.splitlines()[:2] == [
         f"Error: {games}:2: white: 'James, Thomas' is close to 1 Thomas, James [surname and "
@@ -84,7 +85,7 @@ def test_the_comma_keeps_surname_and_given_name_apart(tmp_path: Path, db: Path) 
         '2026-11-14,"James Thomas","Smith, Ann",1-0,Club League,1\n',
         encoding="utf-8",
     )
-    code, out, err = run(db, "import", "games", str(games))
+    code, out, err = invoke(db, "import", "games", str(games))
     assert code == 0, err
     assert rows(db, "SELECT white_id FROM games") == [(1,)]
 
@@ -100,13 +101,13 @@ NOVAK_CUP = (
 def test_new_for_a_namesake_never_hands_over_the_registered_name(tmp_path: Path, db: Path) -> None:
     """Seen: after `--new 'Novák, Jiří'` for a junior namesake, the name was stored as the
     junior's alias, and the adult's league game went to the junior."""
-    run(db, "player", "add", "Novák, Jiří", "--birthdate", "1980-02-05", "--rating", "1800",
+    invoke(db, "player", "add", "Novák, Jiří", "--birthdate", "1980-02-05", "--rating", "1800",
         "--games", "50")  # fmt: skip
-    run(db, "player", "add", "Smith, Ann", "--birthdate", "1990-01-01", "--rating", "1700",
+    invoke(db, "player", "add", "Smith, Ann", "--birthdate", "1990-01-01", "--rating", "1700",
         "--games", "50")  # fmt: skip
     cup = tmp_path / "cup.trf"
     cup.write_text(NOVAK_CUP, encoding="utf-8")
-    code, out, err = run(db, "import", "trf", str(cup), "--new", "Novák, Jiří")
+    code, out, err = invoke(db, "import", "trf", str(cup), "--new", "Novák, Jiří")
     assert code == 0, err
     assert rows(db, "SELECT id, name, birth_year FROM players ORDER BY id") == [
         (1, "Novák, Jiří", 1980),
@@ -122,14 +123,14 @@ def test_new_for_a_namesake_never_hands_over_the_registered_name(tmp_path: Path,
         "Club League,1\n",
         encoding="utf-8",
     )
-    code, out, err = run(db, "import", "games", str(league))
+    code, out, err = invoke(db, "import", "games", str(league))
     assert (code, out) == (1, "")
     assert err.splitlines()[0] == (
         f"Error: {league}:2: white: 'Novák, Jiří' is close to 3 Novák, Jiří (born 2010, CZE) "
         "[alias 'Novák, Jiří'; the file gives no birth year], 1 Novák, Jiří (born 1980) "
         "[same name]"
     )
-    code, out, err = run(db, "import", "games", str(league), "--match", "Novák, Jiří=1")
+    code, out, err = invoke(db, "import", "games", str(league), "--match", "Novák, Jiří=1")
     assert code == 0, err
     assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id DESC LIMIT 1") == [(1, 2)]
     # the adult's own name was not handed over: no alias of player 3 was stored for it
@@ -147,8 +148,8 @@ def test_player_duplicates_lists_likely_pairs_with_the_merge(db: Path) -> None:
         ("Nepomniachtchi, Ian",),
         ("Ian Nepomnyashchy",),
     ):
-        assert run(db, "player", "add", *args)[0] == 0, args
-    code, out, err = run(db, "player", "duplicates", "--format", "csv")
+        assert invoke(db, "player", "add", *args)[0] == 0, args
+    code, out, err = invoke(db, "player", "duplicates", "--format", "csv")
     assert code == 0, err
     assert out.splitlines() == [
         "keep,keep_name,duplicate,duplicate_name,how,evidence_for,merge",
@@ -156,5 +157,5 @@ def test_player_duplicates_lists_likely_pairs_with_the_merge(db: Path) -> None:
         '1,"Smith, Anthony",2,Tony Smith,nickname,birth year,ratings player merge 1 2',
         '7,"Nepomniachtchi, Ian",8,Ian Nepomnyashchy,transliteration,none,ratings player merge 7 8',
     ]
-    assert run(db, "player", "merge", "1", "2", "--yes")[0] == 0
-    assert "Tony Smith" not in run(db, "player", "duplicates")[1]
+    assert invoke(db, "player", "merge", "1", "2", "--yes")[0] == 0
+    assert "Tony Smith" not in invoke(db, "player", "duplicates")[1]

@@ -1,4 +1,4 @@
-"""A club's first months again, from the project's own data (issue 27, "Done when"): a
+"""A club's first months again, from the project's own data: a
 register of 30 members with accented names, the real open `javafo_sample2.trf` with 13 of
 them written `Surname Given` (the file's own way, with its abbreviations, without or with
 the accents) and `utf-8.tab`, which writes `X,Y`. After the imports, with the documented
@@ -8,7 +8,6 @@ with no flag at all (the decisions were kept as aliases).
 
 from __future__ import annotations
 
-import traceback
 from pathlib import Path
 
 import pytest
@@ -17,6 +16,7 @@ from click.testing import CliRunner
 from ratings.cli import cli
 from ratings.matching import fold
 from tests.conftest import PgDatabase, copy_database, new_test_database, table_rows
+from tests.support import invoke
 
 TRF = Path(__file__).parent / "data" / "trf"
 
@@ -47,14 +47,6 @@ OTHERS = (
     "Gonçalves, João", "Dvořák, Antonín", "Ibáñez, Nuria", "Jiménez, Óscar",
     "Martínez, José María",
 )  # fmt: skip
-
-
-def run(db: Path | PgDatabase, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        assert result.exc_info is not None
-        raise AssertionError("".join(traceback.format_exception(*result.exc_info)))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def _surname_given(name: str, plain: bool) -> str:
@@ -101,13 +93,13 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
     """The register of 30 (one database per module; tests get copies)."""
     folder = tmp_path_factory.mktemp("walk")
     db = new_test_database(folder / "club.db")
-    assert run(db, "init")[0] == 0
+    assert invoke(db, "init")[0] == 0
     rows = ["name,birthdate,sex,federation"]
     rows += [f'"{name}",{year},{sex},{fed}' for name, year, sex, fed in MEMBERS.values()]
     rows += [f'"{name}",,,' for name in (*IRISH_OPEN, *OTHERS)]
     register = folder / "register.csv"
     register.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    assert run(db, "import", "players", str(register)) == (
+    assert invoke(db, "import", "players", str(register)) == (
         0,
         f"Imported 30 players from {register}\n",
         "",
@@ -133,7 +125,7 @@ def _id(name: str) -> int:
 def test_the_walk_ends_with_one_record_per_person(tmp_path: Path, db: Path) -> None:
     first = _rewritten_trf(tmp_path, 1)
     before = db.read_bytes()
-    code, out, err = run(db, "import", "trf", str(first))
+    code, out, err = invoke(db, "import", "trf", str(first))
     ladron, rodriguez = _id(MEMBERS[8][0]), _id(MEMBERS[13][0])
     assert (code, out) == (1, "")
     assert err == (
@@ -147,7 +139,7 @@ def test_the_walk_ends_with_one_record_per_person(tmp_path: Path, db: Path) -> N
     )
     assert db.read_bytes() == before
 
-    code, out, err = run(
+    code, out, err = invoke(
         db, "import", "trf", str(first),
         "--match", f"Ladron De Guevara Galar Fco J={ladron}",
         "--match", f"Rodriguez Cabrera Fco. Javier={rodriguez}",
@@ -169,7 +161,7 @@ def test_the_walk_ends_with_one_record_per_person(tmp_path: Path, db: Path) -> N
         f"Alias 'Rodriguez Cabrera Fco. Javier' kept for player {rodriguez} "
         "(Rodríguez Cabrera, Francisco Javier)",
     ]
-    assert run(db, "import", "trf", str(_irish(tmp_path, 1)))[1].splitlines()[1] == (
+    assert invoke(db, "import", "trf", str(_irish(tmp_path, 1)))[1].splitlines()[1] == (
         "Players: 0 created, 0 matched by FIDE id, 0 matched by name, 3 by the name folded "
         "(accents, word order, punctuation)"
     )
@@ -186,14 +178,14 @@ def test_the_walk_ends_with_one_record_per_person(tmp_path: Path, db: Path) -> N
         assert games >= 3, (start, name)
 
     # the next month: the same spellings, no flag at all
-    code, out, err = run(db, "import", "trf", str(_rewritten_trf(tmp_path, 2)))
+    code, out, err = invoke(db, "import", "trf", str(_rewritten_trf(tmp_path, 2)))
     assert code == 0, err
     assert out.splitlines()[1] == (
         # 6 Gorrochategui Torres, Eugenio has no FIDE id in the file: his own name finds him
         "Players: 0 created, 38 matched by FIDE id, 1 matched by name, 11 by the name folded "
         "(accents, word order, punctuation), 2 by alias"
     )
-    code, out, err = run(db, "import", "trf", str(_irish(tmp_path, 2)))
+    code, out, err = invoke(db, "import", "trf", str(_irish(tmp_path, 2)))
     assert code == 0, err
     assert len(_live_names(db)) == 30 + 39
     assert table_rows(db, "SELECT count(*) FROM events") == [(4,)]
@@ -202,7 +194,7 @@ def test_the_walk_ends_with_one_record_per_person(tmp_path: Path, db: Path) -> N
 def test_a_dry_run_shows_the_questions_and_writes_nothing(tmp_path: Path, db: Path) -> None:
     first = _rewritten_trf(tmp_path, 1)
     before = db.read_bytes()
-    code, out, err = run(db, "import", "trf", str(first), "--dry-run")
+    code, out, err = invoke(db, "import", "trf", str(first), "--dry-run")
     assert code == 0
     lines = out.splitlines()
     assert lines[2] == (
@@ -258,9 +250,9 @@ def test_never_asks_with_yes_or_without_a_terminal(
     from ratings.cli import decisions
 
     first = _rewritten_trf(tmp_path, 1)
-    no_terminal = run(db, "import", "trf", str(first))
+    no_terminal = invoke(db, "import", "trf", str(first))
     monkeypatch.setattr(decisions, "is_terminal", lambda: True)
-    assert run(db, "import", "trf", str(first), "--yes") == no_terminal
+    assert invoke(db, "import", "trf", str(first), "--yes") == no_terminal
     assert no_terminal[0] == 1
     # stopping at the prompt changes nothing
     result = CliRunner().invoke(cli, ["--db", str(db), "import", "trf", str(first)], input="q\n")
@@ -283,23 +275,23 @@ def test_a_match_file_answers_and_bad_decisions_are_refused(tmp_path: Path, db: 
     before = db.read_bytes()
     bad = tmp_path / "bad.csv"
     bad.write_text("Ladron De Guevara Galar Fco J;999\nonly one cell\n", encoding="utf-8")
-    assert run(db, "import", "trf", str(first), "--match-file", str(bad)) == (
+    assert invoke(db, "import", "trf", str(first), "--match-file", str(bad)) == (
         1,
         "",
         f"Error: {bad}:2: give two cells, name and player: ['only one cell']\n",
     )
     bad.write_text("Ladron De Guevara Galar Fco J;999\n", encoding="utf-8")
-    assert run(db, "import", "trf", str(first), "--match-file", str(bad)) == (
+    assert invoke(db, "import", "trf", str(first), "--match-file", str(bad)) == (
         1,
         "",
         f"Error: {bad}:1: player: no player '999'\n",
     )
-    assert run(db, "import", "trf", str(first), "--match", "Ladron") == (
+    assert invoke(db, "import", "trf", str(first), "--match", "Ladron") == (
         1,
         "",
         "Error: --match 'Ladron': give NAME=ID (the name as the file writes it)\n",
     )
-    assert run(
+    assert invoke(
         db, "import", "trf", str(first), "--new", "Nobody Here", "--match-file", str(decisions)
     ) == (
         1,
@@ -307,9 +299,9 @@ def test_a_match_file_answers_and_bad_decisions_are_refused(tmp_path: Path, db: 
         f"Error: {first}: --new 'Nobody Here': no player of that name in the file\n",
     )
     assert db.read_bytes() == before
-    code, out, err = run(db, "import", "trf", str(first), "--match-file", str(decisions))
+    code, out, err = invoke(db, "import", "trf", str(first), "--match-file", str(decisions))
     assert code == 0, err
     assert out.splitlines()[1].endswith("2 by your decisions")
     games = tmp_path / "games.csv"
     games.write_text("date,white,black,result\n2010-12-01,Nobody,X,1-0\n", encoding="utf-8")
-    assert run(db, "import", "games", str(games), "--new", "Nobody")[0] == 2  # no such option
+    assert invoke(db, "import", "games", str(games), "--new", "Nobody")[0] == 2  # no such option

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 PLAYERS_CSV = """name,birthdate,fide_id,rating,games,k10,federation
 "Smith, Ann",2009-03-02,,1850,12,no,ENG
@@ -129,7 +129,7 @@ def test_players_already_registered(tmp_path: Path) -> None:
     ]
 
 
-# --- FIDE ids and lengths (issue 10, items 10 and 11) --------------------------------------
+# --- FIDE ids and lengths ------------------------------------------------------------------
 
 
 def test_fide_ids_in_other_digits_are_names_that_match_nobody(tmp_path: Path) -> None:
@@ -262,7 +262,7 @@ def test_a_file_path_longer_than_the_imports_table_holds(tmp_path: Path) -> None
 
 
 def test_semicolon_and_tab_files_as_spreadsheets_save_them(tmp_path: Path) -> None:
-    """Issue 12, item 5: the delimiter comes from the header line (was: "unknown column
+    """The delimiter comes from the header line (was: "unknown column
     'date;white;black;result;event;round'" and four "missing required column" lines)."""
     club = Club(tmp_path / "club.db")
     players = tmp_path / "players.csv"

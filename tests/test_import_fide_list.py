@@ -1,4 +1,4 @@
-"""`ratings import fide-list FILE` (issue 12, item 2): registered players refreshed from FIDE's
+"""`ratings import fide-list FILE`: registered players refreshed from FIDE's
 list by FIDE id (published rating, FIDE's K, birth year, sex, title, federation), --add,
 --federation, the list's month, re-imports, and FIDE's K in the rating."""
 
@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import Club
 from tests.test_io_fide_list import (
     ABABIL,
     ARRIBAS,
@@ -20,7 +21,6 @@ from tests.test_io_fide_list import (
     line,
     write,
 )
-from tests.test_rating_scenarios import Club
 from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 # an adult FIDE rates with K 40 (fewer than 30 games), a 2350 player with K 10 (reached 2400)
@@ -147,7 +147,7 @@ def test_the_list_month(tmp_path: Path, club: Club) -> None:
 
 
 def test_add_registers_the_others(tmp_path: Path, club: Club) -> None:
-    club.player("Ababil")  # no FIDE id: the list's Ababil, found by name (issue 27)
+    club.player("Ababil")  # no FIDE id: the list's Ababil, found by name
     path = foa_list(tmp_path / "players_list_foa.txt", CARLSEN, ARRIBAS, ABABIL, NEWCOMER)
     with zipfile.ZipFile(tmp_path / "players_list.zip", "w") as archive:
         archive.write(path, "players_list_foa.txt")

@@ -1,13 +1,13 @@
-"""``import fide-list --add`` refuses a list that holds one FIDE id twice (issue 12, item 2):
+"""``import fide-list --add`` refuses a list that holds one FIDE id twice:
 the file is wrong, nothing is imported, and every such line is named."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support import Club
 from tests.test_import_fide_list import foa_list
 from tests.test_io_fide_list import ARRIBAS, CARLSEN
-from tests.test_rating_scenarios import Club
 
 
 def test_a_fide_id_twice_is_refused(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""`import fide-list --add` and names (issue 27, items 1 and 7): a list player whose FIDE id
+"""`import fide-list --add` and names: a list player whose FIDE id
 is not registered is looked for among the registered players without one by folded name;
 one certain match takes the FIDE id, anything less is reported, not added. `--add` after a
 plain import of the same file adds the list's other players, and only those."""
@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support import Club
 from tests.test_import_fide_list import NEWCOMER, foa_list
-from tests.test_rating_scenarios import Club
 
 SPANIARD = ("2212072", "Argandona Riveiro, Inigo", "ESP", "M", "IM", "", "", "",
             2408, 10, 20, 0, 0, 0, 0, 0, 0, 1981, "")  # fmt: skip

@@ -1,4 +1,4 @@
-"""`ratings import fide-list FILE` fills the rapid and blitz lists too (issue 15, item 3):
+"""`ratings import fide-list FILE` fills the rapid and blitz lists too:
 each list's published rating as its entry rating for a player no such list here holds yet,
 FIDE's K per list (K 10 sets that list's K=10 flag), --add, and a single-list file that
 leaves the rapid and blitz fields alone."""
@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.support import Club
 from tests.test_import_fide_list import foa_list
 from tests.test_io_fide_list import (
     ARRIBAS,
@@ -18,7 +19,6 @@ from tests.test_io_fide_list import (
     xml,
     xml_player,
 )
-from tests.test_rating_scenarios import Club
 
 LISTS = (
     "SELECT entry_rating, fide_k, k10, rapid_entry_rating, rapid_fide_k, rapid_k10, "

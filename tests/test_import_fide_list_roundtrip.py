@@ -1,4 +1,4 @@
-"""``import fide-list`` reads our own ``list --format fide-txt`` (issue 28, item 12).
+"""``import fide-list`` reads our own ``list --format fide-txt``.
 
 Seen, twice: the export is a single-type list whose header names the month (``JAN26``), as
 FIDE's standard, rapid and blitz TXT files are, so the import asked which list it was and

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_import_trf import PGN, db, rows, run, template
+from tests.support import invoke
+from tests.test_import_trf import PGN, db, rows, template
 from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 __all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
@@ -33,7 +34,7 @@ CLUB = (
 
 def test_world_cup_sample(db: Path) -> None:
     path = PGN / "0007.pgn"
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         0,
         f"Imported 5 games (5 to rate) in 1 event from {path}\n"
         "  event 1 'FIDE World Cup 2021' (2021-07-20 .. 2021-07-20): 5 games\n"
@@ -51,7 +52,7 @@ def test_world_cup_sample(db: Path) -> None:
 
 def test_lichess_sample_has_two_events_dated_by_utcdate(db: Path) -> None:
     path = PGN / "0006.pgn"
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         0,
         f"Imported 5 games (5 to rate) in 2 events from {path}\n"
         "  event 1 'Rated Classical game' (2013-01-31 .. 2013-01-31): 3 games\n"
@@ -63,7 +64,7 @@ def test_lichess_sample_has_two_events_dated_by_utcdate(db: Path) -> None:
 
 def test_a_game_without_event_joins_an_event_named_after_the_file(db: Path) -> None:
     path = PGN / "0002.pgn"
-    assert run(db, "import", "pgn", str(path))[0] == 0
+    assert invoke(db, "import", "pgn", str(path))[0] == 0
     assert rows(db, "SELECT name, start_date, end_date, source FROM events") == [
         ("0002.pgn", "1997-05-03", "1997-05-03", "pgn")
     ]
@@ -75,18 +76,18 @@ def test_a_game_without_event_joins_an_event_named_after_the_file(db: Path) -> N
 
 
 def test_events_matching_and_skipped_games(tmp_path: Path, db: Path) -> None:
-    run(db, "player", "add", "JONES, BOB", "--rating", "1700")
-    run(db, "player", "add", "Ann S.", "--fide-id", "4100018", "--rating", "1800")
+    invoke(db, "player", "add", "JONES, BOB", "--rating", "1700")
+    invoke(db, "player", "add", "Ann S.", "--fide-id", "4100018", "--rating", "1800")
     path = tmp_path / "club.pgn"
     path.write_text(CLUB, encoding="utf-8")
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         0,
         f"Imported 3 games (3 to rate) in 2 events from {path}\n"
         "  event 1 'Club Ch' (2025-01-10 .. 2025-01-17): 2 games\n"
         "  event 2 'Blitz' (2025-01-31 .. 2025-01-31): 1 game\n"
         "Players: 1 created, 1 matched by FIDE id, 1 matched by name\n",
         "Skipped 1 unfinished game\nSkipped 1 empty game (text without tags)\n"
-        # registered with a rating and no count of prior games (issue 12, item 1)
+        # registered with a rating and no count of prior games
         + UNKNOWN_GAMES.format(n=2, s="s"),
     )
     # the Black of game 4 has no FIDE id, but her name finds her too: no duplicates
@@ -104,11 +105,11 @@ def test_events_matching_and_skipped_games(tmp_path: Path, db: Path) -> None:
 
 
 def test_dry_run_writes_nothing(tmp_path: Path, db: Path) -> None:
-    run(db, "player", "add", "Jones, Bob")
+    invoke(db, "player", "add", "Jones, Bob")
     path = tmp_path / "club.pgn"
     path.write_text(CLUB, encoding="utf-8")
     before = db.read_bytes()
-    assert run(db, "import", "pgn", str(path), "--dry-run") == (
+    assert invoke(db, "import", "pgn", str(path), "--dry-run") == (
         0,
         f"Dry run of {path}: nothing was written\n"
         "Games: 3 games (3 to rate) in 2 events\n"
@@ -130,7 +131,7 @@ def test_undated_games_need_date(tmp_path: Path, db: Path) -> None:
         encoding="utf-8",
     )
     before = db.read_bytes()
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         f"Error: {path}:1: Date: no date (Date, EventDate or UTCDate); give --date YYYY-MM-DD\n"
@@ -138,7 +139,7 @@ def test_undated_games_need_date(tmp_path: Path, db: Path) -> None:
         "Error: 2 problems found; nothing was imported\n",
     )
     assert db.read_bytes() == before
-    assert run(db, "import", "pgn", str(path), "--date", "2025-02-01")[0] == 0
+    assert invoke(db, "import", "pgn", str(path), "--date", "2025-02-01")[0] == 0
     assert rows(db, "SELECT name, start_date, end_date FROM events") == [
         ("undated.pgn", "2025-02-01", "2025-02-01")
     ]
@@ -152,7 +153,7 @@ def test_refusals_name_the_line(tmp_path: Path, db: Path) -> None:
         encoding="utf-8",
     )
     before = db.read_bytes()
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         # every problem of the file at once, in line order
@@ -161,7 +162,7 @@ def test_refusals_name_the_line(tmp_path: Path, db: Path) -> None:
         "Error: 2 problems found; nothing was imported\n",
     )
     path.write_text(game("Date 2025.01.01", "White A", "Black A", "Result 0-1"), "utf-8")
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         f"Error: {path}:1: Black: White and Black are the same player: 'A'\n",
@@ -171,23 +172,23 @@ def test_refusals_name_the_line(tmp_path: Path, db: Path) -> None:
 
 def test_reimport_is_refused(db: Path) -> None:
     path = PGN / "0007.pgn"
-    assert run(db, "import", "pgn", str(path))[0] == 0
+    assert invoke(db, "import", "pgn", str(path))[0] == 0
     before = db.read_bytes()
-    code, out, err = run(db, "import", "pgn", str(path))
+    code, out, err = invoke(db, "import", "pgn", str(path))
     assert (code, out) == (1, "")
     assert err.startswith(f"Error: {path}: this file was already imported on ")
     assert db.read_bytes() == before
 
 
 def test_a_second_file_matches_by_fide_id(tmp_path: Path, db: Path) -> None:
-    run(db, "import", "pgn", str(PGN / "0007.pgn"))
+    invoke(db, "import", "pgn", str(PGN / "0007.pgn"))
     path = tmp_path / "rematch.pgn"
     path.write_text(
         game("Event Rematch", "Date 2021.08.01", "White Giri, Anish", "Black Vidit,S",
              "WhiteFideId 24116068", "Result 1/2-1/2", moves="1/2-1/2"),
         encoding="utf-8",
     )  # fmt: skip
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         0,
         f"Imported 1 game (1 to rate) in 1 event from {path}\n"
         "  event 2 'Rematch' (2021-08-01 .. 2021-08-01): 1 game\n"
@@ -197,7 +198,7 @@ def test_a_second_file_matches_by_fide_id(tmp_path: Path, db: Path) -> None:
     assert rows(db, "SELECT count(*) FROM players") == [(10,)]
 
 
-# --- FIDE ids and lengths (issue 10, items 10 and 11) --------------------------------------
+# --- FIDE ids and lengths ------------------------------------------------------------------
 
 FIDE_ID_RULE = "not a FIDE id (1 to 11 digits 0-9, not 0)"
 
@@ -222,7 +223,7 @@ def test_a_fide_id_outside_the_rule_is_refused(tmp_path: Path, db: Path, fide_id
         encoding="utf-8",
     )  # fmt: skip
     before = db.read_bytes()
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         f"Error: {path}:6: BlackFideId: {FIDE_ID_RULE}: {fide_id!r}\n",
@@ -237,7 +238,7 @@ def test_an_eleven_digit_fide_id_is_stored(tmp_path: Path, db: Path) -> None:
              "WhiteFideId 99999999999", "BlackFideId 0"),
         encoding="utf-8",
     )  # fmt: skip
-    assert run(db, "import", "pgn", str(path))[0] == 0
+    assert invoke(db, "import", "pgn", str(path))[0] == 0
     assert rows(db, "SELECT name, fide_id FROM players ORDER BY id") == [
         ("A", 99999999999),
         ("B", None),
@@ -252,7 +253,7 @@ def test_a_one_megabyte_event_name_is_refused(tmp_path: Path, db: Path) -> None:
         encoding="utf-8",
     )
     before = db.read_bytes()
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         f"Error: {path}:5: Event: longer than 200 characters: "
@@ -274,7 +275,7 @@ def test_tags_at_and_one_over_the_limit(tmp_path: Path, db: Path, tag: str, limi
     before = db.read_bytes()
     line = 3 + list(tags).index(tag)
     shown = repr("x" * 50) + f"... ({limit + 1} characters)" if limit > 60 else repr("x" * 21)
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         f"Error: {path}:{line}: {tag}: longer than {limit} characters: {shown}\n",
@@ -284,19 +285,19 @@ def test_tags_at_and_one_over_the_limit(tmp_path: Path, db: Path, tag: str, limi
     path.write_text(
         game("Date 2025.01.10", "Result 1-0", *(f"{k} {v}" for k, v in tags.items())), "utf-8"
     )
-    assert run(db, "import", "pgn", str(path))[0] == 0
+    assert invoke(db, "import", "pgn", str(path))[0] == 0
     assert rows(db, "SELECT e.name, g.round FROM games g JOIN events e ON e.id = g.event_id") == [
         (tags["Event"], tags["Round"])
     ]
     assert rows(db, "SELECT name FROM players ORDER BY id") == [(tags["White"],), (tags["Black"],)]
 
 
-# --- issue 12, item 6: names with a rating, title tags, Elo tags as entry ratings ----------
+# --- names with a rating, title tags, Elo tags as entry ratings ----------------------------
 
 
 def test_a_rating_in_parentheses_is_not_part_of_the_name(db: Path) -> None:
     """0002.pgn: `Kasparov (2795)` was registered under that name."""
-    assert run(db, "import", "pgn", str(PGN / "0002.pgn"))[0] == 0
+    assert invoke(db, "import", "pgn", str(PGN / "0002.pgn"))[0] == 0
     assert rows(db, "SELECT name, entry_rating FROM players ORDER BY id") == [
         ("Kasparov", None),
         ("Deep-Blue", None),
@@ -305,7 +306,7 @@ def test_a_rating_in_parentheses_is_not_part_of_the_name(db: Path) -> None:
 
 def test_the_rating_in_the_name_is_an_entry_rating_when_asked(db: Path) -> None:
     path = PGN / "0002.pgn"  # WhiteElo "?": the name's (2795) is the only rating
-    assert run(db, "import", "pgn", str(path), "--entry-ratings") == (
+    assert invoke(db, "import", "pgn", str(path), "--entry-ratings") == (
         0,
         f"Imported 1 game (1 to rate) in 1 event from {path}\n"
         "  event 1 '0002.pgn' (1997-05-03 .. 1997-05-03): 1 game\n"
@@ -320,7 +321,7 @@ def test_the_rating_in_the_name_is_an_entry_rating_when_asked(db: Path) -> None:
 
 def test_title_tags_and_elo_tags_of_the_world_cup(db: Path) -> None:
     """0007.pgn: every player has WhiteTitle/BlackTitle GM and a numeric Elo tag."""
-    assert run(db, "import", "pgn", str(PGN / "0007.pgn"), "--entry-ratings")[0] == 0
+    assert invoke(db, "import", "pgn", str(PGN / "0007.pgn"), "--entry-ratings")[0] == 0
     assert rows(db, "SELECT name, fide_id, title, entry_rating FROM players ORDER BY id")[:4] == [
         ("Giri,A", 24116068, "GM", 2776),
         ("Abdusattorov,Nodirbek", 14204118, "GM", 2634),
@@ -333,7 +334,7 @@ def test_title_tags_and_elo_tags_of_the_world_cup(db: Path) -> None:
 
 
 def test_without_entry_ratings_the_elo_tags_are_not_used(db: Path) -> None:
-    assert run(db, "import", "pgn", str(PGN / "0007.pgn"))[0] == 0
+    assert invoke(db, "import", "pgn", str(PGN / "0007.pgn"))[0] == 0
     assert rows(db, "SELECT count(*), count(title), count(entry_rating) FROM players") == [
         (10, 10, 0)
     ]
@@ -342,7 +343,7 @@ def test_without_entry_ratings_the_elo_tags_are_not_used(db: Path) -> None:
 def test_entry_ratings_come_from_each_player_s_first_game(tmp_path: Path, db: Path) -> None:
     """Lichess-like files give a player a new Elo every game: the earliest game's is taken,
     with a warning; a matched player's entry rating is never changed."""
-    assert run(db, "player", "add", "Old, Timer", "--rating", "1600")[0] == 0
+    assert invoke(db, "player", "add", "Old, Timer", "--rating", "1600")[0] == 0
     path = tmp_path / "elo.pgn"
     path.write_text(
         game("Date 2025.01.17", "White Ann", "Black Bob (1700)", "Result 1-0",
@@ -353,7 +354,7 @@ def test_entry_ratings_come_from_each_player_s_first_game(tmp_path: Path, db: Pa
                "WhiteElo 2000", "BlackElo 1840", "WhiteTitle GM"),
         encoding="utf-8",
     )  # fmt: skip
-    code, out, err = run(db, "import", "pgn", str(path), "--entry-ratings")
+    code, out, err = invoke(db, "import", "pgn", str(path), "--entry-ratings")
     assert (code, out.splitlines()[-1]) == (
         0,
         "Players: 2 created, 0 matched by FIDE id, 1 matched by name",
@@ -363,7 +364,7 @@ def test_entry_ratings_come_from_each_player_s_first_game(tmp_path: Path, db: Pa
         "game, 2025-01-10); other games give 1700 (line 3)\n"
         f"Warning: {path}:15: BlackElo: 'Ann': Elo 1820 taken as the entry rating (first "
         "game, 2025-01-10); other games give 1830 (line 5), 1840 (line 25)\n"
-        # entry ratings from Elo tags, no count of prior games (issue 12, item 1)
+        # entry ratings from Elo tags, no count of prior games
         + UNKNOWN_GAMES.format(n=3, s="s")
     )
     assert rows(db, "SELECT name, title, entry_rating FROM players ORDER BY id") == [

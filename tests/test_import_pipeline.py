@@ -16,21 +16,22 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from tests.conftest import PgDatabase, copy_database, new_test_database
+from tests.support import invoke
 from tests.test_import_fide_list import foa_list
 from tests.test_import_pgn import game
-from tests.test_import_trf import player_line, rows, run, trf_file
+from tests.test_import_trf import player_line, rows, trf_file
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
     path = new_test_database(tmp_path_factory.mktemp("pipeline") / "template.db")
-    assert run(path, "init")[0] == 0
+    assert invoke(path, "init")[0] == 0
     for args in (
         ("Novák, Jiří", "--birthdate", "1984"),
         ("Novák, Jan", "--birthdate", "1990"),
         ("Smith, Ann", "--birthdate", "1991"),
     ):
-        assert run(path, "player", "add", *args)[0] == 0
+        assert invoke(path, "player", "add", *args)[0] == 0
     return path
 
 
@@ -95,7 +96,7 @@ FORMATS = {
 
 
 def _json(db: Path | PgDatabase, *args: str) -> tuple[int, dict[str, Any], str]:
-    code, out, err = run(db, *args, "--format", "json")
+    code, out, err = invoke(db, *args, "--format", "json")
     return code, (json.loads(out) if out else {}), err
 
 
@@ -106,7 +107,7 @@ def test_each_format_through_the_one_pipeline(
     command, make, options, folded_line, close_line = FORMATS[kind]
     path = make(tmp_path)
     # close to both Nováks: the import stops before writing, naming both candidates
-    code, out, err = run(db, "import", command, str(path), *options)
+    code, out, err = invoke(db, "import", command, str(path), *options)
     assert (code, out) == (1, "")
     field = {"games": "black", "pgn": "Black"}.get(kind, "name")
     assert err.startswith(f"Error: {path}:{close_line}: {field}: 'Novak J.' is close to ")
@@ -159,7 +160,7 @@ def test_each_format_through_the_one_pipeline(
     # the next file that writes the name so needs no decision: the alias says who
     again = tmp_path / "again"
     again.mkdir()
-    code, out, err = run(db, "import", command, str(make(again, 2)), *options)
+    code, out, err = invoke(db, "import", command, str(make(again, 2)), *options)
     assert code == 0, err
     if kind == "players":
         # an updating sheet gives the players it finds its names: now their own
@@ -219,7 +220,7 @@ def test_a_pgn_player_decided_new_in_two_games_is_one_player(
                "Black Novak J.", "Result 1-0"),
         encoding="utf-8",
     )  # fmt: skip
-    code, _, err = run(db, "import", "pgn", str(path), "--new", "Novak J.")
+    code, _, err = invoke(db, "import", "pgn", str(path), "--new", "Novak J.")
     assert code == 0, err
     assert rows(db, "SELECT id, name FROM players WHERE id > 3") == [(4, "Novak J.")]
     assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id") == [(4, 3), (3, 4)]
@@ -230,13 +231,13 @@ def test_a_tournament_file_says_which_alias_and_whose_decision(
 ) -> None:
     """Seen: TRF and PGN said 'an alias' and 'your decision' where the CSV imports said
     which alias and which decision; all say it the one way now."""
-    assert run(db, "player", "alias", "add", "1", "Novak, J. Sr")[0] == 0
+    assert invoke(db, "player", "alias", "add", "1", "Novak, J. Sr")[0] == 0
     path = trf_file(
         tmp_path / "cup.trf",
         player_line(1, "Novak, J. Sr", ["   2 w 1"]),
         player_line(2, "Smith, Ann", ["   1 b 0"]),
     )
-    code, out, err = run(db, "import", "trf", str(path))
+    code, out, err = invoke(db, "import", "trf", str(path))
     assert code == 0, err
     assert "  line 3: 'Novak, J. Sr' taken for player 1 (Novák, Jiří): alias 'Novak, J. Sr'" in (
         out.splitlines()
@@ -277,7 +278,7 @@ def test_a_dry_run_with_questions_and_other_problems_names_both(
         player_line(2, "Smith, Ann", ["   1 b 0"]),
         header=("042 2099-03-01",),
     )
-    code, out, err = run(db, "import", "trf", str(path), "--dry-run")
+    code, out, err = invoke(db, "import", "trf", str(path), "--dry-run")
     assert (code, out) == (1, "")
     lines = err.splitlines()
     assert lines[0].startswith(f"Error: {path}:2: start date: 2099-03-01 is after today")
@@ -289,6 +290,6 @@ def test_a_pgn_question_names_the_tag(tmp_path: Path, db: Path | PgDatabase) -> 
     """Seen: a PGN question said ``name:`` where its other problems name the tag (``White``,
     ``Black``), as the games CSV names its column."""
     path = _pgn(tmp_path)
-    code, out, err = run(db, "import", "pgn", str(path))
+    code, out, err = invoke(db, "import", "pgn", str(path))
     assert (code, out) == (1, "")
     assert err.startswith(f"Error: {path}:10: Black: 'Novak J.' is close to")

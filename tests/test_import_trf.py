@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import shutil
-import traceback
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from ratings.cli import cli
 from tests.conftest import PgDatabase, copy_database, new_test_database, table_rows
+from tests.support import invoke
 from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 DATA = Path(__file__).parent / "data"
@@ -28,7 +26,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
     """One database made by `ratings init` per module; tests get copies (on PostgreSQL with
     RATINGS_TEST_BACKEND=postgres: a database, used as a template)."""
     path = new_test_database(tmp_path_factory.mktemp("club") / "template.db")
-    assert run(path, "init")[0] == 0
+    assert invoke(path, "init")[0] == 0
     return path
 
 
@@ -36,15 +34,6 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path | PgDatabase:
 def db(tmp_path: Path, template: Path | PgDatabase) -> Path | PgDatabase:
     """A fresh, initialised database (fide rules, monthly periods)."""
     return copy_database(template, tmp_path / "club.db")
-
-
-def run(db: Path | PgDatabase, *args: str) -> tuple[int, str, str]:
-    """Exit code, stdout and stderr of one command; a traceback fails the test."""
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        assert result.exc_info is not None
-        raise AssertionError("".join(traceback.format_exception(*result.exc_info)))
-    return result.exit_code, result.stdout, result.stderr
 
 
 def rows(db: Path | PgDatabase, sql: str) -> list[tuple[object, ...]]:
@@ -101,13 +90,13 @@ SAMPLES = {
     "pgn/0002.pgn": ((), 2, 1, 0, {}),
     "pgn/0006.pgn": ((), 10, 5, 0, {}),
     "pgn/0007.pgn": ((), 10, 5, 0, {}),
-    # written for issue 12 (SOURCES.md): yy.dd.mm round dates, club codes, blank byes
+    # written by hand for these tests (SOURCES.md): yy.dd.mm round dates, club codes, blank byes
     "trf/club_codes_yyddmm.tab": ((), 8, 13, 0, {"U": 1, "H": 1, "?": 2, "Z": 1, "F": 1}),
 }
 WARNINGS = {
     # events over 90 days (leagues) and events across two periods warn, as does every import
-    # while rated players without a known count of prior games are registered (issue 12,
-    # items 1 and 9): TRF creates its players with an unknown count
+    # while rated players without a known count of prior games are registered: TRF creates its
+    # players with an unknown count
     "trf/armstrong_2011.tab": 2,
     "trf/armstrong_2012_with_bom.tab": 2,
     "trf/javafo_sample2.trf": 2,
@@ -128,7 +117,7 @@ def test_every_sample_file_is_listed() -> None:
 def test_sample_file_counts(db: Path, name: str) -> None:
     extra, players, rated, unrated, byes = SAMPLES[name]
     kind = "trf" if name.startswith("trf/") else "pgn"
-    code, out, err = run(db, "import", kind, str(DATA / name), *extra)
+    code, out, err = invoke(db, "import", kind, str(DATA / name), *extra)
     assert (code, len(err.splitlines())) == (0, WARNINGS.get(name, 0))
     assert all(line.startswith("Warning: ") for line in err.splitlines())
     assert out.startswith("Imported ")
@@ -145,7 +134,7 @@ def test_the_club_file_written_for_issue_12(db: Path) -> None:
     then "not a federation code", one problem per run)."""
     path = TRF / "club_codes_yyddmm.tab"
     before = rows(db, "SELECT count(*) FROM players")
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         0,
         "Imported 13 games (13 to rate) and 6 byes in event 1 'Autumn Club Rapid 2011' "
         f"(2011-02-05 .. 2011-02-26) from {path}\n"
@@ -190,9 +179,9 @@ def test_the_club_file_written_for_issue_12(db: Path) -> None:
 
 
 def test_every_problem_of_a_file_is_listed(tmp_path: Path, db: Path) -> None:
-    """Issue 12, item 4: each run reported only the first problem (now the reader's, the
+    """Each run reported only the first problem (now the reader's, the
     dates' and the register's problems come together, in line order)."""
-    run(db, "player", "add", "Anna", "--fide-id", "4100018")
+    invoke(db, "player", "add", "Anna", "--fide-id", "4100018")
     path = trf_file(
         tmp_path / "bad.trf",
         player_line(1, "Anna", ["   2 w 1"]),
@@ -203,7 +192,7 @@ def test_every_problem_of_a_file_is_listed(tmp_path: Path, db: Path) -> None:
         header=("042 2025-03-10", "052 2025-03-01"),
     )
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         1,
         "",
         f"Error: {path}:3: end date: the end date 2025-03-01 is before the start date "
@@ -221,7 +210,7 @@ def test_every_problem_of_a_file_is_listed(tmp_path: Path, db: Path) -> None:
 
 
 def test_double_forfeits_and_game_dates(db: Path) -> None:
-    run(db, "import", "trf", str(TRF / "issue_15.input"), "--date", "2023-02-23")
+    invoke(db, "import", "trf", str(TRF / "issue_15.input"), "--date", "2023-02-23")
     assert rows(db, "SELECT round, result, rateable FROM games WHERE result = '-/-'") == [
         ("6", "-/-", 0),
         ("9", "-/-", 0),
@@ -234,7 +223,7 @@ def test_double_forfeits_and_game_dates(db: Path) -> None:
 
 def test_round_dates_date_the_games(db: Path) -> None:
     """armstrong_2011 has 132 round dates (yy.mm.dd): each game takes its round's date."""
-    assert run(db, "import", "trf", str(TRF / "armstrong_2011.tab"))[0] == 0
+    assert invoke(db, "import", "trf", str(TRF / "armstrong_2011.tab"))[0] == 0
     assert rows(db, "SELECT round, min(played_on), max(played_on) FROM games "
                     "WHERE round IN ('1', '11') GROUP BY round ORDER BY round") == [
         ("1", "2010-09-13", "2010-09-13"),
@@ -247,7 +236,7 @@ def test_round_dates_date_the_games(db: Path) -> None:
 
 def test_exact_output(db: Path) -> None:
     path = TRF / "held_swiss_9.trf"
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         0,
         "Imported 68 games (66 to rate, 2 not rated) and 8 byes in event 1 "
         f"'FIDE C.07 2023 Tie-Break Exercises' (2024-08-01 .. 2024-08-01) from {path}\n"
@@ -257,13 +246,13 @@ def test_exact_output(db: Path) -> None:
 
 
 def test_players_are_created_from_the_file(db: Path) -> None:
-    run(db, "import", "trf", str(TRF / "javafo_sample2.trf"))
+    invoke(db, "import", "trf", str(TRF / "javafo_sample2.trf"))
     assert rows(
         db,
         "SELECT name, fide_id, birth_date, birth_year, sex, federation, title, entry_rating, "
         "entry_games FROM players WHERE id IN (1, 2, 40) ORDER BY id",
     ) == [
-        # a TRF file does not say how many rated games a player had: unknown (issue 12, item 1)
+        # a TRF file does not say how many rated games a player had: unknown
         ("Mirzoev Azer", 13400304, None, 1978, "m", "AZE", "GM", 2527, None),
         ("Argandona Riveiro Inigo", 2212072, None, 1981, "m", "ESP", "IM", 2408, None),
         # rating 0 in the file: unrated
@@ -279,7 +268,7 @@ def test_line_endings(tmp_path: Path, db: Path, ending: str) -> None:
     text = (TRF / "utf-8.tab").read_text(encoding="utf-8")
     path = tmp_path / "event.trf"
     path.write_bytes(text.replace("\n", ending).encode("utf-8"))
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         0,
         "Imported 3 games (3 to rate) and 0 byes in event 1 "
         f"'Läs Végas National Opeñ' (2008-06-07 .. 2008-06-07) from {path}\n"
@@ -297,7 +286,7 @@ def test_line_endings(tmp_path: Path, db: Path, ending: str) -> None:
 
 @pytest.mark.parametrize("name", ["latin-1.tab", "utf-8.tab"])
 def test_latin_1_and_utf_8_names(db: Path, name: str) -> None:
-    run(db, "import", "trf", str(TRF / name))
+    invoke(db, "import", "trf", str(TRF / name))
     assert rows(db, "SELECT name, sex, title FROM players ORDER BY id") == [
         ("Uì Laighlèis,Gearoìdin", "f", None),
         ("Örr,Mârk", "m", "IM"),
@@ -308,7 +297,7 @@ def test_latin_1_and_utf_8_names(db: Path, name: str) -> None:
 
 def test_utf_8_with_bom(db: Path) -> None:
     path = TRF / "armstrong_2012_with_bom.tab"
-    assert run(db, "import", "trf", str(path))[0] == 0
+    assert invoke(db, "import", "trf", str(path))[0] == 0
     assert rows(db, "SELECT name, start_date, end_date FROM events") == [
         ("Leinster Chess Union Div 1 Armstrong Cup 2011 - 2012", "2011-09-26", "2012-04-01")
     ]
@@ -334,7 +323,7 @@ EVERY_CODE = (
 
 def test_every_result_code(tmp_path: Path, db: Path) -> None:
     path = trf_file(tmp_path / "codes.trf", *EVERY_CODE)
-    code, out, err = run(db, "import", "trf", str(path))
+    code, out, err = invoke(db, "import", "trf", str(path))
     assert (code, err) == (0, "")
     assert out == (
         "Imported 10 games (4 to rate, 6 not rated) and 7 byes in event 1 'Spring Open' "
@@ -407,7 +396,7 @@ def test_refused(tmp_path: Path, db: Path, case: str) -> None:
     lines, message = REFUSED[case]
     path = trf_file(tmp_path / "bad.trf", *lines)
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path)) == (1, "", f"Error: {path}:{message}\n")
+    assert invoke(db, "import", "trf", str(path)) == (1, "", f"Error: {path}:{message}\n")
     assert db.read_bytes() == before
 
 
@@ -424,27 +413,27 @@ def test_refused(tmp_path: Path, db: Path, case: str) -> None:
 def test_impossible_dates(tmp_path: Path, db: Path, header: tuple[str, ...], message: str) -> None:
     path = trf_file(tmp_path / "bad.trf", ANNA, BERT, header=header)
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path)) == (1, "", f"Error: {path}:{message}\n")
+    assert invoke(db, "import", "trf", str(path)) == (1, "", f"Error: {path}:{message}\n")
     assert db.read_bytes() == before
 
 
 def test_unreadable_dates_are_warnings(tmp_path: Path, db: Path) -> None:
-    """Issue 12, item 4: dates are information; the file is refused only when nothing
+    """Dates are information; the file is refused only when nothing
     dates the games (and then every problem is listed)."""
     path = trf_file(tmp_path / "bad.trf", ANNA, BERT, header=("042 2025-02-30",))
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         1,
         "",
         f"Error: {path}: no event or round dates in the file; give --date YYYY-MM-DD\n",
     )
     assert db.read_bytes() == before
-    assert run(db, "import", "trf", str(path), "--date", "2025-03-07", "--dry-run")[2] == (
+    assert invoke(db, "import", "trf", str(path), "--date", "2025-03-07", "--dry-run")[2] == (
         f"Warning: {path}:2: start date: impossible date '2025-02-30'; not used\n"
     )
     path = trf_file(tmp_path / "month.trf", ANNA, BERT, header=(
         "042 2025-03-01", "132" + " " * 88 + "25/13/08"))  # fmt: skip
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         0,
         "Imported 1 game (1 to rate) and 0 byes in event 1 'Spring Open' "
         f"(2025-03-01 .. 2025-03-01) from {path}\n"
@@ -464,7 +453,7 @@ def test_not_a_trf_file(tmp_path: Path, db: Path, name: str) -> None:
     else:
         path.write_text("shopping list\neggs\n", encoding="utf-8")
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         1,
         "",
         f"Error: {path}:1: not a TRF file: no 001 player line\n",
@@ -476,7 +465,7 @@ def test_new_players_must_fit_the_register(tmp_path: Path, db: Path) -> None:
     path = trf_file(tmp_path / "bad.trf", player_line(1, "Anna", ["   2 w 1"], rating="4000",
                                                       fed="N\tR", birth="1850"),
                     BERT)  # fmt: skip
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         1,
         "",
         f"Error: {path}:3: rating: not in 0..3500: 4000\n"
@@ -489,18 +478,18 @@ def test_new_players_must_fit_the_register(tmp_path: Path, db: Path) -> None:
 def test_a_file_without_dates_needs_date(tmp_path: Path, db: Path) -> None:
     path = trf_file(tmp_path / "undated.trf", ANNA, BERT, header=())
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         1,
         "",
         f"Error: {path}: no event or round dates in the file; give --date YYYY-MM-DD\n",
     )
     assert db.read_bytes() == before
-    assert run(db, "import", "trf", str(path), "--date", "2025-13-01") == (
+    assert invoke(db, "import", "trf", str(path), "--date", "2025-13-01") == (
         1,
         "",
         "Error: --date must be YYYY-MM-DD: '2025-13-01'\n",
     )
-    assert run(db, "import", "trf", str(path), "--date", "2025-04-05")[0] == 0
+    assert invoke(db, "import", "trf", str(path), "--date", "2025-04-05")[0] == 0
     assert rows(db, "SELECT played_on FROM games") == [("2025-04-05",)]
     assert rows(db, "SELECT name, start_date, end_date FROM events") == [
         ("Spring Open", "2025-04-05", "2025-04-05")
@@ -509,27 +498,27 @@ def test_a_file_without_dates_needs_date(tmp_path: Path, db: Path) -> None:
 
 def test_reimport_is_refused(db: Path) -> None:
     path = TRF / "utf-8.tab"
-    assert run(db, "import", "trf", str(path))[0] == 0
+    assert invoke(db, "import", "trf", str(path))[0] == 0
     before = db.read_bytes()
-    code, out, err = run(db, "import", "trf", str(path))
+    code, out, err = invoke(db, "import", "trf", str(path))
     assert (code, out) == (1, "")
     assert err.startswith(f"Error: {path}: this file was already imported on ")
     assert err.endswith(f"(as {path}, import 1); nothing was imported\n")
     assert db.read_bytes() == before
-    # the same event in another encoding is other bytes, but the same event (issue 11, item 1)
+    # the same event in another encoding is other bytes, but the same event
     other = TRF / "latin-1.tab"
-    code, out, err = run(db, "import", "trf", str(other))
+    code, out, err = invoke(db, "import", "trf", str(other))
     assert (code, out) == (1, "")
     assert err.startswith(f"Error: {other}: its event is already stored (same name, dates and ")
     assert db.read_bytes() == before
-    assert run(db, "import", "trf", str(other), "--allow-duplicates")[0] == 0
+    assert invoke(db, "import", "trf", str(other), "--allow-duplicates")[0] == 0
 
 
 def test_dry_run_writes_nothing(tmp_path: Path, db: Path) -> None:
-    run(db, "player", "add", "Bert")
+    invoke(db, "player", "add", "Bert")
     path = trf_file(tmp_path / "ok.trf", ANNA, BERT, player_line(3, "Cleo", ["0000 - H"]))
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path), "--dry-run") == (
+    assert invoke(db, "import", "trf", str(path), "--dry-run") == (
         0,
         f"Dry run of {path}: nothing was written\n"
         "Would create event 'Spring Open' (2025-03-01 .. 2025-03-01)\n"
@@ -542,15 +531,15 @@ def test_dry_run_writes_nothing(tmp_path: Path, db: Path) -> None:
     )
     assert db.read_bytes() == before
     # and the file can be imported for real afterwards
-    assert run(db, "import", "trf", str(path))[0] == 0
+    assert invoke(db, "import", "trf", str(path))[0] == 0
 
 
 # --- matching players ----------------------------------------------------------------------
 
 
 def test_matching_by_fide_id_and_by_name(tmp_path: Path, db: Path) -> None:
-    run(db, "player", "add", "Anna Smith", "--fide-id", "4100018", "--rating", "1500")
-    run(db, "player", "add", "BERT JONES", "--rating", "1600")
+    invoke(db, "player", "add", "Anna Smith", "--fide-id", "4100018", "--rating", "1500")
+    invoke(db, "player", "add", "BERT JONES", "--rating", "1600")
     path = trf_file(
         tmp_path / "event.trf",
         # Anna's name differs in the file: her FIDE id finds her
@@ -560,7 +549,7 @@ def test_matching_by_fide_id_and_by_name(tmp_path: Path, db: Path) -> None:
         player_line(3, "Cleo", ["0000 - H", "   1 w ="], rating="1900", fide_id="123",
                     sex="w", fed="ger", birth="2001/02/03"),
     )  # fmt: skip
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         0,
         "Imported 2 games (2 to rate) and 1 bye in event 1 'Spring Open' "
         f"(2025-03-01 .. 2025-03-01) from {path}\n"
@@ -581,10 +570,10 @@ def test_matching_by_fide_id_and_by_name(tmp_path: Path, db: Path) -> None:
 
 
 def test_a_name_with_another_fide_id_is_another_player(tmp_path: Path, db: Path) -> None:
-    run(db, "player", "add", "Anna", "--fide-id", "5")
+    invoke(db, "player", "add", "Anna", "--fide-id", "5")
     path = trf_file(tmp_path / "event.trf", player_line(1, "Anna", ["   2 w 1"], fide_id="78"),
                     BERT)  # fmt: skip
-    assert run(db, "import", "trf", str(path))[0] == 0
+    assert invoke(db, "import", "trf", str(path))[0] == 0
     assert rows(db, "SELECT id, name, fide_id FROM players ORDER BY id") == [
         (1, "Anna", 5),
         (2, "Anna", 78),
@@ -595,23 +584,23 @@ def test_a_name_with_another_fide_id_is_another_player(tmp_path: Path, db: Path)
 def test_a_mistyped_fide_id_is_a_question_naming_the_registered_player(
     tmp_path: Path, db: Path
 ) -> None:
-    """Issue 31, item 10: a line whose FIDE id is one digit off a registered player's, the
+    """A line whose FIDE id is one digit off a registered player's, the
     name his, made a namesake without a word; then a namesake with a warning. A different
     FIDE id is never the same person by itself, but one keystroke away beside the same name
     is a question: the import stops until --match or --new says who it is."""
-    run(db, "player", "add", "Mirzoev, Azer", "--fide-id", "13400304")
+    invoke(db, "player", "add", "Mirzoev, Azer", "--fide-id", "13400304")
     path = trf_file(
         tmp_path / "event.trf",
         player_line(1, "Mirzoev Azer", ["   2 w 1"], fide_id="13400305"),
         BERT,
     )
-    code, out, err = run(db, "import", "trf", str(path))
+    code, out, err = invoke(db, "import", "trf", str(path))
     assert (code, out) == (1, "")
     assert err.splitlines()[0] == (
         f"Error: {path}:3: name: 'Mirzoev Azer' is close to 1 Mirzoev, Azer (FIDE 13400304) "
         "[FIDE id one digit off]"
     )
-    code, out, err = run(db, "import", "trf", str(path), "--new", "Mirzoev Azer")
+    code, out, err = invoke(db, "import", "trf", str(path), "--new", "Mirzoev Azer")
     assert code == 0, err
     assert rows(db, "SELECT id, name, fide_id FROM players ORDER BY id") == [
         (1, "Mirzoev, Azer", 13400304),
@@ -621,11 +610,11 @@ def test_a_mistyped_fide_id_is_a_question_naming_the_registered_player(
 
 
 def test_an_ambiguous_name_needs_a_decision(tmp_path: Path, db: Path) -> None:
-    run(db, "player", "add", "Bert", "--birthdate", "1990")
-    run(db, "player", "add", "BERT", "--birthdate", "1991", "--allow-same-name")
+    invoke(db, "player", "add", "Bert", "--birthdate", "1990")
+    invoke(db, "player", "add", "BERT", "--birthdate", "1991", "--allow-same-name")
     path = trf_file(tmp_path / "event.trf", ANNA, BERT)
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         1,
         "",
         f"Error: {path}:4: name: 'Bert' is close to 1 Bert (born 1990) [same name], "
@@ -635,7 +624,7 @@ def test_an_ambiguous_name_needs_a_decision(tmp_path: Path, db: Path) -> None:
         "nothing was imported\n",
     )
     assert db.read_bytes() == before
-    code, out, _ = run(db, "import", "trf", str(path), "--match", "Bert=2")
+    code, out, _ = invoke(db, "import", "trf", str(path), "--match", "Bert=2")
     assert code == 0
     # 'Bert' is player 1's name too, and the file gives nothing that tells them apart: the
     # decision holds for this file only (an alias would hand player 1's name to player 2)
@@ -652,13 +641,13 @@ def test_an_ambiguous_name_needs_a_decision(tmp_path: Path, db: Path) -> None:
 
 
 def test_rated_periods_are_protected_and_marked(tmp_path: Path, db: Path) -> None:
-    assert run(db, "import", "trf", str(TRF / "held_swiss_9.trf"))[0] == 0
-    assert run(db, "rate")[0] == 0
+    assert invoke(db, "import", "trf", str(TRF / "held_swiss_9.trf"))[0] == 0
+    assert invoke(db, "rate")[0] == 0
     assert rows(db, "SELECT label, status FROM rating_periods") == [("2024-08", "published")]
     # before the oldest rated period: refused
     early = trf_file(tmp_path / "early.trf", ANNA, BERT, header=("042 2024-07-20",))
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(early)) == (
+    assert invoke(db, "import", "trf", str(early)) == (
         1,
         "",
         f"Error: {early}: 2024-07-20 is rated in period 2024-07, before the oldest rated period "
@@ -669,7 +658,7 @@ def test_rated_periods_are_protected_and_marked(tmp_path: Path, db: Path) -> Non
     assert db.read_bytes() == before
     # inside it: stored, and the period is marked for re-rating
     late = trf_file(tmp_path / "late.trf", ANNA, BERT, header=("042 2024-08-20",))
-    code, _, err = run(db, "import", "trf", str(late))
+    code, _, err = invoke(db, "import", "trf", str(late))
     assert code == 0
     assert err == (
         "This touches rated period 2024-08: 'ratings rate' re-rates from there\n"
@@ -705,7 +694,7 @@ def test_damaged_files_import_cleanly_or_name_a_line(
     path.write_bytes(bytes(data))
     db = copy_database(template, tmp_path / "damaged.db")
     before = db.read_bytes()
-    code, out, err = run(db, "import", "trf", str(path), "--date", "2024-08-01")
+    code, out, err = invoke(db, "import", "trf", str(path), "--date", "2024-08-01")
     event("imported" if code == 0 else "refused")
     if code == 0:
         assert out.startswith("Imported ")
@@ -719,13 +708,13 @@ def test_damaged_files_import_cleanly_or_name_a_line(
     assert db.read_bytes() == before
 
 
-# --- FIDE ids and lengths (issue 10, items 10 and 11) --------------------------------------
+# --- FIDE ids and lengths ------------------------------------------------------------------
 
 
 def test_the_fide_id_column_holds_eleven_digits(tmp_path: Path, db: Path) -> None:
     path = trf_file(tmp_path / "ids.trf", player_line(1, "Anna", ["   2 w 1"],
                     fide_id="99999999999"), BERT)  # fmt: skip
-    assert run(db, "import", "trf", str(path))[0] == 0
+    assert invoke(db, "import", "trf", str(path))[0] == 0
     assert rows(db, "SELECT name, fide_id FROM players ORDER BY id") == [
         ("Anna", 99999999999),
         ("Bert", None),
@@ -740,7 +729,7 @@ def test_a_fide_id_in_other_digits_is_refused(tmp_path: Path, db: Path, fide_id:
     path = trf_file(tmp_path / "ids.trf", player_line(1, "Anna", ["   2 w 1"], fide_id=fide_id),
                     BERT)  # fmt: skip
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         1,
         "",
         f"Error: {path}:3: FIDE id: not a FIDE id (1 to 11 digits 0-9, not 0): {fide_id!r}\n",
@@ -752,7 +741,7 @@ def test_event_name_at_and_one_over_the_limit(tmp_path: Path, db: Path) -> None:
     path = tmp_path / "long.trf"
     path.write_text("\n".join(["012 " + "E" * 201, "042 2025-03-01", ANNA, BERT]) + "\n", "utf-8")
     before = db.read_bytes()
-    assert run(db, "import", "trf", str(path)) == (
+    assert invoke(db, "import", "trf", str(path)) == (
         1,
         "",
         f"Error: {path}:1: event name: longer than 200 characters: "
@@ -760,7 +749,7 @@ def test_event_name_at_and_one_over_the_limit(tmp_path: Path, db: Path) -> None:
     )
     assert db.read_bytes() == before
     path.write_text("\n".join(["012 " + "E" * 200, "042 2025-03-01", ANNA, BERT]) + "\n", "utf-8")
-    assert run(db, "import", "trf", str(path))[0] == 0
+    assert invoke(db, "import", "trf", str(path))[0] == 0
     assert rows(db, "SELECT name FROM events") == [("E" * 200,)]
 
 
@@ -774,7 +763,7 @@ def test_an_event_named_after_a_long_file_name(tmp_path: Path, db: Path, kind: s
     long = tmp_path / ("f" * (200 - len(kind)) + "." + kind)
     long.write_text(text, "utf-8")
     before = db.read_bytes()
-    assert run(db, "import", kind, str(long)) == (
+    assert invoke(db, "import", kind, str(long)) == (
         1,
         "",
         f"Error: {long}: event name: the file name is longer than 200 characters and the file "
@@ -783,5 +772,5 @@ def test_an_event_named_after_a_long_file_name(tmp_path: Path, db: Path, kind: s
     assert db.read_bytes() == before
     fits = tmp_path / ("f" * (199 - len(kind)) + "." + kind)
     fits.write_text(text, "utf-8")
-    assert run(db, "import", kind, str(fits))[0] == 0
+    assert invoke(db, "import", kind, str(fits))[0] == 0
     assert rows(db, "SELECT name FROM events") == [(fits.name,)]

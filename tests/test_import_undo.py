@@ -1,4 +1,4 @@
-"""``ratings import undo ID`` (issue 11, item 8): what one import added removed in one
+"""``ratings import undo ID``: what one import added removed in one
 command, the rated periods it touched marked, refused (naming them) when later corrections
 depend on it or when it cannot be undone exactly.
 
@@ -11,16 +11,14 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import ratings.clock
-from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.service.corrections import edits as corrections
 from ratings.service.corrections import undo
 from ratings.service.shared import audit
-from tests.test_rating_scenarios import Club
+from tests.support import Club, invoke
 
 TODAY = dt.date(2026, 11, 30)
 TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
@@ -29,12 +27,6 @@ TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
 @pytest.fixture(autouse=True)
 def _today(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(ratings.clock, "today", lambda: TODAY)
-
-
-def invoke(club: Club, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", club.db, *args], input=stdin)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture
@@ -65,7 +57,7 @@ def test_import_undo_removes_what_the_import_added(club: Club) -> None:
     created = players - 2
     assert created > 0
     before = club.state()
-    code, out, err = invoke(club, "import", "undo", "1", stdin="n\n")
+    code, out, err = invoke(club, "import", "undo", "1", input="n\n")
     what = f"1 event, {games - 1} games, {byes} byes and {created} players"
     assert (code, out) == (1, "")
     assert err.startswith(f"Undo import 1 ({TRF}) removes {what}:\n  event 1 ")
@@ -205,7 +197,7 @@ def test_import_undo_names_everything_and_what_was_not_in_the_file(club: Club) -
     assert listed[69] == "  game 70: 2024-08-01, Alyx (id 3) - Bruno (id 4) 1-0: not in the " \
         "file (added by hand)"  # fmt: skip
     summary = "1 event, 69 games (1 not in the file), 8 byes and 16 players"
-    code, out, err = invoke(club, "import", "undo", "1", stdin="n\n")
+    code, out, err = invoke(club, "import", "undo", "1", input="n\n")
     assert (code, out) == (1, "")
     assert err == "\n".join(
         [f"Undo import 1 ({TRF}) removes {summary}:", *listed,

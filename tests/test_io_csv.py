@@ -587,7 +587,7 @@ def test_any_text_after_a_header(text: str) -> None:
 
 
 # ------------------------------------------------------------------------------------------
-# the delimiter, read from the header line (issue 12, item 5)
+# the delimiter, read from the header line
 
 SEMICOLON_GAMES = (
     "date;white;black;result;event;round\r\n"

@@ -1,4 +1,4 @@
-"""Players and games CSV columns for the rapid and blitz lists (issue 15)."""
+"""Players and games CSV columns for the rapid and blitz lists."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The three FIDE lists in the list readers and the TXT export (issue 15): rapid and blitz
+"""The three FIDE lists in the list readers and the TXT export: rapid and blitz
 ratings, games and K on every record when the file has them, which list a single-type
 file is, and the TXT layout of the rapid and blitz lists."""
 

@@ -273,7 +273,7 @@ def test_sample_0002_as_utf_8_holds_non_ascii_comments() -> None:
     assert len(parse_pgn(data, "0002.pgn").games) == 1
 
 
-# --- names with ratings, titles, Elo tags (issue 12, item 6) -------------------------------
+# --- names with ratings, titles, Elo tags --------------------------------------------------
 
 
 def test_kasparov_deep_blue_0002_with_elo() -> None:

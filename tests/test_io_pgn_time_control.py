@@ -1,4 +1,4 @@
-"""PGN ``TimeControl`` tags read into the games (issue 15): FIDE's list of each game, and the
+"""PGN ``TimeControl`` tags read into the games: FIDE's list of each game, and the
 problems (located, kept apart, never raised)."""
 
 from __future__ import annotations

@@ -68,7 +68,7 @@ EXPECTED = {
     "javafo_example.trf": (52, 89, 4, 0, {"H": 15, "Z": 4, "U": 3}),
     "held_swiss_9.trf": (16, 66, 2, 0, {"H": 2, "U": 3, "Z": 3}),
     "issue_15.input": (180, 904, 86, 2, {}),
-    # written for issue 12: two blank-result byes stay blank, one is worth ½ (player 5)
+    # written by hand for these tests: two blank-result byes stay blank, one is worth ½ (player 5)
     "club_codes_yyddmm.tab": (8, 13, 0, 0, {"U": 1, "H": 1, "Z": 1, "F": 1, " ": 2}),
 }
 
@@ -461,7 +461,7 @@ def test_malformed_round_blocks(block: str, expected: str) -> None:
     ],
 )
 def test_unreadable_header_dates_are_warnings(line: str, expected: str) -> None:
-    """Issue 12, item 4: dates are information, not structure (was: an error)."""
+    """Dates are information, not structure (was: an error)."""
     t = parse_trf(trf("012 x", line, player_line(1, "A", [])), "t.trf")
     assert [str(w) for w in t.warnings] == [expected]
     assert (t.start_date, t.end_date) == (None, None)
@@ -698,7 +698,7 @@ def test_colour_on_one_line_only_is_taken_but_not_rated() -> None:
     assert parse_trf(data, "t.trf").games == (TrfGame(1, 2, 1, Result.BLACK_WIN, False, 2, 1),)
 
 
-# --- issue 12, item 4: a real-world Krause file, every problem at once ---------------------
+# --- a real-world Krause file, every problem at once ---------------------------------------
 
 
 def test_the_club_file_written_for_issue_12() -> None:
@@ -799,7 +799,7 @@ def test_no_sample_file_has_warnings() -> None:
 
 
 def test_every_problem_of_a_file_at_once() -> None:
-    """Issue 12, item 4: each run reported only the first problem."""
+    """Each run reported only the first problem."""
     data = trf(
         "012 x",
         "042 2025-03-01",

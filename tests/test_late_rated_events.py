@@ -1,4 +1,4 @@
-"""Events rated on a later list than their end date gives (issue 12, item 3): the closing date
+"""Events rated on a later list than their end date gives: the closing date
 of art. 7.1.3 by default under fide, and the period FIDE rated an event in given by hand
 (``import trf|pgn|games --period``, ``game add --period``, ``event edit --period``)."""
 
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import Club
 from tests.test_import_trf import TRF
-from tests.test_rating_scenarios import Club
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""An event reported too late (issue 28, item 8; art. 9.1 of the FIDE Rating Regulations): an
+"""An event reported too late (art. 9.1 of the FIDE Rating Regulations): an
 event that is not reported by the third list after it ends is not rated. A ``--period``
 beyond that list is refused unless ``--late-ok``, which rates it with a warning; ``game
 add``, ``import games|trf|pgn`` and ``event edit`` alike. Under ``club`` and ``elo`` there
@@ -14,10 +14,8 @@ from pathlib import Path
 import pytest
 
 from ratings import rules
-from ratings.cli import cli
 from ratings.rules import Period
-from tests.factories import trf_file, trf_game
-from tests.test_rating_scenarios import Club
+from tests.support import Club, run, trf_file, trf_game
 
 REFUSED = (
     "Error: event '{name}' ends on 2026-02-12: period 2026-05 publishes the 4th list after "
@@ -59,9 +57,9 @@ def test_game_add(club: Club) -> None:
     assert (code, out) == (1, REFUSED.format(name="Late Cup"))
     assert club.state() == before
     club.ok("game", "add", *game, "--period", "2026-04")  # the 3rd list: in time, no word
-    result = club.runner.invoke(
-        cli, ["--db", club.db, "game", "add", *game[:4], "2026-02-11", "--event",
-                     "Later Cup", "--period", "2026-05", "--late-ok"]
+    result = run(
+        club, "game", "add", *game[:4], "2026-02-11", "--event", "Later Cup",
+        "--period", "2026-05", "--late-ok",
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("Added game ")  # (an id PostgreSQL may have skipped)
@@ -113,9 +111,7 @@ def test_imports(club: Club, tmp_path: Path, kind: str) -> None:
             1,
             REFUSED.format(name="Late Cup"),
         )
-    result = club.runner.invoke(
-        cli, ["--db", club.db, "import", kind, file, "--period", "2026-05", "--late-ok"]
-    )
+    result = run(club, "import", kind, file, "--period", "2026-05", "--late-ok")
     assert result.exit_code == 0, result.output
     assert WARNING.format(name="Late Cup") in result.stderr.splitlines()
     assert club.rows("SELECT rating_period FROM events") == [("2026-05-01",)]
@@ -129,10 +125,7 @@ def test_event_edit(club: Club) -> None:
         REFUSED.format(name="Late Cup"),
     )
     assert club.state() == before
-    result = club.runner.invoke(
-        cli,
-        ["--db", club.db, "event", "edit", "Late Cup", "--period", "2026-05", "--late-ok"],
-    )
+    result = run(club, "event", "edit", "Late Cup", "--period", "2026-05", "--late-ok")
     assert result.exit_code == 0, result.output
     assert result.stdout == (
         "Changed rating_period of event 1 (Late Cup)\n"

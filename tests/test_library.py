@@ -1,5 +1,5 @@
 """The package is the library: the README's "Use from Python" lines run as written and print
-what the README shows (issue 13, item 8)."""
+what the README shows."""
 
 from __future__ import annotations
 

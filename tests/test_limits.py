@@ -210,7 +210,7 @@ def test_control_characters(text: str) -> None:
     ],
 )
 def test_ordinary_and_formula_like_text_is_kept_as_written(text: str) -> None:
-    # formula-like text is stored unchanged; output neutralises it (issue 10, item 8)
+    # formula-like text is stored unchanged; output neutralises it
     assert not limits.has_control_character(text)
     assert limits.check_text(text, 200) == text
 

@@ -1,4 +1,4 @@
-"""What the lists show (issue 11, item 13): ``card`` defaults to the newest period, the
+"""What the lists show: ``card`` defaults to the newest period, the
 change of an unrated or newly rated player is blank or ``new`` (not ``0``), and one game is
 "1 rated game"."""
 
@@ -14,7 +14,7 @@ import pytest
 
 from ratings import rating_lists
 from ratings.service.reading import reports
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture
@@ -54,7 +54,7 @@ def test_a_new_player_shows_new_and_an_unrated_one_blank(club: Club) -> None:
     assert (players["New"]["change"], players["New"]["list_status"]) == (None, "first_rating")
     assert (players["Late"]["change"], players["Late"]["list_status"]) == (None, "unrated")
     assert (players["A"]["change"], players["A"]["list_status"]) == (0, "listed")
-    # the schema's names (the rating_lists view's), issue 29 item 4
+    # the schema's names (the rating_lists view's), the same words from schema to screen
     assert club.ok("list", "--format", "csv").splitlines()[0] == (
         "name,fide_id,federation,title,birth_year,rating,change,period_games,total_games,next_k,k10"
     )
@@ -72,7 +72,7 @@ def test_history_shows_new_for_a_first_rating(club: Club) -> None:
         "period   before  after   chg K used period games  list status",
         "2025-01           1922   new                   5  first_rating",
     ]
-    # the schema's names (the rating_lists view's), issue 29 item 4
+    # the schema's names (the rating_lists view's), the same words from schema to screen
     assert club.ok("history", "New", "--format", "csv").splitlines() == [
         "period,rating_before,rating,change,k_used,period_games,total_games,score,list_status",
         "2025-01,,1922,,,5,5,3.0,first_rating",

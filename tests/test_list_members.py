@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import ratings.clock
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 rate_state = importlib.import_module("ratings.service.rating.state")  # reads SKIP_QUIET_PLAYERS
 TODAY = dt.date(2025, 6, 10)

@@ -1,4 +1,4 @@
-"""``ratings log`` (issue 11, item 9): every correction on record, shown oldest first; game
+"""``ratings log``: every correction on record, shown oldest first; game
 void and event void write the log too.
 
 Seen: ``game void`` deleted with no record, and nothing showed what had been corrected.
@@ -11,14 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 import ratings.clock
-from ratings.cli import cli
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.errors import PlayerNotFoundError
 from ratings.service.corrections import log
-from tests.test_rating_scenarios import Club
+from tests.support import Club, invoke
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -45,12 +43,6 @@ def club(tmp_path: Path) -> Club:
     club.ok("event", "void", "Sep Cup", "--yes")
     club.ok("unrate", "--from", "2026-10", "--yes")
     return club
-
-
-def invoke(club: Club, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", club.db, *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
 
 
 def test_every_correction_is_logged_and_shown(club: Club) -> None:

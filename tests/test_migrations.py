@@ -30,6 +30,7 @@ from ratings.errors import DatabaseError
 from ratings.service.rating import marks as service_common
 from tests import rating_reference as ref
 from tests.conftest import PG_URL, new_database, table_rows
+from tests.support import ok
 
 __all__ = [
     "test_model_definitions_match_ddl",
@@ -363,7 +364,8 @@ def test_after_0002_a_rerate_matches_0001_and_the_reference(
     """Re-rating an upgraded database from its first period with the engine: under the table
     method it publishes the very lists revision 0001's code published; every list equals the
     slow reference's. (Under the curve, 0001 rounded each game's E to 4 places: on the elo
-    pool one rating of 2025-08 moves by one point, to the reference's value; issue 13 item 3.)"""
+    pool one rating of 2025-08 moves by one point, to the reference's value, E no longer rounded
+    game by game.)"""
     data = _fixture(name)
     url = _database(tmp_path, backend)
     migrate.upgrade(url, "0001")
@@ -743,11 +745,6 @@ def test_0006_makes_every_list_standard_and_back(tmp_path: Path, name: str, back
 # --- 0007: current_ratings through the period's index --------------------------------------
 
 
-def _cli(db: str, *args: str) -> None:
-    result = CliRunner().invoke(cli, ["--db", db, *args])
-    assert result.exit_code == 0, result.output
-
-
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_0007_current_ratings_gives_0006s_rows_and_back(tmp_path: Path, backend: str) -> None:
     """0007 rewrites ``current_ratings`` only: on three lists, with players known to a list
@@ -761,10 +758,10 @@ def test_0007_current_ratings_gives_0006s_rows_and_back(tmp_path: Path, backend:
     files = bench_generate().generate(
         80, 900, 4, 5, tmp_path / "data", dt.date(2025, 1, 1), mixed_lists=True
     )
-    _cli(db, "init")
-    _cli(db, "import", "players", str(files.players_csv))
-    _cli(db, "player", "add", "Entry, Only", "--rapid-rating", "1710", "--blitz-rating", "1650")
-    _cli(db, "player", "add", "Entry, Blitz", "--sex", "f", "--blitz-rating", "1580")
+    ok(db, "init")
+    ok(db, "import", "players", str(files.players_csv))
+    ok(db, "player", "add", "Entry, Only", "--rapid-rating", "1710", "--blitz-rating", "1650")
+    ok(db, "player", "add", "Entry, Blitz", "--sex", "f", "--blitz-rating", "1580")
     every = "SELECT * FROM current_ratings ORDER BY time_control, player_id"
 
     def both_views() -> list[tuple[object, ...]]:
@@ -779,11 +776,11 @@ def test_0007_current_ratings_gives_0006s_rows_and_back(tmp_path: Path, backend:
     register = both_views()  # no period rated: the register's entry values
     assert {r[-1] for r in register} == {"standard", "rapid", "blitz"}
     assert all(r[12] is None for r in register)  # no period
-    _cli(db, "import", "games", str(files.games_csv))
-    _cli(db, "rate")
-    _cli(db, "player", "add", "Late, Comer", "--rating", "1500")  # after the newest period
-    _cli(db, "player", "add", "Late, Twin", "--rating", "1510")
-    _cli(db, "player", "merge", "--yes", "--force", "Late, Comer", "Late, Twin")
+    ok(db, "import", "games", str(files.games_csv))
+    ok(db, "rate")
+    ok(db, "player", "add", "Late, Comer", "--rating", "1500")  # after the newest period
+    ok(db, "player", "add", "Late, Twin", "--rating", "1510")
+    ok(db, "player", "merge", "--yes", "--force", "Late, Comer", "Late, Twin")
     rated = both_views()
     lists = {r[-1] for r in rated}
     assert lists == {"standard", "rapid", "blitz"}
@@ -808,11 +805,11 @@ def test_0008_adds_aliases_keeps_merge_moves_and_back(tmp_path: Path, backend: s
     and the table, and 0007's CHECK refuses an alias move again."""
     url = _database(tmp_path, backend)
     db = str(tmp_path / "r.db") if backend == "sqlite" else url
-    _cli(db, "init")
+    ok(db, "init")
     for name in ("Novák, Jiří", "Novak J", "Smith, Ann"):
-        _cli(db, "player", "add", name)
-    _cli(db, "game", "add", "Novak J", "Smith, Ann", "1-0", "--date", "2026-01-10")
-    _cli(db, "player", "merge", "--yes", "Novák, Jiří", "Novak J")
+        ok(db, "player", "add", name)
+    ok(db, "game", "add", "Novak J", "Smith, Ann", "1-0", "--date", "2026-01-10")
+    ok(db, "player", "merge", "--yes", "Novák, Jiří", "Novak J")
     migrate.downgrade(url, "0007")
     assert "player_aliases" not in _tables_of(url)
     before = _snapshot(url)
@@ -994,23 +991,23 @@ def test_0012_keeps_every_list_and_the_record_and_back(tmp_path: Path, backend: 
     player) and nothing else."""
     url = _database(tmp_path, backend)
     db = str(tmp_path / "r.db") if backend == "sqlite" else url
-    _cli(db, "init", "--system", "club")
+    ok(db, "init", "--system", "club")
     for name in ("Ann", "Bob", "Bob Twin"):
-        _cli(db, "player", "add", name, "--rating", "1800", "--games", "40")
-    _cli(db, "game", "add", "Ann", "Bob", "1-0", "--date", "2025-01-05")
-    _cli(db, "rate")
-    _cli(db, "player", "add", "Cat", "--rating", "1700", "--games", "40")  # after January
+        ok(db, "player", "add", name, "--rating", "1800", "--games", "40")
+    ok(db, "game", "add", "Ann", "Bob", "1-0", "--date", "2025-01-05")
+    ok(db, "rate")
+    ok(db, "player", "add", "Cat", "--rating", "1700", "--games", "40")  # after January
     feb, register = tmp_path / "feb.csv", tmp_path / "register.csv"
     feb.write_text("date,white,black,result,event\n2025-02-03,Bob,Cat,1-0,Feb Cup\n")
     register.write_text("name,rating,games\nNewcomer,1500,10\n")
-    _cli(db, "import", "games", str(feb))
-    _cli(db, "import", "players", str(register))  # on the lists from February
-    _cli(db, "rate")
-    _cli(db, "game", "edit", "1", "--result", "0-1", "--yes")
-    _cli(db, "player", "merge", "--yes", "--force", "Bob", "Bob Twin")
-    _cli(db, "rate")
-    _cli(db, "import", "undo", "2", "--yes")  # Newcomer goes, his February row withdrawn
-    _cli(db, "rate")
+    ok(db, "import", "games", str(feb))
+    ok(db, "import", "players", str(register))  # on the lists from February
+    ok(db, "rate")
+    ok(db, "game", "edit", "1", "--result", "0-1", "--yes")
+    ok(db, "player", "merge", "--yes", "--force", "Bob", "Bob Twin")
+    ok(db, "rate")
+    ok(db, "import", "undo", "2", "--yes")  # Newcomer goes, his February row withdrawn
+    ok(db, "rate")
     players = "SELECT id, name, listed_from FROM players ORDER BY id"
     games = "SELECT id, import_id FROM games ORDER BY id"
     superseded = (
@@ -1061,12 +1058,12 @@ def test_0017_lists_published_before_are_sealed_by_the_next_rate(
     gone and the lists as they were, and the table's triggers are back."""
     url = _database(tmp_path, backend)
     db = str(tmp_path / "r.db") if backend == "sqlite" else url
-    _cli(db, "init", "--system", "club")
+    ok(db, "init", "--system", "club")
     for name in ("Ann", "Bob"):
-        _cli(db, "player", "add", name, "--rating", "1800", "--games", "40")
-    _cli(db, "game", "add", "Ann", "Bob", "1-0", "--date", "2025-01-05")
-    _cli(db, "game", "add", "Bob", "Ann", "1-0", "--date", "2025-02-05")
-    _cli(db, "rate")
+        ok(db, "player", "add", name, "--rating", "1800", "--games", "40")
+    ok(db, "game", "add", "Ann", "Bob", "1-0", "--date", "2025-01-05")
+    ok(db, "game", "add", "Bob", "Ann", "1-0", "--date", "2025-02-05")
+    ok(db, "rate")
     lists = _rows(url, "SELECT * FROM rating_history ORDER BY id")
     assert len(_rows(url, "SELECT * FROM list_seals")) == 2
     migrate.downgrade(url, "0012")
@@ -1075,12 +1072,12 @@ def test_0017_lists_published_before_are_sealed_by_the_next_rate(
     migrate.check(url)
     assert _rows(url, "SELECT * FROM list_seals") == []
     assert CliRunner().invoke(cli, ["--db", db, "verify"]).exit_code == 1
-    _cli(db, "rate")
+    ok(db, "rate")
     assert _rows(url, "SELECT period, version, reason FROM list_seals ORDER BY id") == [
         ("2025-01", 1, "published before lists were sealed"),
         ("2025-02", 1, "published before lists were sealed"),
     ]
-    _cli(db, "verify")
+    ok(db, "verify")
     engine = make_engine(url)
     try:
         with (

@@ -1,4 +1,4 @@
-"""A database URL whose driver is not installed (issue 28, item 13): one line naming what to
+"""A database URL whose driver is not installed: one line naming what to
 install, exit 1, no traceback.
 
 Seen: a ``postgresql+psycopg://`` URL without the psycopg driver ended in a 40-line

@@ -1,4 +1,4 @@
-"""Modules by concept (issue 29 item 5): no module in ``ratings/`` is over 600 lines unless
+"""Modules by concept: no module in ``ratings/`` is over 600 lines unless
 its docstring says why, on a line of its own that starts with ``Over 600 lines:``."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""ratings.names: one cleaning rule, one key, near misses (issue 11, item 2)."""
+"""ratings.names: one cleaning rule, one key, near misses."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``ratings norms EVENT``, ``ratings titles``, ``event edit --norm-exemption`` and the norms
-on an event's web page (issue 32): the hand-worked events of docs/TITLES.md stored through
+on an event's web page: the hand-worked events of docs/TITLES.md stored through
 the ordinary imports, the test ids naming the article each one is about."""
 
 from __future__ import annotations
@@ -13,10 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ratings import models
-from ratings.cli import cli
 from ratings.db import SessionFactory, database_url, make_engine
 from ratings.service.reading import publish as data
 from ratings.service.titles import norms as service_norms
@@ -24,6 +22,7 @@ from ratings.service.titles import reads as norm_reads
 from ratings.site.norms import event_rows
 from tests.conftest import init_database, table_rows
 from tests.publish_helpers import demo
+from tests.support import invoke, ok
 
 PLAYERS_HEADER = ["name", "birthdate", "fide_id", "rating", "games", "k10", "sex", "federation",
                   "title"]  # fmt: skip
@@ -31,17 +30,6 @@ HERO = "Hero, Harry"
 
 Opponent = tuple[int | None, str | None, str, str]
 """(rating or None for unrated, title, federation, the hero's result: 1, = or 0)."""
-
-
-def run(db: str, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", db, *args], catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
-def fails(db: str, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["--db", db, *args])
-    return result.exit_code, result.stderr
 
 
 def write(path: Path, header: Sequence[str], rows: Sequence[Sequence[object]]) -> Path:
@@ -120,11 +108,11 @@ class Event:
 
     def build(self, folder: Path) -> str:
         db = init_database(folder / "norms.db")
-        run(db, "import", "players", str(write(folder / "p.csv", PLAYERS_HEADER,
+        ok(db, "import", "players", str(write(folder / "p.csv", PLAYERS_HEADER,
                                                self.players_rows())))  # fmt: skip
         games = write(folder / "g.csv", ["date", "white", "black", "result", "event", "round"],
                       self.games_rows())  # fmt: skip
-        run(db, "import", "games", str(games))
+        ok(db, "import", "games", str(games))
         return db
 
 
@@ -143,7 +131,7 @@ ROUND_ROBIN: list[Opponent] = [
 
 
 def hero_checks(db: str, event: str) -> dict[str, dict[str, Any]]:
-    rows = json.loads(run(db, "norms", event, "--format", "json"))
+    rows = json.loads(ok(db, "norms", event, "--format", "json"))
     return {r["title"]: r for r in rows if r["player"] == HERO}
 
 
@@ -151,7 +139,7 @@ def test_a_round_robin_with_a_gm_norm_1_4(tmp_path: Path) -> None:
     """The whole table of the docs' round robin: the hero's GM and IM norms (Ra 2461, 7 of 9
     = 78%, dp 220, Rp 2681), everyone else's first requirement missed."""
     db = Event(ROUND_ROBIN, round_robin=True).build(tmp_path)
-    assert run(db, "norms", "Masters 2025") == (
+    assert ok(db, "norms", "Masters 2025") == (
         "Event 1: Masters 2025, 2025-03-01 .. 2025-03-09: round robin, 9 rounds\n"
         "Ratings: the register's entry ratings (no list published before the start); "
         "norm exemption: none\n"
@@ -319,7 +307,7 @@ def test_hand_worked_events(tmp_path: Path, case: Case, monkeypatch: pytest.Monk
     the register and the CLI; the website finds the same norms."""
     db = case.event.build(tmp_path)
     if case.exemption:
-        run(db, "event", "edit", "1", "--norm-exemption", case.exemption)
+        ok(db, "event", "edit", "1", "--norm-exemption", case.exemption)
     hero_norms = sum(1 for verdict in case.want.values() if verdict[0])
     assert assert_site_reads_alike(db, monkeypatch) >= hero_norms
     got = {
@@ -398,7 +386,7 @@ def test_verdicts_fide_would_give(
     ]  # fmt: skip
     assert reason in got["reasons"] if got["norm"] else got["reasons"][0] == reason
     if event.double:
-        assert "double round robin, 10 rounds" in run(db, "norms", "1").splitlines()[0]
+        assert "double round robin, 10 rounds" in ok(db, "norms", "1").splitlines()[0]
 
 
 def test_later_rounds_that_may_be_ignored_are_named_1_4_1e(tmp_path: Path) -> None:
@@ -407,7 +395,7 @@ def test_later_rounds_that_may_be_ignored_are_named_1_4_1e(tmp_path: Path) -> No
     which round may be ignored."""
     event = Event([*ROUND_ROBIN, (2500, "GM", "SWE", "0"), (2480, "IM", "POL", "0")])
     db = event.build(tmp_path)
-    out = run(db, "norms", "1").splitlines()
+    out = ok(db, "norms", "1").splitlines()
     hero = [line for line in out if line.startswith(HERO)]
     assert hero[0].split()[3:] == [
         "GM", "yes", "10", "7", "2465", "2465", "2614", "9", "4", "7", "1.4.1e:", "a", "norm",
@@ -431,22 +419,22 @@ def test_an_event_over_30_days_uses_each_game_s_list_1_1_4(
         ["Opp01, Olaf", "1980-01-01", 1001, 2500, 300, "false", "m", "GER", "GM"],
         ["Opp02, Olaf", "1980-01-01", 1002, 2500, 300, "false", "m", "FRA", "GM"],
     ]
-    run(db, "import", "players", str(write(folder / "p.csv", PLAYERS_HEADER, players)))
+    ok(db, "import", "players", str(write(folder / "p.csv", PLAYERS_HEADER, players)))
     games = [
         ["2025-01-05", "Opp01, Olaf", "Opp02, Olaf", "1-0", "January Cup", "1"],
         ["2025-01-20", HERO, "Opp01, Olaf", "1/2-1/2", "Long League", "1"],
         ["2025-02-10", "Opp01, Olaf", HERO, "1/2-1/2", "Long League", "2"],
     ]
     header = ["date", "white", "black", "result", "event", "round"]
-    run(db, "import", "games", str(write(folder / "g.csv", header, games)))
-    run(db, "rate", "--through", "2025-01")
+    ok(db, "import", "games", str(write(folder / "g.csv", header, games)))
+    ok(db, "rate", "--through", "2025-01")
     assert table_rows(db, "SELECT rating_after FROM rating_history WHERE player_id = 2") == [
         (2505,)
     ]
     short = hero_checks(db, "Long League")["GM"]
     assert (short["ra_before_floor"], short["games"]) == (2500, 2)
-    run(db, "event", "edit", "Long League", "--end", "2025-02-25", "--yes")
-    out = run(db, "norms", "Long League")
+    ok(db, "event", "edit", "Long League", "--end", "2025-02-25", "--yes")
+    out = ok(db, "norms", "Long League")
     assert out.splitlines()[1] == (
         "Ratings: each game's list (the event lasts more than 30 days, 1.1.4): the register's "
         "entry ratings, 2025-02-01; norm exemption: none"
@@ -461,14 +449,14 @@ def test_the_norm_exemption_is_set_logged_and_cleared_1_4_3(tmp_path: Path) -> N
     nothing; another word is a usage error."""
     db = Event(ROUND_ROBIN, round_robin=True).build(tmp_path)
     edit = ["event", "edit", "1", "--norm-exemption"]
-    assert run(db, *edit, "zonal", "--reason", "zone 1.1") == (
+    assert ok(db, *edit, "zonal", "--reason", "zone 1.1") == (
         "Changed norm_exemption of event 1 (Masters 2025)\n"
         "  event 1 (Masters 2025): norm_exemption (none) -> zonal\n"
     )
     assert table_rows(db, "SELECT norm_exemption FROM events") == [("zonal",)]
-    assert run(db, "norms", "1").splitlines()[1].endswith("norm exemption: zonal (1.4.3c)")
-    assert run(db, *edit, "ZONAL") == "Nothing changed for event 1 (Masters 2025)\n"
-    assert run(db, *edit, "none") == (
+    assert ok(db, "norms", "1").splitlines()[1].endswith("norm exemption: zonal (1.4.3c)")
+    assert ok(db, *edit, "ZONAL") == "Nothing changed for event 1 (Masters 2025)\n"
+    assert ok(db, *edit, "none") == (
         "Changed norm_exemption of event 1 (Masters 2025)\n"
         "  event 1 (Masters 2025): norm_exemption zonal -> (none)\n"
     )
@@ -478,7 +466,7 @@ def test_the_norm_exemption_is_set_logged_and_cleared_1_4_3(tmp_path: Path) -> N
         ("event_edit", 1, "norm_exemption", None, "zonal", "zone 1.1"),
         ("event_edit", 1, "norm_exemption", "zonal", None, None),
     ]
-    code, err = fails(db, *edit, "olympiad")
+    code, _, err = invoke(db, *edit, "olympiad")
     assert code == 2
     assert err.splitlines()[-1] == (
         "Error: Invalid value for '--norm-exemption': 'olympiad' is not one of "
@@ -490,14 +478,16 @@ def test_the_norm_exemption_is_set_logged_and_cleared_1_4_3(tmp_path: Path) -> N
 def test_norms_of_what_cannot_hold_one(tmp_path: Path) -> None:
     """A rapid event, an unknown event, an unknown player: one line each, exit 1."""
     db = Event(ROUND_ROBIN[:2]).build(tmp_path)
-    assert fails(db, "norms", "Nope") == (1, "Error: no event 'Nope'\n")
-    assert fails(db, "titles", "--player", "Hero, Hary") == (
+    assert invoke(db, "norms", "Nope") == (1, "", "Error: no event 'Nope'\n")
+    assert invoke(db, "titles", "--player", "Hero, Hary") == (
         1,
+        "",
         "Error: no player 'Hero, Hary'; did you mean Hero, Harry (id 1)?\n",
     )
-    run(db, "event", "edit", "1", "--time-control", "rapid", "--yes")
-    assert fails(db, "norms", "1") == (
+    ok(db, "event", "edit", "1", "--time-control", "rapid", "--yes")
+    assert invoke(db, "norms", "1") == (
         1,
+        "",
         "Error: event 1 (Masters 2025) is rated on the rapid list; title norms are made in "
         "standard events (FIDE Title Regulations 0.5)\n",
     )
@@ -518,16 +508,16 @@ def test_a_title_by_an_interim_rating_1_3(tmp_path: Path) -> None:
         ["Cole, Cid", "1980-01-01", 2003, 2295, 20, "false", "m", "ENG", None],
         ["Dale, Dan", "1980-01-01", 2004, 1500, 40, "false", "m", "ENG", None],
     ]
-    run(db, "import", "players", str(write(tmp_path / "p.csv", PLAYERS_HEADER, players)))
+    ok(db, "import", "players", str(write(tmp_path / "p.csv", PLAYERS_HEADER, players)))
     games = [
         ["2025-01-04", "Ash, Ann", "Birch, Bob", "1-0", "Club Cup", "1"],
         ["2025-01-05", "Birch, Bob", "Ash, Ann", "1-0", "Club Cup", "2"],
         ["2025-01-04", "Cole, Cid", "Dale, Dan", "1-0", "Club Cup", "1"],
     ]
     header = ["date", "white", "black", "result", "event", "round"]
-    run(db, "import", "games", str(write(tmp_path / "g.csv", header, games)))
-    run(db, "rate")
-    assert run(db, "titles") == (
+    ok(db, "import", "games", str(write(tmp_path / "g.csv", header, games)))
+    ok(db, "rate")
+    assert ok(db, "titles") == (
         "Titles by rating (1.3):\n"
         "player    title  needed  reached  rating  date        period        game  games\n"
         "--------  -----  ------  -------  ------  ----------  ------------  ----  -----\n"
@@ -538,7 +528,7 @@ def test_a_title_by_an_interim_rating_1_3(tmp_path: Path) -> None:
         "Title applications (1.5):\n"
         "none (no norm made in the stored events)\n"
     )
-    cole = json.loads(run(db, "titles", "--player", "Cole, Cid", "--format", "json"))
+    cole = json.loads(ok(db, "titles", "--player", "Cole, Cid", "--format", "json"))
     assert cole[0]["titles_by_rating"][0] == {
         "title": "FM", "threshold": 2300, "reached": False, "games_unknown": False,
         "when": None,
@@ -552,8 +542,8 @@ def test_an_application_with_its_rating_trail_1_5(tmp_path: Path) -> None:
     sum so far rounded once after each game) are 2404, 2403, 2408, 2408, 2414, 2415, 2422,
     2425, 2432: the highest, 2432, is short of 2500 (1.5.3); the trail is that period's."""
     db = Event(ROUND_ROBIN, round_robin=True).build(tmp_path)
-    run(db, "rate")
-    out = run(db, "titles", "--player", HERO)
+    ok(db, "rate")
+    out = ok(db, "titles", "--player", HERO)
     lines = out.splitlines()
     assert lines[0] == "Hero, Harry (id 1, title FM)"
     assert "Title applications (1.5):" in lines
@@ -562,7 +552,7 @@ def test_an_application_with_its_rating_trail_1_5(tmp_path: Path) -> None:
     assert lines[at + 4].split()[:9] == [
         "Hero,", "Harry", "IM", "1", "9", "2400", "yes", "no", "1.5.1:",
     ]  # fmt: skip
-    report = json.loads(run(db, "titles", "--player", HERO, "--format", "json"))[0]
+    report = json.loads(ok(db, "titles", "--player", HERO, "--format", "json"))[0]
     gm, im = report["applications"]
     assert [n["event"] for n in gm["norms"]] == ["Masters 2025"]
     assert im["rating"]["when"] == {
@@ -578,15 +568,15 @@ def test_an_application_with_its_rating_trail_1_5(tmp_path: Path) -> None:
         "1.5.1: norms cover 9 games, at least 27 needed",
         "1.5.3: the highest rating is 2432, 2500 needed",
     ]
-    assert run(db, "titles").count("Hero, Harry") == 2  # the two applications
+    assert ok(db, "titles").count("Hero, Harry") == 2  # the two applications
 
 
 def test_the_event_page_shows_the_norms_reached(tmp_path: Path) -> None:
     """The website's page of the round robin lists the hero's GM and IM norms and Opp08's
     IM norm, escaped; an event without a norm has no such section."""
     db = Event(ROUND_ROBIN, round_robin=True).build(tmp_path)
-    run(db, "rate")
-    run(db, "publish", str(tmp_path / "site"))
+    ok(db, "rate")
+    ok(db, "publish", str(tmp_path / "site"))
     page = (tmp_path / "site" / "events" / "1.html").read_text(encoding="utf-8")
     section = page[page.index("<h2>Title norms</h2>") :]
     rows = [line for line in section.splitlines() if line.startswith("<tr><th")]
@@ -602,8 +592,8 @@ def test_the_event_page_shows_the_norms_reached(tmp_path: Path) -> None:
 
 def test_an_event_page_without_norms_has_no_section(tmp_path: Path) -> None:
     db = Event(ROUND_ROBIN[:3]).build(tmp_path)
-    run(db, "rate")
-    run(db, "publish", str(tmp_path / "site"))
+    ok(db, "rate")
+    ok(db, "publish", str(tmp_path / "site"))
     page = (tmp_path / "site" / "events" / "1.html").read_text(encoding="utf-8")
     assert "Title norms" not in page
 
@@ -627,10 +617,10 @@ def test_the_readme_shows_what_the_demo_gives(
     assert_site_reads_alike(db, monkeypatch)  # no norm is reached in the demo
     norms_block, titles_block = _readme_blocks()
     shown = norms_block.removesuffix("...\n")
-    assert run(db, "norms", "Riverton League 2025 #14").startswith(shown)
-    assert run(db, "norms", "14").startswith(shown)
-    assert run(db, "titles") == titles_block
-    one = run(db, "titles", "--player", "Joriston, Rafael")
+    assert ok(db, "norms", "Riverton League 2025 #14").startswith(shown)
+    assert ok(db, "norms", "14").startswith(shown)
+    assert ok(db, "titles") == titles_block
+    one = ok(db, "titles", "--player", "Joriston, Rafael")
     assert one == "Joriston, Rafael (id 27)\n" + titles_block.replace(
         "Morovsen, Erik    CM       2200  yes        2267              entry rating          199\n",
         "",
@@ -643,15 +633,15 @@ def test_a_new_exemption_republishes_the_event_page(tmp_path: Path) -> None:
     page with the norms, as a publish into an empty folder writes it."""
     event = Event([(r, t, "ENG", s) for r, t, _, s in ROUND_ROBIN], round_robin=True)
     db = event.build(tmp_path)
-    run(db, "rate")
+    ok(db, "rate")
     site = tmp_path / "site"
-    run(db, "publish", str(site))
+    ok(db, "publish", str(site))
     page = site / "events" / "1.html"
     assert "Title norms" not in page.read_text(encoding="utf-8")
-    run(db, "event", "edit", "1", "--norm-exemption", "national-championship")
-    run(db, "publish", str(site))
+    ok(db, "event", "edit", "1", "--norm-exemption", "national-championship")
+    ok(db, "publish", str(site))
     again = page.read_text(encoding="utf-8")
     # the hero's GM and IM norms, Opp08's IM norm
     assert again.count("1.4.3a: exempt event: 1.4.3 and 1.4.4 not applied") == 3
-    run(db, "publish", str(tmp_path / "fresh"))
+    ok(db, "publish", str(tmp_path / "fresh"))
     assert (tmp_path / "fresh" / "events" / "1.html").read_text(encoding="utf-8") == again

@@ -1,5 +1,5 @@
 """A ``--db`` path is a path: ``#``, ``?``, ``%``, spaces, non-ASCII and long names work in every
-command that opens a file (issue 10, item 2)."""
+command that opens a file."""
 
 from __future__ import annotations
 
@@ -8,12 +8,13 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from ratings import migrate
 from ratings.cli import cli
 from ratings.db import database_url, sqlite_path, sqlite_uri
 from tests.safety_helpers import digest, integrity
+from tests.support import run
 
 PLAYERS_CSV = (
     "name,birthdate,rating,games\n"
@@ -49,13 +50,6 @@ NAMES = [
     "what?#%&=;/x?mode=rw#frag.db",
     f"{'long' * 50}/{'l' * 190}.db",  # about 460 bytes in all: SQLite takes up to 504
 ]
-
-
-def run(db: Path, *args: str) -> Result:
-    """The CLI with ``--db db``; a traceback fails the test."""
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
 
 
 def files(folder: Path) -> list[str]:

@@ -25,7 +25,6 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -36,8 +35,8 @@ from hypothesis.stateful import (
     run_state_machine_as_test,
 )
 
-from ratings.cli import cli
 from tests.conftest import BACKEND, PgDatabase, copy_database, init_database, table_rows
+from tests.support import run
 
 PLAYERS = (
     ("Ann", "--rating", "1800", "--games", "50", "--birthdate", "1985-03-01"),
@@ -100,11 +99,7 @@ def _standard_only(args: list[str]) -> list[str]:
 
 
 def _run(db: str, *args: str) -> tuple[int, str]:
-    result = CliRunner().invoke(cli, ["--db", db, *args])
-    if result.exception is not None and not isinstance(result.exception, SystemExit):
-        raise AssertionError(f"ratings {' '.join(args)}: traceback\n{result.output}") from (
-            result.exception
-        )
+    result = run(db, *args)  # a traceback fails the test
     # 0: done; 1: refused with "Error: ..."; 2 would be a usage error of this test
     assert result.exit_code in (0, 1), (args, result.output)
     if result.exit_code == 1:

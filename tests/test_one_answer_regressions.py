@@ -10,12 +10,7 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from tests.conftest import init_database
-
-
-def ok(db: str, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", db, *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
+from tests.support import ok
 
 
 def check(db: str) -> None:

@@ -12,11 +12,10 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 from ratings import rules
-from ratings.cli import App, cli
+from ratings.cli import App
 from ratings.models import Event, Game
 from ratings.results import Result
 from ratings.rules import Period
@@ -25,18 +24,7 @@ from ratings.service.rating.plan import first_game_period, latest_game_period
 from ratings.service.reading import browse
 from ratings.service.shared.config import get_config
 from tests.conftest import init_database
-
-
-def run(db: str, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", db, *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(db: str, *args: str) -> str:
-    code, out, err = run(db, *args)
-    assert code == 0, out + err
-    return out
+from tests.support import ok
 
 
 def _events(seed: int, months: int) -> list[tuple[dt.date, dt.date, dt.date | None, list[dt.date]]]:

@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ratings.cli import cli
 from tests.conftest import init_database, table_rows
+from tests.support import invoke
 
 
 class Register:
@@ -21,9 +20,7 @@ class Register:
         self.db = init_database(path)
 
     def run(self, *args: str) -> tuple[int, str, str]:
-        result = CliRunner().invoke(cli, ["--db", self.db, *args])
-        assert result.exception is None or isinstance(result.exception, SystemExit), result
-        return result.exit_code, result.stdout, result.stderr
+        return invoke(self.db, *args)
 
     def names(self) -> list[str]:
         return [str(n) for (n,) in table_rows(self.db, "SELECT name FROM players ORDER BY id")]

@@ -34,6 +34,7 @@ from ratings import migrate, privileges
 from ratings.cli import cli
 from ratings.db import PG_LOCK_KEY, database_url, make_engine
 from tests.safety_helpers import generate
+from tests.support import ok, run
 
 PG_URL = os.environ.get("RATINGS_TEST_PG_URL")
 DATA = Path(__file__).parent / "data"
@@ -185,14 +186,9 @@ def _script(players_csv: Path, games_csv: Path) -> list[list[str]]:
 
 
 def _run(db: str, script: list[list[str]]) -> list[tuple[list[str], int, str]]:
-    runner = CliRunner()
     transcript = []
     for args in script:
-        result = runner.invoke(cli, ["--db", db, *args])
-        assert result.exception is None or isinstance(result.exception, SystemExit), (
-            args,
-            result.output,
-        )
+        result = run(db, *args)  # a traceback fails the test
         transcript.append((args, result.exit_code, result.output))
     return transcript
 
@@ -229,12 +225,10 @@ def _refresh_after_init(url: str) -> None:
 
 
 def _init(url: str, *more: list[str]) -> None:
-    runner = CliRunner()
-    assert runner.invoke(cli, ["--db", url, "init"]).exit_code == 0
+    ok(url, "init")
     _refresh_after_init(url)
     for args in more:
-        result = runner.invoke(cli, ["--db", url, *args])
-        assert result.exit_code == 0, result.output
+        ok(url, *args)
 
 
 def _not_allowed(kind: str) -> str:
@@ -327,7 +321,7 @@ def test_two_rates_at_once(pg_url: str, tmp_path: Path) -> None:
 
 def test_a_held_lock_ends_in_a_clean_error(pg_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     runner = CliRunner()
-    assert runner.invoke(cli, ["--db", pg_url, "init"]).exit_code == 0
+    ok(pg_url, "init")
     holder = make_engine(pg_url)  # its transaction takes the advisory lock
     try:
         with holder.connect() as conn:
@@ -466,7 +460,7 @@ ATTACKS = [
     ("SELECT 1) AS q, LATERAL (SELECT pg_read_file('/etc/hostname')) AS z (f",
      'syntax error at or near ")"'),
     # wrote a large object inside the transaction, rolled back; the upgrade now revokes it
-    # from PUBLIC (issue 31, item 12)
+    # from PUBLIC
     ("SELECT lo_from_bytea(0, 'x') > 0 AS created", "permission denied for function lo_from_bytea"),
 ]  # fmt: skip
 
@@ -633,7 +627,7 @@ def _role(role: str) -> tuple[Any, ...] | None:
 
 def test_init_alone_prepares_ratings_sql(pg_url: str) -> None:
     runner = CliRunner()
-    assert runner.invoke(cli, ["--db", pg_url, "init"]).exit_code == 0
+    ok(pg_url, "init")
     result = runner.invoke(cli, ["--db", pg_url, "sql", "SELECT count(*) AS n FROM players"])
     assert (result.exit_code, result.stdout) == (0, "n\n-\n0\n")
 
@@ -757,7 +751,7 @@ def _drop_database(url: str) -> None:
 
 def not_revoked(reader: str, stderr: str) -> str:
     """``stderr`` after the warning of a database whose upgrade (not by a superuser) could
-    not revoke the functions that write from PUBLIC (issue 31, item 12)."""
+    not revoke the functions that write from PUBLIC."""
     warning, _, rest = stderr.partition("\n")
     assert warning.startswith(
         f"Warning: the role '{reader}' may still run lo_creat, lo_create, lo_from_bytea, "

@@ -13,7 +13,7 @@ import pytest
 from ratings.io.fide_txt import parse_fide_txt
 from tests.conftest import PG_URL, new_database, table_rows
 from tests.publish_helpers import OUR_FILE, Page, copy_demo, demo, ok, run, site_files
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +92,7 @@ def test_index_is_the_newest_list(demo_site: Path, demo_db: Path) -> None:
     assert found == [name for name, _ in rows]
     for label in ("2025-01", "2025-11"):
         assert f'href="lists/{label}.html"' in body
-    # the schema's words (issue 29, item 4): the period's games, the next period's K
+    # the schema's words: the period's games, the next period's K
     assert _headers(body, "list") == [
         "Rank", "Name", "Title", "Fed", "Born", "Rating", "Change", "Period games", "Next K",
         "Flags",

@@ -1,4 +1,4 @@
-"""`ratings publish --list` and `ratings plot --list` (issue 15): the website and the charts of
+"""`ratings publish --list` and `ratings plot --list`: the website and the charts of
 the rapid and blitz lists, the standard site left as it was by rapid games, and a folder that
 holds one list's site."""
 
@@ -210,7 +210,7 @@ def test_a_folder_holds_the_site_of_one_list(db: Path, tmp_path: Path) -> None:
     rapid = tmp_path / "rapid"
     publish(db, rapid, "--list", "rapid")
     result = run("publish", str(rapid), "--db", str(db), "--list", "standard")
-    assert result.exit_code == 1  # (without --list: the folder's own list, issue 28 item 11)
+    assert result.exit_code == 1  # (without --list: the folder's own list)
     assert "holds the website of the rapid list; publish the standard list" in result.stderr
     # the list is part of what every page depends on
     assert build._build_key("T", "S", "rapid") != build._build_key("T", "S", "standard")

@@ -1,4 +1,4 @@
-"""A site keeps its settings (issue 28, item 11): ``publish DIR`` without ``--title`` (or
+"""A site keeps its settings: ``publish DIR`` without ``--title`` (or
 ``--list``) publishes with the title (list) the folder's previous publish stored in
 ``DIR/.ratings-site.json``; an option given replaces the stored value.
 
@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.publish_helpers import copy_demo, ok, run
+from tests.support import invoke
 from tests.test_check import CLUB
-from tests.test_check import run as run_in
 
 REPORT = re.compile(r"Published .*; (\d+) file\(s\) written, (\d+) unchanged, (\d+) deleted")
 
@@ -25,7 +25,7 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A small club (tests/test_check.py): a standard and a rapid list; quick to publish."""
     db = tmp_path_factory.mktemp("club") / "club.db"
     for args in CLUB:
-        assert run_in(db, *args)[0] == 0
+        assert invoke(db, *args)[0] == 0
     return db
 
 

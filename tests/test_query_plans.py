@@ -1,4 +1,4 @@
-"""The reading commands and the README cookbook use indexes (issue 16, item 4): every query
+"""The reading commands and the README cookbook use indexes: every query
 that ``list``, ``history``, ``card`` and ``player show`` send, and each cookbook query that
 picks rows by name or period, is planned without reading a whole large table. Checked with
 ``EXPLAIN QUERY PLAN`` on SQLite and ``EXPLAIN (FORMAT JSON)`` on PostgreSQL, where
@@ -20,14 +20,13 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
-from ratings.cli import cli
 from ratings.db import database_url
 from ratings.service.rating.rate import first_event, first_events
 from tests.conftest import BOTH_BACKENDS, new_database
 from tests.safety_helpers import bench_generate
+from tests.support import ok
 from tests.test_audit import cookbook_examples
 
 LARGE = frozenset(
@@ -45,22 +44,16 @@ READS_ALL_INPUT = frozenset(
 """PostgreSQL plan nodes that read all their input before a LIMIT above them can stop it."""
 
 
-def _invoke(db: str, *args: str) -> str:
-    result = CliRunner().invoke(cli, ["--db", db, *args])
-    assert result.exit_code == 0, result.output
-    return result.stdout
-
-
 @pytest.fixture(scope="module", params=BOTH_BACKENDS)
 def database(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
     """A rated pool on all three lists: 150 players, 1,500 games, 5 months."""
     out = tmp_path_factory.mktemp("plans")
     files = bench_generate().generate(150, 1500, 5, 4, out, dt.date(2025, 1, 1), mixed_lists=True)
     db = str(out / "plans.db") if request.param == "sqlite" else new_database()
-    _invoke(db, "init")
-    _invoke(db, "import", "players", str(files.players_csv))
-    _invoke(db, "import", "games", str(files.games_csv))
-    _invoke(db, "rate")
+    ok(db, "init")
+    ok(db, "import", "players", str(files.players_csv))
+    ok(db, "import", "games", str(files.games_csv))
+    ok(db, "rate")
     return db
 
 
@@ -84,7 +77,7 @@ def _sent(db: str, *args: str) -> list[Statement]:
     sa.event.listen(sa.engine.Engine, "before_cursor_execute", grab)
     sqlite3.connect = traced  # type: ignore[assignment]
     try:
-        _invoke(db, *args)
+        ok(db, *args)
     finally:
         sqlite3.connect = connect
         sa.event.remove(sa.engine.Engine, "before_cursor_execute", grab)

@@ -62,7 +62,7 @@ def scenarios(draw: st.DrawFn) -> Scenario:
         )
     )
     fide_k = None if fide_k_list is None else draw(st.sampled_from((10, 20, 40)))
-    # FIDE's inactive flag (issue 28, item 7): a list around the period's, or none
+    # FIDE's inactive flag: a list around the period's, or none
     fide_inactive = draw(
         st.one_of(st.none(), st.integers(-3, 3).map(lambda n: _months(period.start, n)))
     )

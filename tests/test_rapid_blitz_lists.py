@@ -1,4 +1,4 @@
-"""Rapid and blitz lists in one database (issue 15): events rated on their own list, the R&B
+"""Rapid and blitz lists in one database: events rated on their own list, the R&B
 rules through ``ratings rate``, the standard rating seeding an unrated rapid player, and the
 standard list never changed by rapid or blitz games."""
 
@@ -17,7 +17,7 @@ from ratings import service
 from ratings.cli import App
 from ratings.results import Result
 from tests.pools import load_pool, random_pool
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 
 @pytest.fixture
@@ -244,7 +244,7 @@ STANDARD_BREAKDOWN = (
 
 @pytest.mark.parametrize("seed", [1, 7])
 def test_rapid_and_blitz_games_never_change_a_standard_list(tmp_path: Path, seed: int) -> None:
-    """The property of issue 15: a random 40-player pool of standard games over 8 months,
+    """The property the lists rest on: a random 40-player pool of standard games over 8 months,
     rated alone and rated with a random pool of rapid and blitz events among the same
     players added: every standard list row and breakdown line is the same."""
     players, games = random_pool(seed, players=40, months=8, first=dt.date(2024, 9, 1))

@@ -1,4 +1,4 @@
-"""Rapid and blitz in the pure rules (issue 15, items 2 and 3's PGN tag): the time-control
+"""Rapid and blitz in the pure rules (with PGN's ``TimeControl`` tag): the time-control
 classes of the FIDE Rapid and Blitz Rating Regulations (art. 1.1), their rule editions (art.
 7.3.1: the 400-point rule for everyone, the 600-point exclusion from 1 December 2024) and the
 standard rating that seeds an unrated player (art. 7.2.1), through ``rules.rate_period``."""

@@ -1,6 +1,6 @@
-"""``rate`` and the periods it rates (issue 11): a period that has not ended is rated only
-when ``--through`` names it (item 6); ``rate --dry-run`` and ``preview`` show what ``rate``
-would change, old -> new, and write nothing (item 10).
+"""``rate`` and the periods it rates: a period that has not ended is rated only
+when ``--through`` names it; ``rate --dry-run`` and ``preview`` show what ``rate``
+would change, old -> new, and write nothing.
 
 Seen: today 2026-11-30, a game dated 2027-12-01 (a year typo) made ``rate`` publish 21
 periods up to 2027-12.
@@ -16,10 +16,9 @@ from sqlalchemy.orm import Session
 
 import ratings.clock
 from ratings import service
-from ratings.cli import cli
 from ratings.results import Result
 from ratings.rules import Period
-from tests.test_rating_scenarios import Club
+from tests.support import Club, run
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -49,7 +48,7 @@ def test_rate_does_not_rate_a_period_that_has_not_ended(club: Club) -> None:
     club.game("Ann", "Bob", "1-0", "2026-10-05")
     club.game("Bob", "Ann", "1-0", "2026-11-20")  # November has not ended on the 30th
     club.game("Ann", "Bob", "1/2-1/2", "2027-12-01", "--allow-future")
-    result = club.runner.invoke(cli, ["--db", club.db, "rate"])
+    result = run(club, "rate")
     assert (result.exit_code, result.stdout) == (0, "Rated period 2026-10 (1 rated game)\n")
     assert result.stderr == (
         "Not rated: periods 2026-11 .. 2027-12 have not ended (today is 2026-11-30); "
@@ -66,7 +65,7 @@ def test_rate_does_not_rate_a_period_that_has_not_ended(club: Club) -> None:
 
 def test_rate_with_nothing_ended_says_why(club: Club) -> None:
     club.game("Ann", "Bob", "1-0", "2026-11-20")
-    result = club.runner.invoke(cli, ["--db", club.db, "rate"])
+    result = run(club, "rate")
     assert (result.exit_code, result.stdout, result.stderr) == (
         0,
         "Nothing to rate\n",

@@ -1,5 +1,5 @@
-"""``ratings list`` reads a SQLite file without SQLAlchemy (ratings.rating_lists, issue 29
-item 2): the same list as the service's ``rating_list``, field by field, on every list,
+"""``ratings list`` reads a SQLite file without SQLAlchemy (ratings.rating_lists): the same list
+as the service's ``rating_list``, field by field, on every list,
 period and option; and None (the full path answers) wherever that path has more to do or to
 say. The start-up time is measured by bench/startup.py, never here."""
 
@@ -21,13 +21,8 @@ from ratings.models import LIST_COLUMNS, PLAYER_COLUMNS, Player, RatingHistory
 from ratings.rating_lists import LISTS, RatingList, read_published
 from ratings.service.reading import reports
 from tests.conftest import init_database
+from tests.support import ok
 from tests.test_startup import _probe
-
-
-def _ok(*args: str) -> str:
-    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
-    assert result.exit_code == 0, result.output
-    return result.stdout
 
 
 @pytest.fixture(scope="module")
@@ -36,15 +31,15 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     2025-12, rated; then one more standard game in the rated 2025-06, not re-rated (a
     correction waits: the list says so)."""
     db = tmp_path_factory.mktemp("read") / "club.db"
-    _ok("demo", "--db", str(db))
+    ok(None, "demo", "--db", str(db))
     names = [str(p["name"]) for p in _json_players(db)[:4]]
     for date, tc in (("2025-11-05", "rapid"), ("2025-11-06", "rapid"), ("2025-12-03", "blitz")):
-        _ok("--db", str(db), "game", "add", names[0], names[1], "1-0", "--date", date,
+        ok(None, "--db", str(db), "game", "add", names[0], names[1], "1-0", "--date", date,
             "--time-control", tc)  # fmt: skip
-        _ok("--db", str(db), "game", "add", names[2], names[3], "1/2-1/2", "--date", date,
+        ok(None, "--db", str(db), "game", "add", names[2], names[3], "1/2-1/2", "--date", date,
             "--time-control", tc)  # fmt: skip
-    _ok("--db", str(db), "rate")
-    _ok("--db", str(db), "game", "add", names[1], names[2], "0-1", "--date", "2025-06-20")
+    ok(None, "--db", str(db), "rate")
+    ok(None, "--db", str(db), "game", "add", names[1], names[2], "0-1", "--date", "2025-06-20")
     # the demo's twelve months make no one inactive (FIDE's i): a few stored rows say so, for
     # the reads to map the flag (a read test: nothing here is rated again)
     with sqlite3.connect(db) as conn:
@@ -60,7 +55,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _json_players(db: Path) -> list[dict[str, object]]:
     import json
 
-    data = json.loads(_ok("--db", str(db), "list", "--format", "json"))
+    data = json.loads(ok(None, "--db", str(db), "list", "--format", "json"))
     return list(data["players"])
 
 
@@ -174,7 +169,7 @@ def test_where_the_full_path_must_answer_the_read_gives_none(
     assert none(str(copy))  # an old schema: 'run ratings db upgrade'
     register = Path(init_database(tmp_path / "register.db"))
     if register.exists():  # SQLite (the PostgreSQL pass gives a URL: None anyway)
-        _ok("--db", str(register), "player", "add", "Ann", "--rating", "1800")
+        ok(None, "--db", str(register), "player", "add", "Ann", "--rating", "1800")
         assert none(str(register))  # no list yet: the register, with the K rules
 
 

@@ -1,6 +1,6 @@
-"""Corrections of an event's rating period (``event edit --period``, issue 12, item 3) and
-of events longer than 90 days (item 9): the rated periods they touch are re-rated from the
-earliest, through the commands of issue 11 (``event edit``, ``game edit``, ``game add
+"""Corrections of an event's rating period (``event edit --period``) and
+of events longer than 90 days: the rated periods they touch are re-rated from the
+earliest, through the correcting commands (``event edit``, ``game edit``, ``game add
 --yes``)."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import Club
 from tests.test_late_rated_events import games_csv
-from tests.test_rating_scenarios import Club
 
 
 @pytest.fixture

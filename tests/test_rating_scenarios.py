@@ -7,68 +7,14 @@ import datetime as dt
 import io
 import json
 from pathlib import Path
-from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ratings import service
-from ratings.cli import App, cli
+from ratings.cli import App
 from tests import rating_reference as ref
-from tests.conftest import BACKEND, init_database, table_rows
 from tests.pools import load_pool, random_pool
-
-
-class Club:
-    """A database driven through the CLI, as an administrator would."""
-
-    def __init__(self, path: Path, *init_args: str) -> None:
-        # a SQLite file at `path`, or with RATINGS_TEST_BACKEND=postgres a fresh database,
-        # as `ratings init` leaves it (a copy of one made once a session: init_database)
-        self.db = init_database(path, *init_args)
-        self.runner = CliRunner()
-
-    def rows(self, sql: str) -> list[tuple[object, ...]]:
-        """Rows of a query, read outside the CLI (dates as ISO text, booleans as 0/1)."""
-        return table_rows(self.db, sql)
-
-    def state(self) -> object:
-        """Everything stored: the file's bytes on SQLite, every table's rows elsewhere."""
-        if BACKEND == "sqlite":
-            return Path(self.db).read_bytes()
-        tables = [t for (t,) in self.rows(
-            "SELECT table_name FROM information_schema.tables "
-            "WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY table_name"
-        )]  # fmt: skip
-        return {t: sorted(map(repr, self.rows(f"SELECT * FROM {t}"))) for t in tables}
-
-    def run(self, *args: str) -> tuple[int, str]:
-        result = self.runner.invoke(cli, ["--db", self.db, *args])
-        assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-        return result.exit_code, result.output
-
-    def ok(self, *args: str) -> str:
-        code, out = self.run(*args)
-        assert code == 0, out
-        return out
-
-    def player(self, name: str, *args: str) -> None:
-        self.ok("player", "add", name, *args)
-
-    def game(self, white: str, black: str, result: str, date: str, *args: str) -> None:
-        self.ok("game", "add", white, black, result, "--date", date, *args)
-
-    def ratings(self, period: str | None = None) -> dict[str, int | None]:
-        args = ["list", "--all", "--format", "json"]
-        if period:
-            args += ["--period", period]
-        data = json.loads(self.ok(*args))
-        return {p["name"]: p["rating"] for p in data["players"]}
-
-    def entry(self, name: str, period: str) -> dict[str, Any]:
-        data = json.loads(self.ok("history", name, "--format", "json"))
-        (row,) = [h for h in data["history"] if h["period"] == period]
-        return dict(row)
+from tests.support import Club
 
 
 @pytest.fixture
@@ -390,7 +336,7 @@ def test_rate_through_the_far_future_is_refused(club: Club) -> None:
 
 @pytest.mark.parametrize("seed", [0, 2, 3])
 def test_elo_curve_is_rounded_once_per_period(tmp_path: Path, seed: int) -> None:
-    """Issue 13, item 3: a random 70-player, 20-month pool under the elo system, against the
+    """A random 70-player, 20-month pool under the elo system, against the
     reference that sums each player's exact curve expectations and rounds once per period.
     With every E rounded to 4 places first, these pools differed from it in 4, 37 and 10
     list entries (seeds 0, 2, 3; one point each, then carried on)."""

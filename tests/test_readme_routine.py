@@ -1,4 +1,4 @@
-"""The README's monthly routine, run as printed on a fresh database (issue 28, "Done when").
+"""The README's monthly routine, run as printed on a fresh database.
 
 The commands are read from the README's code block, so that a change to the routine that
 needs a step it does not print fails here. The files the routine names (the register, FIDE's

@@ -1,5 +1,5 @@
-"""Issue 12: unknown game counts (item 1), the closing date and late-rated events (item 3),
-the inactive flag (item 7) and events longer than 90 days (item 9), through the CLI."""
+"""Unknown game counts, the closing date and late-rated events, the inactive flag and events
+longer than 90 days, through the CLI."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from ratings import rules
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 WARNING = (
     "Warning: {n} rated player{s} without a known count of prior rated games: K 20 unless "
@@ -25,11 +25,11 @@ def club(tmp_path: Path) -> Club:
     return Club(tmp_path / "club.db")
 
 
-# --- item 1: unknown prior game counts -------------------------------------------------------
+# --- unknown prior game counts ---------------------------------------------------------------
 
 
 def test_an_established_player_with_an_unknown_count_is_not_rated_as_new(club: Club) -> None:
-    """Issue 12 item 1: an adult born 1970, rated 1900, registered without a game count, got
+    """An adult born 1970, rated 1900, registered without a game count, got
     K 40. An unknown count is stored as NULL and a rated player then gets K 20."""
     club.player("Adult", "--birthdate", "1970", "--rating", "1900")
     club.player("Rival", "--birthdate", "1970", "--rating", "1900", "--games", "200")
@@ -119,14 +119,14 @@ def test_standing_k_rule() -> None:
     assert rules.standing_k(1900, 100, 1970, False, False, nov, 40, dt.date(2025, 10, 1)) == 20
 
 
-# --- item 3: the closing date (art. 7.1.3) ---------------------------------------------------
+# --- the closing date (art. 7.1.3) -----------------------------------------------------------
 
 
 @pytest.mark.parametrize(
     ("closing", "end", "period"),
     [
         (3, "2025-10-29", "2025-10"),
-        (3, "2025-10-30", "2025-11"),  # the issue's example: the December list
+        (3, "2025-10-30", "2025-11"),  # the example reported: the December list
         (3, "2025-02-26", "2025-02"),
         (3, "2025-02-27", "2025-03"),
         (0, "2025-10-31", "2025-10"),
@@ -138,7 +138,7 @@ def test_rating_period_for_the_closing_date(closing: int, end: str, period: str)
 
 
 def test_fide_database_applies_the_closing_date(club: Club) -> None:
-    """Issue 12 item 3: under fide an event ending on 30 October went to November's list; a
+    """Under fide an event ending on 30 October went to November's list; a
     list closes 3 days before its date (art. 7.1.3), so it goes to December's."""
     assert club.rows("SELECT closing_days FROM settings") == [(3,)]
     club.player("A", "--rating", "2000", "--games", "100")
@@ -159,11 +159,11 @@ def test_a_club_rates_by_end_date(tmp_path: Path) -> None:
     assert club.rows("SELECT label FROM rating_periods") == [("2025-10",)]
 
 
-# --- item 7: the inactive flag --------------------------------------------------------------
+# --- the inactive flag -----------------------------------------------------------------------
 
 
 def test_inactive_after_twelve_months_without_a_rated_game(tmp_path: Path) -> None:
-    """Issue 12 item 7: FIDE marks a player inactive after 12 months with no rated game; the
+    """FIDE marks a player inactive after 12 months with no rated game; the
     next rated game reactivates. Shown in list --format fide-txt, list and current_ratings."""
     club = Club(tmp_path / "c.db", "--closing-days", "0")
     club.player("Idle", "--rating", "2000", "--games", "100", "--sex", "f")
@@ -200,11 +200,11 @@ def test_inactive_after_twelve_months_without_a_rated_game(tmp_path: Path) -> No
     ) == [("w",)]
 
 
-# --- item 9: events longer than 90 days -----------------------------------------------------
+# --- events longer than 90 days --------------------------------------------------------------
 
 
 def test_a_league_is_rated_in_the_periods_its_games_were_played(tmp_path: Path) -> None:
-    """Issue 12 item 9: a league played from September to March had all its games rated in
+    """A league played from September to March had all its games rated in
     March against the September list. An event longer than 90 days is rated game by game, in
     the period each was played, against the list in force then."""
     club = Club(tmp_path / "c.db", "--closing-days", "0")

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
+from tests.support import Club
 from tests.test_import_fide_list import foa_list
-from tests.test_rating_scenarios import Club
 
 
 def fide(fide_id: int, name: str, rating: int, games: int, k: int) -> tuple[object, ...]:

@@ -1,4 +1,4 @@
-"""One person once, one game once (issue 11, items 1-5 and 11): what was reported, through
+"""One person once, one game once: what was reported, through
 the CLI first, then the service functions directly."""
 
 from __future__ import annotations
@@ -9,7 +9,8 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
-from tests.test_import_trf import TRF, db, rows, run, template
+from tests.support import invoke
+from tests.test_import_trf import TRF, db, rows, template
 
 __all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
 
@@ -24,10 +25,10 @@ def state(db: Path) -> object:
 
 def register(db: Path, *players: tuple[str, ...]) -> None:
     for args in players:
-        assert run(db, "player", "add", *args)[0] == 0, args
+        assert invoke(db, "player", "add", *args)[0] == 0, args
 
 
-# --- item 2: names ---------------------------------------------------------------------------
+# --- names -------------------------------------------------------------------------------------
 
 
 def test_a_name_found_whatever_its_case_and_form(db: Path) -> None:
@@ -35,9 +36,9 @@ def test_a_name_found_whatever_its_case_and_form(db: Path) -> None:
     "öberg, åsa" ...` said "no player" (SQLite's lower() folds ASCII only)."""
     register(db, (OBERG,), ("Elard, Carl",))
     for spelling in ("\u00f6berg, \u00e5sa", OBERG_NFD, "\u00d6BERG,   \u00c5SA"):
-        code, out, _ = run(db, "player", "show", spelling)
+        code, out, _ = invoke(db, "player", "show", spelling)
         assert (code, out.splitlines()[:2]) == (0, ["id:            1", f"name:          {OBERG}"])
-    assert run(
+    assert invoke(
         db, "game", "add", "\u00f6berg, \u00e5sa", "ELARD, CARL", "1-0", "--date", "2025-01-05"
     ) == (0, "Added game 1\n", "")
     assert rows(db, "SELECT white_id, black_id FROM games") == [(1, 2)]
@@ -57,8 +58,8 @@ def test_player_add_and_edit_refuse_unusable_names(db: Path, name: str, problem:
     register(db, ("Elard, Carl",))
     before = state(db)
     message = f"Error: not a usable name: {problem}: {name!r}\n"
-    assert run(db, "player", "add", name) == (1, "", message)
-    assert run(db, "player", "edit", "1", "--name", name) == (1, "", message)
+    assert invoke(db, "player", "add", name) == (1, "", message)
+    assert invoke(db, "player", "edit", "1", "--name", name) == (1, "", message)
     assert state(db) == before
 
 
@@ -76,23 +77,25 @@ def test_player_add_and_edit_refuse_a_second_spelling_of_a_name(db: Path, varian
         "1990); a second player of that name needs a FIDE id or birthdate that tells them "
         "apart, and --allow-same-name\n"
     )
-    assert run(db, "player", "add", variant) == (1, "", refused)
-    assert run(db, "player", "add", variant, "--allow-same-name") == (1, "", refused)
-    assert run(db, "player", "edit", "2", "--name", variant) == (1, "", refused)
+    assert invoke(db, "player", "add", variant) == (1, "", refused)
+    assert invoke(db, "player", "add", variant, "--allow-same-name") == (1, "", refused)
+    assert invoke(db, "player", "edit", "2", "--name", variant) == (1, "", refused)
     assert state(db) == before
-    assert run(db, "player", "show", variant)[0] == 0  # still one player
+    assert invoke(db, "player", "show", variant)[0] == 0  # still one player
 
 
 def test_a_namesake_is_told_apart_and_confirmed(db: Path) -> None:
     register(db, ("Wang, Hao", "--fide-id", "8603405"))
-    unconfirmed = run(db, "player", "add", "WANG, Hao", "--fide-id", "8604436")
+    unconfirmed = invoke(db, "player", "add", "WANG, Hao", "--fide-id", "8604436")
     assert unconfirmed == (
         1,
         "",
         "Error: 'WANG, Hao' is already registered: 1 (Wang, Hao, FIDE 8603405); if this is "
         "another person, confirm with --allow-same-name\n",
     )
-    assert run(db, "player", "add", "WANG, Hao", "--fide-id", "8604436", "--allow-same-name") == (
+    assert invoke(
+        db, "player", "add", "WANG, Hao", "--fide-id", "8604436", "--allow-same-name"
+    ) == (
         0,
         "Added WANG, Hao (id 2)\n",
         "",
@@ -101,34 +104,36 @@ def test_a_namesake_is_told_apart_and_confirmed(db: Path) -> None:
         (1, "Wang, Hao", "wang, hao"),
         (2, "WANG, Hao", "wang, hao"),
     ]
-    assert run(db, "player", "show", "wang, hao") == (
+    assert invoke(db, "player", "show", "wang, hao") == (
         1,
         "",
         "Error: 'wang, hao' matches 2 players: 1 (Wang, Hao, FIDE 8603405), 2 (WANG, Hao, "
         "FIDE 8604436); use the id\n",
     )
-    assert run(db, "player", "show", "fide:8604436")[1].splitlines()[0] == "id:            2"
+    assert invoke(db, "player", "show", "fide:8604436")[1].splitlines()[0] == "id:            2"
 
 
 def test_a_failed_lookup_suggests_the_closest_names(db: Path) -> None:
     register(db, ("Elard, Carl",), ("Isstein, Felix",), (OBERG,))
-    assert run(db, "player", "show", "Elrad, Carl") == (
+    assert invoke(db, "player", "show", "Elrad, Carl") == (
         1,
         "",
         "Error: no player 'Elrad, Carl'; did you mean Elard, Carl (id 1)?\n",
     )
-    assert run(db, "game", "add", "Oberg, Asta", "Carl Elard", "1-0", "--date", "2025-01-05") == (
+    assert invoke(
+        db, "game", "add", "Oberg, Asta", "Carl Elard", "1-0", "--date", "2025-01-05"
+    ) == (
         1,
         "",
         f"Error: no player 'Oberg, Asta'; did you mean {OBERG} (id 3)?\n",
     )
     # the name folded (no accents, another order) is the one registered player: found
-    assert run(db, "game", "add", "Oberg, Asa", "Carl Elard", "1-0", "--date", "2025-01-05") == (
+    assert invoke(db, "game", "add", "Oberg, Asa", "Carl Elard", "1-0", "--date", "2025-01-05") == (
         0,
         "Added game 1\n",
         "",
     )
-    assert run(db, "player", "show", "Zzyzx, Q") == (1, "", "Error: no player 'Zzyzx, Q'\n")
+    assert invoke(db, "player", "show", "Zzyzx, Q") == (1, "", "Error: no player 'Zzyzx, Q'\n")
 
 
 def test_player_list_search_finds_partial_names(db: Path) -> None:
@@ -138,15 +143,15 @@ def test_player_list_search_finds_partial_names(db: Path) -> None:
     def line(pid: int, name: str) -> str:
         return f"{pid:>5}  {name:<30} {'':>10} {'':>10} {'':>5} {'':>3}\n"
 
-    assert run(db, "player", "list", "--search", "BERG") == (
+    assert invoke(db, "player", "list", "--search", "BERG") == (
         0,
         header + line(3, "Berger, Tom") + line(2, OBERG),
         "",
     )
-    assert run(db, "player", "list", "--search", "\u00f6berg")[1].count("\n") == 2
-    assert run(db, "player", "list", "--search", "%")[1].count("\n") == 2  # only "100% Fun"
-    assert run(db, "player", "list", "--search", "zz") == (0, "no players match 'zz'\n", "")
-    assert run(db, "player", "list", "--search", "zz", "--format", "csv") == (
+    assert invoke(db, "player", "list", "--search", "\u00f6berg")[1].count("\n") == 2
+    assert invoke(db, "player", "list", "--search", "%")[1].count("\n") == 2  # only "100% Fun"
+    assert invoke(db, "player", "list", "--search", "zz") == (0, "no players match 'zz'\n", "")
+    assert invoke(db, "player", "list", "--search", "zz", "--format", "csv") == (
         0,
         "id,name,birthdate,sex,federation,title,fide_id,rating,games,k10,rapid_rating,"
         "rapid_games,blitz_rating,blitz_games\n",
@@ -155,23 +160,23 @@ def test_player_list_search_finds_partial_names(db: Path) -> None:
 
 
 def test_player_list_search_and_order_fold_accents(db: Path) -> None:
-    """Issue 27, item 4: most keyboards have no ř, ñ or Ö: the search folds, and the list
+    """Most keyboards have no ř, ñ or Ö: the search folds, and the list
     sorts by the folded name (Ö among the O's, not after Z)."""
     register(db, ("Zeller, Ann",), ("Novák, Jiří",), (OBERG,), ("Müller, Jan",), ("Oakes, Tom",))
-    found = run(db, "player", "list", "--search", "novak")[1].splitlines()
+    found = invoke(db, "player", "list", "--search", "novak")[1].splitlines()
     assert [line[7:37].strip() for line in found[1:]] == ["Novák, Jiří"]
     for text in ("jiri novak", "NOVAK, J", "mueller", "muller", "Jiří"):
-        assert run(db, "player", "list", "--search", text)[1].count("\n") == 2, text
-    names = [line[7:37].strip() for line in run(db, "player", "list")[1].splitlines()[1:]]
+        assert invoke(db, "player", "list", "--search", text)[1].count("\n") == 2, text
+    names = [line[7:37].strip() for line in invoke(db, "player", "list")[1].splitlines()[1:]]
     assert names == ["Müller, Jan", "Novák, Jiří", "Oakes, Tom", OBERG, "Zeller, Ann"]
     # a failed lookup suggests the matcher's candidates; the name folded finds the player
     for text in ("mueller", "muller"):
-        assert run(db, "player", "show", text) == (
+        assert invoke(db, "player", "show", text) == (
             1,
             "",
             f"Error: no player {text!r}; did you mean Müller, Jan (id 4)?\n",
         )
-    assert run(db, "player", "show", "Jan Mueller")[1].splitlines()[1] == (
+    assert invoke(db, "player", "show", "Jan Mueller")[1].splitlines()[1] == (
         "name:          Müller, Jan"
     )
 
@@ -193,7 +198,7 @@ def test_import_players_refuses_second_spellings_and_invisible_characters(
         encoding="utf-8",
     )
     before = state(db)
-    assert run(db, "import", "players", str(path)) == (
+    assert invoke(db, "import", "players", str(path)) == (
         1,
         "",
         f"Error: {path}:4: name: holds an invisible formatting character (U+200B): "
@@ -202,7 +207,7 @@ def test_import_players_refuses_second_spellings_and_invisible_characters(
         "Error: 2 problems found; nothing was imported\n",
     )
     path.write_text('name\n"Elard,  Carl"\n"Mu\u0308ller, Hans"\n"New, Player"\n', "utf-8")
-    assert run(db, "import", "players", str(path)) == (
+    assert invoke(db, "import", "players", str(path)) == (
         1,
         "",
         f"Error: {path}:2: name: already registered as player 1 (Elard, Carl): 'Elard, Carl'; "
@@ -217,7 +222,7 @@ def test_import_players_refuses_second_spellings_and_invisible_characters(
 def test_every_path_stores_the_clean_name_and_its_key(tmp_path: Path, db: Path) -> None:
     players = tmp_path / "players.csv"
     players.write_text('name\n"Elard,\u00a0\u00a0Carl "\n', encoding="utf-8")
-    assert run(db, "import", "players", str(players))[0] == 0
+    assert invoke(db, "import", "players", str(players))[0] == 0
     register(db, (OBERG_NFD,))
     pgn = tmp_path / "g.pgn"
     pgn.write_text(
@@ -225,7 +230,7 @@ def test_every_path_stores_the_clean_name_and_its_key(tmp_path: Path, db: Path) 
         '[Result "1-0"]\n\n1-0\n\n',
         encoding="utf-8",
     )
-    assert run(db, "import", "pgn", str(pgn))[0] == 0
+    assert invoke(db, "import", "pgn", str(pgn))[0] == 0
     assert rows(db, "SELECT id, name, name_key FROM players ORDER BY id") == [
         (1, "Elard, Carl", "elard, carl"),
         (2, OBERG, "\u00f6berg, \u00e5sa"),
@@ -243,14 +248,14 @@ def test_games_csv_matches_by_key_and_suggests(tmp_path: Path, db: Path) -> None
         '2025-01-06,"Elrad, Carl","\u00d6berg, \u00c5sa",0-1\n',
         encoding="utf-8",
     )
-    assert run(db, "import", "games", str(path)) == (
+    assert invoke(db, "import", "games", str(path)) == (
         1,
         "",
         f"Error: {path}:3: white: 'Elrad, Carl' is close to 2 Elard, Carl [typo]\n"
         "Error: 1 player needs a decision: --match 'NAME=ID' (or --match-file FILE) if it is a "
         "registered player; each decision is kept as an alias; nothing was imported\n",
     )
-    assert run(db, "import", "games", str(path), "--match", "Elrad, Carl=2") == (
+    assert invoke(db, "import", "games", str(path), "--match", "Elrad, Carl=2") == (
         0,
         f"Imported 2 games (2 to rate, 0 forfeits) in 2 events from {path}\n"
         "Players found 1 by your decisions\n"
@@ -262,11 +267,11 @@ def test_games_csv_matches_by_key_and_suggests(tmp_path: Path, db: Path) -> None
     assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id") == [(1, 2), (2, 1)]
     # the next file: the alias finds him
     path.write_text(path.read_text("utf-8").replace("2025-01-0", "2025-02-0"), "utf-8")
-    assert run(db, "import", "games", str(path))[1].splitlines()[1] == "Players found 1 by alias"
+    assert invoke(db, "import", "games", str(path))[1].splitlines()[1] == "Players found 1 by alias"
     assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id")[2:] == [(1, 2), (2, 1)]
 
 
-# --- item 3: digits --------------------------------------------------------------------------
+# --- digits ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(
@@ -317,7 +322,7 @@ def test_a_fide_id_in_other_digits_never_finds_a_player(tmp_path: Path, db: Path
         encoding="utf-8",
     )
     before = state(db)
-    code, _, err = run(db, "import", "games", str(path))
+    code, _, err = invoke(db, "import", "games", str(path))
     assert (code, err) == (
         1,
         f"Error: {path}:2: white: unknown player: '\u0661\u0662'\n"
@@ -327,7 +332,7 @@ def test_a_fide_id_in_other_digits_never_finds_a_player(tmp_path: Path, db: Path
     assert state(db) == before
 
 
-# --- item 4: PGN identity ----------------------------------------------------------------------
+# --- PGN identity ------------------------------------------------------------------------------
 
 
 def _pgn(path: Path, *games: tuple[str, str, str]) -> Path:
@@ -357,7 +362,7 @@ def test_a_name_that_contradicts_the_fide_id_is_an_error(tmp_path: Path, db: Pat
         ("Nobody, Known", "4100018", "Joriston, Rafael"),
     )
     before = state(db)
-    assert run(db, "import", "pgn", str(path)) == (
+    assert invoke(db, "import", "pgn", str(path)) == (
         1,
         "",
         f"Error: {path}:1: WhiteFideId: 'Elard, Carl' does not match FIDE id 4100026, which "
@@ -379,11 +384,11 @@ def test_a_short_form_of_the_registered_name_goes_with_its_fide_id(
         ("Oberg,A", "4100018", "Joriston, Rafael"),
         ("Asa Oberg", "4100018", "Joriston, Rafael"),
     )
-    assert run(db, "import", "pgn", str(path))[0] == 0
+    assert invoke(db, "import", "pgn", str(path))[0] == 0
     assert rows(db, "SELECT white_id FROM games") == [(1,), (1,)]
 
 
-# --- item 1: duplicates by content -------------------------------------------------------------
+# --- duplicates by content ---------------------------------------------------------------------
 
 GAMES = (
     "date,white,black,result,event,round\n"
@@ -404,11 +409,11 @@ def test_a_games_file_saved_again_is_refused(tmp_path: Path, db: Path, resaved: 
     register(db, ("Elard, Carl",), ("Isstein, Felix",), ("Joriston, Rafael",))
     first = tmp_path / "jan.csv"
     first.write_bytes(GAMES.encode())
-    assert run(db, "import", "games", str(first))[0] == 0
+    assert invoke(db, "import", "games", str(first))[0] == 0
     again = tmp_path / "jan-again.csv"
     again.write_bytes(resaved.encode())
     before = state(db)
-    code, out, err = run(db, "import", "games", str(again))
+    code, out, err = invoke(db, "import", "games", str(again))
     assert (code, out) == (1, "")
     assert err == (
         f"Error: {again}: 3 of 3 games are already stored (same date, players, result, event "
@@ -417,14 +422,14 @@ def test_a_games_file_saved_again_is_refused(tmp_path: Path, db: Path, resaved: 
         "imported; --allow-duplicates imports them anyway\n"
     )
     assert state(db) == before
-    assert run(db, "import", "games", str(again), "--allow-duplicates")[0] == 0
+    assert invoke(db, "import", "games", str(again), "--allow-duplicates")[0] == 0
     assert rows(db, "SELECT count(*) FROM games") == [(6,)]
 
 
 def test_a_games_file_with_some_stored_games_names_them(tmp_path: Path, db: Path) -> None:
     register(db, ("Elard, Carl",), ("Isstein, Felix",), ("Joriston, Rafael",))
     assert (
-        run(
+        invoke(
             db,
             "game",
             "add",
@@ -442,7 +447,7 @@ def test_a_games_file_with_some_stored_games_names_them(tmp_path: Path, db: Path
     )
     path = tmp_path / "jan.csv"
     path.write_text(GAMES, encoding="utf-8")
-    code, _, err = run(db, "import", "games", str(path))
+    code, _, err = invoke(db, "import", "games", str(path))
     assert (code, err) == (
         1,
         f"Error: {path}: 1 of 3 games are already stored (same date, players, result, event "
@@ -451,19 +456,19 @@ def test_a_games_file_with_some_stored_games_names_them(tmp_path: Path, db: Path
     )
     # another result, round or date is another game
     path.write_text(GAMES.replace(",1-0,Jan Cup,1", ",0-1,Jan Cup,1"), encoding="utf-8")
-    assert run(db, "import", "games", str(path))[0] == 0
+    assert invoke(db, "import", "games", str(path))[0] == 0
 
 
 def test_a_tournament_file_saved_again_is_refused(tmp_path: Path, db: Path) -> None:
     """Seen: held_swiss_9.trf re-saved with CRLF created a second event of the same name and
     dates (68 duplicate games)."""
     original = TRF / "held_swiss_9.trf"
-    assert run(db, "import", "trf", str(original))[0] == 0
+    assert invoke(db, "import", "trf", str(original))[0] == 0
     again = tmp_path / "held_swiss_9.trf"
     again.write_bytes(original.read_bytes().replace(b"\r\n", b"\n").replace(b"\n", b"\r\n"))
     assert again.read_bytes() != original.read_bytes()
     before = state(db)
-    code, out, err = run(db, "import", "trf", str(again))
+    code, out, err = invoke(db, "import", "trf", str(again))
     ((name, start, end, games),) = rows(
         db, "SELECT e.name, e.start_date, e.end_date, (SELECT count(*) FROM games) FROM events e"
     )
@@ -478,27 +483,27 @@ def test_a_tournament_file_saved_again_is_refused(tmp_path: Path, db: Path) -> N
         "imports the file anyway\n",
     )
     assert state(db) == before
-    assert run(db, "import", "trf", str(again), "--allow-duplicates")[0] == 0
+    assert invoke(db, "import", "trf", str(again), "--allow-duplicates")[0] == 0
     assert rows(db, "SELECT count(*) FROM events") == [(2,)]
 
 
 def test_a_pgn_file_saved_again_is_refused(tmp_path: Path, db: Path) -> None:
     register(db, ("Elard, Carl",), ("Isstein, Felix",))
     first = _pgn(tmp_path / "a.pgn", ("Elard, Carl", "", "Isstein, Felix"))
-    assert run(db, "import", "pgn", str(first))[0] == 0
+    assert invoke(db, "import", "pgn", str(first))[0] == 0
     again = tmp_path / "b.pgn"
     again.write_bytes(first.read_bytes().replace(b"\n", b"\r\n"))
-    code, _, err = run(db, "import", "pgn", str(again))
+    code, _, err = invoke(db, "import", "pgn", str(again))
     assert code == 1
     assert err.startswith(
         f"Error: {again}: its event is already stored (same name, dates and "
         "players): event 1 'Club' (2025-01-05 .. 2025-01-05, 2 players, 1 "
         f"games) imported from {first} (import 1, "
     )
-    assert run(db, "import", "pgn", str(again), "--allow-duplicates")[0] == 0
+    assert invoke(db, "import", "pgn", str(again), "--allow-duplicates")[0] == 0
 
 
-# --- item 5: merge and unmerge -----------------------------------------------------------------
+# --- merge and unmerge -------------------------------------------------------------------------
 
 SNAPSHOT = {
     "players": "SELECT * FROM players ORDER BY id",
@@ -532,9 +537,11 @@ def _twins(tmp_path: Path, db: Path) -> None:
     )
     for n in range(25):
         white, black = ("Ann Twin", "Bob") if n % 2 else ("Cid", "Ann Twin")
-        assert run(db, "game", "add", white, black, "1-0", "--date", f"2025-01-{n + 1:02}")[0] == 0
-    assert run(db, "game", "add", "Ann", "Bob", "1/2-1/2", "--date", "2025-01-30")[0] == 0
-    assert run(db, "rate")[0] == 0
+        assert (
+            invoke(db, "game", "add", white, black, "1-0", "--date", f"2025-01-{n + 1:02}")[0] == 0
+        )
+    assert invoke(db, "game", "add", "Ann", "Bob", "1/2-1/2", "--date", "2025-01-30")[0] == 0
+    assert invoke(db, "rate")[0] == 0
 
 
 def test_merge_asks_and_refuses_two_people(tmp_path: Path, db: Path) -> None:
@@ -542,14 +549,14 @@ def test_merge_asks_and_refuses_two_people(tmp_path: Path, db: Path) -> None:
     set the duplicate's FIDE id to NULL and recorded nothing."""
     _twins(tmp_path, db)
     before = state(db)
-    assert run(db, "player", "merge", "Ann", "Ann Twin") == (
+    assert invoke(db, "player", "merge", "Ann", "Ann Twin") == (
         1,
         "",
         "Error: 2 (Ann Twin, FIDE 4100026, born 1991-05-06) and 1 (Ann, FIDE 4100018, born "
         "1990) have different FIDE ids (4100018 and 4100026) and different birth years (1990 "
         "and 1991): they look like two people; --force merges them anyway\n",
     )
-    assert run(db, "player", "merge", "Ann", "Ann Twin", "--force") == (
+    assert invoke(db, "player", "merge", "Ann", "Ann Twin", "--force") == (
         1,
         "",
         "Merge 2 (Ann Twin, FIDE 4100026, born 1991-05-06) into 1 (Ann, FIDE 4100018, born "
@@ -566,7 +573,7 @@ def test_merge_and_unmerge_restore_both_players_exactly(tmp_path: Path, db: Path
     _twins(tmp_path, db)
     before = _snapshot(db)
     lists = rows(db, "SELECT * FROM rating_lists ORDER BY period, player_id")
-    assert run(
+    assert invoke(
         db,
         "player",
         "merge",
@@ -587,7 +594,7 @@ def test_merge_and_unmerge_restore_both_players_exactly(tmp_path: Path, db: Path
     )
     # both FIDE ids find the player kept; the duplicate keeps its own
     for ref in ("fide:4100018", "fide:4100026"):
-        assert run(db, "player", "show", ref)[1].splitlines()[1] == "name:          Ann"
+        assert invoke(db, "player", "show", ref)[1].splitlines()[1] == "name:          Ann"
     assert rows(db, "SELECT fide_id, merged_into_id FROM players WHERE id = 2") == [(4100026, 1)]
     assert rows(db, "SELECT count(*) FROM games WHERE 2 IN (white_id, black_id)") == [(0,)]
     assert rows(
@@ -602,9 +609,9 @@ def test_merge_and_unmerge_restore_both_players_exactly(tmp_path: Path, db: Path
     assert rows(db, "SELECT count(*), min(from_player_id), min(to_player_id) FROM merge_moves") == [
         (25, 2, 1)
     ]
-    assert run(db, "rate")[0] == 0
+    assert invoke(db, "rate")[0] == 0
 
-    assert run(db, "player", "unmerge", "2", "--yes") == (
+    assert invoke(db, "player", "unmerge", "2", "--yes") == (
         0,
         "Unmerged Ann Twin (id 2) from Ann (id 1): 25 games and 0 byes moved back\n"
         "  player 1 (Ann): federation NED -> (none)\n"
@@ -613,7 +620,7 @@ def test_merge_and_unmerge_restore_both_players_exactly(tmp_path: Path, db: Path
         "This touches rated period 2025-01: 'ratings rate' re-rates from there\n",
     )
     assert _snapshot(db) == before
-    code, out, _ = run(db, "rate")
+    code, out, _ = invoke(db, "rate")
     assert code == 0
     assert out.startswith("Re-rated")
     assert rows(db, "SELECT * FROM rating_lists ORDER BY period, player_id") == lists
@@ -625,27 +632,27 @@ def test_merge_and_unmerge_restore_both_players_exactly(tmp_path: Path, db: Path
 
 def test_a_merge_moves_the_fide_id_and_unmerge_gives_it_back(tmp_path: Path, db: Path) -> None:
     register(db, ("Ann",), ("Ann B", "--fide-id", "4100018", "--games", "40", "--k10"), ("Bob",))
-    assert run(db, "game", "add", "Ann B", "Bob", "1-0", "--date", "2025-01-05")[0] == 0
+    assert invoke(db, "game", "add", "Ann B", "Bob", "1-0", "--date", "2025-01-05")[0] == 0
     before = _snapshot(db)
-    assert run(db, "player", "merge", "Ann", "Ann B", "--yes")[0] == 0
+    assert invoke(db, "player", "merge", "Ann", "Ann B", "--yes")[0] == 0
     assert rows(
         db,
         "SELECT id, fide_id, entry_games, k10, merged_into_id FROM players "
         "WHERE id < 3 ORDER BY id",
     ) == [(1, 4100018, 40, 1, None), (2, None, 40, 1, 1)]
-    assert run(db, "player", "show", "fide:4100018")[1].splitlines()[1] == "name:          Ann"
-    assert run(db, "player", "unmerge", "Ann B", "--yes")[0] == 0
+    assert invoke(db, "player", "show", "fide:4100018")[1].splitlines()[1] == "name:          Ann"
+    assert invoke(db, "player", "unmerge", "Ann B", "--yes")[0] == 0
     assert _snapshot(db) == before
 
 
 def test_unmerge_keeps_later_corrections_and_says_so(tmp_path: Path, db: Path) -> None:
     register(db, ("Ann",), ("Ann B", "--federation", "NED"), ("Bob",))
     for day in ("05", "06"):
-        assert run(db, "game", "add", "Ann B", "Bob", "1-0", "--date", f"2025-01-{day}")[0] == 0
-    assert run(db, "player", "merge", "Ann", "Ann B", "--yes")[0] == 0
-    assert run(db, "game", "void", "1")[0] == 0
-    assert run(db, "player", "edit", "Ann", "--federation", "GER")[0] == 0
-    assert run(db, "player", "unmerge", "Ann B", "--yes") == (
+        assert invoke(db, "game", "add", "Ann B", "Bob", "1-0", "--date", f"2025-01-{day}")[0] == 0
+    assert invoke(db, "player", "merge", "Ann", "Ann B", "--yes")[0] == 0
+    assert invoke(db, "game", "void", "1")[0] == 0
+    assert invoke(db, "player", "edit", "Ann", "--federation", "GER")[0] == 0
+    assert invoke(db, "player", "unmerge", "Ann B", "--yes") == (
         0,
         "Unmerged Ann B (id 2) from Ann (id 1): 1 game and 0 byes moved back\n"
         "  player 2 (Ann B): merged_into_id 1 -> (none)\n",
@@ -662,19 +669,19 @@ def test_unmerge_keeps_later_corrections_and_says_so(tmp_path: Path, db: Path) -
 
 def test_unmerge_refusals(db: Path) -> None:
     register(db, ("Ann",), ("Bob",))
-    assert run(db, "player", "unmerge", "Ann", "--yes") == (
+    assert invoke(db, "player", "unmerge", "Ann", "--yes") == (
         1,
         "",
         "Error: 1 (Ann) is not merged into another player; nothing to unmerge\n",
     )
-    assert run(db, "player", "unmerge", "Zed", "--yes") == (
+    assert invoke(db, "player", "unmerge", "Zed", "--yes") == (
         1,
         "",
         "Error: no merged player 'Zed'\n",
     )
 
 
-# --- item 11: import players --update ----------------------------------------------------------
+# --- import players --update -------------------------------------------------------------------
 
 
 def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
@@ -688,9 +695,9 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
         '"Joriston, Rafael",4100026,,,,\n',
         encoding="utf-8",
     )
-    assert run(db, "import", "players", str(first))[0] == 0
-    assert run(db, "game", "add", "1", "2", "1-0", "--date", "2025-01-05")[0] == 0
-    assert run(db, "rate")[0] == 0
+    assert invoke(db, "import", "players", str(first))[0] == 0
+    assert invoke(db, "game", "add", "1", "2", "1-0", "--date", "2025-01-05")[0] == 0
+    assert invoke(db, "rate")[0] == 0
     update = tmp_path / "april.csv"
     update.write_text(
         "name,fide_id,birthdate,rating,federation,games\n"
@@ -702,7 +709,7 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
     )
     before = state(db)
     hint = "; 'import players --update' refreshes registered players\n"
-    assert run(db, "import", "players", str(update)) == (
+    assert invoke(db, "import", "players", str(update)) == (
         1,
         "",
         f"Error: {update}:2: fide_id: already belongs to player 1 (Elard, Carl, FIDE 4100018, "
@@ -714,7 +721,7 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
         "Error: 3 problems found; nothing was imported\n",
     )
     assert state(db) == before
-    assert run(db, "import", "players", str(update), "--update") == (
+    assert invoke(db, "import", "players", str(update), "--update") == (
         0,
         "Player 1 (Elard, Karl): name Elard, Carl -> Elard, Karl\n"
         "Player 1 (Elard, Karl): federation NED -> GER\n"
@@ -750,7 +757,7 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
     assert rows(db, "SELECT status FROM rating_periods") == [("needs_rerate",)]
     # the same update again changes nothing
     update.write_bytes(update.read_bytes() + b"\n")
-    assert run(db, "import", "players", str(update), "--update") == (
+    assert invoke(db, "import", "players", str(update), "--update") == (
         0,
         f"Imported 0 new players, updated 0 (4 unchanged) from {update}\n",
         "",
@@ -767,7 +774,7 @@ def test_an_update_row_that_matches_two_namesakes_needs_a_decision(
     )
     path = tmp_path / "p.csv"
     path.write_text('name,rating\n"Wang, Hao",1900\n', encoding="utf-8")
-    assert run(db, "import", "players", str(path), "--update") == (
+    assert invoke(db, "import", "players", str(path), "--update") == (
         1,
         "",
         f"Error: {path}:2: name: 'Wang, Hao' is close to 1 Wang, Hao (born 1990) [same name], "
@@ -776,7 +783,7 @@ def test_an_update_row_that_matches_two_namesakes_needs_a_decision(
         "registered player; each decision is kept as an alias; nothing was imported\n",
     )
     path.write_text('name,birthdate,rating\n"Wang, Hao",1995,1900\n', encoding="utf-8")
-    assert run(db, "import", "players", str(path), "--update")[1] == (
+    assert invoke(db, "import", "players", str(path), "--update")[1] == (
         "Player 2 (Wang, Hao): entry_rating (none) -> 1900\n"
         f"Imported 0 new players, updated 1 (0 unchanged) from {path}\n"
     )

@@ -1,4 +1,4 @@
-"""The register's service functions directly (issue 11, items 1, 2, 4, 5, 11): names and
+"""The register's service functions directly: names and
 their key, namesakes, lookups and suggestions, merge and unmerge, register updates, stored
 duplicates."""
 
@@ -165,7 +165,7 @@ def test_a_merged_away_fide_id_finds_the_player_kept(session: Session) -> None:
 
 
 def test_the_index_of_a_file_reads_only_the_players_it_names(session: Session) -> None:
-    """An import reads the players its file names, not the whole register (issue 16); every
+    """An import reads the players its file names, not the whole register; every
     reference resolves as with the whole register, merges followed to the player kept."""
     keep = add(session, "\u00d6berg, \u00c5sa")
     middle = add(session, "Berg, Bo", fide_id=4100034)

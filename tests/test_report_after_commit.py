@@ -1,4 +1,4 @@
-"""A command reports success only after its unit of work is committed (issue 10, item 6).
+"""A command reports success only after its unit of work is committed.
 
 Seen before: ``ratings rate | head -3`` printed the re-rate's first lines, then exited 1 with
 nothing on stderr and rolled the re-rate back (the closed pipe raised inside the
@@ -23,13 +23,12 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
 
 import ratings.db
 from ratings import service
-from ratings.cli import cli
 from tests.conftest import init_database
 from tests.safety_helpers import command, count, dump, generate, invoke
+from tests.support import run
 
 PIPE_SIZE = 4096
 """The smallest pipe Linux gives (one page): output longer than this cannot all be written
@@ -44,13 +43,6 @@ PGN = (
     '[Result "0-1"]\n\n0-1\n'
 )
 TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
-
-
-def run(db: Path, *args: str) -> Result:
-    """The CLI in this process, stdout and stderr apart; a traceback fails the test."""
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
 
 
 @pytest.fixture

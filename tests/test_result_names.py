@@ -1,4 +1,4 @@
-"""One name, one meaning (issue 29, item 4): the Python result types name what the schema
+"""One name, one meaning: the Python result types name what the schema
 names with the schema's names (``k_used`` and ``next_k``, ``dr`` and ``change``,
 ``period_games`` and ``total_games``, ``list_status``), and no two classes share a name."""
 

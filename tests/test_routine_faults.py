@@ -12,25 +12,21 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from ratings import clock, files
 from ratings.cli import cli
 from ratings.errors import InputFileError
 from ratings.service.imports.rounds import round_key
 from tests.conftest import init_database, table_rows
+from tests.support import Club, ok, run
 from tests.test_import_pgn import game
 from tests.test_import_trf import player_line, trf_file
-from tests.test_rating_scenarios import Club
 
 ALLOWED = (
     "allowed: name, birthdate, fide_id, rating, games, k10, sex, federation, title, "
     "rapid_rating, rapid_games, blitz_rating, blitz_games, id"
 )
-
-
-def run(db: Path | str, *args: str) -> Result:
-    return CliRunner().invoke(cli, ["--db", str(db), *args])
 
 
 # --- a header of 70,000 unknown columns ---------------------------------------------------
@@ -283,8 +279,7 @@ def test_init_writes_the_same_schema_every_time(tmp_path: Path) -> None:
 
     def schema(n: int) -> list[tuple[object, ...]]:
         db = tmp_path / f"{n}.db"
-        result = CliRunner().invoke(cli, ["--db", str(db), "init"])
-        assert result.exit_code == 0, result.output
+        ok(db, "init")
         return table_rows(str(db), "SELECT type, name, tbl_name, sql FROM sqlite_master")
 
     first = schema(0)

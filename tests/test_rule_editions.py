@@ -1,4 +1,4 @@
-"""Issue 28, item 10: the rules that changed on 1 March 2024 (the rating floor, the first-rating
+"""The rules that changed on 1 March 2024 (the rating floor, the first-rating
 rule and its 2200 maximum), FIDE's one-time adjustment of the 1 March 2024 list, and the K of
 the rapid and blitz lists before the 1 October 2022 list, as dated editions (data, looked up
 by the first day of the rating period) through the period engine."""
@@ -21,7 +21,7 @@ from ratings.rules import (
     rate_period,
     system_config,
 )
-from tests.test_rating_scenarios import Club
+from tests.support import Club
 
 FIDE = system_config("fide")
 JAN24, FEB24, MAR24 = (Period(dt.date(2024, m, 1)) for m in (1, 2, 3))

@@ -690,7 +690,7 @@ def test_period_rejects_unaligned_start() -> None:
 @pytest.mark.parametrize(
     ("text", "want"),
     [("1", "1"), ("0.5", "0.5"), ("1/2", "0.5"), ("=", "0.5"), ("½", "0.5"), ("0", "0"),
-     ("1-0", "1"), ("0-1", "0"), ("1/2-1/2", "0.5"), ("½-½", "0.5")],  # issue 28, item 15
+     ("1-0", "1"), ("0-1", "0"), ("1/2-1/2", "0.5"), ("½-½", "0.5")],  # one set of result words
 )  # fmt: skip
 def test_parse_score(text: str, want: str) -> None:
     assert parse_score(text) == D(want)

@@ -10,25 +10,12 @@ from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
-from click.testing import CliRunner
 
 from ratings import sealing
-from ratings.cli import cli
 from ratings.db import make_engine
 from tests.conftest import BOTH_BACKENDS, new_database, table_rows
 from tests.publish_helpers import demo
-
-
-def run(db: Path | str, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(db: Path | str, *args: str) -> str:
-    code, out, err = run(db, *args)
-    assert code == 0, out + err
-    return out
+from tests.support import invoke, ok
 
 
 def edit(db: Path, *statements: str) -> None:
@@ -147,7 +134,7 @@ def test_the_chain_across_a_correction(demo_db: Path) -> None:
     assert new[0][5] == before[3][4]  # May's version 2 follows April's only version
     for older, newer in itertools.pairwise(new):
         assert newer[5] == older[4]
-    code, out, _ = run(demo_db, "verify")
+    code, out, _ = invoke(demo_db, "verify")
     assert code == 0, out
     assert "12 lists, 20 seals" in out
 
@@ -210,7 +197,7 @@ def test_lists_published_before_seals_are_sealed_by_the_next_rate(demo_db: Path)
     the trigger and the seals): verify says so; the next rate, with nothing to rate, seals
     them, saying why."""
     edit(demo_db, "DROP TRIGGER list_seals_no_delete", "DELETE FROM list_seals")
-    code, out, err = run(demo_db, "verify")
+    code, out, err = invoke(demo_db, "verify")
     assert code == 1
     assert out.splitlines()[0] == (
         "standard list 2025-01: published, but the chain has no seal: 'ratings rate' seals it"
@@ -222,7 +209,7 @@ def test_lists_published_before_seals_are_sealed_by_the_next_rate(demo_db: Path)
     assert ok(demo_db, "rate") == "Nothing to rate\n"
     reasons = table_rows(demo_db, "SELECT DISTINCT version, reason FROM list_seals")
     assert reasons == [(1, "published before lists were sealed")]
-    assert run(demo_db, "verify")[0] == 0
+    assert invoke(demo_db, "verify")[0] == 0
 
 
 # --- a database edited behind the product's back ---------------------------------------------
@@ -234,7 +221,7 @@ def test_verify_finds_a_list_row_edited_by_hand(demo_db: Path) -> None:
         "UPDATE rating_history SET rating_after = rating_after + 1 WHERE player_id = 18 AND "
         "period_id = (SELECT id FROM rating_periods WHERE label = '2025-06')",
     )
-    code, out, err = run(demo_db, "verify")
+    code, out, err = invoke(demo_db, "verify")
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(
@@ -249,7 +236,7 @@ def test_verify_finds_a_list_row_edited_by_hand(demo_db: Path) -> None:
 
 def test_verify_finds_a_game_edited_by_hand(demo_db: Path) -> None:
     edit(demo_db, "UPDATE games SET result = '0-1' WHERE id = 301")
-    code, out, _ = run(demo_db, "verify")
+    code, out, _ = invoke(demo_db, "verify")
     assert code == 1
     assert out.splitlines() == [
         "standard list 2025-06 (games): its games are not those it was sealed with (version "
@@ -266,7 +253,7 @@ def test_verify_finds_a_game_edited_by_hand(demo_db: Path) -> None:
 def test_verify_finds_the_register_and_the_settings_edited_by_hand(demo_db: Path) -> None:
     edit(demo_db, "UPDATE players SET birth_year = 2012 WHERE id = 18",
          "UPDATE settings SET expected_method = 'curve'")  # fmt: skip
-    code, out, _ = run(demo_db, "verify")
+    code, out, _ = invoke(demo_db, "verify")
     assert code == 1
     lines = out.splitlines()
     assert len(lines) == 24  # each of the 12 lists: its register and its settings
@@ -286,7 +273,7 @@ def test_a_setting_changed_through_ratings_that_changes_no_list_is_a_note(
     out = ok(demo_db, "settings", "closing-days", "1", "--yes")
     assert "marks" not in out
     assert "touches" not in out
-    code, out, _ = run(demo_db, "verify")
+    code, out, _ = invoke(demo_db, "verify")
     assert code == 0, out
     lines = out.splitlines()
     assert lines[0] == (
@@ -359,9 +346,9 @@ def test_an_import_undo_seals_the_lists_it_changes(tmp_path: Path) -> None:
         "import undo withdrew its players' rows: its rows and its inputs changed; after "
         f"correction batch {batch[0]} (import_undo)"
     )
-    assert run(db, "verify")[0] == 0
+    assert invoke(db, "verify")[0] == 0
     ok(db, "rate")
-    assert run(db, "verify")[0] == 0
+    assert invoke(db, "verify")[0] == 0
 
 
 @pytest.mark.parametrize("backend", BOTH_BACKENDS)

@@ -1,4 +1,4 @@
-"""Issue 28, item 9: ``ratings settings [KEY VALUE]``: the rating system's settings listed and
+"""``ratings settings [KEY VALUE]``: the rating system's settings listed and
 changed by a logged command (asks, ``--yes``, ``--dry-run``, old -> new in the corrections
 log), which marks for a re-rate the first rated period the change affects and says which."""
 
@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ratings.cli import cli
-from tests.test_rating_scenarios import Club
+from tests.support import Club, run
 
 FIDE_SETTINGS = """\
 setting        value  what
@@ -26,8 +25,7 @@ expected       table  expected scores: table (table 8.1.2) or curve
 
 def answering(club: Club, answer: str, *args: str) -> tuple[int, str]:
     """A command run with ``answer`` typed at its question."""
-    result = club.runner.invoke(cli, ["--db", club.db, *args], input=answer)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    result = run(club, *args, input=answer)
     return result.exit_code, result.output
 
 
@@ -53,7 +51,7 @@ def test_settings_are_listed(tmp_path: Path) -> None:
 
 
 def test_closing_days_of_an_upgraded_database(tmp_path: Path) -> None:
-    """Issue 28: a database upgraded from before the closing date keeps 0 closing days. Set
+    """A database upgraded from before the closing date keeps 0 closing days. Set
     to 3, the event that ended on 30 October goes to the November period: October is the
     first period the change affects (September's events end early in the month), it is
     marked and said, the change is logged, and the re-rate moves the event."""

@@ -1,4 +1,4 @@
-"""The calculators page (issue 30, item 1): the rules' tables it carries, and in Chromium its
+"""The calculators page: the rules' tables it carries, and in Chromium its
 answers against ``ratings calc ... --format json``.
 
 The fast tests check that ``assets/calc-rules.js`` is :mod:`ratings.rules`' tables and

@@ -1,4 +1,4 @@
-"""The way in to everyone (issue 30, item 2): players.html, events.html, the search index and
+"""The way in to everyone: players.html, events.html, the search index and
 its folding, next/previous list links, the merged records' pages, a site of every list
 (``publish DIR --list all``) whose player pages link each other, and the incremental
 publish keeping them current. The search box itself runs in tests/test_site_index_browser.py."""

@@ -1,4 +1,4 @@
-"""The search box, the players and events pages in Chromium (issue 30, item 2), at 1280 and
+"""The search box, the players and events pages in Chromium, at 1280 and
 375 px, from ``file://``: accents folded as the matcher folds them (the script's folding is
 compared with :func:`ratings.matching.fold` name by name), results that link the player's
 page, nothing fetched from the network, no console error, and the players page reached

@@ -1,4 +1,4 @@
-"""Issue 30's items in Chromium where the other browser tests left a width or a site out
+"""The published site in Chromium where the other browser tests left a width or a site out
 (tests/test_site_pages_browser.py builds the demo and the generated site with a
 195-character name): the calculators against the CLI, the way in (players, events, the search
 box, "next list"), crosstables, first-rating cards and the JSON beside the pages, each at

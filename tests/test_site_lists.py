@@ -1,5 +1,5 @@
 """The published site's top lists (juniors, girls, women, seniors, federations, improvers)
-and the JSON data beside the list and player pages (issue 30, items 3 and 7)."""
+and the JSON data beside the list and player pages."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The published pages of issue 30, items 4 to 6, in the generated HTML (the browser checks
+"""The published list, player and event pages in the generated HTML (the browser checks
 are in tests/test_site_pages_browser.py): the chart drawn at publish time that runs to the
 newest list without JavaScript, a player page's first view without the Vega bundle, the first
 rating's card (Ra, the score, dp and the two 1800 draws, art. 8.2.2), the standard rating that

@@ -1,4 +1,5 @@
-"""Issue 30, items 4 to 6, in Chromium at 1280 and 375 px (tests/test_browser.py's browser):
+"""The list, player and event pages in Chromium at 1280 and 375 px (tests/test_browser.py's
+browser):
 long names wrap and no column is pushed off screen, the list reads at 375 px without sideways
 scrolling and the cards stack, the list's headings stay on screen, Rating and Change sort
 largest first with blanks last, the chart reads without JavaScript and runs to the newest

@@ -1,4 +1,4 @@
-"""Issue 30, item 3, in Chromium at 1280 and 375 px: the top lists beside each list
+"""The top lists in Chromium at 1280 and 375 px: the top lists beside each list
 (``lists/YYYY-MM-top.html``) on the demo and on the generated site with a 195-character name
 (tests/test_site_pages_browser.py builds both): linked from the list, every category's table
 readable (no column pushed off screen, no sideways scrolling), the rows those of the CSV

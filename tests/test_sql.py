@@ -9,16 +9,16 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from ratings.cli import cli
+from tests.support import ok, run
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Three players, three games of January 2026, rated."""
     db = tmp_path_factory.mktemp("sql") / "club.db"
-    runner = CliRunner()
     for args in (
         ["init"],
         ["player", "add", "Smith, Ann", "--rating", "1800", "--birthdate", "1990-05-01",
@@ -30,8 +30,7 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
         ["game", "add", "3", "1", "0-1", "--date", "2026-01-24", "--event", "Club Ch"],
         ["rate"],
     ):  # fmt: skip
-        result = runner.invoke(cli, ["--db", str(db), *args], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
+        ok(db, *args)
     return db
 
 
@@ -43,18 +42,11 @@ def db(tmp_path: Path, club: Path) -> Path:
     return path
 
 
-def sql(db: Path, *args: str) -> Result:
-    """`ratings sql ...`; a traceback fails the test."""
-    result = CliRunner().invoke(cli, ["--db", str(db), "sql", *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
-
-
 RANKING = "SELECT name, rating, next_k AS k FROM current_ratings ORDER BY rating DESC, name"
 
 
 def test_table(db: Path) -> None:
-    result = sql(db, RANKING)
+    result = run(db, "sql", RANKING)
     assert result.exit_code == 0
     assert result.stdout == (
         "name        rating   k\n"
@@ -67,7 +59,7 @@ def test_table(db: Path) -> None:
 
 
 def test_csv(db: Path) -> None:
-    result = sql(db, RANKING, "--format", "csv")
+    result = run(db, "sql", RANKING, "--format", "csv")
     assert (result.exit_code, result.output) == (
         0,
         'name,rating,k\n"Smith, Ann",1802,20\n"Jones, Bob",1648,20\n"O\'Hara, Cy",,\n',
@@ -75,7 +67,7 @@ def test_csv(db: Path) -> None:
 
 
 def test_json_is_a_list_of_objects(db: Path) -> None:
-    result = sql(db, RANKING, "--format", "json")
+    result = run(db, "sql", RANKING, "--format", "json")
     assert result.exit_code == 0
     assert json.loads(result.output) == [
         {"name": "Smith, Ann", "rating": 1802, "k": 20},
@@ -85,8 +77,9 @@ def test_json_is_a_list_of_objects(db: Path) -> None:
 
 
 def test_json_repeated_column_names_get_a_suffix(db: Path) -> None:
-    result = sql(
+    result = run(
         db,
+        "sql",
         "SELECT w.name, b.name, g.result FROM games g JOIN players w ON w.id = g.white_id "
         "JOIN players b ON b.id = g.black_id ORDER BY g.id LIMIT 1",
         "--format",
@@ -98,27 +91,35 @@ def test_json_repeated_column_names_get_a_suffix(db: Path) -> None:
 
 
 def test_no_rows(db: Path) -> None:
-    result = sql(db, "SELECT name FROM players WHERE 0")
+    result = run(db, "sql", "SELECT name FROM players WHERE 0")
     assert (result.exit_code, result.stdout, result.stderr) == (0, "name\n----\n", "(0 rows)\n")
-    assert sql(db, "SELECT name FROM players WHERE 0", "--format", "json").output == "[]\n"
-    assert sql(db, "SELECT name FROM players WHERE 0", "--format", "csv").output == "name\n"
+    assert run(db, "sql", "SELECT name FROM players WHERE 0", "--format", "json").output == "[]\n"
+    assert run(db, "sql", "SELECT name FROM players WHERE 0", "--format", "csv").output == "name\n"
 
 
 def test_reading_pragmas_views_and_recursive_queries_work(db: Path) -> None:
-    assert sql(db, "PRAGMA table_info(settings)", "--format", "csv").output.startswith(
+    assert run(db, "sql", "PRAGMA table_info(settings)", "--format", "csv").output.startswith(
         "cid,name,type,notnull,dflt_value,pk\n0,id,INTEGER,1,,1\n"
     )
-    assert sql(db, "PRAGMA user_version", "--format", "csv").output == "user_version\n0\n"
-    assert sql(db, "PRAGMA integrity_check", "--format", "csv").output == "integrity_check\nok\n"
+    assert run(db, "sql", "PRAGMA user_version", "--format", "csv").output == "user_version\n0\n"
     assert (
-        sql(
-            db, "SELECT period, count(*) AS n FROM rating_lists GROUP BY period", "--format", "csv"
+        run(db, "sql", "PRAGMA integrity_check", "--format", "csv").output
+        == "integrity_check\nok\n"
+    )
+    assert (
+        run(
+            db,
+            "sql",
+            "SELECT period, count(*) AS n FROM rating_lists GROUP BY period",
+            "--format",
+            "csv",
         ).output
         == "period,n\n2026-01,3\n"
     )
     assert (
-        sql(
+        run(
             db,
+            "sql",
             "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 3) "
             "SELECT sum(x) AS total FROM n",
             "--format",
@@ -155,7 +156,7 @@ WRITES = [
 def test_writes_are_refused_and_change_nothing(db: Path, query: str, refused: str) -> None:
     before = db.read_bytes()
     files = sorted(p.name for p in db.parent.iterdir())
-    result = sql(db, query)
+    result = run(db, "sql", query)
     assert (result.exit_code, result.output) == (
         1,
         f"Error: ratings sql is read-only: {refused} is not allowed\n",
@@ -181,14 +182,14 @@ def test_writes_are_refused_and_change_nothing(db: Path, query: str, refused: st
 def test_errors(db: Path, query: str, message: str) -> None:
     before = db.read_bytes()
     files = sorted(p.name for p in db.parent.iterdir())
-    result = sql(db, query)
+    result = run(db, "sql", query)
     assert (result.exit_code, result.output) == (1, f"Error: {message}\n")
     assert db.read_bytes() == before
     assert sorted(p.name for p in db.parent.iterdir()) == files
 
 
 def test_undecodable_bytes_on_the_command_line(db: Path) -> None:
-    result = sql(db, "SELECT '\udcff'")
+    result = run(db, "sql", "SELECT '\udcff'")
     assert (result.exit_code, result.output) == (
         1,
         "Error: the query is not valid UTF-8 text: \"SELECT '\\udcff'\"\n",
@@ -196,13 +197,13 @@ def test_undecodable_bytes_on_the_command_line(db: Path) -> None:
 
 
 def test_a_bad_format_is_a_usage_error(db: Path) -> None:
-    result = sql(db, "SELECT 1", "--format", "xml")
+    result = run(db, "sql", "SELECT 1", "--format", "xml")
     assert result.exit_code == 2
 
 
 def test_a_missing_database_is_not_created(tmp_path: Path) -> None:
     db = tmp_path / "missing.db"
-    result = sql(db, "SELECT 1")
+    result = run(db, "sql", "SELECT 1")
     assert (result.exit_code, result.output) == (
         1,
         f"Error: no database at '{db}'; create one with 'ratings init', or name an existing "
@@ -215,7 +216,7 @@ def test_a_database_without_the_schema(tmp_path: Path) -> None:
     db = tmp_path / "other.db"
     with sqlite3.connect(db) as conn:
         conn.execute("CREATE TABLE t (a)")
-    result = sql(db, "SELECT 1")
+    result = run(db, "sql", "SELECT 1")
     assert (result.exit_code, result.output) == (
         1,
         "Error: this database has no ratings schema; create one with 'ratings init'\n",
@@ -228,7 +229,7 @@ def test_reads_while_another_process_writes(db: Path) -> None:
     try:
         writer.execute("BEGIN IMMEDIATE")
         writer.execute("UPDATE players SET name = 'Renamed' WHERE id = 1")
-        result = sql(db, "SELECT name FROM players WHERE id = 1", "--format", "csv")
+        result = run(db, "sql", "SELECT name FROM players WHERE id = 1", "--format", "csv")
         assert (result.exit_code, result.output) == (0, 'name\n"Smith, Ann"\n')
         writer.execute("ROLLBACK")
     finally:

@@ -15,9 +15,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner, Result
+from click.testing import CliRunner
 
 from ratings.cli import cli
+from tests.support import ok, run
 
 ENDLESS_COUNT = (
     "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n) SELECT count(*) FROM n"
@@ -46,9 +47,8 @@ def million(n: int = 1_000_000) -> str:
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("sql_stream") / "club.db"
-    runner = CliRunner()
     for args in (["init"], ["player", "add", "Smith, Ann", "--rating", "1800"]):
-        assert runner.invoke(cli, ["--db", str(db), *args]).exit_code == 0
+        ok(db, *args)
     return db
 
 
@@ -59,15 +59,9 @@ def db(tmp_path: Path, club: Path) -> Path:
     return path
 
 
-def sql(db: Path, *args: str) -> Result:
-    result = CliRunner().invoke(cli, ["--db", str(db), "sql", *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result
-
-
 def test_an_endless_query_ends_with_a_one_line_error(db: Path) -> None:
     start = time.monotonic()
-    result = sql(db, ENDLESS_COUNT, "--timeout", "0.5")
+    result = run(db, "sql", ENDLESS_COUNT, "--timeout", "0.5")
     elapsed = time.monotonic() - start
     assert (result.exit_code, result.output) == (1, timed_out(0.5))
     assert elapsed < 5
@@ -83,7 +77,7 @@ FIRST_LINES = {
 @pytest.mark.parametrize("fmt", ["table", "csv", "json"])
 def test_endless_rows_are_streamed_until_the_time_limit(db: Path, fmt: str) -> None:
     """Rows reach stdout as they come (the old code printed nothing before the end)."""
-    result = sql(db, ENDLESS_ROWS, "--format", fmt, "--timeout", "0.5")
+    result = run(db, "sql", ENDLESS_ROWS, "--format", fmt, "--timeout", "0.5")
     assert result.exit_code == 1
     assert result.stderr.endswith(timed_out(0.5))
     lines = result.stdout.splitlines()
@@ -96,14 +90,14 @@ def test_timeout_zero_means_no_limit(db: Path) -> None:
         "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 2000000) "
         "SELECT count(*) AS n FROM n"
     )  # about 0.6 s
-    assert sql(db, query, "--format", "csv", "--timeout", "0.05").exit_code == 1
-    result = sql(db, query, "--format", "csv", "--timeout", "0")
+    assert run(db, "sql", query, "--format", "csv", "--timeout", "0.05").exit_code == 1
+    result = run(db, "sql", query, "--format", "csv", "--timeout", "0")
     assert (result.exit_code, result.output) == (0, "n\n2000000\n")
 
 
 @pytest.mark.parametrize("value", ["-1", "soon", "nan", "inf"])
 def test_a_bad_timeout_is_a_usage_error(db: Path, value: str) -> None:
-    assert sql(db, "SELECT 1", "--timeout", value).exit_code == 2
+    assert run(db, "sql", "SELECT 1", "--timeout", value).exit_code == 2
 
 
 def test_the_default_timeout_is_below_the_writers_busy_timeout() -> None:
@@ -122,7 +116,7 @@ def test_wide_values_after_the_first_batch_are_not_cut(db: Path) -> None:
         "SELECT x, CASE WHEN x = 1400 THEN 'a much longer value than before' ELSE 'v' END AS v "
         "FROM n"
     )
-    result = sql(db, query)
+    result = run(db, "sql", query)
     assert result.exit_code == 0
     lines = result.stdout.splitlines()
     assert lines[0] == "   x  v"
@@ -133,7 +127,7 @@ def test_wide_values_after_the_first_batch_are_not_cut(db: Path) -> None:
 
 
 def test_json_is_one_valid_array(db: Path) -> None:
-    result = sql(db, million(2500), "--format", "json")
+    result = run(db, "sql", million(2500), "--format", "json")
     assert result.exit_code == 0
     rows = json.loads(result.stdout)
     assert len(rows) == 2500

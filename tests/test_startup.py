@@ -1,5 +1,5 @@
 """`ratings --help` and `--version` start without the heavy libraries, and the summaries the
-top-level help shows without loading the commands are the commands' own (issue 29, item 2).
+top-level help shows without loading the commands are the commands' own.
 The times are measured by bench/startup.py, never here."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The import services called directly (issue 13, item 7): what every import shares
+"""The import services called directly: what every import shares
 (:mod:`ratings.service.imports.storing`), the TRF and CSV imports on top of it, the TRF reader's
 record lines, and the number of periods ``rate`` announces."""
 
@@ -20,7 +20,7 @@ from ratings.service.imports import storing
 from ratings.service.imports.games import import_games
 from ratings.service.imports.trf import import_trf
 from ratings.service.rating import marks
-from tests.factories import game_row, players, trf_file, trf_game
+from tests.support import game_row, players, trf_file, trf_game
 
 JAN = dt.date(2025, 1, 10)
 

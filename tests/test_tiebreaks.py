@@ -15,8 +15,8 @@ import pytest
 from ratings import tiebreaks
 from ratings.tiebreaks import PlayedRound, final_ranking, tiebreak_text
 from tests.publish_helpers import ok
+from tests.support import Club
 from tests.test_io_trf import player_line
-from tests.test_rating_scenarios import Club
 
 START = dt.date(2025, 1, 5)
 

@@ -1,5 +1,5 @@
-"""``export trf`` of a rapid or blitz event writes the ratings of that event's list (issue
-15): the start numbers and the ``001`` ratings come from the list the event is rated on,
+"""``export trf`` of a rapid or blitz event writes the ratings of that event's list: the start
+numbers and the ``001`` ratings come from the list the event is rated on,
 never from the standard list."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12, item 1: every import and ``rate`` print the one warning about rated players whose
+"""Every import and ``rate`` print the one warning about rated players whose
 count of prior rated games is unknown, once, while such players are registered."""
 
 from __future__ import annotations
@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import Club
 from tests.test_import_fide_list import foa_list
 from tests.test_io_fide_list import CARLSEN
-from tests.test_rating_scenarios import Club
 from tests.test_real_data_rules import WARNING
 
 

@@ -1,4 +1,4 @@
-"""``ratings unrate --from YYYY-MM`` (issue 11, item 6): rated periods withdrawn, newest
+"""``ratings unrate --from YYYY-MM``: rated periods withdrawn, newest
 first, their published values kept in ``superseded_ratings``, the withdrawal on record.
 
 Seen: today 2026-11-30, a game dated 2027-12-01 (a year typo) made ``rate`` publish lists up
@@ -11,18 +11,16 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from sqlalchemy.orm import Session
 
 import ratings.clock
 from ratings import service
-from ratings.cli import cli
 from ratings.cli.options import NOT_CONFIRMED
 from ratings.errors import PeriodError
 from ratings.results import Result
 from ratings.service.rating import unrate
 from ratings.service.shared import audit
-from tests.test_rating_scenarios import Club
+from tests.support import Club, invoke
 
 TODAY = dt.date(2026, 11, 30)
 
@@ -46,12 +44,6 @@ def club(tmp_path: Path) -> Club:
     return club
 
 
-def invoke(club: Club, *args: str, stdin: str | None = None) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", club.db, *args], input=stdin)
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
-
-
 def test_unrate_withdraws_the_periods_a_typo_published(club: Club) -> None:
     assert club.rows("SELECT label FROM rating_periods ORDER BY label") == [
         ("2026-09",), ("2026-10",), ("2026-11",), ("2026-12",), ("2027-01",),
@@ -62,7 +54,7 @@ def test_unrate_withdraws_the_periods_a_typo_published(club: Club) -> None:
         "ORDER BY h.player_id"
     )
     before = club.state()
-    code, out, err = invoke(club, "unrate", "--from", "2026-11", stdin="n\n")
+    code, out, err = invoke(club, "unrate", "--from", "2026-11", input="n\n")
     assert (code, out) == (1, "")
     assert err == (
         "Withdraw 3 rated periods (2027-01 .. 2026-11, newest first)? [y/N]: n\n"
@@ -71,7 +63,7 @@ def test_unrate_withdraws_the_periods_a_typo_published(club: Club) -> None:
     assert club.state() == before
 
     code, out, err = invoke(club, "unrate", "--from", "2026-11", "--reason", "year typo",
-                            stdin="y\n")  # fmt: skip
+                            input="y\n")  # fmt: skip
     assert code == 0
     assert out == (
         "Withdrew rated period 2027-01 (list of 2027-02-01, 3 entries; 3 kept in "

@@ -9,19 +9,12 @@ import shutil
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from ratings.cli import cli
 from tests.publish_helpers import demo
+from tests.support import invoke
 
 SEAL_0606 = "a08f0f503391db7e8054c91b1076ef7dc6a2c71da4d218982c108650ab34fa2a"
 """The demo's seal of the June 2025 list."""
-
-
-def run(*args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, list(args))
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
 
 
 @pytest.fixture(scope="module")
@@ -29,7 +22,7 @@ def published(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     """The demo database and its website, made once (tests work on copies)."""
     folder = tmp_path_factory.mktemp("verify")
     db = demo(folder)
-    code, _, err = run("--db", str(db), "publish", str(folder / "site"))
+    code, _, err = invoke(None, "--db", str(db), "publish", str(folder / "site"))
     assert code == 0, err
     return db, folder / "site"
 
@@ -54,7 +47,7 @@ def replace_line(path: Path, old: str, new: str) -> int:
 
 
 def test_a_published_site_verifies(site: Path) -> None:
-    assert run("verify", str(site)) == (
+    assert invoke(None, "verify", str(site)) == (
         0,
         f"Verified {site}: 12 lists, 12 seals and 1,344 rows checked; every one is as sealed\n",
         "",
@@ -65,7 +58,7 @@ def test_one_character_changed_in_a_published_csv(site: Path) -> None:
     csv = site / "lists/2025-06.csv"
     number = replace_line(csv, '"Braley, Zoe",9475836,NED,,,1857,',
                           '"Braley, Zoe",9475836,NED,,,1858,')  # fmt: skip
-    code, out, err = run("verify", str(site))
+    code, out, err = invoke(None, "verify", str(site))
     assert code == 1
     assert out == (
         f"{csv}: its rows are not those of the standard list 2025-06, version 1\n"
@@ -85,7 +78,7 @@ def test_a_row_deleted_from_a_published_list(site: Path) -> None:
     doc = json.loads((site / "lists/2025-06.json").read_text("utf-8"))
     doc["players"] = [row for row in doc["players"] if row[1] != 17]
     (site / "lists/2025-06.json").write_text(json.dumps(doc), "utf-8")
-    code, out, _ = run("verify", str(site))
+    code, out, _ = invoke(None, "verify", str(site))
     assert code == 1
     assert out.splitlines() == [
         f"{csv}: its rows are not those of the standard list 2025-06, version 1",
@@ -101,7 +94,7 @@ def test_a_row_deleted_from_a_published_list(site: Path) -> None:
 def test_the_sealed_rows_edited_are_told_against_the_other_copies(site: Path) -> None:
     sealed = site / "lists/2025-06-sealed.csv"
     number = replace_line(sealed, "18,1857,", "18,1858,")
-    code, out, _ = run("verify", str(site))
+    code, out, _ = invoke(None, "verify", str(site))
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(f"{sealed}: its SHA-256 is ")
@@ -121,7 +114,7 @@ def test_an_edited_chain_is_found(site: Path) -> None:
     doc = json.loads(chain.read_text("utf-8"))
     doc["seals"][5]["seal"] = "0" * 64
     chain.write_text(json.dumps(doc), "utf-8")
-    code, out, _ = run("verify", str(site))
+    code, out, _ = invoke(None, "verify", str(site))
     assert code == 1
     assert out.splitlines() == [
         f"{chain}: standard list 2025-06, version 1: seal {'0' * 64}, its values give {SEAL_0606}",
@@ -137,12 +130,12 @@ def test_an_edited_chain_is_found(site: Path) -> None:
 def test_a_withdrawn_list_left_on_a_site(db: Path, site: Path, tmp_path: Path) -> None:
     kept = tmp_path / "2025-12.csv"
     shutil.copyfile(site / "lists/2025-12.csv", kept)
-    assert run("--db", str(db), "unrate", "--from", "2025-12", "-y")[0] == 0
-    assert run("--db", str(db), "publish", str(site))[0] == 0
+    assert invoke(None, "--db", str(db), "unrate", "--from", "2025-12", "-y")[0] == 0
+    assert invoke(None, "--db", str(db), "publish", str(site))[0] == 0
     assert not (site / "lists/2025-12.csv").exists()
-    assert run("verify", str(site))[0] == 0
+    assert invoke(None, "verify", str(site))[0] == 0
     shutil.copyfile(kept, site / "lists/2025-12.csv")
-    code, out, _ = run("verify", str(site))
+    code, out, _ = invoke(None, "verify", str(site))
     assert code == 1
     assert out == (
         f"{site}/lists/2025-12.csv: a list published, but the chain withdrew it (standard "
@@ -157,7 +150,7 @@ def test_a_downloaded_list_verifies_alone(site: Path, tmp_path: Path) -> None:
     for name in ("lists/2025-06.csv", "lists/2025-06.json", "seals.json"):
         shutil.copyfile(site / name, mine / Path(name).name)
     for name in ("2025-06.csv", "2025-06.json"):
-        assert run("verify", str(mine / name)) == (
+        assert invoke(None, "verify", str(mine / name)) == (
             0,
             f"Verified {mine / name}: 1 list, 12 seals and 40 rows checked; every one is as "
             "sealed\n",
@@ -165,7 +158,7 @@ def test_a_downloaded_list_verifies_alone(site: Path, tmp_path: Path) -> None:
         )
     replace_line(mine / "2025-06.csv", '"Braley, Zoe",9475836,NED,,,1857,',
                  '"Braley, Zoe",9475836,NED,,,1858,')  # fmt: skip
-    code, out, _ = run("verify", str(mine / "2025-06.csv"))
+    code, out, _ = invoke(None, "verify", str(mine / "2025-06.csv"))
     assert code == 1
     lines = out.splitlines()
     assert lines[0].startswith(
@@ -180,10 +173,10 @@ def test_an_older_version_of_a_list_is_named(db: Path, site: Path, tmp_path: Pat
     """A copy downloaded before a correction: authentic, and replaced; not a difference."""
     old = tmp_path / "2025-06.csv"
     shutil.copyfile(site / "lists/2025-06.csv", old)
-    assert run("--db", str(db), "game", "edit", "301", "--result", "0-1", "-y")[0] == 0
-    assert run("--db", str(db), "rate")[0] == 0
-    assert run("--db", str(db), "publish", str(site))[0] == 0
-    code, out, _ = run("verify", str(old), "--seals", str(site / "seals.json"))
+    assert invoke(None, "--db", str(db), "game", "edit", "301", "--result", "0-1", "-y")[0] == 0
+    assert invoke(None, "--db", str(db), "rate")[0] == 0
+    assert invoke(None, "--db", str(db), "publish", str(site))[0] == 0
+    code, out, _ = invoke(None, "verify", str(old), "--seals", str(site / "seals.json"))
     assert code == 0
     assert out.splitlines()[0] == (
         f"note: {old}: the standard list 2025-06, version 1, sealed {SEAL_0606}; version 2 "
@@ -202,7 +195,7 @@ def test_an_older_version_of_a_list_is_named(db: Path, site: Path, tmp_path: Pat
 def test_what_verify_cannot_read(tmp_path: Path, make: str, message: str) -> None:
     path = tmp_path / make
     path.write_text("x\n", "utf-8")
-    code, out, err = run("verify", str(path))
+    code, out, err = invoke(None, "verify", str(path))
     assert (code, out) == (1, "")
     assert err.startswith("Error: ")
     assert message in err
@@ -210,7 +203,7 @@ def test_what_verify_cannot_read(tmp_path: Path, make: str, message: str) -> Non
 
 
 def test_a_folder_without_seals(tmp_path: Path) -> None:
-    assert run("verify", str(tmp_path)) == (
+    assert invoke(None, "verify", str(tmp_path)) == (
         1,
         "",
         f"Error: no seals.json in {str(tmp_path)!r}: not a website 'ratings publish' wrote, or "
@@ -222,7 +215,7 @@ def test_a_damaged_value_is_named_by_line_and_field(site: Path) -> None:
     csv = site / "lists/2025-06.csv"
     number = replace_line(csv, '"Braley, Zoe",9475836,NED,,,1857,',
                           '"Braley, Zoe",9475836,NED,,,18x7,')  # fmt: skip
-    code, out, _ = run("verify", str(site))
+    code, out, _ = invoke(None, "verify", str(site))
     assert code == 1
     assert out.splitlines()[0] == f"{csv}:{number}: rating: not a whole number: '18x7'"
 
@@ -246,7 +239,7 @@ def test_hostile_files(
     shutil.copyfile(site / "seals.json", mine / "seals.json")
     path = mine / name
     path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8"))
-    code, out, err = run("verify", str(path))
+    code, out, err = invoke(None, "verify", str(path))
     assert (code, out) == (1, "")
     assert err.startswith(f"Error: {path}")
     assert error in err

@@ -11,25 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from ratings import rules
-from ratings.cli import cli
 from ratings.rules import KTable, RuleVariant
 from tests.conftest import BOTH_BACKENDS, new_database, table_rows
 from tests.publish_helpers import demo
-
-
-def run(db: Path | str, *args: str) -> tuple[int, str, str]:
-    result = CliRunner().invoke(cli, ["--db", str(db), *args])
-    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
-    return result.exit_code, result.stdout, result.stderr
-
-
-def ok(db: Path | str, *args: str) -> str:
-    code, out, err = run(db, *args)
-    assert code == 0, out + err
-    return out
+from tests.support import invoke, ok
 
 
 def whatif(db: Path | str, *args: str) -> dict[str, Any]:
@@ -221,13 +208,13 @@ def test_the_csv_neutralises_names(db: Path) -> None:
 )
 def test_bad_changes(db: Path, args: tuple[str, ...], error: str) -> None:
     before = db.read_bytes()
-    code, out, err = run(db, "whatif", *args)
+    code, out, err = invoke(db, "whatif", *args)
     assert (code, out, err) == (1, "", error)
     assert db.read_bytes() == before
 
 
 def test_nothing_to_change(db: Path) -> None:
-    code, _, err = run(db, "whatif")
+    code, _, err = invoke(db, "whatif")
     assert code == 2
     assert "nothing to change" in err
 

@@ -1,5 +1,6 @@
 """Make the databases of ``tests/data/rev0001/*.json`` with ratings as it was at schema
-revision 0001 (commit 55726b9, before issue 13), for tests/test_migrations.py.
+revision 0001 (commit 55726b9, before revision 0002 made the audit columns exact), for
+tests/test_migrations.py.
 
     git archive 55726b9 | tar -x -C /tmp/ratings-0001
     cp tests/pools.py tests/rating_reference.py /tmp/ratings-0001/tests/
