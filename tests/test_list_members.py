@@ -1,4 +1,4 @@
-"""Who is on a published list (issue 28, item 3; docs/DESIGN.md#who-is-on-a-list).
+"""Who is on a published list (docs/DESIGN.md#who-is-on-a-list).
 
 Seen: players registered with an entry rating, then a re-rate, added them to every old list
 (the 2025-06 list went from 40 to 49 rows) while `rate` reported `0 published ratings

@@ -1,5 +1,5 @@
 """The list rows of players without games are copied in SQL from the previous period's
-(``ratings.service.rating.write.split_carried`` / ``copy_carried``, issue 13's speed target): the
+(``ratings.service.rating.write.split_carried`` / ``copy_carried``, for speed): the
 database must hold exactly the rows the engine computed, as when every row is inserted one
 by one. Checked on a synthetic pool with all three lists, from scratch and in a re-rate."""
 

@@ -1,4 +1,4 @@
-"""A rate reads only the players whose list rows can change in a period (issue 16, the world's
+"""A rate reads only the players whose list rows can change in a period (a world-sized
 month: 45,000 of 600,000 players play in a month). Everything it stores must be what a rate
 that reads every registered player every period stores: checked month by month over 16
 months with a new year's list, juniors, players turning inactive, players registered and

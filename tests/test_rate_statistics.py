@@ -1,5 +1,5 @@
 """PostgreSQL plans from statistics that autovacuum gathers only some time after a commit
-(issue 16, the world's rate from scratch). A rate analyzes the tables a large import left
+(a world-sized rate from scratch). A rate analyzes the tables a large import left
 without statistics before it starts, and reads the players of a period in plans that do not
 depend on statistics of the lists it writes: a join, 500 players a query, hashed a whole
 600,000-row list for every 500 players, 408 s of a 727 s rate (bench/RESULTS.md). Checked
