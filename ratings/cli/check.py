@@ -10,7 +10,8 @@ import click
 
 from ratings import files
 from ratings.cli import App, CommandError, pass_app
-from ratings.cli.options import LISTS
+from ratings.cli.options import list_option
+from ratings.cli.tables import format_option
 from ratings.db import sqlite_path
 from ratings.service.rating.rebuild import Rebuilt, write_rebuild
 from ratings.service.reading.check import CheckReport, Difference, check_lists
@@ -22,11 +23,9 @@ from ratings.service.reading.check import CheckReport, Difference, check_lists
     metavar="YYYY-MM",
     help="The rated period to check (default: the newest rated period).",
 )
-@click.option(
-    "--list",
-    "list_type",
-    type=click.Choice(LISTS, case_sensitive=False),
-    help="Check this list only (default: every list the period published).",
+@list_option(
+    "Check this list only (default: every list the period published).",
+    default=None,
 )
 @click.option("--all", "every_period", is_flag=True, help="Check every rated period.")
 @click.option(
@@ -42,13 +41,9 @@ from ratings.service.reading.check import CheckReport, Difference, check_lists
     is_flag=True,
     help="No rebuild: each row against its own breakdown only (fast on a large register).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("text", "json")),
-    default="text",
-    show_default=True,
-    help="Output format.",
+@format_option(
+    "Output format.",
+    choices=("text", "json"),
 )
 @pass_app
 def check(

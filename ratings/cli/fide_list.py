@@ -19,7 +19,7 @@ from ratings.cli.imports import (
     say_taken,
     warn_unknown_games,
 )
-from ratings.cli.options import LISTS
+from ratings.cli.options import list_option
 from ratings.errors import InvalidInputError
 from ratings.service.imports.fide_list import FideListReport, hash_file, import_fide_list
 from ratings.service.shared import audit
@@ -143,12 +143,10 @@ def _marked(report: FideListReport, dry_run: bool) -> None:
     is_flag=True,
     help="Also register the list's players that are not registered.",
 )
-@click.option(
-    "--list",
-    "list_type",
-    type=click.Choice(LISTS, case_sensitive=False),
-    help="Which list a single-type TXT file is, when its name does not say it (FIDE's "
+@list_option(
+    "Which list a single-type TXT file is, when its name does not say it (FIDE's "
     "standard, rapid and blitz files look alike, as does 'ratings list --format fide-txt').",
+    default=None,
 )
 @click.option(
     "--dry-run", is_flag=True, help="Read the list and show what would change; write nothing."

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import click
 
 from ratings.cli import App, pass_app
-from ratings.cli.options import LIST, LISTS, on_list, reading, say_note
+from ratings.cli.options import LIST, list_option, on_list, reading, say_note
 from ratings.cli.rating_list import blank, change_cell, change_value, print_list, signed
 from ratings.cli.tables import FORMAT, Value, emit_rows
 from ratings.errors import InvalidInputError
@@ -29,11 +29,9 @@ if TYPE_CHECKING:
 @click.option(
     "--dry-run", is_flag=True, help="Show what rate would change (old -> new); write nothing."
 )
-@click.option(
-    "--list",
-    "list_type",
-    type=click.Choice(LISTS, case_sensitive=False),
-    help="With --dry-run: the changes of this list only (default: every list).",
+@list_option(
+    "With --dry-run: the changes of this list only (default: every list).",
+    default=None,
 )
 @click.option(
     "--mark-from",

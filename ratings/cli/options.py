@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -51,14 +51,25 @@ TIME_CONTROL = click.option(
     help="The list that rates the events this command creates (default: standard).",
 )
 
-LIST = click.option(
-    "--list",
-    "list_type",
-    type=click.Choice(LISTS, case_sensitive=False),
-    default="standard",
-    show_default=True,
-    help="The rating list: standard, rapid or blitz.",
-)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def list_option(
+    help: str = "The rating list: standard, rapid or blitz.", default: str | None = "standard"
+) -> Callable[[F], F]:
+    """The ``--list`` option (as ``list_type``): one of the three lists, ``default`` (None:
+    the command's own default, said in ``help``)."""
+    return click.option(
+        "--list",
+        "list_type",
+        type=click.Choice(LISTS, case_sensitive=False),
+        default=default,
+        show_default=default is not None,
+        help=help,
+    )
+
+
+LIST = list_option()
 
 
 def on_list(time_control: str) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ratings.cli import App, pass_app
-from ratings.cli.options import LISTS
+from ratings.cli.options import list_option
 from ratings.cli.tables import FORMAT, emit_rows
 
 
@@ -26,14 +26,7 @@ from ratings.cli.tables import FORMAT, emit_rows
     type=click.Path(path_type=Path),
     help="FIDE's list of the month before: FIDE's change and start rating.",
 )
-@click.option(
-    "--list",
-    "list_type",
-    type=click.Choice(LISTS, case_sensitive=False),
-    default="standard",
-    show_default=True,
-    help="The list compared.",
-)
+@list_option("The list compared.")
 @FORMAT
 @pass_app
 def reconcile(

@@ -31,7 +31,7 @@ from ratings.cli.options import (
     say_note,
     today_unless,
 )
-from ratings.cli.tables import FORMAT, Value, emit_rows
+from ratings.cli.tables import FORMAT, Value, emit_rows, format_option
 from ratings.errors import InvalidInputError, NothingChangedError
 from ratings.results import Result
 
@@ -186,14 +186,7 @@ def _register_row(p: Player) -> list[Value]:
     help="Only rated players whose count of prior rated games is unknown (K 20 is assumed; "
     "'player edit --games N' settles one).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="csv: the columns 'import players --update' reads (edit, then update back).",
-)
+@format_option("csv: the columns 'import players --update' reads (edit, then update back).")
 @pass_app
 def player_list(app: App, search: str | None, unknown_games: bool, fmt: str) -> None:
     """List the register, by name (folded: Öberg among the O's)."""
@@ -223,14 +216,7 @@ def player_list(app: App, search: str | None, unknown_games: bool, fmt: str) -> 
 
 @player.command("show")
 @click.argument("player_ref", metavar="PLAYER")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format (csv: a header row and one row; json: one object).",
-)
+@format_option("Output format (csv: a header row and one row; json: one object).")
 @pass_app
 def player_show(app: App, player_ref: str, fmt: str) -> None:
     """Show one player's register entry, current rating on each list (next K, total rated

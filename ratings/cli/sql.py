@@ -22,6 +22,7 @@ import click
 
 from ratings import migrate
 from ratings.cli import App, CommandError, pass_app, silence_stdout
+from ratings.cli.tables import format_option
 from ratings.db import make_engine
 from ratings.io.csv_out import CsvWriter
 from ratings.service.reading.sql import HEAP_LIMIT, QueryStream, QueryTimeoutError, open_query
@@ -268,14 +269,7 @@ def _check_timeout(_ctx: click.Context, _param: click.Parameter, value: float) -
 
 @click.command("sql")
 @click.argument("query")
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format (json: a list of objects).",
-)
+@format_option("Output format (json: a list of objects).")
 @click.option(
     "--timeout",
     type=click.FloatRange(min=0),

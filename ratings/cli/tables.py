@@ -5,21 +5,33 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
+from typing import Any, TypeVar
 
 import click
 
 from ratings.io.csv_out import CsvWriter
 
-FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "csv", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def format_option(
+    help: str = "Output format.", choices: Sequence[str] = ("table", "csv", "json")
+) -> Callable[[F], F]:
+    """The ``--format`` option (as ``fmt``) of a command that prints rows: ``choices``, the
+    first the default."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=choices[0],
+        show_default=True,
+        help=help,
+    )
+
+
+FORMAT = format_option()
 
 Value = str | int | bool | dt.date | dt.datetime | Decimal | None
 

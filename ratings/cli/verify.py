@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ratings.cli import App, CommandError, pass_app
+from ratings.cli.tables import format_option
 from ratings.sealing import Finding
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -35,13 +36,9 @@ def _is_database(path: str) -> bool:
     help="With a list file: the seals.json to verify it against (default: the one beside it "
     "or in the folder above).",
 )
-@click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(("text", "json")),
-    default="text",
-    show_default=True,
-    help="Output format.",
+@format_option(
+    "Output format.",
+    choices=("text", "json"),
 )
 @pass_app
 def verify(app: App, path: str | None, chain: Path | None, fmt: str) -> None:

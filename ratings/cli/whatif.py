@@ -7,7 +7,7 @@ import json
 import click
 
 from ratings.cli import App, pass_app
-from ratings.cli.options import LISTS
+from ratings.cli.options import list_option
 from ratings.cli.tables import FORMAT, emit_rows
 from ratings.rules import VARIANT_KEYS
 
@@ -49,14 +49,7 @@ from ratings.rules import VARIANT_KEYS
     help="The first period compared; the rules' keys apply from it on (default: the oldest).",
 )
 @click.option("--through", metavar="YYYY-MM", help="The last period compared (default: newest).")
-@click.option(
-    "--list",
-    "list_type",
-    type=click.Choice(LISTS, case_sensitive=False),
-    default="standard",
-    show_default=True,
-    help="The list compared.",
-)
+@list_option("The list compared.")
 @click.option(
     "--top",
     type=click.IntRange(1, 1000),
