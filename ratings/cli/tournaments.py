@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 from sqlalchemy.orm import Session
@@ -157,6 +159,43 @@ def _footer(report: service.TournamentReport) -> None:
         )
 
 
+def _store(
+    app: App,
+    importer: Callable[..., service.TournamentReport],
+    file: Path,
+    data: bytes,
+    *,
+    period: str | None,
+    late_ok: bool,
+    dry_run: bool,
+    allow_future: bool,
+    decided: tuple[tuple[str, ...], Path | None, tuple[str, ...]],
+    never_ask: bool,
+    **options: Any,
+) -> tuple[service.TournamentReport, list[str]]:
+    """One tournament file (TRF or PGN) imported in one unit of work by ``importer``, its
+    events given ``--period``: the report, and the warnings of a period given late."""
+    late: list[str] = []
+
+    def work(session: Session, decisions: Decisions, _advance: object) -> service.TournamentReport:
+        found = importer(
+            session,
+            data,
+            str(file),
+            dry_run=dry_run,
+            today=today_unless(allow_future),
+            decisions=decisions,
+            **options,
+        )
+        late[:] = _give_period(session, data, found, period, dry_run, late_ok)
+        return found
+
+    report = run_import(
+        app, work, decided=decided, dry_run=dry_run, never_ask=never_ask, creates=True
+    )
+    return report, late
+
+
 @import_.command("trf")
 @FILE
 @DATE
@@ -200,28 +239,11 @@ def import_trf(
     the declared points show to be worth a half point is stored as H.
     """
     data = read_bytes(file)
-    default_date = _date(date_text)
-
-    late: list[str] = []
-
-    def work(session: Session, decisions: Decisions, _advance: object) -> service.TournamentReport:
-        found = service.import_trf(
-            session,
-            data,
-            str(file),
-            default_date=default_date,
-            dry_run=dry_run,
-            today=today_unless(allow_future),
-            allow_duplicates=allow_duplicates,
-            time_control=time_control,
-            decisions=decisions,
-        )
-        late[:] = _give_period(session, data, found, period, dry_run, late_ok)
-        return found
-
-    report = run_import(
-        app, work, decided=(matches, match_file, new), dry_run=dry_run, never_ask=never_ask,
-        creates=True,
+    report, late = _store(
+        app, service.import_trf, file, data, period=period, late_ok=late_ok, dry_run=dry_run,
+        allow_future=allow_future, decided=(matches, match_file, new), never_ask=never_ask,
+        default_date=_date(date_text), allow_duplicates=allow_duplicates,
+        time_control=time_control,
     )  # fmt: skip
     event = report.events[0]
     if fmt == "json":
@@ -299,29 +321,11 @@ def import_pgn(
     Unfinished games (*) are skipped.
     """
     data = read_bytes(file)
-    default_date = _date(date_text)
-
-    late: list[str] = []
-
-    def work(session: Session, decisions: Decisions, _advance: object) -> service.TournamentReport:
-        found = service.import_pgn(
-            session,
-            data,
-            str(file),
-            default_date=default_date,
-            entry_ratings=entry_ratings,
-            dry_run=dry_run,
-            today=today_unless(allow_future),
-            allow_duplicates=allow_duplicates,
-            time_control=time_control,
-            decisions=decisions,
-        )
-        late[:] = _give_period(session, data, found, period, dry_run, late_ok)
-        return found
-
-    report = run_import(
-        app, work, decided=(matches, match_file, new), dry_run=dry_run, never_ask=never_ask,
-        creates=True,
+    report, late = _store(
+        app, service.import_pgn, file, data, period=period, late_ok=late_ok, dry_run=dry_run,
+        allow_future=allow_future, decided=(matches, match_file, new), never_ask=never_ask,
+        default_date=_date(date_text), entry_ratings=entry_ratings,
+        allow_duplicates=allow_duplicates, time_control=time_control,
     )  # fmt: skip
     if fmt == "json":
         _json("pgn", file, report, late)
