@@ -4,6 +4,7 @@ each, the published lists are what a rebuild from the stored inputs gives
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 from click.testing import CliRunner
@@ -117,3 +118,42 @@ def test_a_game_moved_after_its_events_given_period_is_refused(tmp_path: Path) -
     ok(db, "game", "edit", "2", "--date", "2025-06-02", "-y")
     ok(db, "rate")
     check(db)
+
+
+def test_a_void_that_moves_a_leagues_end_keeps_the_other_periods_verified(
+    tmp_path: Path,
+) -> None:
+    """A game's sealed line holds its event's dates: voiding the last game of an event
+    longer than 90 days (rated game by game) moved its end, which changed the games of the
+    earlier periods it does not re-rate; ``verify`` called that a change outside ratings.
+    The corrections log explains it, and the rebuild says the lists are still what their
+    games give: a note, not a difference."""
+    db = init_database(tmp_path / "r.db")
+    for name in ("Ann", "Ben", "Cid"):
+        ok(db, "player", "add", name, "--rating", "1800", "--games", "50")
+    games = tmp_path / "league.csv"
+    games.write_text(
+        "date,white,black,result,event,round\n"
+        "2025-01-05,Ann,Ben,1-0,League,1\n"
+        "2025-06-20,Ben,Cid,1/2-1/2,League,2\n"
+        "2025-07-28,Cid,Ann,1/2-1/2,League,3\n",
+        encoding="utf-8",
+    )
+    ok(db, "import", "games", str(games), "-y")
+    ok(db, "rate")
+    assert ok(db, "verify").startswith("Verified")
+    last = ok(db, "sql", "SELECT max(id) FROM games", "--format", "csv").splitlines()[-1]
+    out = ok(db, "game", "void", last, "-y")
+    assert "end_date 2025-07-28 -> 2025-06-20" in out
+    ok(db, "rate")
+    result = CliRunner().invoke(cli, ["--db", db, "verify"])
+    assert result.exit_code == 0, result.output
+    assert "standard list 2025-01 (games): its games changed since it was sealed" in result.output
+    check(db)
+    # a result flipped by hand after that is still found: the rebuild disagrees
+    with sqlite3.connect(db) as conn:
+        conn.execute("UPDATE games SET result = '0-1' WHERE id = 1")
+    conn.close()
+    result = CliRunner().invoke(cli, ["--db", db, "verify"])
+    assert result.exit_code == 1, result.output
+    assert "the rebuild says" in result.output

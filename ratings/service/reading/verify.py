@@ -22,7 +22,7 @@ the field. The database is only read.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -378,6 +378,7 @@ def verify_database(session: Session) -> VerifyReport:
     explained = _Explained(session)
     lists = rows = 0
     suspects: set[tuple[str, str]] = set()
+    checked: set[tuple[str, str]] = set()
     stored: set[tuple[str, str]] = set()
     for period, tc, parts, text, count in stored_seals.list_inputs(
         session, [p for p, _ in periods], config=config
@@ -394,10 +395,12 @@ def verify_database(session: Session) -> VerifyReport:
                 Finding(name, f"published, but the chain {what}: 'ratings rate' seals it")
             )
             continue
-        found, account = _verify_stored(seal, parts, text, pending, period, explained)
+        found, account, strict = _verify_stored(seal, parts, text, pending, period, explained)
         findings += found
         if account:
             suspects.add(key)
+        if strict:
+            checked.add(key)
     for key, seal in sorted(by_key.items()):
         if seal.kind == "sealed" and key not in stored:
             findings.append(
@@ -408,7 +411,7 @@ def verify_database(session: Session) -> VerifyReport:
                 )
             )
     if suspects:
-        findings += _rebuild_account(session, suspects)
+        findings += _rebuild_account(session, suspects, checked)
     return VerifyReport("the database", lists, len(records), rows, tuple(findings))
 
 
@@ -446,9 +449,10 @@ def _verify_stored(
     pending: Period | None,
     period: Period,
     explained: _Explained,
-) -> tuple[list[Finding], bool]:
-    """One stored list against its current seal; and whether a rebuild's account of it is
-    wanted (its rows or games differ)."""
+) -> tuple[list[Finding], bool, bool]:
+    """One stored list against its current seal; whether a rebuild's account of it is
+    wanted (its rows or games differ); and whether that account is the verdict (its games
+    changed by a correction, nothing else differs)."""
     name = f"{seal.time_control} list {seal.period}"
     found: list[Finding] = []
     rows_digest = sealing.digest(text)
@@ -468,6 +472,7 @@ def _verify_stored(
         "settings": seal.settings_digest,
     }
     waiting = pending is not None and pending <= period
+    checked = False
     for part in sealing.INPUT_PARTS:
         what = _PART_NAMES[part]
         if parts[part] == stored[part]:
@@ -485,7 +490,7 @@ def _verify_stored(
                 )
             )
             continue
-        since = explained.since(seal) if part in ("register", "settings") else None
+        since = explained.since(seal)
         if since is not None:
             found.append(
                 Finding(
@@ -495,6 +500,12 @@ def _verify_stored(
                     difference=False,
                 )
             )
+            if part in ("games", "byes"):
+                # a game's line holds its event's dates: a correction that moves a league's
+                # end alters the lines of periods it does not re-rate. The rebuild says
+                # whether the list is still what its games give (a difference if not)
+                account = True
+                checked = True
             continue
         found.append(
             Finding(
@@ -506,7 +517,9 @@ def _verify_stored(
         # the rebuild tells the rows a changed game or bye alters; a register field's
         # would be every list of the player, more lines than a reader can take
         account = account or part in ("games", "byes")
-    return found, account
+    # only an explained change of games to check: what the rebuild finds is the difference
+    strict = checked and not any(f.difference for f in found)
+    return found, account, strict
 
 
 _TABLES = {"games": "games", "byes": "byes", "register": "players", "settings": "settings"}
@@ -518,24 +531,38 @@ _PART_NAMES = {
 }
 
 
-def _rebuild_account(session: Session, suspects: Iterable[tuple[str, str]]) -> list[Finding]:
+def _rebuild_account(
+    session: Session,
+    suspects: Iterable[tuple[str, str]],
+    checked: Collection[tuple[str, str]] = (),
+) -> list[Finding]:
     """What a rebuild from the stored inputs says of the lists that differ from their
-    seals (``ratings check``: the rows edited, the games behind them)."""
+    seals (``ratings check``: the rows edited, the games behind them). For the lists in
+    ``checked`` (their games changed by a correction, nothing else differs) what it finds
+    is the difference; for the others a note beside the difference already found."""
     from ratings.service.reading.check import check_lists
 
     wanted = set(suspects)
     report = check_lists(session, every_period=True)
     found = [
-        Finding(f"{d.time_control} list {d.period}", f"the rebuild says: {d.line}", False)
+        Finding(
+            f"{d.time_control} list {d.period}",
+            f"the rebuild says: {d.line}",
+            (d.time_control, d.period) in checked,
+        )
         for d in report.differences
         if (d.time_control, d.period) in wanted or d.time_control is None
     ]
     if not found:
+        outside = (
+            ""
+            if wanted <= set(checked)
+            else (": the inputs and the lists were changed together, outside ratings")
+        )
         found.append(
             Finding(
                 "the rebuild",
-                "the stored lists are what their stored inputs give: the inputs and the lists "
-                "were changed together, outside ratings",
+                f"the stored lists are what their stored inputs give{outside}",
                 difference=False,
             )
         )
