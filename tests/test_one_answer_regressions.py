@@ -4,12 +4,12 @@ each, the published lists are what a rebuild from the stored inputs gives
 
 from __future__ import annotations
 
-import sqlite3
 from pathlib import Path
 
 from click.testing import CliRunner
 
 from ratings.cli import cli
+from ratings.db import database_url, make_engine
 from tests.conftest import init_database
 from tests.support import ok
 
@@ -151,9 +151,10 @@ def test_a_void_that_moves_a_leagues_end_keeps_the_other_periods_verified(
     assert "standard list 2025-01 (games): its games changed since it was sealed" in result.output
     check(db)
     # a result flipped by hand after that is still found: the rebuild disagrees
-    with sqlite3.connect(db) as conn:
-        conn.execute("UPDATE games SET result = '0-1' WHERE id = 1")
-    conn.close()
+    engine = make_engine(database_url(db))
+    with engine.begin() as conn:
+        conn.exec_driver_sql("UPDATE games SET result = '0-1' WHERE id = 1")
+    engine.dispose()
     result = CliRunner().invoke(cli, ["--db", db, "verify"])
     assert result.exit_code == 1, result.output
     assert "the rebuild says" in result.output
