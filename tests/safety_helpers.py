@@ -40,6 +40,22 @@ def bench_module(file: str, name: str) -> ModuleType:
     return module
 
 
+def small_bench_report(file: str, name: str, work: Path) -> tuple[str, list[str]]:
+    """Run the paired benchmark bench/``file`` on a tiny federation (40 players, 300 games,
+    3 periods, one repeat) in ``work``: its Markdown report, and the report's table rows."""
+    report = work / "report.md"
+    code = bench_module(file, name).main(
+        [
+            "--players", "40", "--games", "300", "--periods", "3", "--repeats", "1",
+            "--work", str(work / "work"), "--report", str(report), "--quiet",
+        ]
+    )  # fmt: skip
+    assert code == 0
+    text = report.read_text()
+    assert "Database: 40 players, 300 games, 3 periods" in text
+    return text, [line for line in text.splitlines() if line.startswith("| ")]
+
+
 @contextlib.contextmanager
 def bench_on_path() -> Iterator[None]:
     """bench/ on ``sys.path`` for a while: for the scripts that import their siblings

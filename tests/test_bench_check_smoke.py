@@ -7,23 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.safety_helpers import bench_module
+from tests.safety_helpers import small_bench_report
 
 
 @pytest.mark.slow  # three subprocesses, each importing the package: seconds
 def test_check_benchmark_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    module = bench_module("check.py", "bench_check")
-    report = tmp_path / "report.md"
-    code = module.main(
-        [
-            "--players", "40", "--games", "300", "--periods", "3", "--repeats", "1",
-            "--work", str(tmp_path / "work"), "--report", str(report), "--quiet",
-        ]
-    )  # fmt: skip
-    assert code == 0
-    text = report.read_text()
-    assert "Database: 40 players, 300 games, 3 periods" in text
-    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    text, rows = small_bench_report("check.py", "bench_check", tmp_path)
     assert rows[1].startswith("| 1. `rate`: every period from scratch |")
     assert rows[2].startswith("| 2. `check --all`: rebuild every list and compare |")
     assert "`check --all` / `rate` from scratch: **" in text

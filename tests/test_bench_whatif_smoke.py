@@ -7,23 +7,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.safety_helpers import bench_module
+from tests.safety_helpers import small_bench_report
 
 
 @pytest.mark.slow  # three subprocesses, each importing the package: seconds
 def test_whatif_benchmark_runs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    module = bench_module("whatif.py", "bench_whatif")
-    report = tmp_path / "report.md"
-    code = module.main(
-        [
-            "--players", "40", "--games", "300", "--periods", "3", "--repeats", "1",
-            "--work", str(tmp_path / "work"), "--report", str(report), "--quiet",
-        ]
-    )  # fmt: skip
-    assert code == 0
-    text = report.read_text()
-    assert "Database: 40 players, 300 games, 3 periods" in text
-    rows = [line for line in text.splitlines() if line.startswith("| ")]
+    text, rows = small_bench_report("whatif.py", "bench_whatif", tmp_path)
     assert rows[1].startswith("| 1. `rate`: every period from scratch |")
     assert rows[2].startswith("| 2. `whatif --set junior-k=30`: rebuild every list with the")
     assert "`whatif` / `rate` from scratch: **" in text
