@@ -17,10 +17,12 @@ from sqlalchemy import Connection
 from sqlalchemy.util import OrderedSet
 
 from ratings import (
-    models,  # noqa: F401  (registers every table on Base.metadata)
+    models,  # registers every table on Base.metadata
     view_ops,  # noqa: F401  (op.create_view & co, and the views' comparison)
 )
 from ratings.db import Base, database_url, make_engine
+
+models.declare_postgresql_options()
 
 config = context.config
 

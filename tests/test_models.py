@@ -141,3 +141,27 @@ def test_breakdown_rows_are_checked(
         return
     with pytest.raises(sa.exc.IntegrityError, match=constraint):
         _breakdown_row(session, **values)
+
+
+def test_the_partial_index_on_imports_is_partial_on_both_backends() -> None:
+    """A file's hash is unique among the imports in force on SQLite and PostgreSQL alike; the
+    PostgreSQL half is declared apart (so SQLite commands do not load that dialect) and must
+    say the same WHERE as the SQLite half."""
+    from sqlalchemy.dialects.postgresql.base import PGDialect
+    from sqlalchemy.dialects.sqlite.base import SQLiteDialect
+    from sqlalchemy.schema import CreateIndex
+
+    from ratings.db import Base
+    from ratings.models import declare_postgresql_options
+
+    declare_postgresql_options()
+    declare_postgresql_options()  # twice is once
+    indexes = Base.metadata.tables["imports"].indexes
+    (index,) = [i for i in indexes if i.name == "ix_imports_content_hash"]
+    expected = (
+        "CREATE UNIQUE INDEX ix_imports_content_hash ON imports (content_hash) "
+        "WHERE undone_by IS NULL"
+    )
+    # PGDialect's __init__ carries no annotations in SQLAlchemy's own types
+    for dialect in (SQLiteDialect(), PGDialect()):  # type: ignore[no-untyped-call]
+        assert str(CreateIndex(index).compile(dialect=dialect)) == expected
