@@ -12,19 +12,16 @@ from ratings.cli import App, pass_app
 from ratings.cli.imports import import_
 from ratings.cli.options import (
     ALLOW_FUTURE,
-    DRY_RUN,
     DRY_RUN_DONE,
     LATE_OK,
     LISTS,
-    REASON,
-    YES,
     ask,
     confirmed,
+    correction_options,
     reading,
     say_changes,
-    say_late,
+    say_corrected,
     say_marked,
-    say_moved,
     say_note,
     today_unless,
 )
@@ -257,9 +254,7 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
 )
 @LATE_OK
 @ALLOW_FUTURE
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def event_edit(
     app: App,
@@ -314,17 +309,12 @@ def event_edit(
         click.echo(f"{verb} {', '.join(done.changed)} of event {done.event_id} ({done.name})")
     else:
         click.echo(f"Nothing changed for event {done.event_id} ({done.name})")
-    say_changes(lines)
-    say_late(done.warnings)
-    say_moved(move, would=dry_run)
-    say_marked(marked, would=dry_run)
+    say_corrected(lines, move, marked, would=dry_run, late=done.warnings)
 
 
 @event.command("void")
 @click.argument("event_ref", metavar="EVENT")
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def event_void(app: App, event_ref: str, yes: bool, dry_run: bool, reason: str | None) -> None:
     """Remove an event recorded in error, with all its games and byes, naming each (asks

@@ -35,7 +35,7 @@ LATE_OK = click.option(
 )
 
 
-def say_late(warnings: list[str] | tuple[str, ...]) -> None:
+def say_late(warnings: Sequence[str]) -> None:
     """The warnings of events given a period beyond art. 9.1's, with ``--late-ok``."""
     for warning in warnings:
         click.echo(f"Warning: {warning}", err=True)
@@ -114,6 +114,12 @@ DRY_RUN_DONE = "Dry run: nothing was changed"
 """The first line of a correction's dry run (then what it would do, as it would say it)."""
 
 
+def correction_options(command: F) -> F:
+    """``--yes``, ``--dry-run`` and ``--reason``, in that order: the options of a correction
+    that asks first, can be tried, and is logged with its reason."""
+    return YES(DRY_RUN(REASON(command)))
+
+
 def say_changes(lines: Sequence[str]) -> None:
     """A correction's old -> new lines, indented under its report (stdout)."""
     for line in lines:
@@ -159,6 +165,23 @@ def say_moved(move: EventMove | None, *, would: bool = False) -> None:
     """The report of an event that a correction moved (``would``: a dry run's)."""
     if move is not None:
         click.echo(f"{'Would move' if would else 'Moved'} {move.describe()}")
+
+
+def say_corrected(
+    lines: Sequence[str],
+    move: EventMove | None,
+    marked: str | None,
+    *,
+    would: bool = False,
+    late: Sequence[str] = (),
+) -> None:
+    """What follows a correction's first line, in this order: its old -> new lines, the
+    warnings of a period given late, the event it moved and the rated period it touched
+    (``would``: a dry run's)."""
+    say_changes(lines)
+    say_late(late)
+    say_moved(move, would=would)
+    say_marked(marked, would=would)
 
 
 def reading(session: Session, ref: str) -> tuple[str, str | None]:

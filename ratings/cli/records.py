@@ -18,16 +18,15 @@ from ratings.cli.options import (
     DRY_RUN,
     DRY_RUN_DONE,
     LATE_OK,
-    REASON,
     TIME_CONTROL,
     YES,
     ask,
     confirmed,
+    correction_options,
     reading,
     say_changes,
-    say_late,
+    say_corrected,
     say_marked,
-    say_moved,
     say_note,
     today_unless,
 )
@@ -71,7 +70,6 @@ ALLOW_SAME_NAME = click.option(
     is_flag=True,
     help="Register a second person of a registered name (told apart by FIDE id or birthdate).",
 )
-CONFIRMED = click.option("--yes", "-y", is_flag=True, help="Do it without asking for confirmation.")
 WHY = click.option(
     "--reason", metavar="TEXT", help="Why: kept with the change in the corrections log."
 )
@@ -394,7 +392,7 @@ def _plural(n: int, word: str) -> str:
 @player.command("merge")
 @click.argument("keep", metavar="KEEP")
 @click.argument("remove", metavar="DUPLICATE")
-@CONFIRMED
+@YES
 @click.option("--force", is_flag=True, help="Merge even when FIDE ids or birthdates differ.")
 @DRY_RUN
 @WHY
@@ -436,7 +434,7 @@ def player_merge(
 
 @player.command("unmerge")
 @click.argument("merged", metavar="DUPLICATE")
-@CONFIRMED
+@YES
 @DRY_RUN
 @WHY
 @pass_app
@@ -631,9 +629,7 @@ def game_add(
 
     (game_id, marked, late), move = confirmed(add, yes)
     click.echo(f"Added game {game_id}")  # only once the game is saved
-    say_late(late)
-    say_moved(move)
-    say_marked(marked)
+    say_corrected([], move, marked, late=late)
 
 
 @game.command("edit")
@@ -643,9 +639,7 @@ def game_add(
 @click.option("--round", "round_")
 @click.option("--rated/--unrated", default=None, help="--unrated: played but not rated.")
 @ALLOW_FUTURE
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def game_edit(
     app: App,
@@ -701,16 +695,12 @@ def game_edit(
     if dry_run:
         click.echo(DRY_RUN_DONE)
     click.echo(f"{'Would change' if dry_run else 'Changed'} game {game_id}")  # once saved
-    say_changes(lines)
-    say_moved(move, would=dry_run)
-    say_marked(marked, would=dry_run)
+    say_corrected(lines, move, marked, would=dry_run)
 
 
 @game.command("void")
 @click.argument("game_id_text", metavar="GAME_ID")
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def game_void(app: App, game_id_text: str, yes: bool, dry_run: bool, reason: str | None) -> None:
     """Remove a game recorded in error, naming it (its rated period is re-rated by the next
@@ -737,9 +727,7 @@ def game_void(app: App, game_id_text: str, yes: bool, dry_run: bool, reason: str
     if dry_run:
         click.echo(DRY_RUN_DONE)
     click.echo(f"{'Would void' if dry_run else 'Voided'} game {game_id}")  # once it is gone
-    say_changes(lines)
-    say_moved(move, would=dry_run)
-    say_marked(marked, would=dry_run)
+    say_corrected(lines, move, marked, would=dry_run)
 
 
 def register(group: click.Group) -> None:
