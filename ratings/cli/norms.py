@@ -13,18 +13,11 @@ import click
 
 from ratings.cli import App, pass_app
 from ratings.cli.options import reading, say_note
-from ratings.cli.tables import Value, emit_rows
+from ratings.cli.tables import Value, emit_rows, format_option
 from ratings.rules.norms import Application, NormCheck, TitleRatingPoint, TitleReached
 from ratings.service.titles import norms
 
-FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+FORMAT = format_option(choices=("table", "json"))
 
 
 def _score(halves: int) -> str:
