@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ratings import clock, files, service
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
+from ratings.cli.decisions import DECISIONS, MATCH, MATCH_FILE, NEVER_ASK, deciding, decisions_of
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
 from ratings.cli.types import format_option
@@ -285,10 +285,7 @@ def _import_csv(
     "--dry-run", is_flag=True, help="Check the file and show what would change; write nothing."
 )
 @DATE_FORMAT
-@MATCH
-@MATCH_FILE
-@NEW
-@NEVER_ASK
+@DECISIONS
 @REPORT_FORMAT
 @pass_app
 def import_players(

@@ -114,10 +114,21 @@ DRY_RUN_DONE = "Dry run: nothing was changed"
 """The first line of a correction's dry run (then what it would do, as it would say it)."""
 
 
-def correction_options(command: F) -> F:
-    """``--yes``, ``--dry-run`` and ``--reason``, in that order: the options of a correction
-    that asks first, can be tried, and is logged with its reason."""
-    return YES(DRY_RUN(REASON(command)))
+def stack(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """One decorator for ``options`` written one above the other in this order (the order
+    ``--help`` lists them in)."""
+
+    def decorate(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+correction_options = stack(YES, DRY_RUN, REASON)
+"""``--yes``, ``--dry-run`` and ``--reason``: the options of a correction that asks first,
+can be tried, and is logged with its reason."""
 
 
 def say_changes(lines: Sequence[str]) -> None:
