@@ -12,16 +12,13 @@ from ratings.cli import App, pass_app
 from ratings.cli.imports import import_
 from ratings.cli.options import (
     ALLOW_FUTURE,
-    DRY_RUN_DONE,
     LATE_OK,
     LISTS,
     ask,
     confirmed,
     correction_options,
     reading,
-    say_changes,
     say_corrected,
-    say_marked,
     say_note,
     today_unless,
 )
@@ -302,14 +299,12 @@ def event_edit(
             return done, lines, corrections.touched(session)
 
     (done, lines, marked), move = confirmed(edit, yes, dry_run=dry_run)
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
     if done.changed:
         verb = "Would change" if dry_run else "Changed"
-        click.echo(f"{verb} {', '.join(done.changed)} of event {done.event_id} ({done.name})")
+        report = f"{verb} {', '.join(done.changed)} of event {done.event_id} ({done.name})"
     else:
-        click.echo(f"Nothing changed for event {done.event_id} ({done.name})")
-    say_corrected(lines, move, marked, would=dry_run, late=done.warnings)
+        report = f"Nothing changed for event {done.event_id} ({done.name})"
+    say_corrected(report, lines, move, marked, dry_run=dry_run, late=done.warnings)
 
 
 @event.command("void")
@@ -332,15 +327,12 @@ def event_void(app: App, event_ref: str, yes: bool, dry_run: bool, reason: str |
     with app.session(commit=not dry_run) as session:
         voided = corrections.void_event(session, event_ref, reason=reason)
         marked = corrections.touched(session)
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(
+    report = (
         f"{'Would void' if dry_run else 'Voided'} event {voided.event_id} ({voided.name}): "
         f"{_plural(voided.games, 'game')} and {_plural(voided.byes, 'bye')} "
         f"{'would be ' if dry_run else ''}removed"
     )
-    say_changes(voided.lines)
-    say_marked(marked, would=dry_run)
+    say_corrected(report, voided.lines, None, marked, dry_run=dry_run)
 
 
 def _plural(n: int, noun: str) -> str:

@@ -179,20 +179,24 @@ def say_moved(move: EventMove | None, *, would: bool = False) -> None:
 
 
 def say_corrected(
+    report: str,
     lines: Sequence[str],
     move: EventMove | None,
     marked: str | None,
     *,
-    would: bool = False,
+    dry_run: bool = False,
     late: Sequence[str] = (),
 ) -> None:
-    """What follows a correction's first line, in this order: its old -> new lines, the
-    warnings of a period given late, the event it moved and the rated period it touched
-    (``would``: a dry run's)."""
+    """What a correction says once it is done (or tried, with ``dry_run``), in this order:
+    :data:`DRY_RUN_DONE` in a dry run, its one-line ``report``, its old -> new lines, the
+    warnings of a period given late, the event it moved and the rated period it touched."""
+    if dry_run:
+        click.echo(DRY_RUN_DONE)
+    click.echo(report)
     say_changes(lines)
     say_late(late)
-    say_moved(move, would=would)
-    say_marked(marked, would=would)
+    say_moved(move, would=dry_run)
+    say_marked(marked, would=dry_run)
 
 
 def reading(session: Session, ref: str) -> tuple[str, str | None]:

@@ -378,11 +378,7 @@ def player_edit(
             report = f"Nothing changed for {describe_player(p)}"
         lines = audit.change_lines(session, audit.recorded(session))
         marked = corrections.touched(session)
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(report)  # only once the changes are saved
-    say_changes(lines)
-    say_marked(marked, would=dry_run)
+    say_corrected(report, lines, None, marked, dry_run=dry_run)  # only once saved
 
 
 def _plural(n: int, word: str) -> str:
@@ -425,11 +421,7 @@ def player_merge(
             f"'ratings player unmerge {done.remove.id}' undoes it"
         )
         lines = audit.change_lines(session, audit.recorded(session))
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(report)  # only once the merge is saved
-    say_changes(lines)
-    say_marked(done.marked_period, would=dry_run)
+    say_corrected(report, lines, None, done.marked_period, dry_run=dry_run)  # once saved
 
 
 @player.command("unmerge")
@@ -628,8 +620,7 @@ def game_add(
             return g.id, corrections.touched(session), late
 
     (game_id, marked, late), move = confirmed(add, yes)
-    click.echo(f"Added game {game_id}")  # only once the game is saved
-    say_corrected([], move, marked, late=late)
+    say_corrected(f"Added game {game_id}", [], move, marked, late=late)  # once saved
 
 
 @game.command("edit")
@@ -692,10 +683,8 @@ def game_edit(
     except NothingChangedError:
         click.echo(f"Game {game_id} unchanged: it already has these values")
         return
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(f"{'Would change' if dry_run else 'Changed'} game {game_id}")  # once saved
-    say_corrected(lines, move, marked, would=dry_run)
+    report = f"{'Would change' if dry_run else 'Changed'} game {game_id}"
+    say_corrected(report, lines, move, marked, dry_run=dry_run)  # only once saved
 
 
 @game.command("void")
@@ -724,10 +713,8 @@ def game_void(app: App, game_id_text: str, yes: bool, dry_run: bool, reason: str
             return [removed, *lines], corrections.touched(session)
 
     (lines, marked), move = confirmed(void, yes, dry_run=dry_run)
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(f"{'Would void' if dry_run else 'Voided'} game {game_id}")  # once it is gone
-    say_corrected(lines, move, marked, would=dry_run)
+    report = f"{'Would void' if dry_run else 'Voided'} game {game_id}"
+    say_corrected(report, lines, move, marked, dry_run=dry_run)  # only once it is gone
 
 
 def register(group: click.Group) -> None:
