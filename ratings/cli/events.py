@@ -17,7 +17,7 @@ from ratings.cli.options import (
     ask,
     confirmed,
     correction_options,
-    reading,
+    reading_if_any,
     say_corrected,
     say_note,
     today_unless,
@@ -64,10 +64,8 @@ def game_list(
     fmt: str,
 ) -> None:
     """List stored games with their ids (by date), with the rating period that rates each."""
-    note = None
     with app.session() as session:
-        if player_ref is not None:
-            player_ref, note = reading(session, player_ref)
+        player_ref, note = reading_if_any(session, player_ref)
         games = browse.list_games(
             session,
             event_ref=event_ref,

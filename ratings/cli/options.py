@@ -209,6 +209,11 @@ def reading(session: Session, ref: str) -> tuple[str, str | None]:
     return str(player.id), note
 
 
+def reading_if_any(session: Session, ref: str | None) -> tuple[str | None, str | None]:
+    """:func:`reading` of a PLAYER a command may be given: (None, None) without one."""
+    return (None, None) if ref is None else reading(session, ref)
+
+
 def say_note(note: str | None) -> None:
     """The note :func:`reading` gave, on stderr."""
     if note:

@@ -24,6 +24,7 @@ from ratings.cli.options import (
     confirmed,
     correction_options,
     reading,
+    reading_if_any,
     say_changes,
     say_corrected,
     say_marked,
@@ -497,10 +498,8 @@ def player_alias_list(app: App, player_ref: str | None, fmt: str) -> None:
     """List the aliases (of one PLAYER): how each was given, by which import, when (UTC)."""
     from ratings.service.register import aliases as alias_service
 
-    note = None
     with app.session(commit=False) as session:
-        if player_ref is not None:
-            player_ref, note = reading(session, player_ref)
+        player_ref, note = reading_if_any(session, player_ref)
         rows = alias_service.list_aliases(session, player_ref)
     say_note(note)
     emit_rows(
