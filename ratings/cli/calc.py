@@ -12,16 +12,9 @@ from decimal import ROUND_HALF_UP, Decimal
 import click
 
 from ratings import limits, rules
-from ratings.cli.types import ASCII_INT
+from ratings.cli.types import ASCII_INT, format_option
 
-FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+FORMAT = format_option(choices=("table", "json"))
 DATE = click.option(
     "--date",
     "day",

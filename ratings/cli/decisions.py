@@ -18,6 +18,7 @@ import click
 from sqlalchemy.orm import Session
 
 from ratings.cli import CommandError
+from ratings.cli.options import stack
 from ratings.errors import InputFileError
 from ratings.io.match_file import read_match_file
 from ratings.service.imports.decisions import parse_decisions
@@ -56,6 +57,11 @@ NEVER_ASK = click.option(
     help="Never ask: players that need a decision are listed and the import refused (as "
     "when not on a terminal).",
 )
+
+
+DECISIONS = stack(MATCH, MATCH_FILE, NEW, NEVER_ASK)
+"""The options with which a command that imports players is told who they are, and whether
+it may ask."""
 
 
 def is_terminal() -> bool:

@@ -12,19 +12,13 @@ from ratings.cli import App, pass_app
 from ratings.cli.imports import import_
 from ratings.cli.options import (
     ALLOW_FUTURE,
-    DRY_RUN,
-    DRY_RUN_DONE,
     LATE_OK,
     LISTS,
-    REASON,
-    YES,
     ask,
     confirmed,
-    reading,
-    say_changes,
-    say_late,
-    say_marked,
-    say_moved,
+    correction_options,
+    reading_if_any,
+    say_corrected,
     say_note,
     today_unless,
 )
@@ -70,10 +64,8 @@ def game_list(
     fmt: str,
 ) -> None:
     """List stored games with their ids (by date), with the rating period that rates each."""
-    note = None
     with app.session() as session:
-        if player_ref is not None:
-            player_ref, note = reading(session, player_ref)
+        player_ref, note = reading_if_any(session, player_ref)
         games = browse.list_games(
             session,
             event_ref=event_ref,
@@ -257,9 +249,7 @@ def event_show(app: App, event_ref: str, fmt: str) -> None:
 )
 @LATE_OK
 @ALLOW_FUTURE
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def event_edit(
     app: App,
@@ -307,24 +297,17 @@ def event_edit(
             return done, lines, corrections.touched(session)
 
     (done, lines, marked), move = confirmed(edit, yes, dry_run=dry_run)
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
     if done.changed:
         verb = "Would change" if dry_run else "Changed"
-        click.echo(f"{verb} {', '.join(done.changed)} of event {done.event_id} ({done.name})")
+        report = f"{verb} {', '.join(done.changed)} of event {done.event_id} ({done.name})"
     else:
-        click.echo(f"Nothing changed for event {done.event_id} ({done.name})")
-    say_changes(lines)
-    say_late(done.warnings)
-    say_moved(move, would=dry_run)
-    say_marked(marked, would=dry_run)
+        report = f"Nothing changed for event {done.event_id} ({done.name})"
+    say_corrected(report, lines, move, marked, dry_run=dry_run, late=done.warnings)
 
 
 @event.command("void")
 @click.argument("event_ref", metavar="EVENT")
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def event_void(app: App, event_ref: str, yes: bool, dry_run: bool, reason: str | None) -> None:
     """Remove an event recorded in error, with all its games and byes, naming each (asks
@@ -342,15 +325,12 @@ def event_void(app: App, event_ref: str, yes: bool, dry_run: bool, reason: str |
     with app.session(commit=not dry_run) as session:
         voided = corrections.void_event(session, event_ref, reason=reason)
         marked = corrections.touched(session)
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(
+    report = (
         f"{'Would void' if dry_run else 'Voided'} event {voided.event_id} ({voided.name}): "
         f"{_plural(voided.games, 'game')} and {_plural(voided.byes, 'bye')} "
         f"{'would be ' if dry_run else ''}removed"
     )
-    say_changes(voided.lines)
-    say_marked(marked, would=dry_run)
+    say_corrected(report, voided.lines, None, marked, dry_run=dry_run)
 
 
 def _plural(n: int, noun: str) -> str:

@@ -14,9 +14,10 @@ from sqlalchemy.orm import Session
 
 from ratings import clock, files, service
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW, deciding, decisions_of
+from ratings.cli.decisions import DECISIONS, MATCH, MATCH_FILE, NEVER_ASK, deciding, decisions_of
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
+from ratings.cli.types import format_option
 from ratings.io.csv import DATE_FORMATS, read_games_csv, read_players_csv
 from ratings.service.imports.notices import (
     count_unknown_games,
@@ -91,14 +92,10 @@ def warn_unknown_games(
         click.echo(UNKNOWN_GAMES_WARNING.format(n=n, s="" if n == 1 else "s"), err=True)
 
 
-REPORT_FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    show_default=True,
-    help="How the report is written: text, or one JSON object on standard output (the "
-    "players taken other than by their exact name or FIDE id, the decisions, the counts).",
+REPORT_FORMAT = format_option(
+    "How the report is written: text, or one JSON object on standard output (the players "
+    "taken other than by their exact name or FIDE id, the decisions, the counts).",
+    choices=("text", "json"),
 )
 
 
@@ -288,10 +285,7 @@ def _import_csv(
     "--dry-run", is_flag=True, help="Check the file and show what would change; write nothing."
 )
 @DATE_FORMAT
-@MATCH
-@MATCH_FILE
-@NEW
-@NEVER_ASK
+@DECISIONS
 @REPORT_FORMAT
 @pass_app
 def import_players(

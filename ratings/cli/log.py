@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ratings.cli import App, pass_app
-from ratings.cli.options import reading, say_note
+from ratings.cli.options import reading_if_any, say_note
 from ratings.cli.tables import FORMAT, emit_rows
 from ratings.service.corrections import log as service_log
 
@@ -21,10 +21,8 @@ def log_command(app: App, player_ref: str | None, fmt: str) -> None:
     Lines of one command share a batch number. Game and event edits and voids, player
     edits, merges and unmerges, import undos, unrates and settings changes all write it.
     """
-    note = None
     with app.session() as session:
-        if player_ref is not None:
-            player_ref, note = reading(session, player_ref)
+        player_ref, note = reading_if_any(session, player_ref)
         lines = service_log.log_lines(session, player_ref)
     say_note(note)
     emit_rows(

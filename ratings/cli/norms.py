@@ -12,19 +12,12 @@ from collections.abc import Sequence
 import click
 
 from ratings.cli import App, pass_app
-from ratings.cli.options import reading, say_note
-from ratings.cli.tables import Value, emit_rows
+from ratings.cli.options import reading_if_any, say_note
+from ratings.cli.tables import Value, emit_rows, format_option
 from ratings.rules.norms import Application, NormCheck, TitleRatingPoint, TitleReached
 from ratings.service.titles import norms
 
-FORMAT = click.option(
-    "--format",
-    "fmt",
-    type=click.Choice(["table", "json"]),
-    default="table",
-    show_default=True,
-    help="Output format.",
-)
+FORMAT = format_option(choices=("table", "json"))
 
 
 def _score(halves: int) -> str:
@@ -225,10 +218,9 @@ def titles_command(app: App, player_ref: str | None, fmt: str) -> None:
     --player, the trail of interim ratings (period, game, rating) as evidence. Without
     --player: every player who reached a title by rating or made a norm here.
     """
-    note = None
     with app.session() as session:
-        if player_ref is not None:  # a merged record: the player kept, as history shows
-            player_ref, note = reading(session, player_ref)
+        # a merged record: the player kept, as history shows
+        player_ref, note = reading_if_any(session, player_ref)
         report = norms.title_report(session, player_ref)
     say_note(note)
     if fmt == "json":

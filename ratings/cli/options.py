@@ -35,7 +35,7 @@ LATE_OK = click.option(
 )
 
 
-def say_late(warnings: list[str] | tuple[str, ...]) -> None:
+def say_late(warnings: Sequence[str]) -> None:
     """The warnings of events given a period beyond art. 9.1's, with ``--late-ok``."""
     for warning in warnings:
         click.echo(f"Warning: {warning}", err=True)
@@ -114,6 +114,23 @@ DRY_RUN_DONE = "Dry run: nothing was changed"
 """The first line of a correction's dry run (then what it would do, as it would say it)."""
 
 
+def stack(*options: Callable[[F], F]) -> Callable[[F], F]:
+    """One decorator for ``options`` written one above the other in this order (the order
+    ``--help`` lists them in)."""
+
+    def decorate(command: F) -> F:
+        for option in reversed(options):
+            command = option(command)
+        return command
+
+    return decorate
+
+
+correction_options = stack(YES, DRY_RUN, REASON)
+"""``--yes``, ``--dry-run`` and ``--reason``: the options of a correction that asks first,
+can be tried, and is logged with its reason."""
+
+
 def say_changes(lines: Sequence[str]) -> None:
     """A correction's old -> new lines, indented under its report (stdout)."""
     for line in lines:
@@ -161,6 +178,27 @@ def say_moved(move: EventMove | None, *, would: bool = False) -> None:
         click.echo(f"{'Would move' if would else 'Moved'} {move.describe()}")
 
 
+def say_corrected(
+    report: str,
+    lines: Sequence[str],
+    move: EventMove | None,
+    marked: str | None,
+    *,
+    dry_run: bool = False,
+    late: Sequence[str] = (),
+) -> None:
+    """What a correction says once it is done (or tried, with ``dry_run``), in this order:
+    :data:`DRY_RUN_DONE` in a dry run, its one-line ``report``, its old -> new lines, the
+    warnings of a period given late, the event it moved and the rated period it touched."""
+    if dry_run:
+        click.echo(DRY_RUN_DONE)
+    click.echo(report)
+    say_changes(lines)
+    say_late(late)
+    say_moved(move, would=dry_run)
+    say_marked(marked, would=dry_run)
+
+
 def reading(session: Session, ref: str) -> tuple[str, str | None]:
     """A reading command's PLAYER: the id of the player it names (a merged record: the player
     it was merged into) and the note to show for a merged record, if any
@@ -169,6 +207,11 @@ def reading(session: Session, ref: str) -> tuple[str, str | None]:
 
     player, note = get_player_to_read(session, ref)
     return str(player.id), note
+
+
+def reading_if_any(session: Session, ref: str | None) -> tuple[str | None, str | None]:
+    """:func:`reading` of a PLAYER a command may be given: (None, None) without one."""
+    return (None, None) if ref is None else reading(session, ref)
 
 
 def say_note(note: str | None) -> None:

@@ -18,16 +18,16 @@ from ratings.cli.options import (
     DRY_RUN,
     DRY_RUN_DONE,
     LATE_OK,
-    REASON,
     TIME_CONTROL,
     YES,
     ask,
     confirmed,
+    correction_options,
     reading,
+    reading_if_any,
     say_changes,
-    say_late,
+    say_corrected,
     say_marked,
-    say_moved,
     say_note,
     today_unless,
 )
@@ -71,7 +71,6 @@ ALLOW_SAME_NAME = click.option(
     is_flag=True,
     help="Register a second person of a registered name (told apart by FIDE id or birthdate).",
 )
-CONFIRMED = click.option("--yes", "-y", is_flag=True, help="Do it without asking for confirmation.")
 WHY = click.option(
     "--reason", metavar="TEXT", help="Why: kept with the change in the corrections log."
 )
@@ -380,11 +379,7 @@ def player_edit(
             report = f"Nothing changed for {describe_player(p)}"
         lines = audit.change_lines(session, audit.recorded(session))
         marked = corrections.touched(session)
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(report)  # only once the changes are saved
-    say_changes(lines)
-    say_marked(marked, would=dry_run)
+    say_corrected(report, lines, None, marked, dry_run=dry_run)  # only once saved
 
 
 def _plural(n: int, word: str) -> str:
@@ -394,7 +389,7 @@ def _plural(n: int, word: str) -> str:
 @player.command("merge")
 @click.argument("keep", metavar="KEEP")
 @click.argument("remove", metavar="DUPLICATE")
-@CONFIRMED
+@YES
 @click.option("--force", is_flag=True, help="Merge even when FIDE ids or birthdates differ.")
 @DRY_RUN
 @WHY
@@ -427,16 +422,12 @@ def player_merge(
             f"'ratings player unmerge {done.remove.id}' undoes it"
         )
         lines = audit.change_lines(session, audit.recorded(session))
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(report)  # only once the merge is saved
-    say_changes(lines)
-    say_marked(done.marked_period, would=dry_run)
+    say_corrected(report, lines, None, done.marked_period, dry_run=dry_run)  # once saved
 
 
 @player.command("unmerge")
 @click.argument("merged", metavar="DUPLICATE")
-@CONFIRMED
+@YES
 @DRY_RUN
 @WHY
 @pass_app
@@ -507,10 +498,8 @@ def player_alias_list(app: App, player_ref: str | None, fmt: str) -> None:
     """List the aliases (of one PLAYER): how each was given, by which import, when (UTC)."""
     from ratings.service.register import aliases as alias_service
 
-    note = None
     with app.session(commit=False) as session:
-        if player_ref is not None:
-            player_ref, note = reading(session, player_ref)
+        player_ref, note = reading_if_any(session, player_ref)
         rows = alias_service.list_aliases(session, player_ref)
     say_note(note)
     emit_rows(
@@ -630,10 +619,7 @@ def game_add(
             return g.id, corrections.touched(session), late
 
     (game_id, marked, late), move = confirmed(add, yes)
-    click.echo(f"Added game {game_id}")  # only once the game is saved
-    say_late(late)
-    say_moved(move)
-    say_marked(marked)
+    say_corrected(f"Added game {game_id}", [], move, marked, late=late)  # once saved
 
 
 @game.command("edit")
@@ -643,9 +629,7 @@ def game_add(
 @click.option("--round", "round_")
 @click.option("--rated/--unrated", default=None, help="--unrated: played but not rated.")
 @ALLOW_FUTURE
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def game_edit(
     app: App,
@@ -698,19 +682,13 @@ def game_edit(
     except NothingChangedError:
         click.echo(f"Game {game_id} unchanged: it already has these values")
         return
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(f"{'Would change' if dry_run else 'Changed'} game {game_id}")  # once saved
-    say_changes(lines)
-    say_moved(move, would=dry_run)
-    say_marked(marked, would=dry_run)
+    report = f"{'Would change' if dry_run else 'Changed'} game {game_id}"
+    say_corrected(report, lines, move, marked, dry_run=dry_run)  # only once saved
 
 
 @game.command("void")
 @click.argument("game_id_text", metavar="GAME_ID")
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def game_void(app: App, game_id_text: str, yes: bool, dry_run: bool, reason: str | None) -> None:
     """Remove a game recorded in error, naming it (its rated period is re-rated by the next
@@ -734,12 +712,8 @@ def game_void(app: App, game_id_text: str, yes: bool, dry_run: bool, reason: str
             return [removed, *lines], corrections.touched(session)
 
     (lines, marked), move = confirmed(void, yes, dry_run=dry_run)
-    if dry_run:
-        click.echo(DRY_RUN_DONE)
-    click.echo(f"{'Would void' if dry_run else 'Voided'} game {game_id}")  # once it is gone
-    say_changes(lines)
-    say_moved(move, would=dry_run)
-    say_marked(marked, would=dry_run)
+    report = f"{'Would void' if dry_run else 'Voided'} game {game_id}"
+    say_corrected(report, lines, move, marked, dry_run=dry_run)  # only once it is gone
 
 
 def register(group: click.Group) -> None:

@@ -5,31 +5,13 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import Any, TypeVar
 
 import click
 
+from ratings.cli.types import format_option as format_option
 from ratings.io.csv_out import CsvWriter
-
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def format_option(
-    help: str = "Output format.", choices: Sequence[str] = ("table", "csv", "json")
-) -> Callable[[F], F]:
-    """The ``--format`` option (as ``fmt``) of a command that prints rows: ``choices``, the
-    first the default."""
-    return click.option(
-        "--format",
-        "fmt",
-        type=click.Choice(list(choices)),
-        default=choices[0],
-        show_default=True,
-        help=help,
-    )
-
 
 FORMAT = format_option()
 

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratings import files, service
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import MATCH, MATCH_FILE, NEVER_ASK, NEW
+from ratings.cli.decisions import DECISIONS
 from ratings.cli.imports import (
     FILE,
     PERIOD,
@@ -26,7 +26,7 @@ from ratings.cli.imports import (
     warn_unknown_games,
     would_stop,
 )
-from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
+from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, stack, today_unless
 from ratings.cli.records import parse_date
 from ratings.db import sqlite_path
 from ratings.service.imports.events import EventSummary
@@ -48,6 +48,11 @@ ALLOW_DUPLICATES = click.option(
     help="Import an event whose name, dates and players are already stored (refused "
     "otherwise: most are the same file saved again).",
 )
+
+_OPTIONS = stack(
+    DRY_RUN, ALLOW_DUPLICATES, ALLOW_FUTURE, PERIOD, LATE_OK, TIME_CONTROL, DECISIONS, REPORT_FORMAT
+)
+"""The options ``import trf`` and ``import pgn`` share, after their own."""
 
 
 def _date(text: str | None) -> dt.date | None:
@@ -199,17 +204,7 @@ def _store(
 @import_.command("trf")
 @FILE
 @DATE
-@DRY_RUN
-@ALLOW_DUPLICATES
-@ALLOW_FUTURE
-@PERIOD
-@LATE_OK
-@TIME_CONTROL
-@MATCH
-@MATCH_FILE
-@NEW
-@NEVER_ASK
-@REPORT_FORMAT
+@_OPTIONS
 @pass_app
 def import_trf(
     app: App,
@@ -282,17 +277,7 @@ def import_trf(
     help="Take WhiteElo/BlackElo (or a rating after the name) as the entry rating of "
     "players the import creates (each one's first game).",
 )
-@DRY_RUN
-@ALLOW_DUPLICATES
-@ALLOW_FUTURE
-@PERIOD
-@LATE_OK
-@TIME_CONTROL
-@MATCH
-@MATCH_FILE
-@NEW
-@NEVER_ASK
-@REPORT_FORMAT
+@_OPTIONS
 @pass_app
 def import_pgn(
     app: App,

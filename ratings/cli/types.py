@@ -1,9 +1,11 @@
-"""Click parameter types shared by the commands."""
+"""Click parameter types and the ``--format`` option shared by the commands (light: ``calc``
+loads no other CLI module)."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
 
 import click
 
@@ -40,3 +42,21 @@ class AsciiIntRange(click.IntRange):
         if not isinstance(value, int) and not _INTEGER.fullmatch(str(value).strip()):
             self.fail(f"{value!r} is not a valid integer (digits 0-9).", param, ctx)
         return super().convert(value, param, ctx)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def format_option(
+    help: str = "Output format.", choices: Sequence[str] = ("table", "csv", "json")
+) -> Callable[[F], F]:
+    """The ``--format`` option (as ``fmt``) of a command that prints rows: ``choices``, the
+    first the default."""
+    return click.option(
+        "--format",
+        "fmt",
+        type=click.Choice(list(choices)),
+        default=choices[0],
+        show_default=True,
+        help=help,
+    )

@@ -8,11 +8,9 @@ import click
 from ratings.cli import App, pass_app
 from ratings.cli.imports import import_
 from ratings.cli.options import (
-    DRY_RUN,
     DRY_RUN_DONE,
-    REASON,
-    YES,
     ask,
+    correction_options,
     say_changes,
     say_marked,
 )
@@ -33,9 +31,7 @@ def _plural(n: int, noun: str) -> str:
     metavar="YYYY-MM",
     help="The first rated period to withdraw; every rated period after it goes too.",
 )
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def unrate_command(app: App, from_label: str, yes: bool, dry_run: bool, reason: str | None) -> None:
     """Withdraw rated periods from YYYY-MM on, newest first (asks first).
@@ -72,9 +68,7 @@ def _say_withdrawn(done: unrate.Withdrawn, *, would: bool = False) -> None:
 
 @import_.command("undo")
 @click.argument("import_id", metavar="ID", type=int)
-@YES
-@DRY_RUN
-@REASON
+@correction_options
 @pass_app
 def import_undo(app: App, import_id: int, yes: bool, dry_run: bool, reason: str | None) -> None:
     """Remove what import ID added: its events with every game and bye in them, the players
