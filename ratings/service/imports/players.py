@@ -355,9 +355,29 @@ def import_players(
             matching=matching_of(sheet.outcomes, sheet.names),
             dry_run=dry_run,
         )
+    return _store_sheet(
+        session, sheet, file_name, data_hash, len(rows), earlier,
+        take_sheet=take_sheet, dry_run=dry_run,
+    )  # fmt: skip
+
+
+def _store_sheet(
+    session: Session,
+    sheet: _Sheet,
+    file_name: str,
+    data_hash: str,
+    rows: int,
+    earlier: int | None,
+    *,
+    take_sheet: bool,
+    dry_run: bool,
+) -> ImportReport:
+    """Store what a sorted sheet of ``rows`` rows gave, under the ``earlier`` import of the
+    same bytes if any (else a new one): its new players and their aliases, its registered
+    players' changes (logged), the rated periods the entry data it changed re-rates."""
     import_id = earlier
     if import_id is None:
-        import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
+        import_id = record_import(session, "players_csv", file_name, data_hash, rows)
     created, stored, unkept = _store_new(
         session, import_id, sheet.new, sheet.aliases, sheet.identities
     )
@@ -366,7 +386,7 @@ def import_players(
         sheet.matched,
         import_id,
         file_name,
-        allow_same_name,
+        sheet.allow_same_name,
         sheet.corrected,
         not take_sheet,
     )
