@@ -31,6 +31,7 @@ from ratings.service.imports.storing import (
     ImportReport,
     check_not_imported,
     earlier_import,
+    line_errors,
     record_import,
 )
 from ratings.service.imports.updates import (
@@ -431,12 +432,12 @@ def _future_births(
     rows: Sequence[PlayerRow], file_name: str, today: dt.date
 ) -> list[InputFileError]:
     """A problem for each row whose birthdate is after ``today``."""
-    found = []
-    for row in rows:
-        problem = future_birth_problem(row.birth_date, row.birth_year, today)
-        if problem:
-            found.append(InputFileError(file_name, row.line, problem, "birthdate"))
-    return found
+    return line_errors(
+        file_name,
+        rows,
+        lambda row: future_birth_problem(row.birth_date, row.birth_year, today),
+        "birthdate",
+    )
 
 
 def _store_new(
