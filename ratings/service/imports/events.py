@@ -1,5 +1,6 @@
-"""Tournament files: what the TRF and PGN imports share besides the players (the events they
-create, the checks of dates and names, the report).
+"""Tournament files: what the TRF and PGN imports share besides reading the players (the
+events they create, the checks of dates and names, what they store: :func:`store_events`,
+the report).
 
 The imports themselves are :mod:`ratings.service.imports.trf` and
 :mod:`ratings.service.imports.pgn`; their players go through the one pipeline
