@@ -20,6 +20,7 @@ from ratings import limits, rules
 from ratings.errors import InvalidInputError
 from ratings.models import (
     Bye,
+    Event,
     Game,
     Player,
     RatingPeriod,
@@ -120,7 +121,7 @@ def mark_event(session: Session, spans: Sequence[Span], first_game: dt.date | No
     mark_days(session, days)
 
 
-def edit_event(  # noqa: C901 (one branch per field an event edit corrects, each checked, logged and marked alike)
+def edit_event(
     session: Session,
     ref: str,
     *,
@@ -170,15 +171,65 @@ def edit_event(  # noqa: C901 (one branch per field an event edit corrects, each
 
         exemption = stored_exemption(norm_exemption)
     event = get_event(session, ref)
-    new_name = event.name
-    if name is not None:
-        cleaned = clean_text(name, limits.MAX_EVENT_LENGTH, "--name")
-        if cleaned is None:
-            raise InvalidInputError("--name: an event needs a name")
-        new_name = cleaned
+    new_name = event.name if name is None else _event_name(name)
     new_period = parse_rating_period(session, period) if period else None
     old: Span = (event.start_date, event.end_date)
     new: Span = (start or old[0], end or old[1])
+    span = _check_dates(session, event, new, start, end, today)
+    changes = []
+    if new_name != event.name:
+        changes.append(audit.Change(event_id=event.id, field="name", old=event.name, new=new_name))
+        event.name = new_name
+    move = None
+    if new != old or (new_tc is not None and new_tc != event.time_control):
+        move, moved = _move_event(session, event, old, new, new_tc, span, allow_move=allow_move)
+        changes += moved
+    old_period = event.rating_period
+    if period is not None and change_rating_period(session, event, new_period, late_ok=late_ok):
+        changes.append(
+            audit.Change(
+                event_id=event.id, field="rating_period", old=old_period, new=event.rating_period
+            )
+        )
+    if norm_exemption is not None and exemption != event.norm_exemption:
+        changes.append(
+            audit.Change(
+                event_id=event.id, field="norm_exemption", old=event.norm_exemption, new=exemption
+            )
+        )
+        event.norm_exemption = exemption
+    warning = _period_warning(session, event, old_period, old[1], late_ok=late_ok)
+    session.flush()
+    if changes:
+        audit.record(session, audit.Action.EVENT_EDIT, *changes, reason=reason)
+    return EventEdit(
+        event.id,
+        event.name,
+        tuple(c.field or "" for c in changes),
+        move,
+        () if warning is None else (warning,),
+    )
+
+
+def _event_name(name: str) -> str:
+    """An event's new name (``--name``), as stored."""
+    cleaned = clean_text(name, limits.MAX_EVENT_LENGTH, "--name")
+    if cleaned is None:
+        raise InvalidInputError("--name: an event needs a name")
+    return cleaned
+
+
+def _check_dates(
+    session: Session,
+    event: Event,
+    new: Span,
+    start: dt.date | None,
+    end: dt.date | None,
+    today: dt.date | None,
+) -> Span | None:
+    """Refuse new dates (``start``, ``end``: the ones given) in the wrong order, after
+    ``today`` or leaving a game of the event outside; returns its games' span (None: no
+    game)."""
     if new[1] < new[0]:
         raise InvalidInputError(f"the end {new[1]} is before the start {new[0]}")
     for day, option in ((start, "--start"), (end, "--end")):
@@ -199,64 +250,59 @@ def edit_event(  # noqa: C901 (one branch per field an event edit corrects, each
             f"on {first.played_on}; move {'it' if len(outside) == 1 else 'them'} first "
             f"('ratings game edit {first.id} --date YYYY-MM-DD')"
         )
-    changes = []
-    if new_name != event.name:
-        changes.append(audit.Change(event_id=event.id, field="name", old=event.name, new=new_name))
-        event.name = new_name
-    move = None
+    return span
+
+
+def _move_event(
+    session: Session,
+    event: Event,
+    old: Span,
+    new: Span,
+    new_tc: str | None,
+    span: Span | None,
+    *,
+    allow_move: bool,
+) -> tuple[EventMove | None, list[audit.Change]]:
+    """Give the event its new dates and time control (None: the same), marking the rated
+    periods they touch, old and new; returns the move (None: no rated period changes) and
+    the changes to log.
+
+    :raises EventMoveError: for a move when not ``allow_move``.
+    """
     old_tc = event.time_control
-    if new != old or (new_tc is not None and new_tc != old_tc):
-        games = session.scalar(sa.select(sa.func.count()).where(Game.event_id == event.id))
-        event.start_date, event.end_date = new
-        event.time_control = new_tc or old_tc
-        move = event_move(get_config(session), event, old, games or 0, old_tc)
-        if not allow_move and move is not None:
-            raise EventMoveError(move)
-        changes += [
-            audit.Change(event_id=event.id, field=f, old=a, new=b)
-            for f, a, b in (
-                ("start_date", old[0], new[0]),
-                ("end_date", old[1], new[1]),
-                ("time_control", old_tc, event.time_control),
-            )
-            if a != b
-        ]
-        mark_event(session, [old, new], span[0] if span else None)
-    old_period = event.rating_period
-    if period is not None and change_rating_period(session, event, new_period, late_ok=late_ok):
-        changes.append(
-            audit.Change(
-                event_id=event.id, field="rating_period", old=old_period, new=event.rating_period
-            )
+    games = session.scalar(sa.select(sa.func.count()).where(Game.event_id == event.id))
+    event.start_date, event.end_date = new
+    event.time_control = new_tc or old_tc
+    move = event_move(get_config(session), event, old, games or 0, old_tc)
+    if not allow_move and move is not None:
+        raise EventMoveError(move)
+    changes = [
+        audit.Change(event_id=event.id, field=f, old=a, new=b)
+        for f, a, b in (
+            ("start_date", old[0], new[0]),
+            ("end_date", old[1], new[1]),
+            ("time_control", old_tc, event.time_control),
         )
-    if norm_exemption is not None and exemption != event.norm_exemption:
-        changes.append(
-            audit.Change(
-                event_id=event.id, field="norm_exemption", old=event.norm_exemption, new=exemption
-            )
-        )
-        event.norm_exemption = exemption
-    warning = None
-    if event.rating_period is not None:  # new dates must not end after its period
-        config = get_config(session)
-        given = Period(event.rating_period, config.period_months)
-        # a period given before (with --late-ok) stands while the end date does not move
-        as_given = event.rating_period == old_period and new[1] == old[1]
-        warning = check_rating_period(
-            config, event.name, event.end_date, given, late_ok=late_ok or as_given
-        )
-        if as_given and not late_ok:
-            warning = None
-    session.flush()
-    if changes:
-        audit.record(session, audit.Action.EVENT_EDIT, *changes, reason=reason)
-    return EventEdit(
-        event.id,
-        event.name,
-        tuple(c.field or "" for c in changes),
-        move,
-        () if warning is None else (warning,),
+        if a != b
+    ]
+    mark_event(session, [old, new], span[0] if span else None)
+    return move, changes
+
+
+def _period_warning(
+    session: Session, event: Event, old_period: dt.date | None, old_end: dt.date, *, late_ok: bool
+) -> str | None:
+    """What an event's new end date says of the period it was given (None: nothing)."""
+    if event.rating_period is None:  # new dates must not end after its period
+        return None
+    config = get_config(session)
+    given = Period(event.rating_period, config.period_months)
+    # a period given before (with --late-ok) stands while the end date does not move
+    as_given = event.rating_period == old_period and event.end_date == old_end
+    warning = check_rating_period(
+        config, event.name, event.end_date, given, late_ok=late_ok or as_given
     )
+    return None if as_given and not late_ok else warning
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session
 
 from ratings.models import Correction, Game, Player
 from ratings.service.register.lookup import get_player
+from ratings.service.shared import audit
 
 __all__ = ["LogLine", "log_lines"]
 
@@ -54,18 +55,8 @@ def log_lines(session: Session, player_ref: str | None = None) -> list[LogLine]:
     for c in session.scalars(query):
         if c.action == "settings_edit":
             what = "settings"  # its period is the one it marked for a re-rate
-        elif c.game_id is not None:
-            what = f"game {c.game_id}"
-        elif c.event_id is not None:
-            what = f"event {c.event_id}"
-        elif c.player_id is not None:
-            what = f"player {c.player_id}"
-        elif c.period is not None:
-            what = f"period {c.period}"
-        elif c.import_id is not None:
-            what = f"import {c.import_id}"
         else:
-            what = ""
+            what = audit.concerns(c) or (f"import {c.import_id}" if c.import_id is not None else "")
         found.append(
             LogLine(
                 c.id, c.batch, c.recorded_at, c.action, what, c.field, c.old_value,

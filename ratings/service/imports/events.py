@@ -1,5 +1,6 @@
-"""Tournament files: what the TRF and PGN imports share besides the players (the events they
-create, the checks of dates and names, the report).
+"""Tournament files: what the TRF and PGN imports share besides reading the players (the
+events they create, the checks of dates and names, what they store: :func:`store_events`,
+the report).
 
 The imports themselves are :mod:`ratings.service.imports.trf` and
 :mod:`ratings.service.imports.pgn`; their players go through the one pipeline
@@ -34,7 +35,7 @@ Decisions a reader of the code should know:
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
@@ -51,7 +52,15 @@ from ratings.errors import (
 from ratings.io.notes import FileWarning
 from ratings.models import Bye, Event, Game, Import
 from ratings.names import clean_name, key_of_stored
+from ratings.service.imports.pipeline import Resolver
 from ratings.service.imports.report import Matching
+from ratings.service.imports.storing import (
+    first_rated_day,
+    insert_event,
+    mark_touched,
+    record_import,
+    set_time_control,
+)
 from ratings.service.rating.marks import history_error
 from ratings.service.register.identity import Question
 
@@ -64,6 +73,7 @@ __all__ = [
     "check_name",
     "event_name",
     "refuse_duplicates",
+    "store_events",
     "stored_duplicates",
 ]
 
@@ -234,3 +244,31 @@ def refuse_duplicates(
         f"{'; '.join(found)}; nothing was imported; --allow-duplicates imports the file "
         "anyway"
     )
+
+
+def store_events(
+    session: Session,
+    resolver: Resolver,
+    kind: str,
+    data_hash: str,
+    rows: int,
+    spans: Mapping[str, Sequence[dt.date]],
+    lists: Mapping[str, str],
+    insert_rows: Callable[[int, dict[int, int], dict[str, int]], None],
+) -> tuple[dict[str, int], dict[int, int], str | None]:
+    """Write what a tournament file gave: the import (of ``rows`` rows, ``kind`` its
+    source), its new players and aliases, its events (name -> start and end days) on their
+    lists (name -> standard, rapid or blitz), then the format's own rows
+    (``insert_rows(import_id, created, event_ids)``, in bulk); mark the rated periods the
+    events touch. Returns the events' ids by name, the ids of the players created (by their
+    placeholder) and the oldest period marked."""
+    import_id = record_import(session, kind, resolver.file_name, data_hash, rows)
+    created = resolver.store(session, import_id)
+    event_ids = {
+        name: insert_event(session, name, start, end, kind, import_id)
+        for name, (start, end) in spans.items()
+    }
+    set_time_control(session, {event_ids[name]: tc for name, tc in lists.items()})
+    insert_rows(import_id, created, event_ids)
+    marked = mark_touched(session, [first_rated_day(start, end) for start, end in spans.values()])
+    return event_ids, created, marked

@@ -25,6 +25,7 @@ from ratings.service.imports.storing import (
     first_rated_day,
     insert_events,
     insert_games,
+    line_errors,
     mark_touched,
     record_import,
     set_time_control,
@@ -211,16 +212,15 @@ def _history_errors(
     """A row whose event ends before the rating history starts (one check per end date)."""
     if first_rated_start(session) is None:  # no date can be before the history
         return []
-    errors: list[InputFileError] = []
     problems: dict[dt.date, str | None] = {}  # one check per distinct end date
-    for row in rows:
+
+    def problem_of(row: GameRow) -> str | None:
         end = spans[row.event][1] if row.event else row.date
         if end not in problems:
             problems[end] = history_error(session, end)
-        problem = problems[end]
-        if problem:
-            errors.append(InputFileError(file_name, row.line, problem, "date"))
-    return errors
+        return problems[end]
+
+    return line_errors(file_name, rows, problem_of, "date")
 
 
 def _store_games(

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
+from functools import partial
 
 from sqlalchemy.orm import Session
 
@@ -25,20 +26,12 @@ from ratings.service.imports.events import (
     check_name,
     event_name,
     refuse_duplicates,
+    store_events,
 )
 from ratings.service.imports.incoming import Incoming
 from ratings.service.imports.pipeline import Resolver, finish
 from ratings.service.imports.rounds import RoundGame, round_problems
-from ratings.service.imports.storing import (
-    check_not_imported,
-    content_hash,
-    first_rated_day,
-    insert_event,
-    insert_games,
-    mark_touched,
-    record_import,
-    set_time_control,
-)
+from ratings.service.imports.storing import check_not_imported, content_hash, insert_games
 from ratings.service.register.identity import Decisions
 from ratings.service.shared.dates import future_problem
 from ratings.service.shared.sql import date_param
@@ -117,7 +110,9 @@ def import_pgn(
         counts[row[0]] += 1
     rated = sum(1 for r in rows if r[5].is_played)
 
-    def report(event_ids: dict[str, int], created: dict[int, int]) -> TournamentReport:
+    def report(
+        event_ids: dict[str, int], created: dict[int, int], marked: str | None
+    ) -> TournamentReport:
         return TournamentReport(
             file_name=file_name,
             dry_run=dry_run,
@@ -139,20 +134,22 @@ def import_pgn(
             unrated_games=len(rows) - rated,
             skipped_unfinished=parsed.skipped_unfinished,
             skipped_phantom=parsed.skipped_phantom,
-            marked_period=mark_touched(session, [first_rated_day(s, e) for s, e in spans.values()])
-            if event_ids
-            else None,
+            marked_period=marked,
             warnings=warnings,
             matching=resolver.matching(created),
         )
 
     if dry_run:
-        return report({}, {})
-    event_ids, created = _store(
-        session, read, file_name, data_hash, time_control,
-        unclear=bool(parsed.time_control_problems),
-    )  # fmt: skip
-    return report(event_ids, created)
+        return report({}, {}, None)
+    # unclear: unreadable or mixed TimeControl tags, the event is standard
+    unclear = bool(parsed.time_control_problems)
+    lists = {
+        name: time_control or _tagged_list(tags, unclear) for name, tags in read.tagged.items()
+    }
+    stored = store_events(
+        session, resolver, "pgn", data_hash, len(rows), spans, lists, partial(read.insert, session)
+    )
+    return report(*stored)
 
 
 class _Games:
@@ -229,51 +226,27 @@ class _Games:
                 self.said[pid].append((day, len(self.said[pid]), title, elo))
         return sides
 
-
-def _store(
-    session: Session,
-    read: _Games,
-    file_name: str,
-    data_hash: str,
-    time_control: str | None,
-    *,
-    unclear: bool,
-) -> tuple[dict[str, int], dict[int, int]]:
-    """Write what the file gave: the import, its new players and aliases, its events on
-    their lists, its games (in one bulk insert). Returns the events' ids by name and the ids
-    of the players created (by their placeholder)."""
-    resolver, rows, spans = read.resolver, read.rows, read.spans
-    import_id = record_import(session, "pgn", file_name, data_hash, len(rows))
-    created = resolver.store(session, import_id)
-    event_ids = {
-        name: insert_event(session, name, start, end, "pgn", import_id)
-        for name, (start, end) in spans.items()
-    }
-    # unclear: unreadable or mixed TimeControl tags, the event is standard
-    set_time_control(
-        session,
-        {
-            event_ids[name]: time_control or _tagged_list(lists, unclear)
-            for name, lists in read.tagged.items()
-        },
-    )
-    insert_games(
-        session,
-        (
+    def insert(
+        self, session: Session, import_id: int, created: dict[int, int], event_ids: dict[str, int]
+    ) -> None:
+        """The games in one bulk insert, once the import, its players and its events are
+        stored."""
+        insert_games(
+            session,
             (
-                event_ids[event],
-                round_,
-                date_param(session, day),
-                created.get(white, white),
-                created.get(black, black),
-                result.value,
-                result.is_played,
-                import_id,
-            )
-            for event, round_, day, white, black, result in rows
-        ),
-    )
-    return event_ids, created
+                (
+                    event_ids[event],
+                    round_,
+                    date_param(session, day),
+                    created.get(white, white),
+                    created.get(black, black),
+                    result.value,
+                    result.is_played,
+                    import_id,
+                )
+                for event, round_, day, white, black, result in self.rows
+            ),
+        )
 
 
 def _tagged_list(lists: set[TimeControl | None], unclear: bool) -> str:

@@ -31,6 +31,7 @@ from ratings.service.imports.storing import (
     ImportReport,
     check_not_imported,
     earlier_import,
+    line_errors,
     record_import,
 )
 from ratings.service.imports.updates import (
@@ -355,9 +356,29 @@ def import_players(
             matching=matching_of(sheet.outcomes, sheet.names),
             dry_run=dry_run,
         )
+    return _store_sheet(
+        session, sheet, file_name, data_hash, len(rows), earlier,
+        take_sheet=take_sheet, dry_run=dry_run,
+    )  # fmt: skip
+
+
+def _store_sheet(
+    session: Session,
+    sheet: _Sheet,
+    file_name: str,
+    data_hash: str,
+    rows: int,
+    earlier: int | None,
+    *,
+    take_sheet: bool,
+    dry_run: bool,
+) -> ImportReport:
+    """Store what a sorted sheet of ``rows`` rows gave, under the ``earlier`` import of the
+    same bytes if any (else a new one): its new players and their aliases, its registered
+    players' changes (logged), the rated periods the entry data it changed re-rates."""
     import_id = earlier
     if import_id is None:
-        import_id = record_import(session, "players_csv", file_name, data_hash, len(rows))
+        import_id = record_import(session, "players_csv", file_name, data_hash, rows)
     created, stored, unkept = _store_new(
         session, import_id, sheet.new, sheet.aliases, sheet.identities
     )
@@ -366,7 +387,7 @@ def import_players(
         sheet.matched,
         import_id,
         file_name,
-        allow_same_name,
+        sheet.allow_same_name,
         sheet.corrected,
         not take_sheet,
     )
@@ -411,12 +432,12 @@ def _future_births(
     rows: Sequence[PlayerRow], file_name: str, today: dt.date
 ) -> list[InputFileError]:
     """A problem for each row whose birthdate is after ``today``."""
-    found = []
-    for row in rows:
-        problem = future_birth_problem(row.birth_date, row.birth_year, today)
-        if problem:
-            found.append(InputFileError(file_name, row.line, problem, "birthdate"))
-    return found
+    return line_errors(
+        file_name,
+        rows,
+        lambda row: future_birth_problem(row.birth_date, row.birth_year, today),
+        "birthdate",
+    )
 
 
 def _store_new(

@@ -1,16 +1,18 @@
 """Storing an import: what every import (players, games, TRF, PGN, a FIDE list) shares.
 
 A file's identity (its SHA-256, refused twice), the ``imports`` row, the history check for a
-day, the events of an import inserted in bulk, and the rated periods an import touches marked
-for re-rating. The import use cases (:mod:`ratings.service.imports`) build on these.
+day, the events of an import inserted in bulk, the rated periods an import touches marked
+for re-rating, and a file's rows checked one by one (:func:`line_errors`). The import use
+cases (:mod:`ratings.service.imports`) build on these.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Protocol, TypeVar
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -219,3 +221,24 @@ def mark_touched(session: Session, ends: Sequence[dt.date]) -> str | None:
         if period is not None:
             return period.label
     return None
+
+
+class _OnLine(Protocol):
+    @property
+    def line(self) -> int: ...
+
+
+_Row = TypeVar("_Row", bound=_OnLine)
+
+
+def line_errors(
+    file_name: str, rows: Iterable[_Row], problem_of: Callable[[_Row], str | None], field: str
+) -> list[InputFileError]:
+    """An error for each row ``problem_of`` finds a problem with (None: none), on the row's
+    line and in its ``field``."""
+    found: list[InputFileError] = []
+    for row in rows:
+        problem = problem_of(row)
+        if problem:
+            found.append(InputFileError(file_name, row.line, problem, field))
+    return found

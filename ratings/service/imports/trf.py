@@ -5,7 +5,7 @@ and byes in bulk."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -18,7 +18,7 @@ from ratings.errors import (
 )
 from ratings.federations import is_fide_federation
 from ratings.io.notes import FileWarning
-from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf
+from ratings.io.trf import TrfPlayer, TrfTournament, parse_trf
 from ratings.limits import TITLES
 from ratings.models import Event
 from ratings.service.imports.events import (
@@ -30,19 +30,11 @@ from ratings.service.imports.events import (
     check_name,
     event_name,
     refuse_duplicates,
+    store_events,
 )
 from ratings.service.imports.incoming import Incoming, NewPlayer
 from ratings.service.imports.pipeline import Resolver, finish
-from ratings.service.imports.storing import (
-    check_not_imported,
-    content_hash,
-    first_rated_day,
-    insert_event,
-    insert_games,
-    mark_touched,
-    record_import,
-    set_time_control,
-)
+from ratings.service.imports.storing import check_not_imported, content_hash, insert_games
 from ratings.service.register.identity import Decisions
 from ratings.service.shared.dates import future_problem
 from ratings.service.shared.sql import bulk_insert, date_param
@@ -243,18 +235,61 @@ def import_trf(
     broken = {e.line for e in errors if not (e.field or "").startswith("round")}
     dates = _trf_dates(t, file_name, default_date, errors)
     _trf_future(t, file_name, default_date, today, errors)
-
     resolver = Resolver(session, file_name, decisions, ratings=True)
-    ids: dict[int, int] = {}  # start number -> player id or placeholder
-    owner: dict[int, TrfPlayer] = {}  # player id or placeholder -> its line
-    matches: list[tuple[TrfPlayer, int, str]] = []
-    clubs: dict[str, list[int]] = {}  # federation column values that are not FIDE's
+    players = _TrfPlayers(resolver, errors)
     for p in t.players:
-        if p.line in broken:
-            continue
+        if p.line not in broken:
+            players.add(p)
+    finish(resolver, errors, dry_run=dry_run)
+    assert dates is not None  # else an error was raised
+    check_history(session, dates.end, file_name)
+    name = event_name(t.name, file_name)
+    if not allow_duplicates:
+        event = (name, dates.start, dates.end, set(players.ids.values()))
+        refuse_duplicates(session, file_name, [event])
+    warnings = _trf_warnings(t, dates, players, file_name)
+    if dry_run:
+        return _trf_report(t, name, dates, players, warnings, dry_run=True)
+
+    def insert_rows(import_id: int, created: dict[int, int], event_ids: dict[str, int]) -> None:
+        if t.tiebreaks:
+            session.execute(
+                sa.update(Event)
+                .where(Event.id == event_ids[name])
+                .values(tiebreaks=",".join(t.tiebreaks))
+            )
+        _insert_trf_rows(session, event_ids[name], import_id, t, dates.days, players.id_of(created))
+
+    rows = len(t.games) + len(t.byes)
+    spans = {name: (dates.start, dates.end)}
+    lists = {name: time_control or "standard"}
+    event_ids, created, marked = store_events(
+        session, resolver, "trf", data_hash, rows, spans, lists, insert_rows
+    )
+    return _trf_report(
+        t, name, dates, players, warnings, event_id=event_ids[name], created=created,
+        marked=marked, dry_run=False,
+    )  # fmt: skip
+
+
+class _TrfPlayers:
+    """The players of a TRF file as :func:`import_trf` reads them, one ``001`` line at a
+    time: resolved, their problems in ``errors``."""
+
+    def __init__(self, resolver: Resolver, errors: list[InputFileError]) -> None:
+        self.resolver, self.file_name, self.errors = resolver, resolver.file_name, errors
+        self.ids: dict[int, int] = {}  # start number -> player id or placeholder
+        self.owner: dict[int, TrfPlayer] = {}  # player id or placeholder -> its line
+        self.matches: list[tuple[TrfPlayer, int, str]] = []
+        self.clubs: dict[str, list[int]] = {}  # federation column values that are not FIDE's
+
+    def add(self, p: TrfPlayer) -> None:
+        """One ``001`` line: its player found, asked about or to create (filled from the
+        line), or its problem in ``errors``."""
+        file_name, errors = self.file_name, self.errors
         try:
             check_name(p.name, file_name, p.line)
-            pid, how = resolver.resolve(
+            pid, how = self.resolver.resolve(
                 Incoming(
                     p.line,
                     p.name,
@@ -268,9 +303,9 @@ def import_trf(
             )
         except InputFileError as exc:
             errors.append(exc)
-            continue
-        if pid in owner:
-            first = owner[pid]
+            return
+        if pid in self.owner:
+            first = self.owner[pid]
             errors.append(
                 InputFileError(
                     file_name,
@@ -280,27 +315,41 @@ def import_trf(
                     "name",
                 )
             )
-            continue
+            return
         if how == "new":
-            _new_trf_player(resolver.new_player(pid), p, file_name, errors, clubs)
-        owner[pid] = p
-        ids[p.start_no] = pid
-        matches.append((p, pid, how))
-    finish(resolver, errors, dry_run=dry_run)
-    assert dates is not None  # else an error was raised
-    days, start, end = dates.days, dates.start, dates.end
-    check_history(session, end, file_name)
-    if not allow_duplicates:
-        event = (event_name(t.name, file_name), start, end, set(ids.values()))
-        refuse_duplicates(session, file_name, [event])
-    warnings = [*t.warnings, *([dates.warning] if dates.warning else []), *resolver.warnings]
-    for code, lines in clubs.items():
-        players = "1 new player" if len(lines) == 1 else f"{len(lines)} new players"
+            _new_trf_player(self.resolver.new_player(pid), p, file_name, errors, self.clubs)
+        self.owner[pid] = p
+        self.ids[p.start_no] = pid
+        self.matches.append((p, pid, how))
+
+    def id_of(self, created: dict[int, int]) -> Callable[[int], int]:
+        """A start number's player id, once the new players are ``created``."""
+
+        def player_id(start_no: int) -> int:
+            pid = self.ids[start_no]
+            return created.get(pid, pid)
+
+        return player_id
+
+
+def _trf_warnings(
+    t: TrfTournament, dates: _TrfDates, players: _TrfPlayers, file_name: str
+) -> tuple[FileWarning, ...]:
+    """What the import notices but does not refuse the file for, in line order: the
+    reader's, the round dates not used, the matcher's, the club codes kept as federations and
+    the tie-breaks not computed here."""
+    warnings = [
+        *t.warnings,
+        *([dates.warning] if dates.warning else []),
+        *players.resolver.warnings,
+    ]
+    for code, lines in players.clubs.items():
+        count = "1 new player" if len(lines) == 1 else f"{len(lines)} new players"
         warnings.append(
             FileWarning(
                 file_name,
                 lines[0],
-                f"{code!r} is not a FIDE federation code; kept as written ({players}, "
+                f"{code!r} is not a FIDE federation code; kept as written ({count}, "
                 f"first on line {lines[0]})",
                 "federation",
             )
@@ -318,63 +367,43 @@ def import_trf(
             )
         )
     warnings.sort(key=lambda w: w.line or 0)
+    return tuple(warnings)
 
-    name = event_name(t.name, file_name)
-    rated = sum(1 for g in t.games if g.rated)
+
+def _trf_report(
+    t: TrfTournament,
+    name: str,
+    dates: _TrfDates,
+    players: _TrfPlayers,
+    warnings: tuple[FileWarning, ...],
+    *,
+    dry_run: bool,
+    event_id: int | None = None,
+    created: dict[int, int] | None = None,
+    marked: str | None = None,
+) -> TournamentReport:
+    """The import's report: with ``dry_run`` what it would store (the players that need a
+    decision with their question), else what it stored (``created``: the new players' ids)."""
+    resolver, created = players.resolver, created or {}
     asked = {q.line: q for q in resolver.questions}
-    report = TournamentReport(
-        file_name=file_name,
+    rated = sum(1 for g in t.games if g.rated)
+
+    def match(p: TrfPlayer, pid: int, how: str) -> PlayerMatch:
+        found = created.get(pid, pid)
+        question = asked.get(p.line) if how == "ask" else None
+        return PlayerMatch(p.name, p.line, found if found > 0 else None, how,
+                           resolver.names[pid], p.start_no, question)  # fmt: skip
+
+    return TournamentReport(
+        file_name=resolver.file_name,
         dry_run=dry_run,
-        events=(EventSummary(None, name, start, end, len(t.games)),),
-        players=tuple(
-            PlayerMatch(
-                p.name,
-                p.line,
-                pid if pid > 0 else None,
-                how,
-                resolver.names[pid],
-                p.start_no,
-                asked.get(p.line) if how == "ask" else None,
-            )
-            for p, pid, how in matches
-        ),
+        events=(EventSummary(event_id, name, dates.start, dates.end, len(t.games)),),
+        players=tuple(match(p, pid, how) for p, pid, how in players.matches),
         rated_games=rated,
         unrated_games=len(t.games) - rated,
         byes=len(t.byes),
-        warnings=tuple(warnings),
-        matching=resolver.matching(),
-    )
-    if dry_run:
-        return report
-
-    import_id = record_import(session, "trf", file_name, data_hash, len(t.games) + len(t.byes))
-    created = resolver.store(session, import_id)
-
-    def player_id(start_no: int) -> int:
-        pid = ids[start_no]
-        return created.get(pid, pid)
-
-    event_id = insert_event(session, name, start, end, "trf", import_id)
-    if t.tiebreaks:
-        session.execute(
-            sa.update(Event).where(Event.id == event_id).values(tiebreaks=",".join(t.tiebreaks))
-        )
-    set_time_control(session, {event_id: time_control or "standard"})
-    _insert_trf_rows(session, event_id, import_id, t.games, t.byes, days, player_id)
-    marked = mark_touched(session, [first_rated_day(start, end)])
-    return TournamentReport(
-        file_name=file_name,
-        dry_run=False,
-        events=(EventSummary(event_id, name, start, end, len(t.games)),),
-        players=tuple(
-            PlayerMatch(p.name, p.line, player_id(p.start_no), how, resolver.names[pid], p.start_no)
-            for p, pid, how in matches
-        ),
-        rated_games=report.rated_games,
-        unrated_games=report.unrated_games,
-        byes=report.byes,
         marked_period=marked,
-        warnings=report.warnings,
+        warnings=warnings,
         matching=resolver.matching(created),
     )
 
@@ -383,11 +412,11 @@ def _insert_trf_rows(
     session: Session,
     event_id: int,
     import_id: int,
-    games: Sequence[TrfGame],
-    byes: Sequence[TrfBye],
+    t: TrfTournament,
     days: dict[int, dt.date],
     player_id: Callable[[int], int],
 ) -> None:
+    """The event's games and byes, each in one bulk insert."""
     insert_games(
         session,
         (
@@ -401,12 +430,12 @@ def _insert_trf_rows(
                 g.rated,
                 import_id,
             )
-            for g in games
+            for g in t.games
         ),
     )
     bulk_insert(
         session,
         "byes",
         ("event_id", "round", "player_id", "code"),
-        ((event_id, str(b.round), player_id(b.player), b.code.strip() or "?") for b in byes),
+        ((event_id, str(b.round), player_id(b.player), b.code.strip() or "?") for b in t.byes),
     )

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import enum
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -34,6 +34,7 @@ __all__ = [
     "as_text",
     "change_lines",
     "check_reason",
+    "concerns",
     "entries",
     "record",
     "recorded",
@@ -203,19 +204,32 @@ def change_lines(session: Session, changes: Sequence[Change]) -> list[str]:
     for c in changes:
         if c.field is None:
             continue
-        if c.game_id is not None:
-            subject = f"game {c.game_id}"
-        elif c.event_id is not None:
-            subject = f"event {c.event_id} ({events.get(c.event_id, '?')})"
-        elif c.player_id is not None:
-            subject = f"player {c.player_id} ({players.get(c.player_id, '?')})"
-        elif c.period is not None:
-            subject = f"period {c.period}"
-        else:
-            subject = "settings"
+        subject = concerns(c, events, players) or "settings"
         month = c.field == "rating_period"  # stored as the period's first day
         lines.append(f"{subject}: {c.field} {_shown(c.old, month)} -> {_shown(c.new, month)}")
     return lines
+
+
+def concerns(
+    line: Change | Correction,
+    events: Mapping[int, str] | None = None,
+    players: Mapping[int, str] | None = None,
+) -> str | None:
+    """What a line of the log concerns, the most specific of what it names: ``game 12``,
+    ``event 3``, ``player 5``, ``period 2027-12`` (None: none of these); given their names
+    (``events``, ``players``), an event or a player is named after its id: ``event 3 (Club
+    Ch)``, ``?`` for one not given."""
+    if line.game_id is not None:
+        return f"game {line.game_id}"
+    if line.event_id is not None:
+        named = "" if events is None else f" ({events.get(line.event_id, '?')})"
+        return f"event {line.event_id}{named}"
+    if line.player_id is not None:
+        named = "" if players is None else f" ({players.get(line.player_id, '?')})"
+        return f"player {line.player_id}{named}"
+    if line.period is not None:
+        return f"period {line.period}"
+    return None
 
 
 def _shown(value: object, month: bool = False) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import sqlalchemy as sa
@@ -45,6 +45,8 @@ from ratings.service.shared.sql import fetch_all
 from ratings.service.titles.reads import (
     EventRows,
     ListsInForce,
+    NormByeRow,
+    NormGameRow,
     NormReads,
     Registered,
     players_of,
@@ -177,32 +179,7 @@ def _event_norms(
     if not games:
         raise InvalidInputError(f"event {event.id} ({event.name}) holds no games")
 
-    by_label = all(g.round for g in games)
-    order: dict[str, int] = {}
-    order_by_day: dict[dt.date, int] = {}
-    if by_label:
-        labels = {g.round or "" for g in games} | {b.round for b in byes}
-        order = {label: i for i, label in enumerate(sorted(labels, key=_round_key), 1)}
-    else:  # no round names: rounds by the days the games were played
-        days = sorted({g.played_on for g in games})
-        order_by_day = {day: i for i, day in enumerate(days, 1)}
-    sides: list[_Side] = []
-    pairs: dict[frozenset[int], int] = {}
-    for g in games:
-        named = g.round or ""  # by_label: every game has its round's name
-        number = order[named] if by_label else order_by_day[g.played_on]
-        label = named if by_label else g.played_on.isoformat()
-        played = g.result.is_played and g.rateable
-        pair = frozenset((g.white_id, g.black_id))
-        pairs[pair] = pairs.get(pair, 0) + 1
-        for player, opponent, halves in (
-            (g.white_id, g.black_id, g.result.white_half_points),
-            (g.black_id, g.white_id, g.result.black_half_points),
-        ):
-            sides.append(_Side(player, opponent, halves, played, g.played_on, number, label))
-    # a round with byes and no game was not played (a file's lines that end in an empty
-    # round slot give every player a blank bye there): it is not one of the event's rounds
-    rounds = len({g.round for g in games}) if by_label else len(order_by_day)
+    sides, pairs, rounds = _sides_of(games, byes)
     in_games = sorted({s.player for s in sides})
     ids = sorted(set(in_games) | {b.player_id for b in byes})
     register = players_of(session, ids)
@@ -282,6 +259,41 @@ def _event_norms(
         lists=tuple(used),
         players=tuple(results),
     )
+
+
+def _sides_of(
+    games: Sequence[NormGameRow], byes: Sequence[NormByeRow]
+) -> tuple[list[_Side], dict[frozenset[int], int], int]:
+    """Each game from each player's side, in rounds numbered by their names (by the days
+    the games were played when a game has none); how often each pair met; how many rounds
+    the event had."""
+    by_label = all(g.round for g in games)
+    order: dict[str, int] = {}
+    order_by_day: dict[dt.date, int] = {}
+    if by_label:
+        labels = {g.round or "" for g in games} | {b.round for b in byes}
+        order = {label: i for i, label in enumerate(sorted(labels, key=_round_key), 1)}
+    else:  # no round names: rounds by the days the games were played
+        days = sorted({g.played_on for g in games})
+        order_by_day = {day: i for i, day in enumerate(days, 1)}
+    sides: list[_Side] = []
+    pairs: dict[frozenset[int], int] = {}
+    for g in games:
+        named = g.round or ""  # by_label: every game has its round's name
+        number = order[named] if by_label else order_by_day[g.played_on]
+        label = named if by_label else g.played_on.isoformat()
+        played = g.result.is_played and g.rateable
+        pair = frozenset((g.white_id, g.black_id))
+        pairs[pair] = pairs.get(pair, 0) + 1
+        for player, opponent, halves in (
+            (g.white_id, g.black_id, g.result.white_half_points),
+            (g.black_id, g.white_id, g.result.black_half_points),
+        ):
+            sides.append(_Side(player, opponent, halves, played, g.played_on, number, label))
+    # a round with byes and no game was not played (a file's lines that end in an empty
+    # round slot give every player a blank bye there): it is not one of the event's rounds
+    rounds = len({g.round for g in games}) if by_label else len(order_by_day)
+    return sides, pairs, rounds
 
 
 def _verdicts(
