@@ -56,31 +56,133 @@ class View:
         return f"CREATE VIEW {self.name} AS\n{self.select.strip()}\n"
 
 
-# --- revision 0001 (initial schema) ---------------------------------------------------------
+# --- the pieces the versions share ----------------------------------------------------------
+# Released versions are built from these, so they are append-only as well: a version that wants
+# other text gets a new piece (or writes it out), never an edit here.
 
-CURRENT_RATINGS_0001 = View(
-    "current_ratings",
-    """
-SELECT p.id AS player_id,
-       p.name,
-       p.fide_id,
-       p.federation,
-       p.sex,
-       p.title,
-       p.birth_year,
-       CASE WHEN h.id IS NULL THEN p.entry_rating ELSE h.rating_after END AS rating,
-       CASE WHEN h.id IS NULL THEN p.entry_games ELSE h.total_games END AS games,
-       h.next_k AS k,
-       CASE WHEN h.id IS NULL THEN p.k10 ELSE h.k10 END AS k10,
-       lp.label AS period,
-       lp.list_date
-FROM players AS p
+
+def _select(columns: tuple[str, ...], source: str) -> str:
+    """A version's ``SELECT``: one column a line, then ``source`` (``FROM`` on, ending in a new
+    line), laid out as every version's text stands (SQLite keeps the text it was given, and
+    ``alembic check`` compares it with these)."""
+    return "\nSELECT " + ",\n       ".join(columns) + "\n" + source
+
+
+_PLAYER = ("p.id AS player_id", "p.name", "p.fide_id", "p.federation")
+"""Who a row is: the register's record (``p``)."""
+
+_PLAYER_DETAILS = (*_PLAYER, "p.sex", "p.title", "p.birth_year")
+"""Who a ``current_ratings`` row is, with the register's details."""
+
+_ENTRY_OR_LISTED = "CASE WHEN h.id IS NULL THEN {0} ELSE {1} END"
+"""A ``current_ratings`` value: the register's entry value ``{0}`` before the player's first
+list, else the newest list's ``{1}``."""
+
+_NEWEST_PERIOD_ROWS = """FROM players AS p
 LEFT JOIN rating_periods AS lp
        ON lp.start_date = (SELECT max(start_date) FROM rating_periods)
 LEFT JOIN rating_history AS h
        ON h.player_id = p.id AND h.period_id = lp.id
 WHERE p.merged_into_id IS NULL
+"""
+"""``current_ratings`` before the time controls: every unmerged player, with his row of the
+newest period if he has one."""
+
+
+def _current_ratings(games: str, next_k: str, flag: tuple[str, ...] = ()) -> str:
+    """``current_ratings`` before the time controls (0001, 0002, 0004): the columns ``games``
+    and ``next_k`` as each names them, and FIDE's flag from 0004."""
+    return _select(
+        (
+            *_PLAYER_DETAILS,
+            _ENTRY_OR_LISTED.format("p.entry_rating", "h.rating_after") + " AS rating",
+            _ENTRY_OR_LISTED.format("p.entry_games", "h.total_games") + f" AS {games}",
+            next_k,
+            _ENTRY_OR_LISTED.format("p.k10", "h.k10") + " AS k10",
+            *flag,
+            "lp.label AS period",
+            "lp.list_date",
+        ),
+        _NEWEST_PERIOD_ROWS,
+    )
+
+
+_HISTORY_ROWS = """FROM rating_history AS h
+JOIN rating_periods AS rp ON rp.id = h.period_id
+JOIN players AS p ON p.id = h.player_id
+"""
+"""``rating_lists``: every row of every published list, with its period and player."""
+
+_LIST_AUDIT = (
+    "h.k_used",
+    "h.period_games",
+    "h.total_games",
+    "CAST(h.score_half_points AS DOUBLE PRECISION) / 2 AS score",
+    "CAST(h.pd_sum_units AS DOUBLE PRECISION) / h.units_per_point AS pd_sum",
+    "h.next_k",
+    "h.k10",
+    "h.list_status",
+)
+"""``rating_lists``' columns after the change from 0002 on (the exact audit columns)."""
+
+
+def _rating_lists(time_control: tuple[str, ...], rest: tuple[str, ...]) -> str:
+    """``rating_lists``: the period, the list's ``time_control`` (from 0006), the player, his
+    rating before and after, then the ``rest`` of the version's columns."""
+    return _select(
+        (
+            "rp.label AS period",
+            "rp.list_date",
+            *time_control,
+            *_PLAYER,
+            "h.rating_before",
+            "h.rating_after AS rating",
+            "h.change",
+            *rest,
+        ),
+        _HISTORY_ROWS,
+    )
+
+
+def _rating_calculations(time_control: tuple[str, ...]) -> str:
+    """``rating_calculations``: every game from each player's side, with the list's
+    ``time_control`` after the period from 0006."""
+    return _select(
+        (
+            "rp.label AS period",
+            *time_control,
+            "b.player_id",
+            "p.name",
+            "b.game_id",
+            "g.played_on",
+            "e.name AS event",
+            "b.opponent_id",
+            "o.name AS opponent",
+            "b.own_rating",
+            "b.opponent_rating",
+            "b.difference",
+            "CAST(b.score_half_points AS DOUBLE PRECISION) / 2 AS score",
+            "CAST(b.pd_units AS DOUBLE PRECISION) / b.units_per_point AS pd",
+            "CAST(b.dr_units AS DOUBLE PRECISION) / b.units_per_point AS dr",
+            "b.k_used",
+            "CAST(b.dr_units AS DOUBLE PRECISION) * b.k_used / b.units_per_point AS k_dr",
+            "b.counts_for",
+        ),
+        """FROM rating_breakdown AS b
+JOIN rating_periods AS rp ON rp.id = b.period_id
+JOIN games AS g ON g.id = b.game_id
+JOIN events AS e ON e.id = g.event_id
+JOIN players AS p ON p.id = b.player_id
+JOIN players AS o ON o.id = b.opponent_id
 """,
+    )
+
+
+# --- revision 0001 (initial schema) ---------------------------------------------------------
+
+CURRENT_RATINGS_0001 = View(
+    "current_ratings",
+    _current_ratings("games", "h.next_k AS k"),
     (
         "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year", "rating",
         "games", "k", "k10", "period", "list_date",
@@ -89,26 +191,7 @@ WHERE p.merged_into_id IS NULL
 
 RATING_LISTS_0001 = View(
     "rating_lists",
-    """
-SELECT rp.label AS period,
-       rp.list_date,
-       p.id AS player_id,
-       p.name,
-       p.fide_id,
-       p.federation,
-       h.rating_before,
-       h.rating_after AS rating,
-       h.change,
-       h.games,
-       h.total_games,
-       h.k,
-       h.next_k,
-       h.k10,
-       h.state
-FROM rating_history AS h
-JOIN rating_periods AS rp ON rp.id = h.period_id
-JOIN players AS p ON p.id = h.player_id
-""",
+    _rating_lists((), ("h.games", "h.total_games", "h.k", "h.next_k", "h.k10", "h.state")),
     (
         "period", "list_date", "player_id", "name", "fide_id", "federation", "rating_before",
         "rating", "change", "games", "total_games", "k", "next_k", "k10", "state",
@@ -119,27 +202,7 @@ JOIN players AS p ON p.id = h.player_id
 
 CURRENT_RATINGS_0002 = View(
     "current_ratings",
-    """
-SELECT p.id AS player_id,
-       p.name,
-       p.fide_id,
-       p.federation,
-       p.sex,
-       p.title,
-       p.birth_year,
-       CASE WHEN h.id IS NULL THEN p.entry_rating ELSE h.rating_after END AS rating,
-       CASE WHEN h.id IS NULL THEN p.entry_games ELSE h.total_games END AS total_games,
-       h.next_k,
-       CASE WHEN h.id IS NULL THEN p.k10 ELSE h.k10 END AS k10,
-       lp.label AS period,
-       lp.list_date
-FROM players AS p
-LEFT JOIN rating_periods AS lp
-       ON lp.start_date = (SELECT max(start_date) FROM rating_periods)
-LEFT JOIN rating_history AS h
-       ON h.player_id = p.id AND h.period_id = lp.id
-WHERE p.merged_into_id IS NULL
-""",
+    _current_ratings("total_games", "h.next_k"),
     (
         "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year", "rating",
         "total_games", "next_k", "k10", "period", "list_date",
@@ -150,28 +213,7 @@ rated, the register's entry ratings."""
 
 RATING_LISTS_0002 = View(
     "rating_lists",
-    """
-SELECT rp.label AS period,
-       rp.list_date,
-       p.id AS player_id,
-       p.name,
-       p.fide_id,
-       p.federation,
-       h.rating_before,
-       h.rating_after AS rating,
-       h.change,
-       h.k_used,
-       h.period_games,
-       h.total_games,
-       CAST(h.score_half_points AS DOUBLE PRECISION) / 2 AS score,
-       CAST(h.pd_sum_units AS DOUBLE PRECISION) / h.units_per_point AS pd_sum,
-       h.next_k,
-       h.k10,
-       h.list_status
-FROM rating_history AS h
-JOIN rating_periods AS rp ON rp.id = h.period_id
-JOIN players AS p ON p.id = h.player_id
-""",
+    _rating_lists((), _LIST_AUDIT),
     (
         "period", "list_date", "player_id", "name", "fide_id", "federation", "rating_before",
         "rating", "change", "k_used", "period_games", "total_games", "score", "pd_sum", "next_k",
@@ -182,31 +224,7 @@ JOIN players AS p ON p.id = h.player_id
 
 RATING_CALCULATIONS_0002 = View(
     "rating_calculations",
-    """
-SELECT rp.label AS period,
-       b.player_id,
-       p.name,
-       b.game_id,
-       g.played_on,
-       e.name AS event,
-       b.opponent_id,
-       o.name AS opponent,
-       b.own_rating,
-       b.opponent_rating,
-       b.difference,
-       CAST(b.score_half_points AS DOUBLE PRECISION) / 2 AS score,
-       CAST(b.pd_units AS DOUBLE PRECISION) / b.units_per_point AS pd,
-       CAST(b.dr_units AS DOUBLE PRECISION) / b.units_per_point AS dr,
-       b.k_used,
-       CAST(b.dr_units AS DOUBLE PRECISION) * b.k_used / b.units_per_point AS k_dr,
-       b.counts_for
-FROM rating_breakdown AS b
-JOIN rating_periods AS rp ON rp.id = b.period_id
-JOIN games AS g ON g.id = b.game_id
-JOIN events AS e ON e.id = g.event_id
-JOIN players AS p ON p.id = b.player_id
-JOIN players AS o ON o.id = b.opponent_id
-""",
+    _rating_calculations(()),
     (
         "period", "player_id", "name", "game_id", "played_on", "event", "opponent_id",
         "opponent", "own_rating", "opponent_rating", "difference", "score", "pd", "dr",
@@ -226,28 +244,7 @@ the list), ``wi`` both; NULL for none."""
 
 CURRENT_RATINGS_0004 = View(
     "current_ratings",
-    f"""
-SELECT p.id AS player_id,
-       p.name,
-       p.fide_id,
-       p.federation,
-       p.sex,
-       p.title,
-       p.birth_year,
-       CASE WHEN h.id IS NULL THEN p.entry_rating ELSE h.rating_after END AS rating,
-       CASE WHEN h.id IS NULL THEN p.entry_games ELSE h.total_games END AS total_games,
-       h.next_k,
-       CASE WHEN h.id IS NULL THEN p.k10 ELSE h.k10 END AS k10,
-       {_FLAG},
-       lp.label AS period,
-       lp.list_date
-FROM players AS p
-LEFT JOIN rating_periods AS lp
-       ON lp.start_date = (SELECT max(start_date) FROM rating_periods)
-LEFT JOIN rating_history AS h
-       ON h.player_id = p.id AND h.period_id = lp.id
-WHERE p.merged_into_id IS NULL
-""",
+    _current_ratings("total_games", "h.next_k", (_FLAG,)),
     (
         "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year", "rating",
         "total_games", "next_k", "k10", "flag", "period", "list_date",
@@ -258,29 +255,7 @@ any period is rated, the register's entry ratings (``total_games`` NULL: unknown
 
 RATING_LISTS_0004 = View(
     "rating_lists",
-    f"""
-SELECT rp.label AS period,
-       rp.list_date,
-       p.id AS player_id,
-       p.name,
-       p.fide_id,
-       p.federation,
-       h.rating_before,
-       h.rating_after AS rating,
-       h.change,
-       h.k_used,
-       h.period_games,
-       h.total_games,
-       CAST(h.score_half_points AS DOUBLE PRECISION) / 2 AS score,
-       CAST(h.pd_sum_units AS DOUBLE PRECISION) / h.units_per_point AS pd_sum,
-       h.next_k,
-       h.k10,
-       h.list_status,
-       {_FLAG}
-FROM rating_history AS h
-JOIN rating_periods AS rp ON rp.id = h.period_id
-JOIN players AS p ON p.id = h.player_id
-""",
+    _rating_lists((), (*_LIST_AUDIT, _FLAG)),
     (
         "period", "list_date", "player_id", "name", "fide_id", "federation", "rating_before",
         "rating", "change", "k_used", "period_games", "total_games", "score", "pd_sum", "next_k",
@@ -302,25 +277,21 @@ _NEWEST_OF = """(SELECT max(rp.start_date) FROM rating_periods AS rp
 
 CURRENT_RATINGS_0006 = View(
     "current_ratings",
-    f"""
-SELECT p.id AS player_id,
-       p.name,
-       p.fide_id,
-       p.federation,
-       p.sex,
-       p.title,
-       p.birth_year,
-       CASE WHEN h.id IS NULL THEN {_ENTRY.format("entry_rating")} ELSE h.rating_after END
-           AS rating,
-       CASE WHEN h.id IS NULL THEN {_ENTRY.format("entry_games")} ELSE h.total_games END
-           AS total_games,
-       h.next_k,
-       CASE WHEN h.id IS NULL THEN {_ENTRY.format("k10")} ELSE h.k10 END AS k10,
-       {_FLAG},
-       lp.label AS period,
-       lp.list_date,
-       tc.time_control
-FROM players AS p
+    _select(
+        (
+            *_PLAYER_DETAILS,
+            _ENTRY_OR_LISTED.format(_ENTRY.format("entry_rating"), "h.rating_after")
+            + "\n           AS rating",
+            _ENTRY_OR_LISTED.format(_ENTRY.format("entry_games"), "h.total_games")
+            + "\n           AS total_games",
+            "h.next_k",
+            _ENTRY_OR_LISTED.format(_ENTRY.format("k10"), "h.k10") + " AS k10",
+            _FLAG,
+            "lp.label AS period",
+            "lp.list_date",
+            "tc.time_control",
+        ),
+        f"""FROM players AS p
 CROSS JOIN (SELECT 'standard' AS time_control,
                    (SELECT max(start_date) FROM rating_periods) AS start_date
             UNION ALL SELECT 'rapid', {_NEWEST_OF.format("rapid")}
@@ -333,6 +304,7 @@ WHERE p.merged_into_id IS NULL
   AND (tc.time_control = 'standard' OR h.id IS NOT NULL
        OR {_ENTRY.format("entry_rating")} IS NOT NULL)
 """,
+    ),
     (
         "player_id", "name", "fide_id", "federation", "sex", "title", "birth_year", "rating",
         "total_games", "next_k", "k10", "flag", "period", "list_date", "time_control",
@@ -345,30 +317,7 @@ published, the register's entry values (``total_games`` NULL: unknown)."""
 
 RATING_LISTS_0006 = View(
     "rating_lists",
-    f"""
-SELECT rp.label AS period,
-       rp.list_date,
-       h.time_control,
-       p.id AS player_id,
-       p.name,
-       p.fide_id,
-       p.federation,
-       h.rating_before,
-       h.rating_after AS rating,
-       h.change,
-       h.k_used,
-       h.period_games,
-       h.total_games,
-       CAST(h.score_half_points AS DOUBLE PRECISION) / 2 AS score,
-       CAST(h.pd_sum_units AS DOUBLE PRECISION) / h.units_per_point AS pd_sum,
-       h.next_k,
-       h.k10,
-       h.list_status,
-       {_FLAG}
-FROM rating_history AS h
-JOIN rating_periods AS rp ON rp.id = h.period_id
-JOIN players AS p ON p.id = h.player_id
-""",
+    _rating_lists(("h.time_control",), (*_LIST_AUDIT, _FLAG)),
     (
         "period", "list_date", "time_control", "player_id", "name", "fide_id", "federation",
         "rating_before", "rating", "change", "k_used", "period_games", "total_games", "score",
@@ -379,32 +328,7 @@ JOIN players AS p ON p.id = h.player_id
 
 RATING_CALCULATIONS_0006 = View(
     "rating_calculations",
-    """
-SELECT rp.label AS period,
-       e.time_control,
-       b.player_id,
-       p.name,
-       b.game_id,
-       g.played_on,
-       e.name AS event,
-       b.opponent_id,
-       o.name AS opponent,
-       b.own_rating,
-       b.opponent_rating,
-       b.difference,
-       CAST(b.score_half_points AS DOUBLE PRECISION) / 2 AS score,
-       CAST(b.pd_units AS DOUBLE PRECISION) / b.units_per_point AS pd,
-       CAST(b.dr_units AS DOUBLE PRECISION) / b.units_per_point AS dr,
-       b.k_used,
-       CAST(b.dr_units AS DOUBLE PRECISION) * b.k_used / b.units_per_point AS k_dr,
-       b.counts_for
-FROM rating_breakdown AS b
-JOIN rating_periods AS rp ON rp.id = b.period_id
-JOIN games AS g ON g.id = b.game_id
-JOIN events AS e ON e.id = g.event_id
-JOIN players AS p ON p.id = b.player_id
-JOIN players AS o ON o.id = b.opponent_id
-""",
+    _rating_calculations(("e.time_control",)),
     (
         "period", "time_control", "player_id", "name", "game_id", "played_on", "event",
         "opponent_id", "opponent", "own_rating", "opponent_rating", "difference", "score", "pd",
@@ -440,28 +364,26 @@ def _current_list(name: str) -> str:
     shown = "" if name == "standard" else (
         f"\n  AND (h.id IS NOT NULL OR p.{entry}entry_rating IS NOT NULL)"
     )  # fmt: skip
-    return f"""SELECT p.id AS player_id,
-       p.name,
-       p.fide_id,
-       p.federation,
-       p.sex,
-       p.title,
-       p.birth_year,
-       CASE WHEN h.id IS NULL THEN p.{entry}entry_rating ELSE h.rating_after END AS rating,
-       CASE WHEN h.id IS NULL THEN p.{entry}entry_games ELSE h.total_games END AS total_games,
-       h.next_k,
-       CASE WHEN h.id IS NULL THEN p.{entry}k10 ELSE h.k10 END AS k10,
-       {_FLAG},
-       lp.label AS period,
-       lp.list_date,
-       '{name}' AS time_control
-FROM players AS p
+    return _select(
+        (
+            *_PLAYER_DETAILS,
+            _ENTRY_OR_LISTED.format(f"p.{entry}entry_rating", "h.rating_after") + " AS rating",
+            _ENTRY_OR_LISTED.format(f"p.{entry}entry_games", "h.total_games") + " AS total_games",
+            "h.next_k",
+            _ENTRY_OR_LISTED.format(f"p.{entry}k10", "h.k10") + " AS k10",
+            _FLAG,
+            "lp.label AS period",
+            "lp.list_date",
+            f"'{name}' AS time_control",
+        ),
+        f"""FROM players AS p
 LEFT JOIN rating_periods AS lp
        ON lp.id = {newest}
 LEFT JOIN rating_history AS h
        ON h.player_id = p.id AND h.time_control = '{name}'
       AND h.period_id = {newest}
-WHERE p.merged_into_id IS NULL{shown}"""
+WHERE p.merged_into_id IS NULL{shown}""",
+    ).lstrip("\n")
 
 
 CURRENT_RATINGS_0007 = View(

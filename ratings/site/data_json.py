@@ -17,8 +17,9 @@ between them (no game, no new rating, state or K: the entry before still holds).
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from decimal import Decimal
+from typing import Protocol
 
 from ratings.service.reading import publish as data
 
@@ -185,6 +186,21 @@ def _k_dr_text(k: int | None, dr: Decimal | None) -> str:
     return "null" if k is None or dr is None else _str(str(k * dr))
 
 
+class _Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+def _json_name(made: dict[int, str], records: Mapping[int, _Named], record_id: int) -> str:
+    """The name of ``records[record_id]`` as JSON (``null`` for an id it lacks), made once into
+    ``made``."""
+    found = made.get(record_id)
+    if found is None:
+        record = records.get(record_id)
+        found = made[record_id] = "null" if record is None else _str(record.name)
+    return found
+
+
 class JsonTexts:
     """The JSON of the texts the player files of one publish share: periods (label and list
     date), event and player names, rounds; each made once."""
@@ -210,18 +226,10 @@ class JsonTexts:
         return found
 
     def event(self, event_id: int) -> str:
-        found = self._event_names.get(event_id)
-        if found is None:
-            e = self._events.get(event_id)
-            found = self._event_names[event_id] = "null" if e is None else _str(e.name)
-        return found
+        return _json_name(self._event_names, self._events, event_id)
 
     def player(self, player_id: int) -> str:
-        found = self._player_names.get(player_id)
-        if found is None:
-            p = self._register.get(player_id)
-            found = self._player_names[player_id] = "null" if p is None else _str(p.name)
-        return found
+        return _json_name(self._player_names, self._register, player_id)
 
     def list_player(self, player_id: int) -> str:
         """A player's register columns of a list's row (``player_id`` to ``birth_year``)."""

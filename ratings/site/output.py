@@ -37,7 +37,7 @@ import shutil
 import stat
 import sys
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,18 @@ writer threads run (Python's default is 0.005). A writer's steps (hash, write, f
 rename) each want the GIL back briefly; with the default, a renderer holding it kept them
 waiting and then waited on them: the 5,000 player pages and their JSON files took about 9%
 longer to publish (bench/RESULTS-publish.md)."""
+
+
+@contextlib.contextmanager
+def _refused(numbers: tuple[int, ...], message: str) -> Iterator[None]:
+    """An ``OSError`` of the block with one of these ``errno`` numbers is ``message`` (all the
+    error says, so it is not chained); any other goes on as it is."""
+    try:
+        yield
+    except OSError as exc:
+        if exc.errno in numbers:
+            raise OutputFileError(message) from None
+        raise
 
 
 class SiteFolder:
@@ -191,15 +203,11 @@ class SiteFolder:
             for folder, fd in self._fds.items():
                 self._scan(folder, fd, clean=False)
             return
-        try:
+        with _refused(
+            (errno.EWOULDBLOCK, errno.EAGAIN),
+            f"another 'ratings publish' is writing '{self.shown}'; try again when it is done",
+        ):
             fcntl.flock(root, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                raise OutputFileError(
-                    f"another 'ratings publish' is writing '{self.shown}'; try again when it "
-                    "is done"
-                ) from None
-            raise
         self.old, damage = read_manifest(self._fds[""], self.shown)
         if damage is not None:
             if not self.force:
@@ -308,13 +316,13 @@ class SiteFolder:
             else:
                 self._made.append(folder)
         try:
-            fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root)
+            with _refused(
+                (errno.ELOOP, errno.ENOTDIR),
+                f"'{self.shown / folder}' is not a folder (a symlink or a file); "
+                "publish writes only inside the folder it is given: move it away",
+            ):
+                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW, dir_fd=root)
         except OSError as exc:
-            if exc.errno in (errno.ELOOP, errno.ENOTDIR):
-                raise OutputFileError(
-                    f"'{self.shown / folder}' is not a folder (a symlink or a file); "
-                    "publish writes only inside the folder it is given: move it away"
-                ) from None
             raise OutputFileError(
                 f"cannot open '{self.shown / folder}': {exc.strerror or exc}"
             ) from exc
@@ -530,15 +538,12 @@ class SiteFolder:
         os.fsync(root)
         if self._beside is not None:
             parent, name, target = self._beside
-            try:
+            with _refused(
+                (errno.ENOTEMPTY, errno.EEXIST),
+                f"'{self.shown}' was written by something else while the site was built; "
+                "nothing was published",
+            ):
                 os.rename(name, target, src_dir_fd=parent, dst_dir_fd=parent)
-            except OSError as exc:
-                if exc.errno in (errno.ENOTEMPTY, errno.EEXIST):
-                    raise OutputFileError(
-                        f"'{self.shown}' was written by something else while the site was "
-                        "built; nothing was published"
-                    ) from None
-                raise
             self._beside = None
             with contextlib.suppress(OSError):
                 os.fsync(parent)
