@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.io.test_fide_list import CARLSEN, FOA_HEADER, FOA_WIDTHS, line
 from tests.support import Club
-from tests.test_io_fide_list import CARLSEN, FOA_HEADER, FOA_WIDTHS, line
 
 NEWCOMER = ("4100018", "Murphy, Sean", "IRL", "M", "", "", "", "",
             1785, 5, 40, 0, 0, 0, 0, 0, 0, 1980, "w")  # fmt: skip

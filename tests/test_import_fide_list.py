@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support import Club
-from tests.test_io_fide_list import (
+from tests.io.test_fide_list import (
     ABABIL,
     ARRIBAS,
     CARLSEN,
@@ -21,6 +20,7 @@ from tests.test_io_fide_list import (
     line,
     write,
 )
+from tests.support import Club
 from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 # an adult FIDE rates with K 40 (fewer than 30 games), a 2350 player with K 10 (reached 2400)

@@ -373,7 +373,7 @@ def test_verdicts_fide_would_give(
     title: str,
     want: tuple[bool, int, int, int, list[int], str],
 ) -> None:
-    """The cases of tests/test_norms_rules.py::test_verdicts_fide_would_give stored through
+    """The cases of tests/rules/test_norms.py::test_verdicts_fide_would_give stored through
     the imports and checked by ``ratings norms``: 1.4.1f searches the player's choices of
     defeated opponents, and a double round robin counts the opponents as players (1.4.5)."""
     db = event.build(tmp_path)

@@ -12,7 +12,7 @@ from ratings.errors import InputFileError, InputFileErrors
 from ratings.io.pgn import PgnElo, PgnGame, PgnImport, parse_pgn
 from ratings.results import Result
 
-PGN = Path(__file__).parent / "data" / "pgn"
+PGN = Path(__file__).parents[1] / "data" / "pgn"
 
 
 def load(name: str) -> PgnImport:

@@ -14,9 +14,9 @@ import pytest
 
 from ratings import tiebreaks
 from ratings.tiebreaks import PlayedRound, final_ranking, tiebreak_text
+from tests.io.test_trf import player_line
 from tests.publish_helpers import ok
 from tests.support import Club
-from tests.test_io_trf import player_line
 
 START = dt.date(2025, 1, 5)
 

@@ -11,7 +11,7 @@ from ratings.errors import InputFileError
 from ratings.io.pgn import PgnImport, parse_pgn
 from ratings.rules import TimeControl
 
-PGN = Path(__file__).parent / "data" / "pgn"
+PGN = Path(__file__).parents[1] / "data" / "pgn"
 
 
 def game(*tags: str) -> str:

@@ -15,7 +15,7 @@ from ratings.errors import InputFileError, InputFileErrors
 from ratings.io.trf import TrfBye, TrfGame, TrfPlayer, TrfTournament, parse_trf, write_trf
 from ratings.results import Result
 
-TRF = Path(__file__).parent / "data" / "trf"
+TRF = Path(__file__).parents[1] / "data" / "trf"
 
 FIDE_ID_RULE = "not a FIDE id (1 to 11 digits 0-9, not 0)"
 
@@ -543,7 +543,7 @@ def test_round_dates_with_a_gap() -> None:
         b"",
         b"hello\nworld\n",
         b"\xff\xfe\x00garbage",
-        (Path(__file__).parent / "data" / "pgn" / "0007.pgn").read_bytes(),
+        (Path(__file__).parents[1] / "data" / "pgn" / "0007.pgn").read_bytes(),
         b"012 A tournament without players\n042 2024/01/01\n",
     ],
 )
