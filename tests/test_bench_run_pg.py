@@ -145,7 +145,7 @@ def test_settle_analyzes_like_autovacuum(bench_run: ModuleType) -> None:
 def test_the_floors_key_checks_read_the_periods_by_index(
     bench_run: ModuleType, tmp_path: Any
 ) -> None:
-    """The floor writes as ours does (tests/test_rate_carried_rows.py): with
+    """The floor writes as ours does (tests/rating/test_rate_carried_rows.py): with
     ``rating_periods`` analyzed, the foreign-key check of every row written reads
     ``pk_rating_periods``. Before, the floor paid a scan of the periods for each row once
     autovacuum had analyzed them (bench/RESULTS.md), so it was no floor. Seen in

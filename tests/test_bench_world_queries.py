@@ -14,9 +14,9 @@ import pytest
 import sqlalchemy as sa
 
 from tests.conftest import BOTH_BACKENDS, PG_URL
+from tests.rating.test_audit import cookbook_examples
 from tests.safety_helpers import bench_generate, bench_module, bench_on_path
 from tests.support import ok
-from tests.test_audit import cookbook_examples
 
 pytestmark = pytest.mark.slow  # a benchmark's smoke run: .ci/run runs it, not the test loop
 

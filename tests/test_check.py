@@ -21,9 +21,9 @@ from tests.conftest import (
     new_database,
     table_rows,
 )
+from tests.rating.test_audit import RECOMPUTE
 from tests.safety_helpers import bench_generate
 from tests.support import invoke
-from tests.test_audit import RECOMPUTE
 
 README = Path(__file__).resolve().parents[1] / "README.md"
 
@@ -259,7 +259,7 @@ def test_help_says_the_newest_period_is_the_default(runner: CliRunner) -> None:
 
 @pytest.fixture(scope="module")
 def three_lists(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Six months of a generated federation on three lists (as tests/test_audit.py)."""
+    """Six months of a generated federation on three lists (as tests/rating/test_audit.py)."""
     out = tmp_path_factory.mktemp("three")
     files = bench_generate().generate(
         120, 1500, 6, 11, out / "data", dt.date(2025, 1, 1), mixed_lists=True

@@ -1,5 +1,5 @@
 """Dates in the future: game dates after today are refused on every input
-path unless ``--allow-future`` (``rate`` and ``unrate``: tests/test_rate_periods.py).
+path unless ``--allow-future`` (``rate`` and ``unrate``: tests/rating/test_rate_periods.py).
 
 Seen: today 2026-11-30, ``game add ... --date 2027-12-01`` (a year typo) was accepted and
 ``rate`` published 21 periods up to 2027-12; a CSV game dated 2062-01-12 made ``rate``

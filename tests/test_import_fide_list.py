@@ -20,8 +20,8 @@ from tests.io.test_fide_list import (
     line,
     write,
 )
+from tests.rating.test_real_data_rules import WARNING as UNKNOWN_GAMES
 from tests.support import Club
-from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 # an adult FIDE rates with K 40 (fewer than 30 games), a 2350 player with K 10 (reached 2400)
 NEWCOMER = ("4100018", "Murphy, Sean", "IRL", "M", "", "", "", "",

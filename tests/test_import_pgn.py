@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from tests.rating.test_real_data_rules import WARNING as UNKNOWN_GAMES
 from tests.support import invoke
 from tests.test_import_trf import PGN, db, rows, template
-from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 __all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
 

@@ -10,8 +10,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import PgDatabase, copy_database, new_test_database, table_rows
+from tests.rating.test_real_data_rules import WARNING as UNKNOWN_GAMES
 from tests.support import invoke
-from tests.test_real_data_rules import WARNING as UNKNOWN_GAMES
 
 DATA = Path(__file__).parent / "data"
 TRF = DATA / "trf"

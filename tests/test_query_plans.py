@@ -25,9 +25,9 @@ from sqlalchemy.orm import Session
 from ratings.db import database_url
 from ratings.service.rating.rate import first_event, first_events
 from tests.conftest import BOTH_BACKENDS, new_database
+from tests.rating.test_audit import cookbook_examples
 from tests.safety_helpers import bench_generate
 from tests.support import ok
-from tests.test_audit import cookbook_examples
 
 LARGE = frozenset(
     {"players", "events", "games", "byes", "rating_history", "rating_breakdown", "corrections"}

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.rating.test_late_rated_events import games_csv
 from tests.support import Club
-from tests.test_late_rated_events import games_csv
 
 
 @pytest.fixture

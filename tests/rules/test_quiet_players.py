@@ -1,7 +1,7 @@
 """Quiet players: a rate reads only the players whose list row can change in a period (issue
 16, the world's month). ``rules.changes_without_games`` says which rows may differ from a
 plain carry of the previous one; a False must be a promise the engine keeps. Checked here by
-a Hypothesis property on the pure engine; ``tests/test_rate_quiet.py`` checks the database
+a Hypothesis property on the pure engine; ``tests/rating/test_rate_quiet.py`` checks the database
 path against a rate that reads every player."""
 
 from __future__ import annotations

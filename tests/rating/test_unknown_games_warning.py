@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from tests.io.test_fide_list import CARLSEN
+from tests.rating.test_real_data_rules import WARNING
 from tests.support import Club
 from tests.test_import_fide_list import foa_list
-from tests.test_real_data_rules import WARNING
 
 
 @pytest.fixture

@@ -25,8 +25,8 @@ from ratings.rules import ListEntry, Period, system_config
 from ratings.service.rating import state as rate_state
 from ratings.service.shared.sql import to_date
 from tests.conftest import BOTH_BACKENDS, new_database
+from tests.rating.test_rate_carried_rows import HISTORY
 from tests.safety_helpers import bench_generate
-from tests.test_rate_carried_rows import HISTORY
 
 START = dt.date(2023, 7, 1)
 MONTHS = 16

@@ -331,7 +331,7 @@ def test_an_import_undo_seals_the_lists_it_changes(tmp_path: Path) -> None:
     ok(db, "init", "--system", "club")
     ok(db, "player", "add", "Hand, Ann", "--rating", "1800", "--games", "40")
     ok(db, "player", "add", "Hand, Bob", "--rating", "1700", "--games", "40")
-    trf = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
+    trf = Path(__file__).parents[1] / "data" / "trf" / "held_swiss_9.trf"
     ok(db, "import", "trf", str(trf))
     (first,) = table_rows(db, "SELECT min(played_on) FROM games")
     ok(db, "game", "add", "Hand, Ann", "Hand, Bob", "1-0", "--date", str(first[0]))

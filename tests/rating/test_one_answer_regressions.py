@@ -1,4 +1,4 @@
-"""The sequences ``tests/test_one_answer.py``'s state machine found, each written out: after
+"""The sequences ``tests/rating/test_one_answer.py``'s state machine found, each written out: after
 each, the published lists are what a rebuild from the stored inputs gives
 (``ratings check --all`` exits 0)."""
 

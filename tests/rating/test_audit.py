@@ -17,7 +17,7 @@ from tests.conftest import BACKEND, new_database, table_rows
 from tests.pools import load_pool, random_pool
 from tests.support import invoke
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def cookbook_query(title: str) -> str:

@@ -12,7 +12,7 @@ as sealed.
 
 A short run is in the test loop; the long one (2,000 sequences, two shards) is slow-marked,
 and a shorter one runs on PostgreSQL in ``make test-postgres``. Every failure it finds
-becomes a named regression test in ``tests/test_one_answer_regressions.py``.
+becomes a named regression test in ``tests/rating/test_one_answer_regressions.py``.
 """
 
 from __future__ import annotations

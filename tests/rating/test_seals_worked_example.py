@@ -16,7 +16,7 @@ from click.testing import CliRunner
 from ratings.cli import cli
 from tests.support import run
 
-DOC = Path(__file__).resolve().parent.parent / "docs" / "SEALS.md"
+DOC = Path(__file__).resolve().parents[2] / "docs" / "SEALS.md"
 _INPUT_FILES = ("games.csv", "byes.csv", "register.csv", "settings.csv")
 
 
