@@ -18,7 +18,7 @@ from ratings.matching import fold
 from tests.conftest import PgDatabase, copy_database, new_test_database, table_rows
 from tests.support import invoke
 
-TRF = Path(__file__).parent / "data" / "trf"
+TRF = Path(__file__).parents[1] / "data" / "trf"
 
 MEMBERS = {
     # start number in javafo_sample2.trf -> the register's name; birth year, sex, federation
