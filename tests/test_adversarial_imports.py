@@ -14,11 +14,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.imports.test_pgn import game
+from tests.imports.test_trf import db, rows, template
 from tests.support import invoke
-from tests.test_import_pgn import game
-from tests.test_import_trf import db, rows, template
 
-__all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
+__all__ = ["db", "template"]  # fixtures shared with tests/imports/test_trf.py
 
 
 def state(db: Path) -> list[object]:

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import copy_database
+from tests.imports.test_trf import EVERY_CODE, TRF, db, rows, template, trf_file
 from tests.support import invoke
-from tests.test_import_trf import EVERY_CODE, TRF, db, rows, template, trf_file
 
-__all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
+__all__ = ["db", "template"]  # fixtures shared with tests/imports/test_trf.py
 
 GAMES = (
     "SELECT g.round, g.played_on, w.name, b.name, g.result, g.rateable FROM games g "

@@ -10,8 +10,8 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
+from tests.imports.test_fide_list import foa_list
 from tests.support import Club
-from tests.test_import_fide_list import foa_list
 
 
 def fide(fide_id: int, name: str, rating: int, games: int, k: int) -> tuple[object, ...]:

@@ -19,9 +19,9 @@ from ratings.cli import cli
 from ratings.errors import InputFileError
 from ratings.service.imports.rounds import round_key
 from tests.conftest import init_database, table_rows
+from tests.imports.test_pgn import game
+from tests.imports.test_trf import player_line, trf_file
 from tests.support import Club, ok, run
-from tests.test_import_pgn import game
-from tests.test_import_trf import player_line, trf_file
 
 ALLOWED = (
     "allowed: name, birthdate, fide_id, rating, games, k10, sex, federation, title, "

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.imports.test_trf import TRF
 from tests.support import Club
-from tests.test_import_trf import TRF
 
 
 @pytest.fixture

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from tests.imports.test_fide_list import foa_list
 from tests.io.test_fide_list import CARLSEN
 from tests.rating.test_real_data_rules import WARNING
 from tests.support import Club
-from tests.test_import_fide_list import foa_list
 
 
 @pytest.fixture

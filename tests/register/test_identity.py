@@ -9,10 +9,10 @@ import pytest
 from click.testing import CliRunner
 
 from ratings.cli import cli
+from tests.imports.test_trf import TRF, db, rows, template
 from tests.support import invoke
-from tests.test_import_trf import TRF, db, rows, template
 
-__all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
+__all__ = ["db", "template"]  # fixtures shared with tests/imports/test_trf.py
 
 OBERG = "\u00d6berg, \u00c5sa"
 OBERG_NFD = "O\u0308berg, A\u030asa"

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import PgDatabase, copy_database, new_test_database
+from tests.imports.test_trf import player_line, rows, trf_file
 from tests.support import invoke
-from tests.test_import_trf import player_line, rows, trf_file
 
 
 @pytest.fixture(scope="module")

@@ -14,8 +14,8 @@ import pytest
 
 from ratings.cli.records import REGISTER_COLUMNS
 from tests.conftest import PgDatabase, copy_database, new_test_database
+from tests.imports.test_trf import rows
 from tests.support import invoke
-from tests.test_import_trf import rows
 
 HEADER = "name,birthdate,sex,federation,rating\n"
 SHEET = (

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.imports.test_fide_list import NEWCOMER, foa_list
 from tests.support import Club
-from tests.test_import_fide_list import NEWCOMER, foa_list
 
 SPANIARD = ("2212072", "Argandona Riveiro, Inigo", "ESP", "M", "IM", "", "", "",
             2408, 10, 20, 0, 0, 0, 0, 0, 0, 1981, "")  # fmt: skip

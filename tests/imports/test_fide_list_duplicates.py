@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.imports.test_fide_list import foa_list
 from tests.io.test_fide_list import ARRIBAS, CARLSEN
 from tests.support import Club
-from tests.test_import_fide_list import foa_list
 
 
 def test_a_fide_id_twice_is_refused(tmp_path: Path) -> None:

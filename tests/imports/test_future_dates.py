@@ -21,7 +21,7 @@ from ratings.results import Result
 from tests.support import Club
 
 TODAY = dt.date(2026, 11, 30)
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 
 
 @pytest.fixture(autouse=True)

@@ -13,12 +13,12 @@ from tests.conftest import PgDatabase, copy_database, new_test_database, table_r
 from tests.rating.test_real_data_rules import WARNING as UNKNOWN_GAMES
 from tests.support import invoke
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 TRF = DATA / "trf"
 PGN = DATA / "pgn"
 
 
-# --- helpers (also used by test_import_pgn.py and test_export.py) --------------------------
+# --- helpers (also used by tests/imports/test_pgn.py and test_export.py) --------------------------
 
 
 @pytest.fixture(scope="module")

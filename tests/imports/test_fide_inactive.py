@@ -11,8 +11,8 @@ from pathlib import Path
 
 from ratings import rules
 from ratings.rules import GameResult, Period, Standing, rate_period, system_config
+from tests.imports.test_fide_list import foa_list
 from tests.support import Club
-from tests.test_import_fide_list import foa_list
 
 # FIDE's combined TXT: id, name, fed, sex, title, wtitle, otitle, foa, standard rating,
 # games, K, rapid..., blitz..., birth year, flag

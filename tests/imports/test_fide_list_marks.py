@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.imports.test_fide_list import foa_list
 from tests.support import Club
-from tests.test_import_fide_list import foa_list
 
 # FIDE's combined TXT columns: id, name, fed, sex, title, wtitle, otitle, foa, standard
 # rating, games, K, rapid..., blitz..., birth year, flag

@@ -16,10 +16,10 @@ from click.testing import CliRunner
 
 from ratings.cli import cli
 from tests.conftest import PgDatabase, copy_database, new_test_database
+from tests.imports.test_fide_list import foa_list
+from tests.imports.test_pgn import game
+from tests.imports.test_trf import player_line, rows, trf_file
 from tests.support import invoke
-from tests.test_import_fide_list import foa_list
-from tests.test_import_pgn import game
-from tests.test_import_trf import player_line, rows, trf_file
 
 
 @pytest.fixture(scope="module")

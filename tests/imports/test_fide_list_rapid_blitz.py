@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.imports.test_fide_list import foa_list
 from tests.io.test_fide_list import (
     ARRIBAS,
     CARLSEN,
@@ -18,7 +19,6 @@ from tests.io.test_fide_list import (
     xml_player,
 )
 from tests.support import Club
-from tests.test_import_fide_list import foa_list
 
 LISTS = (
     "SELECT entry_rating, fide_k, k10, rapid_entry_rating, rapid_fide_k, rapid_k10, "

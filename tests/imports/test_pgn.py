@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.imports.test_trf import PGN, db, rows, template
 from tests.rating.test_real_data_rules import WARNING as UNKNOWN_GAMES
 from tests.support import invoke
-from tests.test_import_trf import PGN, db, rows, template
 
-__all__ = ["db", "template"]  # fixtures shared with test_import_trf.py
+__all__ = ["db", "template"]  # fixtures shared with tests/imports/test_trf.py
 
 
 def game(*tags: str, moves: str = "1. e4 e5 1-0") -> str:
