@@ -598,7 +598,7 @@ def test_an_event_page_without_norms_has_no_section(tmp_path: Path) -> None:
     assert "Title norms" not in page
 
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def _readme_blocks() -> list[str]:
