@@ -165,7 +165,7 @@ def test_a_declared_span_stays_when_a_result_is_corrected(tmp_path: Path) -> Non
     """An imported event whose declared dates (TRF 042/052) are wider than its games keeps
     them: a result correction used to shrink it to its games' days."""
     club = Club(tmp_path / "trf.db")
-    trf = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
+    trf = Path(__file__).parents[1] / "data" / "trf" / "held_swiss_9.trf"
     club.ok("import", "trf", str(trf), "--date", "2024-08-01")
     (span,) = club.rows("SELECT start_date, end_date FROM events")
     code, out, err = invoke(club, "game", "edit", "1", "--result", "0-1")

@@ -21,7 +21,7 @@ from ratings.service.shared import audit
 from tests.support import Club, invoke
 
 TODAY = dt.date(2026, 11, 30)
-TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
+TRF = Path(__file__).parents[1] / "data" / "trf" / "held_swiss_9.trf"
 
 
 @pytest.fixture(autouse=True)
