@@ -14,15 +14,15 @@ from pathlib import Path
 import pytest
 
 from tests.publish_helpers import copy_demo, ok, run
+from tests.reading.test_check import CLUB
 from tests.support import invoke
-from tests.test_check import CLUB
 
 REPORT = re.compile(r"Published .*; (\d+) file\(s\) written, (\d+) unchanged, (\d+) deleted")
 
 
 @pytest.fixture(scope="module")
 def template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A small club (tests/test_check.py): a standard and a rapid list; quick to publish."""
+    """A small club (tests/reading/test_check.py): a standard and a rapid list; quick to publish."""
     db = tmp_path_factory.mktemp("club") / "club.db"
     for args in CLUB:
         assert invoke(db, *args)[0] == 0

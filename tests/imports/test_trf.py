@@ -18,7 +18,7 @@ TRF = DATA / "trf"
 PGN = DATA / "pgn"
 
 
-# --- helpers (also used by tests/imports/test_pgn.py and test_export.py) --------------------------
+# --- helpers (also used by tests/imports/test_pgn.py and tests/reading/test_export.py) ------------
 
 
 @pytest.fixture(scope="module")

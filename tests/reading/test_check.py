@@ -25,7 +25,7 @@ from tests.rating.test_audit import RECOMPUTE
 from tests.safety_helpers import bench_generate
 from tests.support import invoke
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 CLUB = [
     ["init"],

@@ -237,7 +237,7 @@ def test_what_if_on_both_backends(tmp_path: Path, backend: str) -> None:
 
 def test_the_readme_examples(db: Path) -> None:
     """The README's what-if commands run on the demo, and its excerpt is what they print."""
-    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
     section = readme[readme.index("## What if: a rule change") : readme.index("## Title norms")]
     commands = [
         line.split()[2:]

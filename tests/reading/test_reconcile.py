@@ -182,7 +182,7 @@ def test_a_file_that_is_not_a_fide_list(club: Club, tmp_path: Path) -> None:
 def test_the_readme_example(club: Club, lists: tuple[Path, Path]) -> None:
     january, february = lists
     out = club.ok("reconcile", str(february), "--month", "2026-02", "--previous", str(january))
-    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
     section = readme[readme.index("## FIDE's list explained") :]
     example = section.split("```\n$ ratings reconcile", 1)[1].split("```", 1)[0]
     shown = [line for line in example.splitlines()[1:] if line != "..."]

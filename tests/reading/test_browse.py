@@ -20,7 +20,7 @@ from ratings.results import Result
 from ratings.service.reading import browse
 from tests.support import Club
 
-TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
+TRF = Path(__file__).parents[1] / "data" / "trf" / "held_swiss_9.trf"
 
 
 @pytest.fixture
