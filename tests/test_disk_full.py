@@ -18,7 +18,7 @@ import pytest
 
 from tests.mounts import FILLER, fill, tmpfs
 from tests.publish_helpers import demo, ok, run, site_files
-from tests.test_publish_lists import club
+from tests.site.test_publish_lists import club
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The list, player and event pages in Chromium at 1280 and 375 px (tests/test_browser.py's
+"""The list, player and event pages in Chromium at 1280 and 375 px (tests/site/test_browser.py's
 browser):
 long names wrap and no column is pushed off screen, the list reads at 375 px without sideways
 scrolling and the cards stack, the list's headings stay on screen, Rating and Change sort
@@ -20,7 +20,7 @@ import pytest
 
 from tests.conftest import table_rows
 from tests.publish_helpers import demo, ok
-from tests.test_browser import browser, shots, watch
+from tests.site.test_browser import browser, shots, watch
 
 pytestmark = pytest.mark.slow
 

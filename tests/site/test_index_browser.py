@@ -2,7 +2,7 @@
 375 px, from ``file://``: accents folded as the matcher folds them (the script's folding is
 compared with :func:`ratings.matching.fold` name by name), results that link the player's
 page, nothing fetched from the network, no console error, and the players page reached
-without JavaScript. Screenshots as tests/test_browser.py takes them."""
+without JavaScript. Screenshots as tests/site/test_browser.py takes them."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ import pytest
 
 from ratings.matching import fold
 from tests.publish_helpers import demo, ok
-from tests.test_browser import browser, shots, watch
-from tests.test_site_index import EDGE_NAMES, edge_db
-from tests.test_site_phone_browser import axe_violations
+from tests.site.test_browser import browser, shots, watch
+from tests.site.test_index import EDGE_NAMES, edge_db
+from tests.site.test_phone_browser import axe_violations
 
 pytestmark = pytest.mark.slow
 __all__ = ["browser", "edge_db"]  # the fixtures, imported

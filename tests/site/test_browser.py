@@ -22,7 +22,7 @@ from tests.publish_helpers import demo, ok
 
 pytestmark = pytest.mark.slow
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = os.environ.get("RATINGS_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 # as root Chromium needs --no-sandbox; the rest keeps it off the (closed) network
 ARGS = [

@@ -1,7 +1,7 @@
 """The way in to everyone: players.html, events.html, the search index and
 its folding, next/previous list links, the merged records' pages, a site of every list
 (``publish DIR --list all``) whose player pages link each other, and the incremental
-publish keeping them current. The search box itself runs in tests/test_site_index_browser.py."""
+publish keeping them current. The search box itself runs in tests/site/test_index_browser.py."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from ratings.matching import fold
 from ratings.site.render_index import search_index
 from ratings.site.search import fold_table, query_words
 from tests.publish_helpers import Page, demo, ok, site_files
-from tests.test_publish_incremental import assert_same_as_fresh
+from tests.site.test_publish_incremental import assert_same_as_fresh
 
 SCRIPT = "<script>alert(1)</script>"
 OBRIEN = "O\N{RIGHT SINGLE QUOTATION MARK}Brien, Seán"

@@ -1,6 +1,6 @@
 """The player page's interactive chart (ratings/site/chart.py: history_chart): the points of
 the chart without JavaScript, on an axis of period labels, on to the newest list; drawn here
-by vl-convert-python, as Vega draws it in the page (tests/test_site_pages_browser.py draws it
+by vl-convert-python, as Vega draws it in the page (tests/site/test_pages_browser.py draws it
 in Chromium, carried on by assets/chart.js)."""
 
 from __future__ import annotations

@@ -352,7 +352,7 @@ def test_a_missing_json_is_written_again(club: Path, tmp_path: Path) -> None:
 
 
 def test_the_readme_documents_every_key_in_order() -> None:
-    readme = (Path(__file__).parent.parent / "README.md").read_text("utf-8")
+    readme = (Path(__file__).parents[2] / "README.md").read_text("utf-8")
     section = readme.split("### The JSON data\n", 1)[1].split("\n## ", 1)[0]
     lists, players = section.split("`players/ID.json`:", 1)
 

@@ -1,5 +1,5 @@
 """The published list, player and event pages in the generated HTML (the browser checks
-are in tests/test_site_pages_browser.py): the chart drawn at publish time that runs to the
+are in tests/site/test_pages_browser.py): the chart drawn at publish time that runs to the
 newest list without JavaScript, a player page's first view without the Vega bundle, the first
 rating's card (Ra, the score, dp and the two 1800 draws, art. 8.2.2), the standard rating that
 seeds a rapid first rating (R&B art. 7.2.1), unrated stretches and first ratings labelled."""
@@ -53,7 +53,7 @@ def test_a_first_rating_alone_is_a_dot_on_a_scale_not_an_empty_box() -> None:
     assert re.findall(r"<span>(\d+)</span>", chart) == [str(r) for r in range(1860, 1961, 20)]
     assert "first rating 1922 on the 2025-03 list" in chart
     # its list's tick gives way to the newest list's label while it is the newest
-    # (site.css; tests/test_site_pages_browser.py), not a tick of a longer history
+    # (site.css; tests/site/test_pages_browser.py), not a tick of a longer history
     assert '<span class="rchart-at-last" style="left:50%">2025-03</span>' in chart
     labels = [f"2025-{m:02d}" for m in range(1, 13)]
     longer = svg_chart.history_chart([(0, 1500), (1, 1510)], labels, "A", False)

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from tests.test_browser import browser
-from tests.test_site_pages_browser import page, sites, width
+from tests.site.test_browser import browser
+from tests.site.test_pages_browser import page, sites, width
 
 pytestmark = pytest.mark.slow
 

@@ -3,7 +3,7 @@ answers against ``ratings calc ... --format json``.
 
 The fast tests check that ``assets/calc-rules.js`` is :mod:`ratings.rules`' tables and
 constants, so a change of the rules that the page would not follow fails here. The browser
-tests (slow; Chromium from the distribution, as tests/test_browser.py) open
+tests (slow; Chromium from the distribution, as tests/site/test_browser.py) open
 ``calculators.html`` from ``file://``, compare ``window.ratingsCalc`` with the CLI on 500
 seeded random cases of each function and on the worked examples, and check the page at 1280
 and 375 px: no sideways overflow, no console error, no request outside the site's folder.
@@ -33,7 +33,7 @@ from ratings.site.calculators import (
     table_rows,
 )
 from tests.publish_helpers import demo, ok
-from tests.test_browser import ARGS, CHROMIUM, shots, watch
+from tests.site.test_browser import ARGS, CHROMIUM, shots, watch
 
 CASES = 500
 
@@ -305,7 +305,7 @@ def calc_site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    """Chromium from the distribution, as tests/test_browser.py launches it."""
+    """Chromium from the distribution, as tests/site/test_browser.py launches it."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
     if not Path(CHROMIUM).is_file():
         message = f"no Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)"

@@ -1,5 +1,5 @@
 """The published site in Chromium where the other browser tests left a width or a site out
-(tests/test_site_pages_browser.py builds the demo and the generated site with a
+(tests/site/test_pages_browser.py builds the demo and the generated site with a
 195-character name): the calculators against the CLI, the way in (players, events, the search
 box, "next list"), crosstables, first-rating cards and the JSON beside the pages, each at
 1280 and 375 px on both sites."""
@@ -15,16 +15,16 @@ import pytest
 
 from ratings.matching import fold
 from tests.conftest import table_rows
-from tests.test_browser import browser
-from tests.test_site_calc import change_cases, compare, expected_cases, performance_cases
-from tests.test_site_pages_browser import LONG, page, sites, width
+from tests.site.test_browser import browser
+from tests.site.test_calc import change_cases, compare, expected_cases, performance_cases
+from tests.site.test_pages_browser import LONG, page, sites, width
 
 pytestmark = pytest.mark.slow
 
 __all__ = ["browser", "page", "sites", "width"]  # the fixtures, shared
 
 SITES = ["demo", "long"]
-CASES = 40  # of each kind, at each width on each site (tests/test_site_calc.py: 500 at 1280)
+CASES = 40  # of each kind, at each width on each site (tests/site/test_calc.py: 500 at 1280)
 
 
 def _no_sideways_scroll(page: Any, width: int) -> None:

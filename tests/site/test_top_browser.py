@@ -1,6 +1,6 @@
 """The top lists in Chromium at 1280 and 375 px: the top lists beside each list
 (``lists/YYYY-MM-top.html``) on the demo and on the generated site with a 195-character name
-(tests/test_site_pages_browser.py builds both): linked from the list, every category's table
+(tests/site/test_pages_browser.py builds both): linked from the list, every category's table
 readable (no column pushed off screen, no sideways scrolling), the rows those of the CSV
 beside it, which the page links, and every link leads to a page of the site."""
 
@@ -15,8 +15,8 @@ from urllib.parse import unquote, urlparse
 import pytest
 
 from tests.conftest import table_rows
-from tests.test_browser import browser, shots
-from tests.test_site_pages_browser import LONG, page, sites, width
+from tests.site.test_browser import browser, shots
+from tests.site.test_pages_browser import LONG, page, sites, width
 
 pytestmark = pytest.mark.slow
 
