@@ -65,7 +65,7 @@ def test_another_missing_driver_or_an_unknown_scheme(runner: CliRunner) -> None:
 
 
 def test_the_readme_names_the_extra() -> None:
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text("utf-8")
     section = readme.split("### PostgreSQL\n", 1)[1].split("\n#", 1)[0]
     assert "pip install 'ratings[postgres]'" in section
     assert "postgresql+psycopg://" in section
