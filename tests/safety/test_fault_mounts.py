@@ -4,7 +4,7 @@ success, never a traceback, and a database that failed to change unchanged.
 Seen: ``ratings demo`` into a read-only folder ended in a traceback (``OSError: [Errno 30]
 Read-only file system`` while removing its temporary file, over SQLite's ``unable to open
 database file``); ``publish`` into a new folder on a full disk did too
-(tests/test_disk_full.py).
+(tests/safety/test_disk_full.py).
 
 These mount a tmpfs (tests/mounts.py): they need root, and skip without it. The trials of
 every command run real processes and are slow; ``RATINGS_SAFETY_SCALE`` tries more free

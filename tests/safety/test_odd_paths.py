@@ -113,7 +113,7 @@ def test_init_takes_the_name_literally(tmp_path: Path) -> None:
         for name in ("new%41.db", "q?x.db", "h#x.db"):
             assert run(Path(name), "init").exit_code == 0
     finally:
-        os.chdir(Path(__file__).parent)
+        os.chdir(Path(__file__).parents[1])
     assert files(tmp_path) == ["h#x.db", "new%41.db", "q?x.db"]
 
 

@@ -361,7 +361,7 @@ def test_one_huge_cell_is_refused_before_the_file_is_read(
 
 # --- the README's SQL cookbook, as a new user types it ----------------------------------------
 
-README = Path(__file__).resolve().parents[1] / "README.md"
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def test_the_sql_cookbook_set_up_runs_as_written(

@@ -42,7 +42,7 @@ PGN = (
     '[Event "Pgn Cup"]\n[Date "2025.01.21"]\n[Round "1"]\n[White "Ann"]\n[Black "Bob"]\n'
     '[Result "0-1"]\n\n0-1\n'
 )
-TRF = Path(__file__).parent / "data" / "trf" / "held_swiss_9.trf"
+TRF = Path(__file__).parents[1] / "data" / "trf" / "held_swiss_9.trf"
 
 
 @pytest.fixture
