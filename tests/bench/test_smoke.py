@@ -16,7 +16,7 @@ from tests.safety_helpers import bench_module
 
 pytestmark = pytest.mark.slow  # a benchmark's smoke run: .ci/run runs it, not the test loop
 
-BENCH = Path(__file__).resolve().parents[1] / "bench"
+BENCH = Path(__file__).resolve().parents[2] / "bench"
 
 
 @pytest.fixture(scope="module")

@@ -33,7 +33,7 @@ def database(
 ) -> Iterator[str]:
     """A rated pool of 150 players and 3 months. On PostgreSQL bench/world.py builds it (2
     months of 400 games, then one more month) with ``--db-url``, the databases kept for the
-    test; on SQLite (tests/test_bench_world.py runs world.py there) the CLI, in this process,
+    test; on SQLite (tests/bench/test_world.py runs world.py there) the CLI, in this process,
     from the same generator: faster."""
     work = tmp_path_factory.mktemp("world-queries")
     if request.param == "sqlite":
