@@ -3,16 +3,19 @@
 .PHONY: test test-slow test-postgres lint fmt check ci
 
 # the end-to-end scenarios and imports, run a second time with every database on PostgreSQL
-POSTGRES_PASS = tests/rating/test_scenarios.py tests/corrections/test_corrections.py \
-	tests/imports/test_csv_cli.py tests/register/test_cli.py tests/imports/test_trf.py \
-	tests/imports/test_pgn.py tests/reading/test_export.py tests/rating/test_audit.py \
-	tests/register/test_identity.py tests/rating/test_unrate.py tests/corrections/test_import_undo.py \
-	tests/corrections/test_log.py tests/corrections/test_event_corrections.py tests/corrections/test_rating_period_corrections.py \
-	tests/rating/test_late_rated_events.py tests/register/test_identity_walk.py tests/register/test_aliases.py \
-	tests/register/test_update.py tests/reading/test_formats.py tests/imports/test_fide_list_names.py \
-	tests/rating/test_list_members.py tests/corrections/test_correction_reports.py tests/rating/test_one_answer.py \
-	tests/rating/test_one_answer_regressions.py tests/imports/test_pipeline.py \
-	tests/register/test_identity_evidence.py
+POSTGRES_PASS = \
+	tests/rating/test_scenarios.py tests/rating/test_audit.py tests/rating/test_unrate.py \
+	tests/rating/test_late_rated_events.py tests/rating/test_list_members.py \
+	tests/rating/test_one_answer.py tests/rating/test_one_answer_regressions.py \
+	tests/register/test_cli.py tests/register/test_identity.py tests/register/test_identity_walk.py \
+	tests/register/test_aliases.py tests/register/test_update.py \
+	tests/register/test_identity_evidence.py \
+	tests/imports/test_csv_cli.py tests/imports/test_trf.py tests/imports/test_pgn.py \
+	tests/imports/test_fide_list_names.py tests/imports/test_pipeline.py \
+	tests/corrections/test_corrections.py tests/corrections/test_import_undo.py \
+	tests/corrections/test_log.py tests/corrections/test_event_corrections.py \
+	tests/corrections/test_rating_period_corrections.py tests/corrections/test_correction_reports.py \
+	tests/reading/test_export.py tests/reading/test_formats.py
 
 # the test loop (the README's command): every test but the slow ones, on every core
 test:
