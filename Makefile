@@ -3,16 +3,19 @@
 .PHONY: test test-slow test-postgres lint fmt check ci
 
 # the end-to-end scenarios and imports, run a second time with every database on PostgreSQL
-POSTGRES_PASS = tests/test_rating_scenarios.py tests/test_corrections.py \
-	tests/test_import_csv_cli.py tests/test_cli_register.py tests/test_import_trf.py \
-	tests/test_import_pgn.py tests/test_export.py tests/test_audit.py \
-	tests/test_register_identity.py tests/test_unrate.py tests/test_import_undo.py \
-	tests/test_log.py tests/test_event_corrections.py tests/test_rating_period_corrections.py \
-	tests/test_late_rated_events.py tests/test_identity_walk.py tests/test_aliases.py \
-	tests/test_register_update.py tests/test_formats.py tests/test_import_fide_list_names.py \
-	tests/test_list_members.py tests/test_correction_reports.py tests/test_one_answer.py \
-	tests/test_one_answer_regressions.py tests/test_import_pipeline.py \
-	tests/test_identity_evidence.py
+POSTGRES_PASS = \
+	tests/rating/test_scenarios.py tests/rating/test_audit.py tests/rating/test_unrate.py \
+	tests/rating/test_late_rated_events.py tests/rating/test_list_members.py \
+	tests/rating/test_one_answer.py tests/rating/test_one_answer_regressions.py \
+	tests/register/test_cli.py tests/register/test_identity.py tests/register/test_identity_walk.py \
+	tests/register/test_aliases.py tests/register/test_update.py \
+	tests/register/test_identity_evidence.py \
+	tests/imports/test_csv_cli.py tests/imports/test_trf.py tests/imports/test_pgn.py \
+	tests/imports/test_fide_list_names.py tests/imports/test_pipeline.py \
+	tests/corrections/test_corrections.py tests/corrections/test_import_undo.py \
+	tests/corrections/test_log.py tests/corrections/test_event_corrections.py \
+	tests/corrections/test_rating_period_corrections.py tests/corrections/test_correction_reports.py \
+	tests/reading/test_export.py tests/reading/test_formats.py
 
 # the test loop (the README's command): every test but the slow ones, on every core
 test:

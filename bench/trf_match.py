@@ -8,11 +8,11 @@ Usage::
 The file is the project's real ``tests/data/trf/javafo_sample2.trf`` (52 players) with 13 of
 its players registered, without FIDE ids and with the accents of their names
 (``Argandoña Riveiro, Iñigo`` for the file's ``Argandona Riveiro Inigo``), as in
-``tests/test_identity_walk.py``; two of them the file abbreviates (``Fco. Javier``). The rest
-of the register are the names of bench/fide_list.py's synthetic world list (seed 3), without
-FIDE ids, so the matcher has ``--register`` players to look through. Each case runs the
-command itself (through click) on a fresh copy of the prepared database, in a fresh
-process, timed inside it (interpreter start and imports excluded):
+``tests/register/test_identity_walk.py``; two of them the file abbreviates (``Fco.
+Javier``). The rest of the register are the names of bench/fide_list.py's synthetic world
+list (seed 3), without FIDE ids, so the matcher has ``--register`` players to look through.
+Each case runs the command itself (through click) on a fresh copy of the prepared
+database, in a fresh process, timed inside it (interpreter start and imports excluded):
 
 * ``asks``: the import without flags: the matcher stops it before writing, naming the two
   abbreviated players and their candidates (exit 1);

@@ -9,7 +9,7 @@ On a rated database (``bench/world.py --keep DIR`` builds one of FIDE's size) it
 user asks of it: ``ratings list`` (the newest standard list, every line of it), ``ratings
 history``, ``ratings card`` (the newest period) and ``ratings player show`` for two players,
 and every query of the README's SQL cookbook through ``ratings sql`` (the queries come from
-README.md, parsed as ``tests/test_audit.py`` does; the cookbook's player and periods are
+README.md, parsed as ``tests/rating/test_audit.py`` does; the cookbook's player and periods are
 replaced by the picked player and the newest period, and ``--timeout 0`` is added so that a
 slow query is measured rather than stopped at 20 s). The two players are picked by SQL,
 deterministically: the player with the most periods with standard games (lowest id on a tie)
@@ -48,7 +48,7 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
-if str(ROOT) not in sys.path:  # tests.test_audit (the cookbook parser), and ratings itself
+if str(ROOT) not in sys.path:  # tests.rating.test_audit (the cookbook parser), and ratings itself
     sys.path.append(str(ROOT))
 if str(ROOT / "bench") not in sys.path:  # floor_pg (its URL for psycopg), loaded as a module too
     sys.path.append(str(ROOT / "bench"))
@@ -192,8 +192,9 @@ def pick(db: str) -> Picked:
 
 
 def cookbook() -> list[tuple[str, list[str]]]:
-    """The README's cookbook queries with their options, as tests/test_audit.py reads them."""
-    from tests.test_audit import cookbook_examples
+    """The README's cookbook queries with their options, as tests/rating/test_audit.py reads
+    them."""
+    from tests.rating.test_audit import cookbook_examples
 
     return [(query, options) for query, options, _shown in cookbook_examples()]
 

@@ -554,7 +554,7 @@ def test_values_keep_their_types(target: str) -> None:
 def test_a_million_rows_stream_on_postgresql(target: str, tmp_path: Path) -> None:
     """The server builds the rows (spilling to disk past work_mem); the client holds one
     batch. Peak RSS of the command alone (see test_sql_stream.PEAK_RSS)."""
-    from tests.test_sql_stream import PEAK_RSS
+    from tests.reading.test_sql_stream import PEAK_RSS
 
     query = (
         "WITH RECURSIVE n(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM n WHERE x < 1000000) "

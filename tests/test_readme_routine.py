@@ -22,7 +22,7 @@ from click.testing import CliRunner
 import ratings.clock
 from ratings.cli import cli
 from tests.conftest import BACKEND
-from tests.test_io_fide_list import FOA_HEADER, FOA_WIDTHS, line, write
+from tests.io.test_fide_list import FOA_HEADER, FOA_WIDTHS, line, write
 
 README = Path(__file__).parent.parent / "README.md"
 TODAY = dt.date(2026, 2, 3)

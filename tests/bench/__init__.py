@@ -1,0 +1,1 @@
+"""Smoke runs of the benchmark scripts in bench/ at small sizes."""

@@ -1,0 +1,1 @@
+"""The command line itself (ratings.cli): admin, calc, progress, completion, error hints."""

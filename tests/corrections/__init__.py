@@ -1,0 +1,1 @@
+"""Corrections (ratings.service.corrections): edits, voids, moves, undo, settings and their log."""

@@ -1,0 +1,1 @@
+"""Rating periods (ratings.service.rating): rate, unrate, seals, rebuilds, scenarios."""

@@ -1,0 +1,1 @@
+"""The reading commands (ratings.service.reading): browse, check, export, sql, whatif..."""

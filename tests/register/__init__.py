@@ -1,0 +1,1 @@
+"""The register (ratings.service.register, matching, names): players, identity, aliases."""

@@ -1,0 +1,1 @@
+"""The pure rules (ratings.rules, ratings.tiebreaks): FIDE's arithmetic without a database."""

@@ -1,0 +1,1 @@
+"""Adversarial input, faults, crashes, full disks, concurrency, odd paths, files, limits."""

@@ -1,0 +1,1 @@
+"""The published website (ratings.site): publish, pages, downloads, charts, browser tests."""

@@ -1,0 +1,1 @@
+"""Titles and norms (ratings.service.titles) through the commands and the site."""
