@@ -4,7 +4,7 @@
 :func:`read_published` is the same list read from a SQLite file with the standard library's
 ``sqlite3``, for ``ratings list``: importing SQLAlchemy alone took about 5 times a bare click
 program's start (bench/RESULTS.md). It answers only where it gives exactly what
-``rating_list`` gives (``tests/test_rating_list_read.py`` compares the two field by field)
+``rating_list`` gives (``tests/reading/test_rating_list_read.py`` compares the two field by field)
 and returns None wherever the full path has more to do or to say: a URL, a file that is not
 a database of this schema revision, a hot journal or an interrupted restore to clear, no
 list published yet (the register with its entry ratings), a period that is not a rated

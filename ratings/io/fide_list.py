@@ -64,7 +64,7 @@ How this reader follows them:
   of the file, from that player on, to ``xml.etree.ElementTree.iterparse`` (each
   ``<player>`` read when it ends and then cleared, the root cleared), which reads it, or
   reports its problem at its line and column, as it reads a whole file. Both give the
-  same records and messages (tests/test_io_fide_list_xml_fast.py compares them). A value
+  same records and messages (tests/io/test_fide_list_xml_fast.py compares them). A value
   holding an element (``<name>A <b>B</b></name>``) is a problem, not the text before
   the element. XML problems name the player's position (``player 12345``) and tag.
 * **ZIP files** are read as FIDE ships them, without unpacking to disk: the one ``.txt`` or

@@ -447,7 +447,7 @@ def carried(previous: ListEntry) -> ListEntry:
 
 def is_carried(row: ListEntry, previous: ListEntry) -> bool:
     """Whether ``row`` is ``carried(previous)``: the same test, by position, for the rate's
-    every row (tests/test_quiet_players.py checks the two agree)."""
+    every row (tests/rules/test_quiet_players.py checks the two agree)."""
     return (
         row[5] == 0  # period_games
         and row[1] == row[2] == previous[2]  # rating before and after = old rating after
@@ -468,7 +468,8 @@ def changes_without_games(
 ) -> bool:
     """Whether the row of a player with no game this period may differ from a plain carry of
     ``previous`` (the player's row on the list in force). False is a promise, which
-    :func:`rate_period` keeps (tests/test_quiet_players.py checks it): the new row is the carry.
+    :func:`rate_period` keeps (tests/rules/test_quiet_players.py checks it): the new row is
+    the carry.
 
     ``entry_k10`` is the register's K=10 flag for the list (set by hand, or an entry rating of
     2400 or more); ``birth_year``, ``fide_k_list`` and ``fide_inactive`` (the standard list

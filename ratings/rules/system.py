@@ -370,7 +370,7 @@ def event_rating_period(
 
     The one definition: the rate's game selection, the corrections, the CLI's event list and
     the website all follow it (the rate's SQL twin is checked against it by
-    ``tests/test_period_policy.py``)."""
+    ``tests/rating/test_period_policy.py``)."""
     if given is not None:
         return Period(given, config.period_months)
     if is_long_event(start, end):

@@ -5,7 +5,7 @@ The arithmetic in ``assets/calc.js`` works in the same integer units as :mod:`ra
 (hundredths for table 8.1.2, 10^-9 for the curve), and every table and constant it uses comes
 from :mod:`ratings.rules` at publish time (:func:`rules_data`, written as
 ``assets/calc-rules.js``): nothing is copied by hand, so a change of the rules changes the
-page at the next publish. ``tests/test_site_calc.py`` checks the emitted data against the
+page at the next publish. ``tests/site/test_calc.py`` checks the emitted data against the
 rules and, in Chromium, the page's answers against the CLI's.
 """
 

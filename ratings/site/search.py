@@ -9,7 +9,7 @@ matcher does (lower case; apostrophes dropped; anything but a letter or digit a 
 the script has no folding of its own: "oberg" finds "Öberg" (and "oeberg" its German
 spelling), "muller" and "mueller" find "Müller", "r" finds "ř". The equivalence
 (:func:`query_words` on a name gives :func:`~ratings.matching.fold`'s words) is tested in
-tests/test_site_index.py.
+tests/site/test_index.py.
 """
 
 from __future__ import annotations

@@ -60,8 +60,8 @@ INPUT_TABLES = (
     "merge_moves",
 )
 """The tables a rebuild copies: what the administrator and the files gave, never what a
-rate wrote. ``tests/test_rebuild.py`` checks that every table of the schema is here or in
-:data:`OUTPUT_TABLES`, so that a new table is classed before it is forgotten."""
+rate wrote. ``tests/rating/test_check_rebuild.py`` checks that every table of the schema is
+here or in :data:`OUTPUT_TABLES`, so that a new table is classed before it is forgotten."""
 
 OUTPUT_TABLES = (
     "rating_periods",

@@ -126,7 +126,8 @@ _ROW_LINE = {
 }
 """One line of :func:`ratings.sealing.rows_text`, made in SQL (the seal step reads every list
 of a rate: formatting 20,000 rows a period in Python was most of its time).
-``tests/test_seals.py::test_the_sql_rows_are_the_canonical_rows`` holds the two to one text."""
+``tests/rating/test_seals.py::test_the_sql_rows_are_the_canonical_rows`` holds the two to one
+text."""
 
 _LIST_SQL = {
     # SQLite never flattens an ordered subquery into an aggregate (its rule 16), so
