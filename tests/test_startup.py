@@ -132,6 +132,7 @@ imports, the undo and the merge."""
 
 CORRECTIONS = ("ratings.service.corrections",)
 THE_RATER = ("ratings.service.rating.rate", "ratings.service.reading.reports")
+RATER_ONLY = ("ratings.service.rating.rate",)  # the reports without the preview
 
 
 @pytest.fixture(scope="module")
@@ -168,9 +169,9 @@ def _under(modules: list[str], packages: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize(
     ("command", "also_unused"),
     [
-        ("card", CORRECTIONS),
-        ("history", CORRECTIONS),
-        ("player show", CORRECTIONS),
+        ("card", CORRECTIONS + RATER_ONLY),
+        ("history", CORRECTIONS + RATER_ONLY),
+        ("player show", CORRECTIONS + RATER_ONLY),
         ("player list", CORRECTIONS + THE_RATER),
         ("preview", ()),  # rates the next period: the rater, and the corrections waiting
         ("check", CORRECTIONS),  # rates again from the inputs: the rater

@@ -33,8 +33,9 @@ from ratings.rating_lists import ListRow as ListRow
 from ratings.rating_lists import RatingList as RatingList
 from ratings.rating_lists import sort_key as sort_key
 from ratings.rules import Period
+from ratings.service.rating.games import first_event
 from ratings.service.rating.marks import parse_period
-from ratings.service.rating.rate import first_event, first_game_period, rate
+from ratings.service.rating.plan import first_game_period
 from ratings.service.register.lookup import get_player
 from ratings.service.shared.config import get_config
 from ratings.service.shared.text import list_name
@@ -198,6 +199,10 @@ def preview(
             raise PeriodError("nothing to preview: no rated games are recorded")
     else:
         target = Period(last, config.period_months).next()
+    # the rater, loaded here: the card, the history and the player's page read this module
+    # and never rate (tests/test_startup.py)
+    from ratings.service.rating.rate import rate
+
     savepoint = session.begin_nested()
     try:
         rate(session, through=target)
