@@ -133,6 +133,7 @@ imports, the undo and the merge."""
 CORRECTIONS = ("ratings.service.corrections",)
 THE_RATER = ("ratings.service.rating.rate", "ratings.service.reading.reports")
 RATER_ONLY = ("ratings.service.rating.rate",)  # the reports without the preview
+THE_REGISTER = ("ratings.service.register.players", "ratings.matching")  # adding, matching
 
 
 @pytest.fixture(scope="module")
@@ -169,9 +170,9 @@ def _under(modules: list[str], packages: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize(
     ("command", "also_unused"),
     [
-        ("card", CORRECTIONS + RATER_ONLY),
-        ("history", CORRECTIONS + RATER_ONLY),
-        ("player show", CORRECTIONS + RATER_ONLY),
+        ("card", CORRECTIONS + RATER_ONLY + THE_REGISTER),
+        ("history", CORRECTIONS + RATER_ONLY + THE_REGISTER),
+        ("player show", CORRECTIONS + RATER_ONLY + THE_REGISTER),
         ("player list", CORRECTIONS + THE_RATER),
         ("preview", ()),  # rates the next period: the rater, and the corrections waiting
         ("check", CORRECTIONS),  # rates again from the inputs: the rater

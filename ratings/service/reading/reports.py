@@ -36,7 +36,7 @@ from ratings.rules import Period
 from ratings.service.rating.games import first_event
 from ratings.service.rating.marks import parse_period
 from ratings.service.rating.plan import first_game_period
-from ratings.service.register.lookup import get_player
+from ratings.service.register.lookup import count_games, get_player
 from ratings.service.shared.config import get_config
 from ratings.service.shared.text import list_name
 
@@ -674,7 +674,6 @@ def player_summary(session: Session, player: Player) -> PlayerSummary:
     """A player's register entry, current rating on each list with the next K and the rated
     games, the progress of an unrated player towards a first rating, and the aliases."""
     from ratings.models import PlayerAlias
-    from ratings.service.register.players import count_games
 
     current = tuple(
         CurrentRating(tc, rating, next_k, total, period)

@@ -18,7 +18,7 @@ from ratings.errors import (
     PlayerMergedError,
     PlayerNotFoundError,
 )
-from ratings.models import Correction, Player
+from ratings.models import Correction, Game, Player
 from ratings.names import key_of_stored, name_key
 
 _FIDE_REF = re.compile(r"fide:(.*)", re.IGNORECASE | re.DOTALL)
@@ -230,3 +230,15 @@ def get_player_to_read(session: Session, ref: str) -> tuple[Player, str | None]:
         where = f" (correction {exc.batch})" if exc.batch is not None else ""
         note = f"player {exc.merged_id} was merged into {kept.id}{where}: showing {kept.id}"
         return kept, note
+
+
+def count_games(session: Session, player_id: int) -> int:
+    """How many stored games (rated or not) a player has."""
+    return (
+        session.scalar(
+            sa.select(sa.func.count())
+            .select_from(Game)
+            .where(sa.or_(Game.white_id == player_id, Game.black_id == player_id))
+        )
+        or 0
+    )

@@ -23,8 +23,8 @@ from ratings.errors import (
 )
 from ratings.models import Bye, Correction, Game, MergeMove, Player, PlayerAlias
 from ratings.service.rating.marks import mark_from_first_listing, mark_joining, touched_period
-from ratings.service.register.lookup import describe, get_player
-from ratings.service.register.players import birth_of, count_games, entry_lists
+from ratings.service.register.lookup import count_games, describe, get_player
+from ratings.service.register.players import birth_of, entry_lists
 from ratings.service.shared import audit
 
 # --- merge and unmerge --------------------------------------------------------------------

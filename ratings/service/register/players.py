@@ -27,7 +27,7 @@ from ratings.errors import (
     SameNameError,
 )
 from ratings.matching import Facts, Kind
-from ratings.models import Game, Player
+from ratings.models import Player
 from ratings.service.rating.marks import joining_list, mark_from_first_listing
 from ratings.service.register.identity import SHOWN_CANDIDATES, load_identities, usable_name
 from ratings.service.register.lookup import describe, get_player
@@ -468,15 +468,3 @@ def _holds(name: str, words: Sequence[str]) -> bool:
     folded = matching.fold(name)
     texts = [" ".join(folded.words), *(" ".join(form) for form in folded.forms[1:])]
     return any(all(word in text for word in words) for text in texts)
-
-
-def count_games(session: Session, player_id: int) -> int:
-    """How many stored games (rated or not) a player has."""
-    return (
-        session.scalar(
-            sa.select(sa.func.count())
-            .select_from(Game)
-            .where(sa.or_(Game.white_id == player_id, Game.black_id == player_id))
-        )
-        or 0
-    )
