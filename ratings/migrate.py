@@ -22,7 +22,7 @@ import sqlalchemy as sa
 from sqlalchemy import Connection
 from sqlalchemy.engine import Engine
 
-from ratings import files, privileges
+from ratings import files
 from ratings.db import (
     BUSY_TIMEOUT_MS,
     check_regular_file,
@@ -130,7 +130,10 @@ def run_migrations(conn: Connection, rev: str = "head", *, up: bool = True) -> N
     except CommandError as exc:
         raise DatabaseError(str(exc).lower()) from exc
     # PostgreSQL: the role `ratings sql` runs as, granted the tables and views as they now
-    # are (a recreated view loses its grants); a no-op on SQLite
+    # are (a recreated view loses its grants); a no-op on SQLite. Loaded here: the schema
+    # check every command runs needs neither the roles nor the views' SQL.
+    from ratings import privileges
+
     privileges.refresh_reader_role(conn)
 
 

@@ -126,6 +126,8 @@ NOT_FOR_READING = (
     "ratings.service.imports",
     "ratings.service.corrections.undo",
     "ratings.service.register.merge",
+    "ratings.privileges",  # the reader role and the views' SQL: for migrations only
+    "ratings.views",
 )
 """Modules no read command needs: the libraries of other commands, the file readers and the
 imports, the undo and the merge."""
