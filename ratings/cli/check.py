@@ -11,7 +11,7 @@ import click
 from ratings import files
 from ratings.cli import App, CommandError, pass_app
 from ratings.cli.options import list_option
-from ratings.cli.tables import format_option
+from ratings.cli.tables import counted, format_option
 from ratings.db import sqlite_path
 from ratings.service.rating.rebuild import Rebuilt, write_rebuild
 from ratings.service.reading.check import CheckReport, Difference, check_lists
@@ -126,14 +126,14 @@ def _agreement(report: CheckReport, breakdown_only: bool) -> str:
     if breakdown_only:
         return (
             f"Checked {_scope(report)} against their breakdown (no rebuild): "
-            f"{_plural(report.list_rows, 'list row')} of {_plural(report.players, 'player')} "
-            f"and {_plural(report.breakdown_rows, 'breakdown row')} of "
-            f"{_plural(report.games, 'game')}; every change is K x the sum of dR of its games"
+            f"{counted(report.list_rows, 'list row')} of {counted(report.players, 'player')} "
+            f"and {counted(report.breakdown_rows, 'breakdown row')} of "
+            f"{counted(report.games, 'game')}; every change is K x the sum of dR of its games"
         )
     return (
         f"Checked {_scope(report)} against a rebuild from the stored inputs: "
-        f"{_plural(report.list_rows, 'list row')} of {_plural(report.players, 'player')} and "
-        f"{_plural(report.breakdown_rows, 'breakdown row')} of {_plural(report.games, 'game')} "
+        f"{counted(report.list_rows, 'list row')} of {counted(report.players, 'player')} and "
+        f"{counted(report.breakdown_rows, 'breakdown row')} of {counted(report.games, 'game')} "
         "agree; every change is K x the sum of dR of its games"
     )
 
@@ -143,7 +143,7 @@ def _verdict(report: CheckReport, breakdown_only: bool) -> str:
     n = len(report.differences)
     against = "their breakdown" if breakdown_only else "a rebuild from the stored inputs"
     head = (
-        f"{_plural(n, 'difference')} between the published lists of {_scope(report)} and "
+        f"{counted(n, 'difference')} between the published lists of {_scope(report)} and "
         f"{against}, from period {first} on"
     )
     pending = report.pending_from
@@ -183,10 +183,6 @@ def _difference(d: Difference) -> dict[str, object]:
         "what": d.what,
         "why": list(d.why),
     }
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def register(group: click.Group) -> None:

@@ -23,7 +23,7 @@ from ratings.cli.options import (
     today_unless,
 )
 from ratings.cli.records import game, parse_date
-from ratings.cli.tables import FORMAT, emit_rows
+from ratings.cli.tables import FORMAT, emit_rows, plural
 from ratings.service.corrections import edits as corrections
 from ratings.service.reading import browse
 from ratings.service.shared import audit
@@ -320,21 +320,17 @@ def event_void(app: App, event_ref: str, yes: bool, dry_run: bool, reason: str |
             e = browse.event_info(session, event_ref)
         ask(
             f"Void event {e.id} ({e.name}, {e.start_date} .. {e.end_date}) and its "
-            f"{_plural(e.games, 'game')} and {_plural(e.byes, 'bye')}?",
+            f"{plural(e.games, 'game')} and {plural(e.byes, 'bye')}?",
         )
     with app.session(commit=not dry_run) as session:
         voided = corrections.void_event(session, event_ref, reason=reason)
         marked = corrections.touched(session)
     report = (
         f"{'Would void' if dry_run else 'Voided'} event {voided.event_id} ({voided.name}): "
-        f"{_plural(voided.games, 'game')} and {_plural(voided.byes, 'bye')} "
+        f"{plural(voided.games, 'game')} and {plural(voided.byes, 'bye')} "
         f"{'would be ' if dry_run else ''}removed"
     )
     say_corrected(report, voided.lines, None, marked, dry_run=dry_run)
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 IMPORT_COLUMNS = (

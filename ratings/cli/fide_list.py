@@ -20,6 +20,7 @@ from ratings.cli.imports import (
     warn_unknown_games,
 )
 from ratings.cli.options import list_option
+from ratings.cli.tables import counted
 from ratings.errors import InvalidInputError
 from ratings.service.imports.fide_list import FideListReport, hash_file, import_fide_list
 from ratings.service.shared import audit
@@ -37,10 +38,6 @@ def _month(text: str | None) -> dt.date | None:
 def _value(value: object) -> str:
     text = audit.as_text(value)
     return "(none)" if text is None else text
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
 def _json(report: FideListReport, dry_run: bool) -> None:
@@ -64,7 +61,7 @@ def _report(report: FideListReport, add: bool, dry_run: bool) -> None:
         click.echo(f"Dry run of {report.file_name}: nothing was written")
     for c in report.changes:
         click.echo(f"Player {c.player_id} ({c.name}): {c.field} {_value(c.old)} -> {_value(c.new)}")
-    added = f", {_plural(report.added, 'player')} added" if add else ""
+    added = f", {counted(report.added, 'player')} added" if add else ""
     linked = (
         f", {report.linked:,} registered without a FIDE id found by name (they took theirs)"
         if report.linked
@@ -72,13 +69,13 @@ def _report(report: FideListReport, add: bool, dry_run: bool) -> None:
     )
     if report.again_of is not None:
         click.echo(
-            f"Read {_plural(report.read, 'player')} from {report.file_name} (FIDE's list of "
+            f"Read {counted(report.read, 'player')} from {report.file_name} (FIDE's list of "
             f"{report.list_date:%Y-%m}, imported before: import {report.again_of}): "
             f"{report.matched:,} registered found by FIDE id, left as they are{added}"
         )
     else:
         click.echo(
-            f"Read {_plural(report.read, 'player')} from {report.file_name} (FIDE's list of "
+            f"Read {counted(report.read, 'player')} from {report.file_name} (FIDE's list of "
             f"{report.list_date:%Y-%m}): {report.matched:,} registered found by FIDE id, "
             f"{report.updated - report.linked:,} of them updated{linked}{added}"
         )
@@ -103,7 +100,7 @@ def _report(report: FideListReport, add: bool, dry_run: bool) -> None:
     if report.rated_here:
         verb = "is" if report.rated_here == 1 else "are"
         click.echo(
-            f"{_plural(report.rated_here, 'player')} found {verb} on lists here already: their "
+            f"{counted(report.rated_here, 'player')} found {verb} on lists here already: their "
             "ratings come from the games stored here, not from FIDE's list (their K, data and "
             "titles were taken)",
             err=True,

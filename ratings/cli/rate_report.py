@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ratings.cli.options import on_list
+from ratings.cli.tables import plural
 from ratings.service.rating.rate import ChangedRating, RateReport
 
 __all__ = ["rate_lines"]
@@ -15,10 +16,6 @@ __all__ = ["rate_lines"]
 
 def _blank(value: object) -> str:
     return "" if value is None else str(value)
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def rate_lines(report: RateReport, *, would: bool = False, only: str | None = None) -> list[str]:
@@ -32,12 +29,12 @@ def rate_lines(report: RateReport, *, would: bool = False, only: str | None = No
         changed = [c for c in shown if c.kind == "changed"]
         scope = "" if only is None else f" on the {only} list"
         moved = _moved_rows(shown, report.rerated)
-        head = f"{_plural(len(changed), 'published rating')}{scope} {change}"
+        head = f"{plural(len(changed), 'published rating')}{scope} {change}"
         for kind, done in (("added", "added to"), ("withdrawn", "withdrawn from")):
             players = len({(pid, tc) for pid, tc, k in moved if k == kind})
             if players:
                 done = f"would be {done}" if would else done
-                head += f"; {_plural(players, 'player')} {done} published lists"
+                head += f"; {plural(players, 'player')} {done} published lists"
         lines.append(f"{verb} {_span(report.rerated)} after corrections; {head}")
         for c in changed:
             on = on_list(c.time_control)
@@ -54,7 +51,7 @@ def rate_lines(report: RateReport, *, would: bool = False, only: str | None = No
             )
     if report.rated:
         verb = "Would rate" if would else "Rated"
-        lines.append(f"{verb} {_span(report.rated)} ({_plural(report.games, 'rated game')})")
+        lines.append(f"{verb} {_span(report.rated)} ({plural(report.games, 'rated game')})")
     return lines
 
 

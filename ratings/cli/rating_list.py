@@ -30,10 +30,6 @@ def signed(value: int) -> str:
     return f"{value:+d}" if value else "0"
 
 
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
-
-
 def change_cell(status: str, change: int, games: int = 1) -> str:
     """The change column: ``new`` for a first rating, blank for an unrated player (or a
     period without games), else signed (``0`` was shown for both)."""

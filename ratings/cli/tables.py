@@ -18,6 +18,17 @@ FORMAT = format_option()
 Value = str | int | bool | dt.date | dt.datetime | Decimal | None
 
 
+def plural(n: int, noun: str) -> str:
+    """``1 game``, ``3 games``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def counted(n: int, noun: str) -> str:
+    """:func:`plural` with the count's thousands separated (``1,204 players``), for counts
+    that run that high (a check's rows, FIDE's list)."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def _text(value: Value) -> str:
     if value is None:
         return ""

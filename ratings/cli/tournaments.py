@@ -28,6 +28,7 @@ from ratings.cli.imports import (
 )
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, stack, today_unless
 from ratings.cli.records import parse_date
+from ratings.cli.tables import plural
 from ratings.db import sqlite_path
 from ratings.service.imports.events import EventSummary
 from ratings.service.rating.periods import import_rating_period
@@ -59,12 +60,8 @@ def _date(text: str | None) -> dt.date | None:
     return None if text is None else parse_date(text, "--date")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def _games(report: service.TournamentReport) -> str:
-    text = f"{_plural(report.games, 'game')} ({report.rated_games} to rate"
+    text = f"{plural(report.games, 'game')} ({report.rated_games} to rate"
     if report.unrated_games:
         text += f", {report.unrated_games} not rated"
     return text + ")"
@@ -151,10 +148,10 @@ def _warnings(report: service.TournamentReport) -> None:
 def _footer(report: service.TournamentReport) -> None:
     _warnings(report)
     if report.skipped_unfinished:
-        click.echo(f"Skipped {_plural(report.skipped_unfinished, 'unfinished game')}", err=True)
+        click.echo(f"Skipped {plural(report.skipped_unfinished, 'unfinished game')}", err=True)
     if report.skipped_phantom:
         click.echo(
-            f"Skipped {_plural(report.skipped_phantom, 'empty game')} (text without tags)",
+            f"Skipped {plural(report.skipped_phantom, 'empty game')} (text without tags)",
             err=True,
         )
     if report.marked_period:
@@ -251,7 +248,7 @@ def import_trf(
         click.echo(f"Games: {_games(report)}; byes: {report.byes}")
     else:
         click.echo(
-            f"Imported {_games(report)} and {_plural(report.byes, 'bye')} "
+            f"Imported {_games(report)} and {plural(report.byes, 'bye')} "
             f"in {_event(event)} from {file}"
         )
         click.echo(_players(report))
@@ -315,14 +312,14 @@ def import_pgn(
     if fmt == "json":
         _json("pgn", file, report, late)
     else:
-        events = _plural(len(report.events), "event")
+        events = plural(len(report.events), "event")
         if dry_run:
             click.echo(f"Dry run of {file}: nothing was written")
             click.echo(f"Games: {_games(report)} in {events}")
         else:
             click.echo(f"Imported {_games(report)} in {events} from {file}")
         for event in report.events:
-            click.echo(f"  {_event(event)}: {_plural(event.games, 'game')}")
+            click.echo(f"  {_event(event)}: {plural(event.games, 'game')}")
         click.echo(_players(report))
         if dry_run:
             _show_matches(report)
@@ -365,8 +362,8 @@ def export_trf(app: App, event: str, output: Path | None, force: bool) -> None:
     files.write_text(output, exported.text, force=force, database=sqlite_path(app.url))
     click.echo(
         f"Wrote event {exported.event_id} '{exported.event_name}' to {output} "
-        f"({_plural(exported.players, 'player')}, {_plural(exported.games, 'game')}, "
-        f"{_plural(exported.byes, 'bye')})",
+        f"({plural(exported.players, 'player')}, {plural(exported.games, 'game')}, "
+        f"{plural(exported.byes, 'bye')})",
         err=True,
     )
 

@@ -14,13 +14,10 @@ from ratings.cli.options import (
     say_changes,
     say_marked,
 )
+from ratings.cli.tables import plural
 from ratings.service.corrections import edits as corrections
 from ratings.service.corrections import undo as undo_service
 from ratings.service.rating import unrate
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
 
 
 @click.command("unrate")
@@ -50,7 +47,7 @@ def unrate_command(app: App, from_label: str, yes: bool, dry_run: bool, reason: 
         with app.session(commit=False) as session:
             labels = [p.label for p in unrate.periods_from(session, from_label)]
         span = labels[0] if len(labels) == 1 else f"{labels[0]} .. {labels[-1]}"
-        ask(f"Withdraw {_plural(len(labels), 'rated period')} ({span}, newest first)?")
+        ask(f"Withdraw {plural(len(labels), 'rated period')} ({span}, newest first)?")
     with app.session(bulk=True) as session:
         done = unrate.unrate(session, from_label, reason=reason)
     _say_withdrawn(done)
@@ -61,7 +58,7 @@ def _say_withdrawn(done: unrate.Withdrawn, *, would: bool = False) -> None:
     for p in done.periods:
         click.echo(
             f"{verb} rated period {p.label} (list of {p.list_date}, "
-            f"{_plural(p.entries, 'entry').replace('entrys', 'entries')}; "
+            f"{plural(p.entries, 'entry').replace('entrys', 'entries')}; "
             f"{p.kept} kept in superseded_ratings)"
         )
 

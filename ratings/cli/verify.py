@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from ratings.cli import App, CommandError, pass_app
-from ratings.cli.tables import format_option
+from ratings.cli.tables import counted, format_option
 from ratings.sealing import Finding
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -92,13 +92,9 @@ def _checked(report: object) -> str:
 
     assert isinstance(report, VerifyReport)
     return (
-        f"{_plural(report.lists, 'list')}, {_plural(report.versions, 'seal')} and "
-        f"{_plural(report.rows, 'row')} checked"
+        f"{counted(report.lists, 'list')}, {counted(report.versions, 'seal')} and "
+        f"{counted(report.rows, 'row')} checked"
     )
-
-
-def _plural(n: int, noun: str) -> str:
-    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
 
 
 def _finding(f: Finding) -> dict[str, object]:
