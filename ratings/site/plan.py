@@ -1,13 +1,18 @@
 """The incremental plan of a publish: which lists, players and events to render, from the
 manifest of the previous publish (:mod:`ratings.site.build` describes the rules), and the
-period bitmaps that say which periods show on a player's page."""
+period bitmaps that say which periods show on a player's page.
+
+The plan is made in three steps, so that what changed is decided on plain data:
+:func:`decide` (what changed, from the manifest and the current records alone),
+:func:`read_facts` (what those changes need from the database, a few set-based reads, and
+which files the folder is missing) and :func:`assemble` (the plan from the two)."""
 
 from __future__ import annotations
 
 import dataclasses
 import datetime as dt
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,12 +23,17 @@ from ratings.site.output import SiteFolder
 
 __all__ = [
     "Plan",
+    "PlanChanges",
+    "PlanFacts",
+    "assemble",
+    "decide",
     "dirty_bits",
     "event_fingerprint",
     "fingerprint",
     "period_key",
     "plan_publish",
     "player_fingerprint",
+    "read_facts",
     "shows",
     "table_row",
 ]
@@ -97,79 +107,222 @@ def plan_publish(
     window: int,
     time_control: str = "standard",
 ) -> Plan:
-    old = out.old or {}
+    """The plan in three steps: what changed (from the manifest and the records alone), the
+    facts those changes need (the database's and the folder's), and the plan they make."""
+    changes = decide(out.old or {}, build, periods, register, events, new_bits, window)
+    facts = read_facts(session, out, changes, periods, register, events, time_control)
+    return assemble(changes, facts, periods, register, events)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanChanges:
+    """What changed since the previous publish, decided from its manifest and the current
+    records alone (:func:`decide`)."""
+
+    full: bool
+    """Everything is rendered: a new build, a manifest this one cannot compare with, or most
+    of the history re-rated (the other fields are then empty)."""
+    dirty: frozenset[int] = frozenset()
+    """Period ids rated since the previous publish."""
+    players: frozenset[int] = frozenset()
+    """Players whose entry changed, or whose page shows a dirty period (before or now)."""
+    known: frozenset[int] = frozenset()
+    """The changed players the previous publish had (not new ones): their opponents' pages,
+    their events and every list name them."""
+    events: frozenset[int] = frozenset()
+    """Events that changed, or that a dirty period rates."""
+    old_events: frozenset[int] = frozenset()
+    """The changed events the previous publish had: their players' pages name them."""
+    lists: frozenset[int] = frozenset()
+    """Period ids whose list to render, before the files that are missing."""
+
+
+_EVERYTHING = PlanChanges(True)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanFacts:
+    """What the changes need from the database and the folder (:func:`read_facts`)."""
+
+    in_dirty: frozenset[int] = frozenset()
+    """Players with a rated game in a dirty period."""
+    opponents: frozenset[int] = frozenset()
+    """Players whose cards name a known changed player."""
+    events_of_known: frozenset[int] = frozenset()
+    """Events in which a known changed player played or had a bye (on any list)."""
+    players_of_old_events: frozenset[int] = frozenset()
+    """Players with a rated game in a changed event the previous publish had."""
+    missing_players: frozenset[int] = frozenset()
+    """Players whose page or JSON is not in the folder."""
+    missing_events: frozenset[int] = frozenset()
+    missing_lists: frozenset[int] = frozenset()
+    """Period ids one of whose list files is not in the folder."""
+
+
+def decide(
+    old: dict[str, Any],
+    build: str,
+    periods: Sequence[data.SitePeriod],
+    register: dict[int, data.SitePlayer],
+    events: dict[int, data.SiteEvent],
+    new_bits: dict[int, int],
+    window: int,
+) -> PlanChanges:
+    """What changed since the previous publish, whose manifest is ``old`` (empty: none)."""
     old_periods = old.get("periods")
-    labels = [p.label for p in periods]
-    everything = Plan(True, {p.id for p in periods}, set(register), set(events), set())
-    if (
-        old.get("build") != build
-        or not isinstance(old_periods, list)
-        or not all(isinstance(x, list) and len(x) == 2 for x in old_periods)
-        or labels[: len(old_periods)] != [label for label, _ in old_periods]
-    ):
-        return everything
     old_players = old.get("players")
     old_events = old.get("events")
-    if not isinstance(old_players, dict) or not isinstance(old_events, dict):
-        return everything
-    index = {p.id: i for i, p in enumerate(periods)}
+    if (
+        not _comparable(old, build, periods)
+        or not isinstance(old_periods, list)
+        or not isinstance(old_players, dict)
+        or not isinstance(old_events, dict)
+    ):
+        return _EVERYTHING
     dirty = {
         p.id
         for i, p in enumerate(periods)
         if i >= len(old_periods) or old_periods[i][1] != period_key(p)
     }
     if 2 * len(dirty) > len(periods):
-        return everything  # most of the history was re-rated: read it all in one pass
-    dirty_mask = sum(1 << index[pid] for pid in dirty)
-
+        return _EVERYTHING  # most of the history was re-rated: read it all in one pass
     changed = {
         pid for pid, p in register.items() if _old_fp(old_players, pid) != player_fingerprint(p)
     }
     known = {pid for pid in changed if str(pid) in old_players}  # changed, not new
-    players = set(changed)
-    players |= {pid for pid, bits in new_bits.items() if bits & dirty_mask}
-    for key, entry in old_players.items():
-        if isinstance(entry, list) and len(entry) == 2 and int(entry[1], 16) & dirty_mask:
-            players.add(int(key))
-    players |= data.players_in_periods(session, dirty, time_control)
-    if known:
-        players |= data.opponents_of(session, known, time_control)
-
     changed_events = {
         eid for eid, e in events.items() if old_events.get(str(eid)) != event_fingerprint(e)
     }
     starts = [p.start for p in periods if p.id in dirty]
-    event_ids = changed_events | _rated_in(events, starts)
-    if known:
-        event_ids |= data.events_of_players(session, known) & set(events)
-    old_changed_events = {eid for eid in changed_events if str(eid) in old_events}
-    if old_changed_events:
-        players |= data.players_of_events(session, old_changed_events)
+    return PlanChanges(
+        False,
+        dirty=frozenset(dirty),
+        players=frozenset(changed | _showing(periods, dirty, new_bits, old_players)),
+        known=frozenset(known),
+        events=frozenset(changed_events | _rated_in(events, starts)),
+        old_events=frozenset(eid for eid in changed_events if str(eid) in old_events),
+        lists=frozenset(_lists(periods, len(old_periods), dirty, window, bool(known))),
+    )
 
+
+def _comparable(old: dict[str, Any], build: str, periods: Sequence[data.SitePeriod]) -> bool:
+    """Whether the previous publish was made by this build, of the same lists (the newest
+    may have been added since)."""
+    old_periods = old.get("periods")
+    labels = [p.label for p in periods]
+    return (
+        old.get("build") == build
+        and isinstance(old_periods, list)
+        and all(isinstance(x, list) and len(x) == 2 for x in old_periods)
+        and labels[: len(old_periods)] == [label for label, _ in old_periods]
+    )
+
+
+def _showing(
+    periods: Sequence[data.SitePeriod],
+    dirty: set[int],
+    new_bits: dict[int, int],
+    old_players: dict[str, Any],
+) -> set[int]:
+    """The players whose page shows a dirty period: now (``new_bits``) or in the previous
+    publish (the manifest's bitmaps)."""
+    dirty_mask = sum(1 << i for i, p in enumerate(periods) if p.id in dirty)
+    players = {pid for pid, bits in new_bits.items() if bits & dirty_mask}
+    for key, entry in old_players.items():
+        if isinstance(entry, list) and len(entry) == 2 and int(entry[1], 16) & dirty_mask:
+            players.add(int(key))
+    return players
+
+
+def _lists(
+    periods: Sequence[data.SitePeriod], published: int, dirty: set[int], window: int, known: bool
+) -> set[int]:
+    """The lists to render: the dirty ones and those their change reaches; every list when
+    a player the previous publish had changed (``known``: every list names him)."""
+    if known:
+        return {p.id for p in periods}
+    index = {p.id: i for i, p in enumerate(periods)}
     # the top lists' improvers compare a list with one 12 lists earlier: a re-rated period
     # re-rates every later one, so the later list is dirty too (nothing more to add)
     lists = set(dirty)
     for pid in dirty:
         lists.update(p.id for p in periods[index[pid] : index[pid] + window])
-    for i in range(max(1, len(old_periods)), len(periods)):  # a new list: "next list" before it
+    for i in range(max(1, published), len(periods)):  # a new list: "next list" before it
         lists.add(periods[i - 1].id)
-    if known:
-        lists = {p.id for p in periods}
     pending = next((i for i, p in enumerate(periods) if p.status == "needs_rerate"), None)
     if pending is not None:  # every list from there on says it may still change
         lists.update(p.id for p in periods[pending:])
+    return lists
 
-    players |= {
-        pid
-        for pid in register
-        if not (out.exists(f"players/{pid}.html") and out.exists(f"players/{pid}.json"))
-    }
-    event_ids |= {eid for eid in events if not out.exists(f"events/{eid}.html")}
-    for p in periods:
-        if not all(out.exists(f"lists/{p.label}{ext}") for ext in _LIST_FILES):
-            lists.add(p.id)
-    players &= set(register)
-    return Plan(False, lists, players, event_ids, dirty)
+
+def read_facts(
+    session: Session,
+    out: SiteFolder,
+    changes: PlanChanges,
+    periods: Sequence[data.SitePeriod],
+    register: dict[int, data.SitePlayer],
+    events: dict[int, data.SiteEvent],
+    time_control: str = "standard",
+) -> PlanFacts:
+    """The facts ``changes`` need: four set-based reads (each skipped when it has nothing
+    to ask about) and the files missing from the folder. A full publish needs none."""
+    if changes.full:
+        return PlanFacts()
+    return PlanFacts(
+        in_dirty=_read(
+            changes.dirty, lambda ids: data.players_in_periods(session, ids, time_control)
+        ),
+        opponents=_read(changes.known, lambda ids: data.opponents_of(session, ids, time_control)),
+        events_of_known=_read(changes.known, lambda ids: data.events_of_players(session, ids)),
+        players_of_old_events=_read(
+            changes.old_events, lambda ids: data.players_of_events(session, ids)
+        ),
+        missing_players=frozenset(
+            pid
+            for pid in register
+            if not (out.exists(f"players/{pid}.html") and out.exists(f"players/{pid}.json"))
+        ),
+        missing_events=frozenset(eid for eid in events if not out.exists(f"events/{eid}.html")),
+        missing_lists=frozenset(
+            p.id
+            for p in periods
+            if not all(out.exists(f"lists/{p.label}{ext}") for ext in _LIST_FILES)
+        ),
+    )
+
+
+def _read(ids: frozenset[int], query: Callable[[frozenset[int]], set[int]]) -> frozenset[int]:
+    """``query`` of ``ids``; nothing asked of the database when there are none."""
+    return frozenset(query(ids)) if ids else frozenset()
+
+
+def assemble(
+    changes: PlanChanges,
+    facts: PlanFacts,
+    periods: Sequence[data.SitePeriod],
+    register: dict[int, data.SitePlayer],
+    events: dict[int, data.SiteEvent],
+) -> Plan:
+    """The plan from what changed and the facts read for it: the pages a change reaches
+    through the games, and every page whose files are missing, of the players and events
+    this site has."""
+    if changes.full:
+        return Plan(True, {p.id for p in periods}, set(register), set(events), set())
+    players = (
+        changes.players
+        | facts.in_dirty
+        | facts.opponents
+        | facts.players_of_old_events
+        | facts.missing_players
+    )
+    event_ids = changes.events | (facts.events_of_known & set(events)) | facts.missing_events
+    return Plan(
+        False,
+        set(changes.lists | facts.missing_lists),
+        set(players & set(register)),
+        set(event_ids),
+        set(changes.dirty),
+    )
 
 
 _LIST_FILES = (".html", ".csv", ".txt", ".json", "-top.html", "-top.csv", "-sealed.csv")
