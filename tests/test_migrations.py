@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
 import re
 import sqlite3
@@ -132,6 +133,38 @@ def test_every_view_has_its_columns(tmp_path: Path, backend: str) -> None:
                 assert tuple(result.keys()) == view.columns
     finally:
         engine.dispose()
+
+
+RELEASED_VIEWS = {
+    "CURRENT_RATINGS_0001": "d905eaff907b2b16",
+    "CURRENT_RATINGS_0002": "aa890f4e550ac605",
+    "CURRENT_RATINGS_0004": "67b25f3ca1a830cc",
+    "CURRENT_RATINGS_0006": "925b08356ad0068c",
+    "CURRENT_RATINGS_0007": "eaea260b13e9a1fd",
+    "RATING_CALCULATIONS_0002": "37ccb52128a0ccb0",
+    "RATING_CALCULATIONS_0006": "cbd5de5bf5ae2c30",
+    "RATING_LISTS_0001": "9ce595d9d96189c8",
+    "RATING_LISTS_0002": "639ec435c76eecb5",
+    "RATING_LISTS_0004": "aa33f67b8fd2eaeb",
+    "RATING_LISTS_0006": "c49185f9af0839e6",
+}
+"""The first 16 hex digits of the SHA-256 of each released version's ``CREATE VIEW`` text,
+as its migration created it."""
+
+
+def test_released_view_versions_keep_their_text() -> None:
+    """The versions are built from shared pieces (ratings/views.py), and a migration creates
+    the version of its revision: an edit to a piece must not change a released version's
+    text (a new version writes a new piece). A new version adds its digest here."""
+    versions = {
+        name: value
+        for name, value in vars(ratings_views).items()
+        if isinstance(value, ratings_views.View)
+    }
+    assert sorted(versions) == sorted(RELEASED_VIEWS)
+    for name, view in versions.items():
+        digest = hashlib.sha256(view.create_sql().encode()).hexdigest()[:16]
+        assert digest == RELEASED_VIEWS[name], name
 
 
 @pytest.mark.parametrize(
