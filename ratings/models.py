@@ -12,9 +12,11 @@ The audit is exact in SQL: scores are integer half points, PD and dR integers in
 rounding of K x sum(dR) reproduce every published change (README, "SQL cookbook").
 
 Over 600 lines: every table of the schema in one place; a quarter is column docs.
-"""
 
-from __future__ import annotations
+No ``from __future__ import annotations`` here: with it, SQLAlchemy evaluates each
+``Mapped[...]`` annotation from its string when the classes are declared, 335 ``eval`` calls that
+cost every command about a thirtieth of the ORM's own import (bench/RESULTS.md).
+"""
 
 import datetime as dt
 from typing import NamedTuple
