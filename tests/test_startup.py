@@ -176,7 +176,7 @@ def _under(modules: list[str], packages: tuple[str, ...]) -> list[str]:
         ("history", CORRECTIONS + RATER_ONLY + THE_REGISTER),
         ("player show", CORRECTIONS + RATER_ONLY + THE_REGISTER),
         ("player list", CORRECTIONS + THE_RATER),
-        ("preview", ()),  # rates the next period: the rater, and the corrections waiting
+        ("preview", CORRECTIONS),  # rates the next period and what corrections marked: the rater
         ("check", CORRECTIONS),  # rates again from the inputs: the rater
     ],
 )

@@ -105,11 +105,11 @@ def preview(app: App, show_all: bool, fmt: str, list_type: str) -> None:
     When corrections wait for a re-rate, first what 'ratings rate' would change (old -> new).
     """
     from ratings.cli.rate_report import rate_lines
-    from ratings.service.corrections import edits as corrections
+    from ratings.service.rating.rate import rerate_pending
     from ratings.service.reading import reports
 
     with app.session(commit=False) as session:
-        pending = corrections.rerate_pending(session)
+        pending = rerate_pending(session)
         result = reports.preview(session, include_unrated=show_all, time_control=list_type)
     if pending is not None:
         lines = rate_lines(pending, would=True)

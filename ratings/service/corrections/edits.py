@@ -1,6 +1,6 @@
-"""Corrections beyond one game: what a pending re-rate would change, events edited and
-voided; ``unrate`` and ``import undo``:
-:mod:`ratings.service.corrections.undo`.
+"""Corrections beyond one game: events edited and voided, and which periods wait for a re-rate
+(what a pending re-rate would change is :func:`ratings.service.rating.rate.rerate_pending`);
+``unrate`` and ``import undo``: :mod:`ratings.service.corrections.undo`.
 
 Every function takes the session first and never commits. Each correction is written to the
 corrections log (:mod:`ratings.service.shared.audit`) in the same transaction, with the
@@ -41,7 +41,6 @@ from ratings.service.rating.periods import (
     check_rating_period,
     parse_rating_period,
 )
-from ratings.service.rating.rate import RateReport, rate
 from ratings.service.register.events import get_event
 from ratings.service.shared import audit
 from ratings.service.shared.config import get_config
@@ -54,28 +53,10 @@ __all__ = [
     "delete_events",
     "edit_event",
     "mark_event",
-    "rerate_pending",
     "touched",
     "void_event",
     "waiting",
 ]
-
-
-def rerate_pending(session: Session) -> RateReport | None:
-    """Re-rate the periods that corrections marked, up to the newest rated one, and say what
-    changed (old -> new); None when no period waits for a re-rate.
-
-    It writes in the caller's transaction: roll it back to see the changes without making
-    them (``ratings preview``, ``ratings rate --dry-run``).
-    """
-    waiting = session.scalar(
-        sa.select(sa.func.count()).where(RatingPeriod.status == "needs_rerate")
-    )
-    if not waiting:
-        return None
-    newest = session.scalar(sa.select(sa.func.max(RatingPeriod.start_date)))
-    assert newest is not None  # a marked period is a rated period
-    return rate(session, through=Period(newest, get_config(session).period_months))
 
 
 def waiting(session: Session) -> set[str]:

@@ -35,6 +35,7 @@ import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import rules
@@ -71,6 +72,7 @@ __all__ = [
     "periods_to_rate",
     "rate",
     "refresh_statistics",
+    "rerate_pending",
     "stale_statistics",
 ]
 
@@ -295,3 +297,20 @@ def rate(
     return RateReport(
         tuple(run.rated), tuple(run.rerated), run.games, tuple(run.changed), plan.held_back, seals
     )
+
+
+def rerate_pending(session: Session) -> RateReport | None:
+    """Re-rate the periods that corrections marked, up to the newest rated one, and say what
+    changed (old -> new); None when no period waits for a re-rate.
+
+    It writes in the caller's transaction: roll it back to see the changes without making
+    them (``ratings preview``, ``ratings rate --dry-run``).
+    """
+    waiting = session.scalar(
+        sa.select(sa.func.count()).where(RatingPeriod.status == "needs_rerate")
+    )
+    if not waiting:
+        return None
+    newest = session.scalar(sa.select(sa.func.max(RatingPeriod.start_date)))
+    assert newest is not None  # a marked period is a rated period
+    return rate(session, through=Period(newest, get_config(session).period_months))
