@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from sqlalchemy.orm import Session
 
 from ratings import rules
-from ratings.service.reading import check, crosstable, publish, reports
+from ratings.service.reading import cards, check, crosstable, publish, reports, summary
 
 RELATIONS = ("rating_lists", "current_ratings", "rating_calculations", "rating_history",
              "rating_breakdown", "rating_periods", "games")  # fmt: skip
@@ -24,10 +24,10 @@ CARD_OTHERS = ("player", "lines", "pooled", "first_rating", "first_event", "adju
 # type -> (the relations whose columns it holds, its fields that are no column)
 TYPES: dict[type, tuple[tuple[str, ...], tuple[str, ...]]] = {
     reports.ListRow: (("rating_lists", "current_ratings", "rating_history"), ()),
-    reports.HistoryRow: (("rating_lists", "rating_history"), ()),
-    reports.CardLine: (("rating_calculations", "rating_breakdown", "games"), ()),
-    reports.Card: (("rating_lists", "rating_history"), CARD_OTHERS),
-    reports.CurrentRating: (("current_ratings",), ()),
+    cards.HistoryRow: (("rating_lists", "rating_history"), ()),
+    cards.CardLine: (("rating_calculations", "rating_breakdown", "games"), ()),
+    cards.Card: (("rating_lists", "rating_history"), CARD_OTHERS),
+    summary.CurrentRating: (("current_ratings",), ()),
     publish.SiteListRow: (("rating_lists",), ()),
     publish.PeriodRow: (("rating_lists", "rating_history"), ()),
     publish.CardGame: (("rating_calculations", "rating_breakdown", "games"), ("white",)),
@@ -65,7 +65,7 @@ def test_retired_names_are_gone(session: Session) -> None:
     retired = {"k", "games", "state", "status", "expected", "weighted", "expected_sum",
                "sum_change"}  # fmt: skip
     used = {n for cls in TYPES for n in _names(cls)} | {
-        n for cls in (reports.Performance, crosstable.CrossRow, check.Disagreement)
+        n for cls in (cards.Performance, crosstable.CrossRow, check.Disagreement)
         for n in _names(cls)
     }  # fmt: skip
     assert used & retired <= {"status"}  # rating_periods.status

@@ -135,6 +135,8 @@ imports, the undo and the merge."""
 CORRECTIONS = ("ratings.service.corrections",)
 THE_RATER = ("ratings.service.rating.rate", "ratings.service.reading.reports")
 RATER_ONLY = ("ratings.service.rating.rate",)  # the reports without the preview
+PLAYER_PAGE = ("ratings.service.reading.summary",)  # what `player show` prints
+ONE_PLAYER = ("ratings.service.reading.cards", *PLAYER_PAGE)  # history, card, performance
 THE_REGISTER = ("ratings.service.register.players", "ratings.matching")  # adding, matching
 
 
@@ -172,11 +174,11 @@ def _under(modules: list[str], packages: tuple[str, ...]) -> list[str]:
 @pytest.mark.parametrize(
     ("command", "also_unused"),
     [
-        ("card", CORRECTIONS + RATER_ONLY + THE_REGISTER),
-        ("history", CORRECTIONS + RATER_ONLY + THE_REGISTER),
+        ("card", CORRECTIONS + RATER_ONLY + THE_REGISTER + PLAYER_PAGE),
+        ("history", CORRECTIONS + RATER_ONLY + THE_REGISTER + PLAYER_PAGE),
         ("player show", CORRECTIONS + RATER_ONLY + THE_REGISTER),
-        ("player list", CORRECTIONS + THE_RATER),
-        ("preview", CORRECTIONS),  # rates the next period and what corrections marked: the rater
+        ("player list", CORRECTIONS + THE_RATER + ONE_PLAYER),
+        ("preview", CORRECTIONS + ONE_PLAYER),  # rates: the rater, not the corrections
         ("check", CORRECTIONS),  # rates again from the inputs: the rater
     ],
 )

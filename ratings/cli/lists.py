@@ -18,7 +18,7 @@ from ratings.errors import InvalidInputError
 from ratings.io.csv_out import CsvWriter
 
 if TYPE_CHECKING:
-    from ratings.service.reading import reports
+    from ratings.service.reading import cards
 
 # each command imports the use cases it runs: `card` and `history` read stored rows and need
 # neither the imports' matching nor the corrections (bench/startup.py, tests/test_startup.py)
@@ -133,11 +133,11 @@ def preview(app: App, show_all: bool, fmt: str, list_type: str) -> None:
 @pass_app
 def history(app: App, player_ref: str, fmt: str, list_type: str) -> None:
     """Show a player's rating on every rated period's list (standard, rapid or blitz)."""
-    from ratings.service.reading import reports
+    from ratings.service.reading import cards
 
     with app.session() as session:
         ref, note = reading(session, player_ref)
-        player, rows = reports.history(session, ref, time_control=list_type)
+        player, rows = cards.history(session, ref, time_control=list_type)
     say_note(note)
     if fmt == "json":
         click.echo(
@@ -195,7 +195,7 @@ _CARD_COLUMNS = (
 )  # fmt: skip
 
 
-def _card_values(line: reports.CardLine) -> list[Value]:
+def _card_values(line: cards.CardLine) -> list[Value]:
     return [
         line.played_on, line.event, line.round, line.opponent, line.opponent_rating,
         line.own_rating, Decimal(line.score_half_points) / 2, line.difference, line.pd,
@@ -213,11 +213,11 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
     """Show the per-game calculation of a player's period (like FIDE's calculation page).
 
     --format csv gives one row per game; json the card with its games and totals."""
-    from ratings.service.reading import reports
+    from ratings.service.reading import cards
 
     with app.session() as session:
         ref, note = reading(session, player_ref)
-        c = reports.card(session, ref, period, time_control=list_type)
+        c = cards.card(session, ref, period, time_control=list_type)
     say_note(note)
     if fmt == "csv":
         emit_rows(_CARD_COLUMNS, [_card_values(x) for x in c.lines], fmt)
@@ -283,7 +283,7 @@ def card(app: App, player_ref: str, period: str | None, list_type: str, fmt: str
     click.echo(f"New rating: {blank(c.rating_after) or 'unrated'} ({c.list_status})")
 
 
-def _first_rating(c: reports.Card) -> None:
+def _first_rating(c: cards.Card) -> None:
     """The whole calculation of a first rating (art. 7.1.4, 8.2), under the card's games."""
     from ratings import rules
 
@@ -382,11 +382,11 @@ def performance(
 ) -> None:
     """Show a player's performance rating over a period's games on one list, or over an
     event's rated games (on the event's list)."""
-    from ratings.service.reading import reports
+    from ratings.service.reading import cards
 
     with app.session() as session:
         ref, note = reading(session, player_ref)
-        perf = reports.performance(
+        perf = cards.performance(
             session,
             ref,
             period_label=period,

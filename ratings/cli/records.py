@@ -37,7 +37,7 @@ from ratings.results import Result
 
 if TYPE_CHECKING:
     from ratings.models import Player
-    from ratings.service.reading import reports
+    from ratings.service.reading.summary import PlayerSummary
 
 # each command imports the use cases it runs: `player show` and `player list` read the
 # register and need neither the corrections, the merge nor the rater (tests/test_startup.py)
@@ -220,11 +220,11 @@ def player_list(app: App, search: str | None, unknown_games: bool, fmt: str) -> 
 def player_show(app: App, player_ref: str, fmt: str) -> None:
     """Show one player's register entry, current rating on each list (next K, total rated
     games), an unrated player's way to a first rating, and the aliases."""
-    from ratings.service.reading import reports
+    from ratings.service.reading.summary import player_summary
 
     with app.session(commit=False) as session:
         ref, note = reading(session, player_ref)
-        fields = _summary_fields(reports.player_summary(session, service.get_player(session, ref)))
+        fields = _summary_fields(player_summary(session, service.get_player(session, ref)))
     say_note(note)
     if fmt == "table":
         for label, _, text in fields:
@@ -238,7 +238,7 @@ def player_show(app: App, player_ref: str, fmt: str) -> None:
     emit_rows(keys, [[_cell(raw) for _, raw, _ in fields]], "csv")
 
 
-def _summary_fields(summary: reports.PlayerSummary) -> list[tuple[str, object, str]]:
+def _summary_fields(summary: PlayerSummary) -> list[tuple[str, object, str]]:
     """(label, value as JSON gives it, text as the table shows it) of ``player show``."""
     p = summary.player
     born = p.birth_date.isoformat() if p.birth_date else p.birth_year

@@ -43,17 +43,17 @@ if TYPE_CHECKING:
     from ratings.service.rating.rate import RateReport as RateReport
     from ratings.service.rating.rate import rate as rate
     from ratings.service.rating.supersede import ChangedRating as ChangedRating
+    from ratings.service.reading.cards import Card as Card
+    from ratings.service.reading.cards import CardLine as CardLine
+    from ratings.service.reading.cards import HistoryRow as HistoryRow
+    from ratings.service.reading.cards import Performance as Performance
+    from ratings.service.reading.cards import card as card
+    from ratings.service.reading.cards import history as history
+    from ratings.service.reading.cards import performance as performance
     from ratings.service.reading.exports import TrfExport as TrfExport
     from ratings.service.reading.exports import export_trf as export_trf
-    from ratings.service.reading.reports import Card as Card
-    from ratings.service.reading.reports import CardLine as CardLine
-    from ratings.service.reading.reports import HistoryRow as HistoryRow
     from ratings.service.reading.reports import ListRow as ListRow
-    from ratings.service.reading.reports import Performance as Performance
     from ratings.service.reading.reports import RatingList as RatingList
-    from ratings.service.reading.reports import card as card
-    from ratings.service.reading.reports import history as history
-    from ratings.service.reading.reports import performance as performance
     from ratings.service.reading.reports import preview as preview
     from ratings.service.reading.reports import rating_list as rating_list
     from ratings.service.register.lookup import find_players as find_players

@@ -1,7 +1,7 @@
 """A first rating's calculation on the player's page (art. 7.1.4, 8.2), from the games the
 page already holds.
 
-The same pool as ``ratings card`` (:func:`ratings.service.reading.reports.card`): the player's games
+The same pool as ``ratings card`` (:func:`ratings.service.reading.cards.card`): the player's games
 pooled towards a first rating in the 26-month window (art. 7.1.4) after the last list that
 rated them, and the period's own, by event, the first event ever first (its zero score is
 disregarded, art. 8.2); then :func:`ratings.rules.explain_first_rating`, the functions the
