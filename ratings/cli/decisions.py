@@ -9,16 +9,17 @@ questions are the error, listing each player with its candidates.
 
 from __future__ import annotations
 
+import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, NamedTuple, TypeVar, cast
 
 import click
 from sqlalchemy.orm import Session
 
 from ratings.cli import CommandError
-from ratings.cli.options import stack
+from ratings.cli.options import F, stack
 from ratings.errors import InputFileError
 from ratings.io.match_file import read_match_file
 from ratings.service.imports.decisions import parse_decisions
@@ -59,9 +60,45 @@ NEVER_ASK = click.option(
 )
 
 
-DECISIONS = stack(MATCH, MATCH_FILE, NEW, NEVER_ASK)
+class Decided(NamedTuple):
+    """What the command line says of a file's players, and whether the command may ask."""
+
+    matches: tuple[str, ...] = ()
+    """``--match NAME=ID``, as typed."""
+    match_file: Path | None = None
+    """``--match-file FILE``."""
+    new: tuple[str, ...] = ()
+    """``--new NAME``."""
+    never_ask: bool = False
+    """``--yes``: list the players that need a decision and stop, never ask."""
+
+
+def _as_one(options: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Callable[[F], F]:
+    """``options`` (of :data:`MATCH`, :data:`MATCH_FILE`, :data:`NEW`, :data:`NEVER_ASK`)
+    handed to the command as one parameter, ``decided`` (:class:`Decided`)."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def bundled(*args: Any, **given: Any) -> Any:
+            decided = Decided(
+                given.pop("matches", ()),
+                given.pop("match_file", None),
+                given.pop("new", ()),
+                given.pop("never_ask", False),
+            )
+            return command(*args, decided=decided, **given)
+
+        return cast(F, options(bundled))  # the command's signature, less four
+
+    return decorate
+
+
+DECISIONS = _as_one(stack(MATCH, MATCH_FILE, NEW, NEVER_ASK))
 """The options with which a command that imports players is told who they are, and whether
-it may ask."""
+it may ask: the command takes them as one ``decided: Decided``."""
+
+MATCHES = _as_one(stack(MATCH, MATCH_FILE, NEVER_ASK))
+""":data:`DECISIONS` without ``--new`` (``import games`` creates no player)."""
 
 
 def is_terminal() -> bool:

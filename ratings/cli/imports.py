@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ratings import clock, files, service
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import DECISIONS, MATCH, MATCH_FILE, NEVER_ASK, deciding, decisions_of
+from ratings.cli.decisions import DECISIONS, MATCHES, Decided, deciding, decisions_of
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
 from ratings.cli.types import format_option
@@ -108,29 +108,29 @@ def run_import(
     app: App,
     work: Work[R],
     *,
-    decided: tuple[tuple[str, ...], Path | None, tuple[str, ...]],
+    decided: Decided,
     dry_run: bool,
-    never_ask: bool,
     creates: bool,
     progress: str | None = None,
 ) -> R:
     """The one way an import runs: the decisions of the command line (``--match``,
     ``--match-file``, ``--new``; ``decided``) and the prompt's answers handed to ``work``
     in one transaction, committed unless ``dry_run`` (rolled back); on players that need a
-    decision, asked on a terminal and run again (:func:`ratings.cli.decisions.deciding`). A
-    dry run never asks: its report lists them. ``progress``: the label of a progress bar of
-    the work's two steps and the commit."""
-    matches, match_file, new = decided
+    decision, asked on a terminal and run again (:func:`ratings.cli.decisions.deciding`),
+    unless ``--yes``. A dry run never asks: its report lists them. ``progress``: the label
+    of a progress bar of the work's two steps and the commit."""
 
     def run(answers: dict[str, int | None]) -> R:
         with Progress(3 if progress else 0, progress or "") as bar:
             with app.session(commit=not dry_run, bulk=True) as session:
-                decisions = decisions_of(session, matches, match_file, new).with_answers(answers)
+                decisions = decisions_of(
+                    session, decided.matches, decided.match_file, decided.new
+                ).with_answers(answers)
                 done = work(session, decisions, lambda item: bar.advance(item=item))
             bar.advance(item="saved")
         return done
 
-    return deciding(run, never_ask=never_ask or dry_run, creates=creates)
+    return deciding(run, never_ask=decided.never_ask or dry_run, creates=creates)
 
 
 _FOUND = (
@@ -228,9 +228,8 @@ def _import_csv(
     store: Callable[[Session, Sequence[Any], str, str, Decisions], service.ImportReport],
     stored: str,
     *,
-    decided: tuple[tuple[str, ...], Path | None, tuple[str, ...]],
+    decided: Decided,
     dry_run: bool,
-    never_ask: bool,
     creates: bool,
     repeat_ok: bool = False,
 ) -> service.ImportReport:
@@ -255,7 +254,6 @@ def _import_csv(
         work,
         decided=decided,
         dry_run=dry_run,
-        never_ask=never_ask,
         creates=creates,
         progress=f"Importing {file.name}",
     )
@@ -297,10 +295,7 @@ def import_players(
     keep_corrected: bool,
     dry_run: bool,
     date_format: str,
-    matches: tuple[str, ...],
-    match_file: Path | None,
-    new: tuple[str, ...],
-    never_ask: bool,
+    decided: Decided,
     fmt: str,
 ) -> None:
     """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...).
@@ -342,9 +337,8 @@ def import_players(
         read,
         store,
         "players stored",
-        decided=(matches, match_file, new),
+        decided=decided,
         dry_run=dry_run,
-        never_ask=never_ask,
         creates=not update,
         repeat_ok=update,
     )
@@ -423,9 +417,7 @@ def _say_players(file: Path, report: service.ImportReport, *, update: bool, dry_
 @click.option(
     "--dry-run", is_flag=True, help="Check the file and show what would be stored; write nothing."
 )
-@MATCH
-@MATCH_FILE
-@NEVER_ASK
+@MATCHES
 @REPORT_FORMAT
 @pass_app
 def import_games(
@@ -438,9 +430,7 @@ def import_games(
     time_control: str | None,
     date_format: str,
     dry_run: bool,
-    matches: tuple[str, ...],
-    match_file: Path | None,
-    never_ask: bool,
+    decided: Decided,
     fmt: str,
 ) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round, and
@@ -479,9 +469,8 @@ def import_games(
         read,
         store,
         "games stored",
-        decided=(matches, match_file, ()),
+        decided=decided,
         dry_run=dry_run,
-        never_ask=never_ask,
         creates=False,
     )
     for warning in report.warnings:

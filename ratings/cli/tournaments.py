@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratings import files, service
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import DECISIONS
+from ratings.cli.decisions import DECISIONS, Decided
 from ratings.cli.imports import (
     FILE,
     PERIOD,
@@ -171,8 +171,7 @@ def _store(
     late_ok: bool,
     dry_run: bool,
     allow_future: bool,
-    decided: tuple[tuple[str, ...], Path | None, tuple[str, ...]],
-    never_ask: bool,
+    decided: Decided,
     **options: Any,
 ) -> tuple[service.TournamentReport, list[str]]:
     """One tournament file (TRF or PGN) imported in one unit of work by ``importer``, its
@@ -192,9 +191,7 @@ def _store(
         late[:] = _give_period(session, data, found, period, dry_run, late_ok)
         return found
 
-    report = run_import(
-        app, work, decided=decided, dry_run=dry_run, never_ask=never_ask, creates=True
-    )
+    report = run_import(app, work, decided=decided, dry_run=dry_run, creates=True)
     return report, late
 
 
@@ -213,10 +210,7 @@ def import_trf(
     period: str | None,
     late_ok: bool,
     time_control: str | None,
-    matches: tuple[str, ...],
-    match_file: Path | None,
-    new: tuple[str, ...],
-    never_ask: bool,
+    decided: Decided,
     fmt: str,
 ) -> None:
     """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
@@ -233,7 +227,7 @@ def import_trf(
     data = read_bytes(file)
     report, late = _store(
         app, service.import_trf, file, data, period=period, late_ok=late_ok, dry_run=dry_run,
-        allow_future=allow_future, decided=(matches, match_file, new), never_ask=never_ask,
+        allow_future=allow_future, decided=decided,
         default_date=_date(date_text), allow_duplicates=allow_duplicates,
         time_control=time_control,
     )  # fmt: skip
@@ -287,10 +281,7 @@ def import_pgn(
     period: str | None,
     late_ok: bool,
     time_control: str | None,
-    matches: tuple[str, ...],
-    match_file: Path | None,
-    new: tuple[str, ...],
-    never_ask: bool,
+    decided: Decided,
     fmt: str,
 ) -> None:
     """Store the games of a PGN file, read from their tags (one event per Event tag).
@@ -305,7 +296,7 @@ def import_pgn(
     data = read_bytes(file)
     report, late = _store(
         app, service.import_pgn, file, data, period=period, late_ok=late_ok, dry_run=dry_run,
-        allow_future=allow_future, decided=(matches, match_file, new), never_ask=never_ask,
+        allow_future=allow_future, decided=decided,
         default_date=_date(date_text), entry_ratings=entry_ratings,
         allow_duplicates=allow_duplicates, time_control=time_control,
     )  # fmt: skip
