@@ -219,6 +219,38 @@ def card(
     )
 
 
+def _nearest_with_games(
+    session: Session, player_id: int, period: RatingPeriod, time_control: str
+) -> str:
+    """The periods nearest ``period`` in which the player has rated games on the list, for
+    a message: ``; the nearest periods with some are 2025-01 and 2025-03``."""
+    with_games = (
+        sa.select(RatingPeriod.start_date, RatingPeriod.label)
+        .join(RatingBreakdown, RatingBreakdown.period_id == RatingPeriod.id)
+        .join(Game, Game.id == RatingBreakdown.game_id)
+        .join(Event, Event.id == Game.event_id)
+        .where(RatingBreakdown.player_id == player_id, Event.time_control == time_control)
+        .distinct()
+    )
+    before = session.execute(
+        with_games.where(RatingPeriod.start_date < period.start_date)
+        .order_by(RatingPeriod.start_date.desc())
+        .limit(1)
+    ).first()
+    after = session.execute(
+        with_games.where(RatingPeriod.start_date > period.start_date)
+        .order_by(RatingPeriod.start_date)
+        .limit(1)
+    ).first()
+    if before is not None and after is not None:
+        return f"; the nearest periods with some are {before.label} and {after.label}"
+    if before is not None or after is not None:
+        nearest = before if before is not None else after
+        assert nearest is not None
+        return f"; the nearest period with some is {nearest.label}"
+    return ", nor in any other rated period"
+
+
 def _adjustment_of(
     session: Session,
     period: RatingPeriod,
@@ -434,35 +466,3 @@ def performance(
         value = rules.performance_400(opponents, score)
     average = rules.average_rating(opponents)
     return Performance(player, scope, method, len(rows), score, average, value)
-
-
-def _nearest_with_games(
-    session: Session, player_id: int, period: RatingPeriod, time_control: str
-) -> str:
-    """The periods nearest ``period`` in which the player has rated games on the list, for
-    a message: ``; the nearest periods with some are 2025-01 and 2025-03``."""
-    with_games = (
-        sa.select(RatingPeriod.start_date, RatingPeriod.label)
-        .join(RatingBreakdown, RatingBreakdown.period_id == RatingPeriod.id)
-        .join(Game, Game.id == RatingBreakdown.game_id)
-        .join(Event, Event.id == Game.event_id)
-        .where(RatingBreakdown.player_id == player_id, Event.time_control == time_control)
-        .distinct()
-    )
-    before = session.execute(
-        with_games.where(RatingPeriod.start_date < period.start_date)
-        .order_by(RatingPeriod.start_date.desc())
-        .limit(1)
-    ).first()
-    after = session.execute(
-        with_games.where(RatingPeriod.start_date > period.start_date)
-        .order_by(RatingPeriod.start_date)
-        .limit(1)
-    ).first()
-    if before is not None and after is not None:
-        return f"; the nearest periods with some are {before.label} and {after.label}"
-    if before is not None or after is not None:
-        nearest = before if before is not None else after
-        assert nearest is not None
-        return f"; the nearest period with some is {nearest.label}"
-    return ", nor in any other rated period"
