@@ -60,7 +60,7 @@ NEVER_ASK = click.option(
 )
 
 
-class Decided(NamedTuple):
+class DecisionOptions(NamedTuple):
     """What the command line says of a file's players, and whether the command may ask."""
 
     matches: tuple[str, ...] = ()
@@ -75,12 +75,12 @@ class Decided(NamedTuple):
 
 def _as_one(options: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Callable[[F], F]:
     """``options`` (of :data:`MATCH`, :data:`MATCH_FILE`, :data:`NEW`, :data:`NEVER_ASK`)
-    handed to the command as one parameter, ``decided`` (:class:`Decided`)."""
+    handed to the command as one parameter, ``decided`` (:class:`DecisionOptions`)."""
 
     def decorate(command: F) -> F:
         @functools.wraps(command)
         def bundled(*args: Any, **given: Any) -> Any:
-            decided = Decided(
+            decided = DecisionOptions(
                 given.pop("matches", ()),
                 given.pop("match_file", None),
                 given.pop("new", ()),
@@ -95,7 +95,7 @@ def _as_one(options: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Call
 
 DECISIONS = _as_one(stack(MATCH, MATCH_FILE, NEW, NEVER_ASK))
 """The options with which a command that imports players is told who they are, and whether
-it may ask: the command takes them as one ``decided: Decided``."""
+it may ask: the command takes them as one ``decided: DecisionOptions``."""
 
 MATCHES = _as_one(stack(MATCH, MATCH_FILE, NEVER_ASK))
 """:data:`DECISIONS` without ``--new`` (``import games`` creates no player)."""

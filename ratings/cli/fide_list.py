@@ -10,7 +10,7 @@ from sqlalchemy.orm import Session
 
 from ratings import rules
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import Decided
+from ratings.cli.decisions import DecisionOptions
 from ratings.cli.imports import (
     FILE,
     REPORT_FORMAT,
@@ -190,7 +190,9 @@ def import_fide_list_command(
         )
 
     # a FIDE list is read by FIDE id and folded name only: no player of it needs a decision
-    report = run_import(app, work, decided=Decided(never_ask=True), dry_run=dry_run, creates=False)
+    report = run_import(
+        app, work, decided=DecisionOptions(never_ask=True), dry_run=dry_run, creates=False
+    )
     if fmt == "json":
         _json(report, dry_run)
         _marked(report, dry_run)

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from ratings import clock, files, service
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import DECISIONS, MATCHES, Decided, deciding, decisions_of
+from ratings.cli.decisions import DECISIONS, MATCHES, DecisionOptions, deciding, decisions_of
 from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, today_unless
 from ratings.cli.progress import Progress
 from ratings.cli.types import format_option
@@ -108,7 +108,7 @@ def run_import(
     app: App,
     work: Work[R],
     *,
-    decided: Decided,
+    decided: DecisionOptions,
     dry_run: bool,
     creates: bool,
     progress: str | None = None,
@@ -228,7 +228,7 @@ def _import_csv(
     store: Callable[[Session, Sequence[Any], str, str, Decisions], service.ImportReport],
     stored: str,
     *,
-    decided: Decided,
+    decided: DecisionOptions,
     dry_run: bool,
     creates: bool,
     repeat_ok: bool = False,
@@ -295,7 +295,7 @@ def import_players(
     keep_corrected: bool,
     dry_run: bool,
     date_format: str,
-    decided: Decided,
+    decided: DecisionOptions,
     fmt: str,
 ) -> None:
     """Register the players of a CSV file (name, birthdate, fide_id, rating, games, k10...).
@@ -430,7 +430,7 @@ def import_games(
     time_control: str | None,
     date_format: str,
     dry_run: bool,
-    decided: Decided,
+    decided: DecisionOptions,
     fmt: str,
 ) -> None:
     """Store the games of a CSV file (date, white, black, result, event, round, and

@@ -12,7 +12,7 @@ from sqlalchemy.orm import Session
 
 from ratings import files, service
 from ratings.cli import App, pass_app
-from ratings.cli.decisions import DECISIONS, Decided
+from ratings.cli.decisions import DECISIONS, DecisionOptions
 from ratings.cli.imports import (
     FILE,
     PERIOD,
@@ -171,7 +171,7 @@ def _store(
     late_ok: bool,
     dry_run: bool,
     allow_future: bool,
-    decided: Decided,
+    decided: DecisionOptions,
     **options: Any,
 ) -> tuple[service.TournamentReport, list[str]]:
     """One tournament file (TRF or PGN) imported in one unit of work by ``importer``, its
@@ -210,7 +210,7 @@ def import_trf(
     period: str | None,
     late_ok: bool,
     time_control: str | None,
-    decided: Decided,
+    decided: DecisionOptions,
     fmt: str,
 ) -> None:
     """Store one tournament from a FIDE TRF file (TRF16 or TRF-2026) as one event.
@@ -281,7 +281,7 @@ def import_pgn(
     period: str | None,
     late_ok: bool,
     time_control: str | None,
-    decided: Decided,
+    decided: DecisionOptions,
     fmt: str,
 ) -> None:
     """Store the games of a PGN file, read from their tags (one event per Event tag).
