@@ -311,7 +311,7 @@ def write_text(dest: Path, text: str, *, force: bool, database: Path | None = No
 
 PENDING_MARK = ".before-restore-pending-"
 """Part of the name of a kept copy not yet known to be needed:
-``.<db>.before-restore-pending-<pid>``; see :func:`ratings.migrate.recover_interrupted_restore`."""
+``.<db>.before-restore-pending-<pid>``; see :func:`ratings.backups.recover_interrupted_restore`."""
 
 
 def interrupted_restore_left(db_path: Path) -> bool:

@@ -128,9 +128,10 @@ NOT_FOR_READING = (
     "ratings.service.register.merge",
     "ratings.privileges",  # the reader role and the views' SQL: for migrations only
     "ratings.views",
+    "ratings.backups",  # db backup and restore; a command's tidy loads it only when needed
 )
 """Modules no read command needs: the libraries of other commands, the file readers and the
-imports, the undo and the merge."""
+imports, the undo and the merge, the backups."""
 
 CORRECTIONS = ("ratings.service.corrections",)
 THE_RATER = ("ratings.service.rating.rate", "ratings.service.reading.reports")

@@ -163,12 +163,14 @@ class App:
         if self._tidied:
             return
         self._tidied = True
-        from ratings import migrate
         from ratings.db import sqlite_path
+        from ratings.files import interrupted_restore_left
 
         path = sqlite_path(self.url)
-        if path is not None:
-            for note in migrate.tidy_interrupted_restore(path):
+        if path is not None and interrupted_restore_left(path):  # a directory listing
+            from ratings.backups import tidy_interrupted_restore
+
+            for note in tidy_interrupted_restore(path):
                 click.echo(note, err=True)
 
     @contextmanager

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from ratings import files, migrate, service
+from ratings import backups, files, migrate, service
 from ratings.cli import App, pass_app
 from ratings.cli.options import YES, ask
 from ratings.cli.types import ASCII_INT
@@ -136,7 +136,7 @@ def db_upgrade(app: App, revision: str, no_backup: bool) -> None:
         while os.path.lexists(dest):  # never overwrite an earlier backup
             n += 1
             dest = path.with_name(f"{path.name}.bak-{before}-{n}")
-        migrate.backup(path, dest)
+        backups.backup(path, dest)
     else:
         dest = None
     migrate.upgrade(app.url, revision)
@@ -202,7 +202,7 @@ def db_backup(app: App, dest: Path, force: bool) -> None:
         raise DatabaseError("db backup works on SQLite files; use pg_dump for PostgreSQL")
     files.check_destination(dest, database=path, force=force, sqlite=True)
     migrate.ensure_current(app.engine())
-    report = migrate.backup(path, dest, force=force)
+    report = backups.backup(path, dest, force=force)
     click.echo(
         f"Backed up {path} to {dest} ({report.tables} tables, {report.rows} rows, same as the "
         "database; integrity check ok)"
@@ -224,10 +224,10 @@ def db_restore(app: App, source: Path, yes: bool) -> None:
     path = sqlite_path(app.url)
     if path is None:
         raise DatabaseError("db restore works on SQLite files; use pg_restore for PostgreSQL")
-    revision = migrate.inspect_backup(source)
+    revision = backups.inspect_backup(source)
     notes: list[str] = []
     if path.parent.is_dir() and check_regular_file(path):
-        notes = migrate.recover_interrupted_restore(path)
+        notes = backups.recover_interrupted_restore(path)
     try:
         report = _restore(path, source, revision, yes=yes)
     finally:  # what an earlier, killed restore left is reported whatever this one does
@@ -244,9 +244,9 @@ def db_restore(app: App, source: Path, yes: bool) -> None:
         )
 
 
-def _restore(path: Path, source: Path, revision: str, *, yes: bool) -> migrate.RestoreReport:
+def _restore(path: Path, source: Path, revision: str, *, yes: bool) -> backups.RestoreReport:
     """Refuse over an earlier restore's kept copy, ask, then restore."""
-    kept = migrate.before_restore_path(path)
+    kept = backups.before_restore_path(path)
     # checked before asking, so that nobody confirms a restore that cannot happen; --yes
     # does not override it: that file may be the only copy of what a restore replaced
     if os.path.lexists(kept):
@@ -258,7 +258,7 @@ def _restore(path: Path, source: Path, revision: str, *, yes: bool) -> migrate.R
             f"Replace {path} with {source} (schema {revision})? "
             f"The current database is kept as {kept}"
         )
-    return migrate.restore(path, source)
+    return backups.restore(path, source)
 
 
 def register(group: click.Group) -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ratings import migrate
+from ratings import backups, migrate
 from ratings.cli import cli
 from tests.safety_helpers import (
     build,
@@ -61,7 +61,7 @@ def test_backup_copies_and_checks(db: Path, tmp_path: Path) -> None:
     dest = tmp_path / "copy.db"
     code, out = invoke(db, "db", "backup", str(dest))
     assert code == 0
-    tables = len(migrate.table_row_counts(db))
+    tables = len(backups.table_row_counts(db))
     assert out == (
         f"Backed up {db} to {dest} ({tables} tables, {rows(db)} rows, same as the database; "
         "integrity check ok)\n"
@@ -101,7 +101,7 @@ def test_backup_while_another_process_rates(db: Path, tmp_path: Path) -> None:
     taken: list[Path] = []
     while proc.poll() is None or not taken:
         dest = tmp_path / f"backup-{len(taken)}.db"
-        migrate.backup(db, dest)  # raises if the copy fails its integrity check
+        backups.backup(db, dest)  # raises if the copy fails its integrity check
         taken.append(dest)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 0, err
@@ -407,7 +407,7 @@ def test_a_pending_copy_of_a_restore_that_committed_is_kept(db: Path, tmp_path: 
     pending = db.with_name(f".{db.name}.before-restore-pending-{_dead_pid()}")
     shutil.copyfile(tmp_path / "old.db", pending)
     result = CliRunner().invoke(cli, ["--db", str(db), "db", "restore", str(backup), "--yes"])
-    kept = migrate.before_restore_path(db)
+    kept = backups.before_restore_path(db)
     assert result.exit_code == 1
     assert result.stderr == (
         f"An earlier restore of {db} was interrupted after it replaced the database; the "
@@ -421,7 +421,7 @@ def test_a_pending_copy_of_a_restore_that_committed_is_kept(db: Path, tmp_path: 
 
 KILLED_MID_COPY = """
 import os, shutil, signal, sys
-from ratings import migrate
+from ratings import backups
 from ratings.cli import cli
 
 def half_then_die(src, dst, *args, **kwargs):
@@ -430,7 +430,7 @@ def half_then_die(src, dst, *args, **kwargs):
     dst.flush()
     os.kill(os.getpid(), signal.SIGKILL)
 
-migrate.shutil.copyfileobj = half_then_die
+backups.shutil.copyfileobj = half_then_die
 cli(sys.argv[1:])
 """
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ratings import migrate
+from ratings import backups, migrate
 from ratings.cli import cli
 from tests.safety_helpers import digest, integrity
 from tests.support import ok, run
@@ -186,13 +186,13 @@ def test_backup_reports_what_it_compared(db: Path) -> None:
     dest = db.with_name("bk.db")
     result = run(db, "db", "backup", str(dest))
     assert result.exit_code == 0, result.output
-    tables = len(migrate.table_row_counts(dest))
-    rows = sum(migrate.table_row_counts(dest).values())
+    tables = len(backups.table_row_counts(dest))
+    rows = sum(backups.table_row_counts(dest).values())
     assert result.stdout == (
         f"Backed up {db} to {dest} ({tables} tables, {rows} rows, same as the database; "
         "integrity check ok)\n"
     )
-    assert migrate.table_row_counts(dest) == migrate.table_row_counts(db)
+    assert backups.table_row_counts(dest) == backups.table_row_counts(db)
 
 
 # --- init is atomic -----------------------------------------------------------------------

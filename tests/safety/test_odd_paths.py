@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from ratings import migrate
+from ratings import backups
 from ratings.cli import cli
 from ratings.db import database_url, sqlite_path, sqlite_uri
 from tests.safety_helpers import digest, integrity
@@ -103,7 +103,7 @@ def test_every_command_on_an_odd_path(tmp_path: Path, inputs: Path, name: str) -
     assert integrity(db) == "ok"
     assert sorted(files(tmp_path)) == sorted(
         [name, str(backup.relative_to(tmp_path)), str(trf.relative_to(tmp_path)),
-         str(migrate.before_restore_path(db).relative_to(tmp_path))]
+         str(backups.before_restore_path(db).relative_to(tmp_path))]
     )  # fmt: skip
 
 
@@ -166,8 +166,8 @@ def test_backup_of_a_path_with_hash_is_a_real_copy(tmp_path: Path, inputs: Path)
     dest = tmp_path / "bk.db"
     result = run(db, "db", "backup", str(dest))
     assert result.exit_code == 0, result.output
-    assert migrate.table_row_counts(dest) == migrate.table_row_counts(db)
-    assert migrate.table_row_counts(dest)["players"] > 0
+    assert backups.table_row_counts(dest) == backups.table_row_counts(db)
+    assert backups.table_row_counts(dest)["players"] > 0
     assert not (tmp_path / "Club ").exists()
     shutil.rmtree(folder)
 
