@@ -40,8 +40,10 @@ __all__ = [
     "test_upgrade",
 ]
 
-BACKENDS = ["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)]
-"""Every migration test that can runs on PostgreSQL too (with RATINGS_TEST_PG_URL)."""
+BACKENDS = ["sqlite", pytest.param("postgres", marks=[pytest.mark.postgres, pytest.mark.slow])]
+"""Every migration test that can runs on PostgreSQL too (with RATINGS_TEST_PG_URL), in the
+slow pass: the loop walks each revision on SQLite, and tests/test_postgres.py checks the
+PostgreSQL schema (its DDL against the models, every revision up and down) in the loop."""
 
 TABLES = {
     "alembic_version",

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -83,12 +84,25 @@ def _months(day: dt.date, n: int) -> dt.date:
     return dt.date(day.year + index // 12, index % 12 + 1, 1)
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(scenarios())
 def test_a_quiet_row_is_the_carry_of_the_previous_one(scenario: Scenario) -> None:
     """Rate a player through one period (with or without a game), then through the next
     without one, from the standing a rate builds out of the stored row and the register. Where
-    ``changes_without_games`` answers False, the second row is the first one carried."""
+    ``changes_without_games`` answers False, the second row is the first one carried. (The
+    loop's 300 scenarios; the slow pass draws 5,000 more.)"""
+    _check_quiet_scenario(scenario)
+
+
+@pytest.mark.slow  # 5,000 scenarios: about 15 seconds
+@settings(max_examples=5000, deadline=None)
+@given(scenarios())
+def test_a_quiet_row_is_the_carry_of_the_previous_one_long(scenario: Scenario) -> None:
+    """:func:`test_a_quiet_row_is_the_carry_of_the_previous_one`, longer."""
+    _check_quiet_scenario(scenario)
+
+
+def _check_quiet_scenario(scenario: Scenario) -> None:
     config, period, standing, plays, result, opponent, entry_k10 = scenario
     games = []
     if plays:
