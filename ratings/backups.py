@@ -270,9 +270,9 @@ def tidy_interrupted_restore(db_path: Path) -> list[str]:
     """For any command that opens ``db_path``: clear what a killed ``restore`` left, as the
     next restore would (:func:`recover_interrupted_restore`), and return what to tell the
     user; what cannot be cleared is named in a warning, and the command goes on. A killed
-    restore left a full-size pending copy and its working folder until the next restore."""
-    if not files.interrupted_restore_left(db_path):
-        return []
+    restore left a full-size pending copy and its working folder until the next restore.
+    The command calls it only when :func:`ratings.files.interrupted_restore_left` finds
+    something (one directory listing, without importing this module)."""
     try:
         return recover_interrupted_restore(db_path)
     except DatabaseError as exc:
