@@ -9,17 +9,16 @@ questions are the error, listing each player with its candidates.
 
 from __future__ import annotations
 
-import functools
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NamedTuple, TypeVar, cast
+from typing import NamedTuple, TypeVar
 
 import click
 from sqlalchemy.orm import Session
 
 from ratings.cli import CommandError
-from ratings.cli.options import F, stack
+from ratings.cli.options import bundle, stack
 from ratings.errors import InputFileError
 from ratings.io.match_file import read_match_file
 from ratings.service.imports.decisions import parse_decisions
@@ -73,31 +72,11 @@ class DecisionOptions(NamedTuple):
     """``--yes``: list the players that need a decision and stop, never ask."""
 
 
-def _as_one(options: Callable[[Callable[..., Any]], Callable[..., Any]]) -> Callable[[F], F]:
-    """``options`` (of :data:`MATCH`, :data:`MATCH_FILE`, :data:`NEW`, :data:`NEVER_ASK`)
-    handed to the command as one parameter, ``decided`` (:class:`DecisionOptions`)."""
-
-    def decorate(command: F) -> F:
-        @functools.wraps(command)
-        def bundled(*args: Any, **given: Any) -> Any:
-            decided = DecisionOptions(
-                given.pop("matches", ()),
-                given.pop("match_file", None),
-                given.pop("new", ()),
-                given.pop("never_ask", False),
-            )
-            return command(*args, decided=decided, **given)
-
-        return cast(F, options(bundled))  # the command's signature, less four
-
-    return decorate
-
-
-DECISIONS = _as_one(stack(MATCH, MATCH_FILE, NEW, NEVER_ASK))
+DECISIONS = bundle(stack(MATCH, MATCH_FILE, NEW, NEVER_ASK), DecisionOptions, "decided")
 """The options with which a command that imports players is told who they are, and whether
 it may ask: the command takes them as one ``decided: DecisionOptions``."""
 
-MATCHES = _as_one(stack(MATCH, MATCH_FILE, NEVER_ASK))
+MATCHES = bundle(stack(MATCH, MATCH_FILE, NEVER_ASK), DecisionOptions, "decided")
 """:data:`DECISIONS` without ``--new`` (``import games`` creates no player)."""
 
 

@@ -7,8 +7,9 @@ the functions that call it.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import click
 
@@ -122,6 +123,28 @@ def stack(*options: Callable[[F], F]) -> Callable[[F], F]:
         for option in reversed(options):
             command = option(command)
         return command
+
+    return decorate
+
+
+def bundle(
+    options: Callable[[Callable[..., Any]], Callable[..., Any]],
+    record: type[NamedTuple],
+    name: str,
+) -> Callable[[F], F]:
+    """``options`` handed to the command as one parameter ``name``, a ``record`` (a
+    NamedTuple whose fields are the options' parameter names; an option ``options`` lacks
+    takes the field's default). ``--help`` lists the options as before."""
+
+    def decorate(command: F) -> F:
+        @functools.wraps(command)
+        def bundled(*args: Any, **given: Any) -> Any:
+            defaults = record._field_defaults
+            values = {f: given.pop(f) if f in given else defaults[f] for f in record._fields}
+            made = cast(Any, record)(**values)  # a NamedTuple class, called with its fields
+            return command(*args, **{name: made}, **given)
+
+        return cast(F, options(bundled))  # the command's signature, less the record's fields
 
     return decorate
 

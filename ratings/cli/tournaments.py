@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import click
 from sqlalchemy.orm import Session
@@ -26,7 +26,15 @@ from ratings.cli.imports import (
     warn_unknown_games,
     would_stop,
 )
-from ratings.cli.options import ALLOW_FUTURE, LATE_OK, TIME_CONTROL, say_late, stack, today_unless
+from ratings.cli.options import (
+    ALLOW_FUTURE,
+    LATE_OK,
+    TIME_CONTROL,
+    bundle,
+    say_late,
+    stack,
+    today_unless,
+)
 from ratings.cli.records import parse_date
 from ratings.cli.tables import plural
 from ratings.db import sqlite_path
@@ -50,10 +58,35 @@ ALLOW_DUPLICATES = click.option(
     "otherwise: most are the same file saved again).",
 )
 
+
+class TournamentOptions(NamedTuple):
+    """How ``import trf`` and ``import pgn`` store their file: the options they share."""
+
+    dry_run: bool = False
+    """``--dry-run``: show what would be stored, write nothing."""
+    allow_duplicates: bool = False
+    """``--allow-duplicates``: store an event that looks stored already."""
+    allow_future: bool = False
+    """``--allow-future``: accept game dates after today."""
+    period: str | None = None
+    """``--period YYYY-MM``: the period that rates the file's events."""
+    late_ok: bool = False
+    """``--late-ok``: let ``--period`` go beyond the 3rd list after an event's end."""
+    time_control: str | None = None
+    """``--time-control``: the list of the events created (None: standard)."""
+
+
 _OPTIONS = stack(
-    DRY_RUN, ALLOW_DUPLICATES, ALLOW_FUTURE, PERIOD, LATE_OK, TIME_CONTROL, DECISIONS, REPORT_FORMAT
+    bundle(
+        stack(DRY_RUN, ALLOW_DUPLICATES, ALLOW_FUTURE, PERIOD, LATE_OK, TIME_CONTROL),
+        TournamentOptions,
+        "how",
+    ),
+    DECISIONS,
+    REPORT_FORMAT,
 )
-"""The options ``import trf`` and ``import pgn`` share, after their own."""
+"""The options ``import trf`` and ``import pgn`` share, after their own: the command takes
+them as ``how: TournamentOptions``, ``decided: DecisionOptions`` and ``fmt``."""
 
 
 def _date(text: str | None) -> dt.date | None:
@@ -166,16 +199,13 @@ def _store(
     importer: Callable[..., service.TournamentReport],
     file: Path,
     data: bytes,
-    *,
-    period: str | None,
-    late_ok: bool,
-    dry_run: bool,
-    allow_future: bool,
+    how: TournamentOptions,
     decided: DecisionOptions,
     **options: Any,
 ) -> tuple[service.TournamentReport, list[str]]:
-    """One tournament file (TRF or PGN) imported in one unit of work by ``importer``, its
-    events given ``--period``: the report, and the warnings of a period given late."""
+    """One tournament file (TRF or PGN) imported in one unit of work by ``importer`` (with
+    ``options``, its own), its events given ``--period``: the report, and the warnings of a
+    period given late."""
     late: list[str] = []
 
     def work(session: Session, decisions: Decisions, _advance: object) -> service.TournamentReport:
@@ -183,15 +213,17 @@ def _store(
             session,
             data,
             str(file),
-            dry_run=dry_run,
-            today=today_unless(allow_future),
+            dry_run=how.dry_run,
+            allow_duplicates=how.allow_duplicates,
+            today=today_unless(how.allow_future),
+            time_control=how.time_control,
             decisions=decisions,
             **options,
         )
-        late[:] = _give_period(session, data, found, period, dry_run, late_ok)
+        late[:] = _give_period(session, data, found, how.period, how.dry_run, how.late_ok)
         return found
 
-    report = run_import(app, work, decided=decided, dry_run=dry_run, creates=True)
+    report = run_import(app, work, decided=decided, dry_run=how.dry_run, creates=True)
     return report, late
 
 
@@ -204,12 +236,7 @@ def import_trf(
     app: App,
     file: Path,
     date_text: str | None,
-    dry_run: bool,
-    allow_future: bool,
-    allow_duplicates: bool,
-    period: str | None,
-    late_ok: bool,
-    time_control: str | None,
+    how: TournamentOptions,
     decided: DecisionOptions,
     fmt: str,
 ) -> None:
@@ -226,11 +253,9 @@ def import_trf(
     """
     data = read_bytes(file)
     report, late = _store(
-        app, service.import_trf, file, data, period=period, late_ok=late_ok, dry_run=dry_run,
-        allow_future=allow_future, decided=decided,
-        default_date=_date(date_text), allow_duplicates=allow_duplicates,
-        time_control=time_control,
-    )  # fmt: skip
+        app, service.import_trf, file, data, how, decided, default_date=_date(date_text)
+    )
+    dry_run = how.dry_run
     event = report.events[0]
     if fmt == "json":
         _json("trf", file, report, late)
@@ -275,12 +300,7 @@ def import_pgn(
     file: Path,
     date_text: str | None,
     entry_ratings: bool,
-    dry_run: bool,
-    allow_future: bool,
-    allow_duplicates: bool,
-    period: str | None,
-    late_ok: bool,
-    time_control: str | None,
+    how: TournamentOptions,
     decided: DecisionOptions,
     fmt: str,
 ) -> None:
@@ -295,11 +315,10 @@ def import_pgn(
     """
     data = read_bytes(file)
     report, late = _store(
-        app, service.import_pgn, file, data, period=period, late_ok=late_ok, dry_run=dry_run,
-        allow_future=allow_future, decided=decided,
+        app, service.import_pgn, file, data, how, decided,
         default_date=_date(date_text), entry_ratings=entry_ratings,
-        allow_duplicates=allow_duplicates, time_control=time_control,
     )  # fmt: skip
+    dry_run = how.dry_run
     if fmt == "json":
         _json("pgn", file, report, late)
     else:
