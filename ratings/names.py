@@ -9,9 +9,13 @@ same person whatever the case, the Unicode normal form or the spacing.
   space. Characters that cannot be seen or that reorder text are refused, not removed:
   control characters (NUL, tab, line breaks, DEL, C1), format characters (zero-width
   space U+200B, joiners, the byte order mark, the bidirectional overrides U+202A-U+202E
-  and isolates U+2066-U+2069), unassigned and private-use code points, and words that mix
-  Latin letters with Cyrillic or Greek ones (``Ann`` written with a Cyrillic capital A,
-  U+0410, looks like ``Ann`` and would be another person).
+  and isolates U+2066-U+2069), the other code points Unicode says a text shows nothing
+  for (default ignorable: the Hangul fillers U+3164 and U+FFA0, the combining grapheme
+  joiner U+034F, the variation selectors U+FE00-U+FE0F...) and the Braille blank U+2800,
+  unassigned and private-use code points, and words that mix Latin letters with Cyrillic,
+  Greek, Armenian, Cherokee or Coptic ones, the scripts with letters drawn like Latin ones
+  (``Ann`` written with a Cyrillic capital A, U+0410, or a Cherokee one, U+13AA, looks
+  like ``Ann`` and would be another person).
 - :func:`name_key` is the matching key: the cleaned name case-folded (``ß`` -> ``ss``,
   ``İ`` handled as Unicode says) and in NFC again. Two names with one key are one name.
 - Near misses (``did you mean ...``) are the matcher's: :mod:`ratings.matching`.
@@ -36,7 +40,13 @@ _REFUSED_CATEGORIES = {
     "Zl": "a line separator",
     "Zp": "a paragraph separator",
 }
-_CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK")
+_INVISIBLE = frozenset(
+    (0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0,
+     *range(0x180B, 0x1810), *range(0xFE00, 0xFE10), *range(0xE0100, 0xE01F0))
+)  # fmt: skip
+"""Code points that show nothing and are not of a refused category: Unicode's default
+ignorable ones outside ``Cf`` (fillers, joiners, variation selectors) and the Braille blank."""
+_CONFUSABLE_SCRIPTS = ("CYRILLIC", "GREEK", "ARMENIAN", "CHEROKEE", "COPTIC")
 
 
 def _script(ch: str) -> str | None:
@@ -55,6 +65,8 @@ def problem_in_name(text: str) -> str | None:
     for ch in text:
         category = unicodedata.category(ch)
         what = _REFUSED_CATEGORIES.get(category)
+        if what is None and ord(ch) in _INVISIBLE:
+            what = "an invisible character"
         if what is not None:
             return f"holds {what} (U+{ord(ch):04X})"
     for word in text.split():

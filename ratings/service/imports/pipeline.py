@@ -69,6 +69,7 @@ from ratings.service.register.identity import (
     MatchQuestionsError,
     Question,
     load_identities,
+    own_name_holders,
     screen_aliases,
     store_aliases,
 )
@@ -125,7 +126,7 @@ class Resolver:
         self._lines: dict[int, int] = {}  # placeholder -> the line that introduced the player
         self._asked: dict[str, int] = {}  # folded name -> the placeholder of its question
         self._question_of: dict[int, Question] = {}
-        self._by_id_in_file: dict[str, int] = {}  # folded name -> the player its FIDE id found
+        self._by_id_in_file: dict[str, int] = {}  # name key -> the player its FIDE id found
         # what each distinct incoming player was resolved to, or the problem he raised
         self._answers: dict[tuple[object, ...], tuple[int, str]] = {}
         self._refused: dict[tuple[object, ...], tuple[str, str | None]] = {}
@@ -205,9 +206,15 @@ class Resolver:
         """(player id or placeholder, how: one of :data:`HOW`), or :class:`InputFileError`
         (a FIDE id contradicted by the name beside it, a decision the FIDE id contradicts,
         an unknown player of a file that creates none)."""
-        decided = self.decisions.lookup(who.name) if self.decisions else None
+        decided = None
+        if self.decisions:
+            # a decision given for another spelling leaves a registered player's own name
+            # alone: `--new 'Novak, Jan'` is not the father registered as `Novák, Jan`
+            decided = self.decisions.lookup(who.name, as_written=self._is_own_name(who.name))
         if self._by_id_in_file and who.fide_id is None and decided is None:
-            earlier = self._by_id_in_file.get(fold(who.name).key)
+            # the same spelling as a line that gave a FIDE id (another spelling, which may
+            # be another registered player's name or the swapped one, goes to the matcher)
+            earlier = self._by_id_in_file.get(key_of_stored(who.name))
             if earlier is not None:
                 return earlier, "name" if earlier > 0 else "new"
         said = who.said
@@ -299,6 +306,12 @@ class Resolver:
         key = key_of_stored(name)
         pid = self.by_fide[fide_id]
         others = [p for p in self.by_name.get(key, []) if p != pid]
+        if not others:
+            # another registered player's name written another way (`Maria Müller` beside
+            # Mario's FIDE id) contradicts the id as much as his name written as registered
+            holders = [h for h, _ in own_name_holders(self.identities, name)]
+            if holders and pid not in holders:
+                others = holders
         if others or not same_person_name(key, self.keys[pid]):
             named = (
                 f"; {name!r} is {' and '.join(self._label(p) for p in others)}" if others else ""
@@ -336,7 +349,7 @@ class Resolver:
         # later games of this file may give the same name without the id
         if pid not in self.by_name[key]:
             self.by_name[key].append(pid)
-        self._by_id_in_file.setdefault(fold(name).key, pid)
+        self._by_id_in_file.setdefault(key, pid)
         return pid, "fide_id" if pid > 0 else "new", "", ""
 
     def _decided(
@@ -391,6 +404,11 @@ class Resolver:
         self.keys[placeholder] = key
         self.identities.register.add_player(placeholder, Facts(cleaned, fide_id), registered=False)
         return placeholder
+
+    def _is_own_name(self, name: str) -> bool:
+        """Whether ``name`` is a live registered player's own name (its key, not folded)."""
+        key = key_of_stored(name)
+        return any(pid > 0 and self.keys.get(pid) == key for pid in self.by_name.get(key, ()))
 
     def _label(self, pid: int) -> str:
         if pid < 0:
@@ -454,8 +472,9 @@ class Resolver:
         aliases = [
             (name, created.get(pid, pid), source, said) for name, pid, source, said in self.aliases
         ]
-        kept, self.unkept = screen_aliases(self.identities, aliases)
-        stored = store_aliases(session, kept, import_id)
+        kept, unkept = screen_aliases(self.identities, aliases)
+        stored, held = store_aliases(session, kept, import_id)
+        self.unkept = unkept + held
         by_id = {created.get(pid, pid): self.names[pid] for _, pid, _, _ in self.aliases}
         self.kept = tuple((name, pid, by_id[pid]) for name, pid in stored)
 

@@ -507,7 +507,8 @@ def _store_new(
             for n, p, src, said in aliases
         ],
     )
-    return created, store_aliases(session, kept, import_id), unkept
+    stored, held = store_aliases(session, kept, import_id)
+    return created, stored, unkept + held
 
 
 def _births(session: Session) -> dict[int, tuple[dt.date | None, int | None]]:

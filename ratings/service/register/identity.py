@@ -32,7 +32,7 @@ from ratings.errors import (
 from ratings.gc_pause import without_cycle_collection
 from ratings.matching import Candidate, Facts, Kind, Match
 from ratings.models import MAX_FOLDED_KEY_LENGTH, Player, PlayerAlias
-from ratings.names import clean_name
+from ratings.names import clean_name, key_of_stored
 
 __all__ = [
     "Decisions",
@@ -168,19 +168,26 @@ class Decisions:
     def __bool__(self) -> bool:
         return bool(self.matches or self.new)
 
-    def lookup(self, name: str) -> tuple[str, int | None, str] | None:
+    def lookup(self, name: str, *, as_written: bool = False) -> tuple[str, int | None, str] | None:
         """(``match``/``prompt``/``new``, player id or None, the name as given) for a file's
-        name, or None; marks the decision used."""
+        name, or None; marks the decision used.
+
+        :param as_written: only a decision given for this spelling counts (its name key,
+            not its folding): the name is a registered player's own, which a decision about
+            another spelling that folds alike does not take from him.
+        """
         key = matching.fold(name).key
+        found: tuple[str, int | None, str] | None = None
         if key in self.matches:
-            self.used.add(key)
             given, pid, source = self.matches[key]
-            return source, pid, given
-        if key in self.new:
-            self.used.add(key)
+            found = source, pid, given
+        elif key in self.new:
             given, source = self.new[key]
-            return source, None, given
-        return None
+            found = source, None, given
+        if found is None or (as_written and key_of_stored(found[2]) != key_of_stored(name)):
+            return None
+        self.used.add(key)
+        return found
 
     def unused(self) -> list[str]:
         """The options no player of the file used: ``--match 'X=17'``, ``--new 'Y'``."""
@@ -442,23 +449,33 @@ def store_aliases(
     import_id: int | None,
     *,
     at: dt.datetime | None = None,
-) -> list[tuple[str, int]]:
+) -> tuple[list[tuple[str, int]], list[str]]:
     """Remember the spellings (name as written, player id, source, the evidence it needs:
     :func:`screen_aliases`) an import was told about.
 
-    A spelling that is an alias already (of that player or, kept as it is, of another) is not
-    stored again. Returns the aliases stored (name, player id).
+    A spelling that is an alias already is not stored again: of that player, it needs
+    nothing; of another, it is kept as it is, and a line says so (the decision took this
+    file's player, the alias still takes the next file's). Returns the aliases stored (name,
+    player id) and those lines.
     """
     from ratings.service.shared.sql import utcnow
 
     if not aliases:
-        return []
+        return [], []
     keys = {alias_key(name): (name, pid, source, needs) for name, pid, source, needs in aliases}
-    taken = set(
-        session.scalars(
-            sa.select(PlayerAlias.folded_key).where(PlayerAlias.folded_key.in_(list(keys)))
-        )
-    )
+    held = session.execute(
+        sa.select(PlayerAlias.folded_key, PlayerAlias.player_id, Player.name)
+        .join(Player, Player.id == PlayerAlias.player_id)
+        .where(PlayerAlias.folded_key.in_(list(keys)))
+    ).all()
+    taken = {key for key, _, _ in held}
+    unkept = [
+        f"{keys[key][0]!r} not kept as an alias of player {keys[key][1]}: it is an alias of "
+        f"player {holder} ({holder_name}) already; 'ratings player alias remove' it to have "
+        "the next file ask"
+        for key, holder, holder_name in held
+        if holder != keys[key][1]
+    ]
     when = at or utcnow()
     stored = [(key, *rest) for key, rest in keys.items() if key not in taken]
     if stored:
@@ -474,7 +491,7 @@ def store_aliases(
                 for key, name, pid, source, needs in stored
             ],
         )  # fmt: skip
-    return [(name, pid) for _, name, pid, _, _ in stored]
+    return [(name, pid) for _, name, pid, _, _ in stored], unkept
 
 
 def check_alias_name(name: str) -> str:
