@@ -51,7 +51,8 @@ def rate_lines(report: RateReport, *, would: bool = False, only: str | None = No
             )
     if report.rated:
         verb = "Would rate" if would else "Rated"
-        lines.append(f"{verb} {_span(report.rated)} ({plural(report.games, 'rated game')})")
+        games = plural(report.rated_games, "rated game")  # theirs: not the re-rated periods'
+        lines.append(f"{verb} {_span(report.rated)} ({games})")
     return lines
 
 

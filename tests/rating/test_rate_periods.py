@@ -87,3 +87,16 @@ def test_rate_holds_back_periods_that_have_not_ended(session: Session, players: 
     service.add_game(session, "Ann", "Bob", Result.WHITE_WIN, dt.date(2027, 1, 5))
     assert service.rate(session).rated == ("2026-12", "2027-01")
     assert service.rate(session, through=Period.from_string("2027-01", 1)).rated == ()
+
+
+def test_the_rated_line_counts_the_games_of_the_periods_it_names(club: Club) -> None:
+    """Seen: a `rate` that re-rated ten periods after a correction and rated 2026-01, with one
+    game, said `Rated period 2026-01 (593 rated games)`: every game the run rated again."""
+    club.game("Ann", "Bob", "1-0", "2026-08-05")
+    club.game("Bob", "Ann", "1-0", "2026-08-20")
+    club.ok("rate", "--through", "2026-08")
+    club.ok("game", "edit", "1", "--result", "1/2-1/2", "--yes")
+    club.game("Ann", "Bob", "1/2-1/2", "2026-09-10")
+    out = club.ok("rate", "--through", "2026-09")
+    assert out.splitlines()[0].startswith("Re-rated period 2026-08 after corrections")
+    assert out.splitlines()[-1] == "Rated period 2026-09 (1 rated game)"

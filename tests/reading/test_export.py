@@ -163,8 +163,14 @@ def test_games_need_round_numbers(db: Path) -> None:
     assert invoke(db, "export", "trf", "1") == (
         1,
         "",
-        "Error: game 1 has round None; a TRF file needs round numbers 1, 2, 3...\n",
+        "Error: game 1 has no round; a TRF file needs round numbers 1, 2, 3...: 'ratings game "
+        "edit 1 --round N'\n",
     )
+    # the command the error names makes the event exportable
+    assert invoke(db, "game", "edit", "1", "--round", "1", "--yes")[0] == 0
+    code, out, err = invoke(db, "export", "trf", "1")
+    assert code == 0, err
+    assert "001    1" in out
 
 
 # --- list --format fide-txt ----------------------------------------------------------------

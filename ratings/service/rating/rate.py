@@ -95,6 +95,8 @@ class RateReport:
     (``today`` given, no ``through``): ``rate --through`` rates them on purpose."""
     seals: SealCounts = SealCounts()  # noqa: RUF009 (frozen: one shared empty count is safe)
     """The lists sealed, sealed again and withdrawn (docs/DESIGN.md#sealed-lists)."""
+    rated_games: int = 0
+    """Of :attr:`games`, those of the periods rated for the first time (:attr:`rated`)."""
 
 
 _OTHER_LISTS = (rules.TimeControl.RAPID, rules.TimeControl.BLITZ)
@@ -190,6 +192,8 @@ class _Run:
     rated: list[str] = field(default_factory=list)
     rerated: list[str] = field(default_factory=list)
     games: int = 0
+    rated_games: int = 0
+    """Of :attr:`games`, those of the periods rated for the first time."""
     changed: list[ChangedRating] = field(default_factory=list)
 
     def rate_period(self, period: Period, raters: Sequence[_Rater]) -> None:
@@ -216,7 +220,10 @@ class _Run:
         for rater in raters:
             tc = rater.state.time_control
             old = replace_list(session, row, tc) if period.start in self.stored else None
-            self.games += rater.rate_period(period, row.id)
+            counted = rater.rate_period(period, row.id)
+            self.games += counted
+            if period.start not in self.stored:
+                self.rated_games += counted
             if old:
                 self.changed += supersede(session, row, old, now, tc)
 
@@ -295,8 +302,9 @@ def rate(
         session.flush()
         seals = seal_lists(session, since=first_period.start, config=config)
     return RateReport(
-        tuple(run.rated), tuple(run.rerated), run.games, tuple(run.changed), plan.held_back, seals
-    )
+        tuple(run.rated), tuple(run.rerated), run.games, tuple(run.changed), plan.held_back, seals,
+        run.rated_games,
+    )  # fmt: skip
 
 
 def rerate_pending(session: Session) -> RateReport | None:

@@ -30,10 +30,12 @@ class TrfExport:
     byes: int
 
 
-def _round_number(value: str | None, what: str) -> int:
+def _round_number(value: str | None, what: str, fix: str) -> int:
+    """A stored round as TRF's round number; ``fix``: the command that gives it one."""
     if value is None or not value.strip().isdigit() or int(value) < 1:
+        has = "no round" if value is None else f"round {value!r}"
         raise InvalidInputError(
-            f"{what} has round {value!r}; a TRF file needs round numbers 1, 2, 3..."
+            f"{what} has {has}; a TRF file needs round numbers 1, 2, 3...: {fix}"
         )
     return int(value)
 
@@ -96,14 +98,18 @@ def export_trf(session: Session, ref: str) -> TrfExport:
     round_dates: dict[int, dt.date] = {}
     trf_games = []
     for g in games:
-        number = _round_number(g.round, f"game {g.id}")
+        number = _round_number(g.round, f"game {g.id}", f"'ratings game edit {g.id} --round N'")
         round_dates[number] = min(round_dates.get(number, g.played_on), g.played_on)
         trf_games.append(
             TrfGame(number, start_no[g.white_id], start_no[g.black_id], g.result, g.rateable, 0, 0)
         )
     trf_byes = [
         TrfBye(
-            _round_number(b.round, f"the bye of player {b.player_id}"),
+            _round_number(
+                b.round,
+                f"the bye of player {b.player_id}",
+                "correct the file it came from and import it again ('ratings import undo')",
+            ),
             start_no[b.player_id],
             " " if b.code == "?" else b.code,
             0,
