@@ -48,7 +48,7 @@ class Result(enum.Enum):
             return _ALIASES[key]
         except KeyError:
             raise ValueError(
-                f"unknown result {text!r} (expected 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-)"
+                f"unknown result {text!r} (expected 1-0, 0-1, 1/2-1/2, =, +/-, -/+ or -/-)"
             ) from None
 
 

@@ -227,8 +227,9 @@ def player_show(app: App, player_ref: str, fmt: str) -> None:
         fields = _summary_fields(player_summary(session, service.get_player(session, ref)))
     say_note(note)
     if fmt == "table":
+        width = max(15, *(len(label) + 2 for label, _, _ in fields))  # a space after the colon
         for label, _, text in fields:
-            click.echo(f"{label + ':':<15}{text}")
+            click.echo(f"{label + ':':<{width}}{text}")
         return
     keys = [label.replace(" (by hand)", "").replace(" ", "_").lower() for label, _, _ in fields]
     if fmt == "json":

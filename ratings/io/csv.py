@@ -644,7 +644,11 @@ def _full_date(text: str, expected: str, layout: str = "YYYY-MM-DD") -> date:
     pattern, (y, m, d) = _DATE_LAYOUTS[layout]
     match = pattern.fullmatch(text)
     if match is None:
-        raise LimitError(f"not a date ({expected}): {_show(text)}")
+        others = [f for f, (p, _) in _DATE_LAYOUTS.items() if f != layout and p.fullmatch(text)]
+        hint = ""
+        if others and layout == "YYYY-MM-DD":  # the default: no --date-format was given
+            hint = f" (for {' or '.join(others)}, give --date-format)"
+        raise LimitError(f"not a date ({expected}): {_show(text)}{hint}")
     parts = match.groups()
     year, month, day = int(parts[y]), int(parts[m]), int(parts[d])
     try:

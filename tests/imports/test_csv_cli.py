@@ -84,7 +84,7 @@ def test_every_bad_row_is_reported_and_nothing_is_stored(tmp_path: Path) -> None
     assert out.splitlines() == [
         f"Error: {bad}:4: date: not a date (YYYY-MM-DD): '2025-02-31'",
         f"Error: {bad}:5: result: unknown result '2-0' "
-        "(expected 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-)",
+        "(expected 1-0, 0-1, 1/2-1/2, =, +/-, -/+ or -/-)",
         f"Error: {bad}:6: black: same player as white: 'lee, cho'",
         "Error: 3 problems found; nothing was imported",
     ]

@@ -212,7 +212,11 @@ def test_limits_are_inclusive() -> None:
         ("name", "\u202eA", "holds an invisible formatting character (U+202E): '\\u202eA'"),
         ("birthdate", "2023-02-30", "not a date (YYYY-MM-DD or YYYY): '2023-02-30'"),
         ("birthdate", "2023-13-01", "not a date (YYYY-MM-DD or YYYY): '2023-13-01'"),
-        ("birthdate", "30.11.1990", "not a date (YYYY-MM-DD or YYYY): '30.11.1990'"),
+        (
+            "birthdate",
+            "30.11.1990",
+            "not a date (YYYY-MM-DD or YYYY): '30.11.1990' (for DD.MM.YYYY, give --date-format)",
+        ),
         ("birthdate", "1990-1-5", "not a date (YYYY-MM-DD or YYYY): '1990-1-5'"),
         ("birthdate", "90", "not a date (YYYY-MM-DD or YYYY): '90'"),
         ("birthdate", "1899", "year not in 1900..2100: '1899'"),
@@ -435,7 +439,11 @@ def test_games_good_file_in_any_column_order() -> None:
         ("date", "2025-13-01", "not a date (YYYY-MM-DD): '2025-13-01'"),
         ("date", "2025-02-29", "not a date (YYYY-MM-DD): '2025-02-29'"),
         ("date", "2025", "not a date (YYYY-MM-DD): '2025'"),
-        ("date", "05.01.2025", "not a date (YYYY-MM-DD): '05.01.2025'"),
+        (
+            "date",
+            "05.01.2025",
+            "not a date (YYYY-MM-DD): '05.01.2025' (for DD.MM.YYYY, give --date-format)",
+        ),
         ("date", "1899-12-31", "year not in 1900..2100: '1899-12-31'"),
         ("date", "2101-01-01", "year not in 1900..2100: '2101-01-01'"),
         ("white", "", "required but blank"),
@@ -451,8 +459,16 @@ def test_games_good_file_in_any_column_order() -> None:
         ),
         ("black", "carlsen", "same player as white: 'carlsen'"),
         ("result", "", "required but blank"),
-        ("result", "1:0:0", "unknown result '1:0:0' (expected 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-)"),
-        ("result", "draw", "unknown result 'draw' (expected 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-)"),
+        (
+            "result",
+            "1:0:0",
+            "unknown result '1:0:0' (expected 1-0, 0-1, 1/2-1/2, =, +/-, -/+ or -/-)",
+        ),
+        (
+            "result",
+            "draw",
+            "unknown result 'draw' (expected 1-0, 0-1, 1/2-1/2, =, +/-, -/+ or -/-)",
+        ),
         (
             "event",
             "e" * 201,
@@ -492,7 +508,8 @@ def test_games_all_problems_reported() -> None:
     assert game_problems(data) == [
         "tests/x.csv:2: date: not a date (YYYY-MM-DD): '2025-13-01'",
         "tests/x.csv:4: black: same player as white: 'a'",
-        "tests/x.csv:4: result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-)",
+        "tests/x.csv:4: result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2, =, +/-, "
+        "-/+ or -/-)",
         "tests/x.csv:5: white: required but blank",
     ]
 
@@ -646,8 +663,26 @@ def test_problems_of_a_semicolon_file_name_its_columns() -> None:
     assert game_problems(";;;;\ndate;white;black;result\n2025-13-01;A;A;2-0\n") == [
         "tests/x.csv:3: date: not a date (YYYY-MM-DD): '2025-13-01'",
         "tests/x.csv:3: black: same player as white: 'A'",
-        "tests/x.csv:3: result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-)",
+        "tests/x.csv:3: result: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2, =, +/-, "
+        "-/+ or -/-)",
     ]
     assert player_problems("name;rating\nA;1500;x\n") == [
         "tests/x.csv:2: 3 values but the header has 2 columns"
+    ]
+
+
+def test_a_spreadsheets_date_names_the_option_that_reads_it() -> None:
+    """Seen: `01/03/2009` was `not a date (YYYY-MM-DD or YYYY)`, with no word of
+    `--date-format`."""
+    assert player_problems("name,birthdate\nX Y,01/03/2009\n") == [
+        "tests/x.csv:2: birthdate: not a date (YYYY-MM-DD or YYYY): '01/03/2009' (for "
+        "DD/MM/YYYY or MM/DD/YYYY, give --date-format)"
+    ]
+    assert game_problems("date,white,black,result\n03.12.2026,A,B,1-0\n") == [
+        "tests/x.csv:2: date: not a date (YYYY-MM-DD): '03.12.2026' (for DD.MM.YYYY, give "
+        "--date-format)"
+    ]
+    # a date no format reads gets no hint
+    assert game_problems("date,white,black,result\n2025-13-01,A,B,1-0\n") == [
+        "tests/x.csv:2: date: not a date (YYYY-MM-DD): '2025-13-01'"
     ]

@@ -62,6 +62,29 @@ def test_player_show_gives_the_standing_and_the_way_to_a_first_rating(db: Path) 
     assert row.startswith('1,"Ash, Ann",,,,,,1800,40,false,')
 
 
+def test_player_show_keeps_its_columns_with_a_rapid_list(db: Path) -> None:
+    """Seen: `rapid total games:1`, its label longer than the column, had no space."""
+    args = ("game", "add", "Ash, Ann", "Birch, Bo", "1-0", "--date", "2025-02-10")
+    assert invoke(db, *args, "--event", "Feb Rapid", "--time-control", "rapid")[0] == 0
+    assert invoke(db, "rate", "--through", "2025-02")[0] == 0
+    code, out, _ = invoke(db, "player", "show", "Ash, Ann")
+    assert code == 0
+    lines = out.splitlines()
+    assert "rapid total games: 1" in lines
+    values = [line.split(":", 1)[1] for line in lines]
+    # every value starts in one column
+    assert (
+        len(
+            {
+                len(line) - len(v.lstrip())
+                for line, v in zip(lines, values, strict=True)
+                if v.strip()
+            }
+        )
+        == 1
+    )
+
+
 def test_card_performance_and_event_show_in_csv_and_json(db: Path) -> None:
     code, out, _ = invoke(db, "card", "Ash, Ann", "--format", "csv")
     assert code == 0

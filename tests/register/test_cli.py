@@ -124,7 +124,7 @@ def test_game_errors(club: Club) -> None:
     )
     assert club.run("game", "add", "1", "2", "2-0", "--date", "2025-04-01") == (
         1,
-        "Error: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2, +/-, -/+ or -/-)\n",
+        "Error: unknown result '2-0' (expected 1-0, 0-1, 1/2-1/2, =, +/-, -/+ or -/-)\n",
     )
     assert club.run("game", "add", "1", "2", "1-0", "--date", "2025-4-1") == (
         1,
