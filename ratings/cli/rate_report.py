@@ -49,6 +49,12 @@ def rate_lines(report: RateReport, *, would: bool = False, only: str | None = No
             lines.append(
                 f"  {name} (id {pid}): {what} {where} {lists} {', '.join(spans)}{on_list(tc)}"
             )
+    if not lines and not report.rated and report.seals.sealed:
+        # a rate with nothing to rate seals the lists published before lists were sealed
+        lists = plural(report.seals.sealed, "list")
+        lines.append(
+            f"{'Would seal' if would else 'Sealed'} {lists} published before lists were sealed"
+        )
     if report.rated:
         verb = "Would rate" if would else "Rated"
         games = plural(report.rated_games, "rated game")  # theirs: not the re-rated periods'

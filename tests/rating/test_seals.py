@@ -206,7 +206,7 @@ def test_lists_published_before_seals_are_sealed_by_the_next_rate(demo_db: Path)
         f"Error: 12 differences between the database {demo_db} and its seals (12 lists, 0 "
         "seals and 448 rows checked)\n"
     )
-    assert ok(demo_db, "rate") == "Nothing to rate\n"
+    assert ok(demo_db, "rate") == "Sealed 12 lists published before lists were sealed\n"
     reasons = table_rows(demo_db, "SELECT DISTINCT version, reason FROM list_seals")
     assert reasons == [(1, "published before lists were sealed")]
     assert invoke(demo_db, "verify")[0] == 0
