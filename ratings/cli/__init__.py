@@ -117,7 +117,9 @@ class RatingsGroup(click.Group):
             # SQLAlchemy is loaded by then (a command that never opened a database raises none)
             sa_exc = sys.modules.get("sqlalchemy.exc")
             if sa_exc is not None and isinstance(exc, sa_exc.OperationalError):
-                raise CommandError(f"database error: {exc.orig}") from exc
+                # one line: a driver's message may run over several (psycopg's, tab-indented)
+                message = " ".join(str(exc.orig).split())
+                raise CommandError(f"database error: {message}") from exc
             raise
 
 

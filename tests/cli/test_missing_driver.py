@@ -69,3 +69,17 @@ def test_the_readme_names_the_extra() -> None:
     section = readme.split("### PostgreSQL\n", 1)[1].split("\n#", 1)[0]
     assert "pip install 'ratings[postgres]'" in section
     assert "postgresql+psycopg://" in section
+
+
+def test_a_server_that_refuses_is_one_line() -> None:
+    """Seen: psycopg's message runs over two lines, the second indented with a tab, and came
+    out as a second `Error:` line starting with the tab."""
+    pytest.importorskip("psycopg")
+    result = CliRunner().invoke(cli, ["--db", URL, "list"])
+    assert result.exit_code == 1
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    (line,) = result.stderr.splitlines()
+    assert line.startswith("Error: database error: connection failed: ")
+    assert "Is the server running" in line
+    assert "\t" not in line
+    assert "  " not in line
