@@ -326,3 +326,24 @@ def test_look_alike_and_invisible_letters_are_refused(db: Path, name: str, code_
     assert (code, out) == (1, "")
     assert code_point in err or "look-alike" in err, err
     assert rows(db, "SELECT count(*) FROM players") == [(0,)]
+
+
+def test_a_fide_id_tells_two_namesakes_of_one_name_apart(tmp_path: Path, db: Path) -> None:
+    """Seen: with a junior registered under his father's very name, the father's own FIDE id,
+    name and birth year in a TRF or PGN file were refused (`'Novák, Jan' is player 2`)."""
+    add(db, "Novák, Jan", "--fide-id", "222222", "--birthdate", "1970")
+    add(db, "Novák, Jan", "--birthdate", "2014", "--allow-same-name")
+    add(db, "Smith, Ann", "--birthdate", "1985")
+    path = trf_file(
+        tmp_path / "cup.trf",
+        player_line(1, "Novák, Jan", ["   2 w 1"], fide_id="222222", birth="1970/01/01"),
+        player_line(2, "Smith, Ann", ["   1 b 0"], birth="1985"),
+    )
+    code, _, err = invoke(db, "import", "trf", str(path))
+    assert code == 0, err
+    path = pgn(
+        tmp_path / "cup.pgn", ("1", "Novák, Jan", "Smith, Ann", "1-0", {"WhiteFideId": "222222"})
+    )
+    code, _, err = invoke(db, "import", "pgn", str(path))
+    assert code == 0, err
+    assert rows(db, "SELECT white_id, black_id FROM games ORDER BY id") == [(1, 3), (1, 3)]

@@ -306,7 +306,9 @@ class Resolver:
         key = key_of_stored(name)
         pid = self.by_fide[fide_id]
         others = [p for p in self.by_name.get(key, []) if p != pid]
-        if not others:
+        if self.keys.get(pid) == key:  # his own name: its other holders are namesakes
+            others = []
+        else:
             # another registered player's name written another way (`Maria Müller` beside
             # Mario's FIDE id) contradicts the id as much as his name written as registered
             holders = [h for h, _ in own_name_holders(self.identities, name)]
