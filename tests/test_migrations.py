@@ -88,6 +88,32 @@ def test_upgrade_down_to_base_and_up_again(tmp_path: Path) -> None:
     assert views == set(ratings_views.view_names())
 
 
+def test_the_migrations_make_ratings_own_triggers_and_views(tmp_path: Path) -> None:
+    """``ratings.schema_objects`` (what ``check`` holds a database against, and what a
+    rebuild creates) is what the migrations make, up from nothing and after a walk down to
+    base and up again: a revision that adds a trigger or a view adds it there too."""
+    from ratings.schema_objects import foreign_sqlite_objects
+
+    path = tmp_path / "r.db"
+    url = database_url(str(path))
+
+    def objects() -> list[tuple[str, str, str | None]]:
+        conn = sqlite3.connect(path)
+        try:
+            return conn.execute(
+                "SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'view')"
+            ).fetchall()
+        finally:
+            conn.close()
+
+    migrate.upgrade(url)
+    assert len(objects()) == 7
+    assert foreign_sqlite_objects(objects()) == []
+    migrate.downgrade(url, "0001")
+    migrate.upgrade(url)
+    assert foreign_sqlite_objects(objects()) == []
+
+
 def test_head_revision_is_alembics_head() -> None:
     """Commands check the schema version against migrate.HEAD_REVISION without importing
     Alembic: it must be the head Alembic finds in migrations/versions."""

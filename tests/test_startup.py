@@ -127,7 +127,7 @@ NOT_FOR_READING = (
     "ratings.service.corrections.undo",
     "ratings.service.register.merge",
     "ratings.privileges",  # the reader role and the views' SQL: for migrations only
-    "ratings.views",
+    "ratings.views",  # but `check`, which holds the database's views against ratings' own
     "ratings.backups",  # db backup and restore; a command's tidy loads it only when needed
 )
 """Modules no read command needs: the libraries of other commands, the file readers and the
@@ -199,7 +199,11 @@ def test_a_read_command_imports_only_what_it_reads_with(
     }[command]
     modules = _read_modules(demo_db, *args)
     assert "sqlalchemy.orm" in modules  # the floor they are measured against
-    assert _under(modules, NOT_FOR_READING + also_unused) == []
+    unused = NOT_FOR_READING + also_unused
+    if command == "check":
+        assert "ratings.schema_objects" in modules
+        unused = tuple(m for m in unused if m != "ratings.views")
+    assert _under(modules, unused) == []
 
 
 def test_the_benchmark_holds_each_case_to_its_own_floor() -> None:

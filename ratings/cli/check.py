@@ -100,6 +100,8 @@ def check(
     if fmt == "json":
         click.echo(json.dumps(_as_json(report), indent=2))
     else:
+        for problem in report.schema:
+            click.echo(f"schema: {problem}")
         for difference in report.differences:
             click.echo(difference.line)
     if rebuild_into is not None:
@@ -139,6 +141,16 @@ def _agreement(report: CheckReport, breakdown_only: bool) -> str:
 
 
 def _verdict(report: CheckReport, breakdown_only: bool) -> str:
+    if report.schema:
+        n = len(report.schema)
+        what = "a trigger or view" if n == 1 else f"{n} triggers or views"
+        also = counted(len(report.differences), "difference")
+        first_off = report.first_difference or report.periods[0]
+        return (
+            f"{what} of the database {'is' if n == 1 else 'are'} not ratings' own, with {also} "
+            f"in the lists: drop {'it' if n == 1 else 'them'} (or restore a backup made "
+            f"before), then 'ratings rate --mark-from {first_off}' rates the lists again"
+        )
     first = report.first_difference
     n = len(report.differences)
     against = "their breakdown" if breakdown_only else "a rebuild from the stored inputs"
@@ -171,6 +183,7 @@ def _as_json(report: CheckReport) -> dict[str, object]:
             "games": report.games,
         },
         "differences": [_difference(d) for d in report.differences],
+        "schema": list(report.schema),
     }
 
 

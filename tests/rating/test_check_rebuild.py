@@ -267,3 +267,88 @@ def test_breakdown_only_checks_each_row_against_its_own_breakdown(demo_db: Path)
     assert err.startswith("Error: 1 difference between the published lists of 12 periods "
                           "2025-01 .. 2025-12 (every list) and their breakdown, from period "
                           "2025-06 on")  # fmt: skip
+
+
+# --- what an exploratory run found the check did not see ------------------------------------
+
+BONUS = (
+    "CREATE TRIGGER zz_bonus AFTER INSERT ON rating_history WHEN NEW.player_id = 3 AND "
+    "NEW.time_control = 'standard' AND NEW.period_id = (SELECT id FROM rating_periods WHERE "
+    "start_date = '2025-12-01') BEGIN UPDATE rating_history SET rating_after = rating_after "
+    "+ 100 WHERE id = NEW.id; END"
+)
+
+
+def test_a_trigger_planted_in_the_file_is_found_and_never_acts_in_the_rebuild(
+    demo_db: Path,
+) -> None:
+    """Seen: a trigger added by hand, then an ordinary unrate and rate: player 3's 2025-12
+    rating 100 above its own breakdown, and `check --all` agreed, the rebuild having made the
+    trigger from the file's own SQL."""
+    conn = sqlite3.connect(demo_db)
+    conn.execute(BONUS)
+    conn.commit()
+    conn.close()
+    ok(demo_db, "unrate", "--from", "2025-12", "--yes")
+    ok(demo_db, "rate")
+    code, out, err = invoke(demo_db, "check", "--all")
+    assert code == 1
+    lines = out.splitlines()
+    assert lines[0] == (
+        "schema: trigger 'zz_bonus' is not one ratings makes: it can change what is stored or read"
+    )
+    assert any(line.startswith("2025-12 ") and "(id 3)" in line for line in lines[1:]), out
+    assert err.startswith("Error: a trigger or view of the database is not ratings' own, with ")
+    assert "then 'ratings rate --mark-from 2025-12' rates the lists again" in err
+    # dropped, and rated again as the error says: one answer
+    conn = sqlite3.connect(demo_db)
+    conn.execute("DROP TRIGGER zz_bonus")
+    conn.commit()
+    conn.close()
+    ok(demo_db, "rate", "--mark-from", "2025-12")
+    assert invoke(demo_db, "check", "--all")[0] == 0
+
+
+def test_a_view_rewritten_by_hand_is_found(demo_db: Path) -> None:
+    """Seen: `current_ratings` rewritten to add 100 to one player: `player show` said 1548,
+    the list 1448, and `check` agreed."""
+    conn = sqlite3.connect(demo_db)
+    (sql,) = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'current_ratings'").fetchone()
+    conn.execute("DROP VIEW current_ratings")
+    conn.execute(sql.replace("h.rating_after END AS rating", "h.rating_after + 100 END AS rating"))
+    conn.commit()
+    conn.close()
+    code, out, _ = invoke(demo_db, "check", "--breakdown-only")
+    assert code == 1
+    assert out.splitlines() == [
+        "schema: view 'current_ratings' is not ratings' own: its SQL was changed"
+    ]
+
+
+def test_a_period_deleted_from_the_middle_is_a_difference(demo_db: Path) -> None:
+    """Seen: 2025-06's list rows, breakdown and period row deleted: `check --all` checked the
+    11 periods left and agreed; that period's games were rated on no list."""
+    edit(
+        demo_db,
+        "DELETE FROM rating_breakdown WHERE period_id = (SELECT id FROM rating_periods WHERE "
+        "label = '2025-06')",
+        "DELETE FROM rating_history WHERE period_id = (SELECT id FROM rating_periods WHERE "
+        "label = '2025-06')",
+        "DELETE FROM rating_periods WHERE label = '2025-06'",
+    )
+    code, out, _ = invoke(demo_db, "check", "--all")
+    assert code == 1
+    assert "2025-06: the rebuild rates this period; the database publishes no list for it" in (
+        out.splitlines()
+    )
+
+
+def test_a_list_date_edited_by_hand_is_a_difference(demo_db: Path) -> None:
+    """Seen: 2025-12's list date set to 2026-02-01: `list` and the site said so, and `check`
+    agreed."""
+    edit(demo_db, "UPDATE rating_periods SET list_date = '2026-02-01' WHERE label = '2025-12'")
+    code, out, _ = invoke(demo_db, "check")
+    assert code == 1
+    assert out.splitlines() == [
+        "2025-12: published with the list date 2026-02-01, the settings give 2026-01-01"
+    ]

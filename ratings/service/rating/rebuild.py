@@ -201,10 +201,15 @@ def _committed_sqlite_file(session: Session) -> Path | None:
 
 def _copy_sqlite_file(raw: sqlite3.Connection, source: Path) -> None:
     """The checked file's schema (made by the same migrations: its revision is this code's)
-    and its input tables, into the empty database ``raw``: attached read-only, the tables,
-    indexes, views and triggers created from its own SQL, the rows copied with ``INSERT ...
-    SELECT``. A rate's outputs are not copied. (Seconds faster than running every revision
-    and copying row by row through Python: bench/RESULTS.md.)"""
+    and its input tables, into the empty database ``raw``: attached read-only, the tables and
+    indexes created from its own SQL, the views and triggers from ratings' own
+    (:mod:`ratings.schema_objects`: one planted in the file would act in the rebuild too),
+    the rows copied with ``INSERT ... SELECT``. A rate's outputs are not copied. (Seconds
+    faster than running every revision and copying row by row through Python:
+    bench/RESULTS.md.)"""
+    from ratings.schema_objects import SQLITE_TRIGGERS
+    from ratings.views import VIEWS
+
     raw.isolation_level = None
     raw.execute("PRAGMA foreign_keys = OFF")
     raw.execute("ATTACH DATABASE ? AS src", (sqlite_uri(source, mode="ro"),))
@@ -212,11 +217,15 @@ def _copy_sqlite_file(raw: sqlite3.Connection, source: Path) -> None:
         raw.execute("BEGIN")
         objects = raw.execute(
             "SELECT sql FROM src.sqlite_master WHERE sql IS NOT NULL "
-            "AND name NOT LIKE 'sqlite_%' ORDER BY CASE type WHEN 'table' THEN 0 "
-            "WHEN 'index' THEN 1 WHEN 'view' THEN 2 ELSE 3 END, rowid"
+            "AND type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY CASE type WHEN 'table' THEN 0 ELSE 1 END, rowid"
         ).fetchall()
         for (sql,) in objects:
             raw.execute(sql)
+        for view in VIEWS:
+            raw.execute(view.create_sql())
+        for trigger in SQLITE_TRIGGERS.values():
+            raw.execute(trigger)
         for name in (*INPUT_TABLES, "alembic_version"):
             raw.execute(f'INSERT INTO main."{name}" SELECT * FROM src."{name}"')
         raw.execute("COMMIT")

@@ -23,6 +23,7 @@ The checked database is only read.
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -32,6 +33,7 @@ from sqlalchemy.orm import Session
 from ratings.errors import PeriodError
 from ratings.models import RatingPeriod
 from ratings.rules import Period
+from ratings.schema_objects import foreign_sqlite_objects
 from ratings.service.rating.rebuild import Rebuilt, rebuild
 from ratings.service.reading.list_diff import (
     Counts,
@@ -43,7 +45,7 @@ from ratings.service.reading.list_diff import (
 from ratings.service.reading.list_diff import names as all_names
 from ratings.service.reading.reports import find_rated_period
 from ratings.service.shared.config import get_config
-from ratings.service.shared.sql import to_date
+from ratings.service.shared.sql import fetch_all, to_date
 from ratings.service.shared.text import list_name
 
 __all__ = ["CheckReport", "Difference", "Disagreement", "check_lists"]
@@ -94,11 +96,15 @@ class CheckReport:
     """The oldest period a correction marked for a re-rate that has not run yet."""
     rebuilt_periods: int = 0
     """Periods the rebuild rated (from the oldest published through the newest checked)."""
+    schema: tuple[str, ...] = ()
+    """The triggers and views of the database that are not ratings' own (SQLite): one
+    planted can change what a rate writes or what a reader sees (:mod:`ratings.schema_objects`)."""
 
     @property
     def agrees(self) -> bool:
-        """The published lists are what their inputs give."""
-        return not self.differences
+        """The published lists are what their inputs give, and nothing in the schema that
+        ratings did not make can change them."""
+        return not self.differences and not self.schema
 
     @property
     def first_difference(self) -> str | None:
@@ -135,6 +141,7 @@ def check_lists(
     differences: list[Difference] = []
     disagreements: list[Disagreement] = []
     counted = Counts()
+    schema = tuple(_schema_problems(session))
     if breakdown_only:
         published_ids = period_ids(session)
         for period in checked:
@@ -146,6 +153,7 @@ def check_lists(
             differences=tuple(_merge([], disagreements, names)),
             disagreements=tuple(disagreements),
             pending_from=_pending_from(session, months),
+            schema=schema,
         )
     with rebuild(session, through=checked[-1]) as rebuilt:
         scratch = rebuilt.session
@@ -173,6 +181,7 @@ def check_lists(
                 continue
             found = compare_period(session, scratch, period, pub_id, reb_id, tc, names, counted)
             differences += found
+        differences += _period_differences(session, scratch, checked)
         for period in checked:
             disagreements += _disagreements(session, period.label, published_ids[period.start], tc)
         if keep_rebuild is not None:
@@ -191,7 +200,57 @@ def check_lists(
         disagreements=tuple(disagreements),
         pending_from=_pending_from(session, months),
         rebuilt_periods=len(rebuilt.periods),
+        schema=schema,
     )
+
+
+def _schema_problems(session: Session) -> list[str]:
+    """:func:`ratings.schema_objects.foreign_sqlite_objects` of a SQLite database (none
+    elsewhere: PostgreSQL keeps its own form of a view's SQL)."""
+    if session.connection().dialect.name != "sqlite":
+        return []
+    rows = fetch_all(
+        session, "SELECT type, name, sql FROM sqlite_master WHERE type IN ('trigger', 'view')"
+    )
+    return foreign_sqlite_objects((str(k), str(n), sql) for k, n, sql in rows)
+
+
+def _period_rows(session: Session) -> dict[dt.date, tuple[str, dt.date, dt.date]]:
+    """Each rated period by start: its label, end date and list date."""
+    return {
+        to_date(start): (str(label), to_date(end), to_date(listed))
+        for start, label, end, listed in fetch_all(
+            session, "SELECT start_date, label, end_date, list_date FROM rating_periods"
+        )
+    }
+
+
+def _period_differences(
+    session: Session, scratch: Session, checked: Sequence[Period]
+) -> list[Difference]:
+    """The periods themselves: one the rebuild rates inside the checked span that the database
+    does not publish (a period deleted from the middle of its history), and a label, end or
+    list date that is not the one the settings give."""
+    published, rebuilt = _period_rows(session), _period_rows(scratch)
+    first, last = checked[0].start, checked[-1].start
+    found = [
+        Difference(label, None, None, None, "the rebuild rates this period; the database "
+                   "publishes no list for it")
+        for start, (label, _, _) in sorted(rebuilt.items())
+        if first <= start <= last and start not in published
+    ]  # fmt: skip
+    for period in checked:
+        ours, theirs = published.get(period.start), rebuilt.get(period.start)
+        if ours is None or theirs is None:
+            continue
+        for field, stored, given in zip(("label", "end date", "list date"), ours, theirs,
+                                        strict=True):  # fmt: skip
+            if stored != given:
+                found.append(
+                    Difference(period.label, None, None, None,
+                               f"published with the {field} {stored}, the settings give {given}")
+                )  # fmt: skip
+    return found
 
 
 def _counts(session: Session, ids: Sequence[int], tc: str | None) -> dict[str, int]:
