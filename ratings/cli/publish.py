@@ -85,7 +85,7 @@ def run_publish(
     read-only transaction on PostgreSQL), so publishing never writes it and never holds the
     write lock that ``ratings rate`` needs.
     """
-    from ratings.site.build import site_periods
+    from ratings.site.build import site_periods, withdrawn_lists
     from ratings.site.settings import ALL_LISTS, resolve
 
     settings = resolve(
@@ -95,7 +95,7 @@ def run_publish(
         with read_only_session(app) as session:
             site_periods(session, "standard")  # nothing to publish: write nothing
             lists = [tc for tc in LISTS if data.periods(session, tc)]
-        if len(lists) > 1:
+        if len(lists) > 1 or withdrawn_lists(directory, lists):
             return _publish_all(app, directory, force=force, title=settings.title, jobs=jobs,
                                 lists=lists, show_birth_year=settings.show_birth_year)  # fmt: skip
         return _publish_one(
@@ -144,8 +144,10 @@ def _publish_all(
 ) -> PublishReport:
     """Publish every list in ``lists`` (standard first): the standard list's site in
     ``directory``, the others in its subfolders, put in place together (the pages of one
-    link to the others', :func:`ratings.site.placing.commit`)."""
-    from ratings.site.build import publish_site, site_periods
+    link to the others', :func:`ratings.site.placing.commit`); the site of a list no longer
+    published is taken away from its subfolder when the pages that linked to it are
+    replaced (:func:`ratings.site.build.withdrawn_lists`)."""
+    from ratings.site.build import publish_site, site_periods, withdraw_site, withdrawn_lists
     from ratings.site.output import SiteFolder
     from ratings.site.placing import commit
 
@@ -167,6 +169,15 @@ def _publish_all(
                 )  # fmt: skip
                 folders.insert(-1, stack.enter_context(sub))
             by_list = dict(zip(lists, [folders[-1], *folders[:-1]], strict=True))
+            gone = [
+                stack.enter_context(
+                    SiteFolder(
+                        top.workdir / tc, force=force, database=database,
+                        shown=directory / tc, hold=True,
+                    )
+                )
+                for tc in withdrawn_lists(top.workdir, lists)
+            ]  # fmt: skip
             for tc in lists:
                 reports.append(
                     publish_site(
@@ -176,7 +187,8 @@ def _publish_all(
                     )
                 )  # fmt: skip
                 bar.next()
-            commit(folders)
+            reports += [withdraw_site(folder) for folder in gone]
+            commit([*folders[:-1], *gone, folders[-1]])
     finally:
         bar.next()
     return reports[0].joined(reports[1:])

@@ -56,6 +56,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -80,12 +81,12 @@ from ratings.site.plan import (
     player_fingerprint,
 )
 from ratings.site.render import Done, Job, Site
-from ratings.site.settings import ALL_LISTS, SiteSettings, manifest_settings
+from ratings.site.settings import ALL_LISTS, SiteSettings, held_list, manifest_settings
 from ratings.site.svg_chart import NEWEST
 
 SEALS_FILE = published.SEALS_FILE
 
-__all__ = ["PublishReport", "publish_site"]
+__all__ = ["PublishReport", "publish_site", "withdraw_site", "withdrawn_lists"]
 
 _SYSTEMS = {
     "fide": "FIDE Rating Regulations",
@@ -192,6 +193,33 @@ def check_site_list(out: SiteFolder, time_control: str) -> None:
             f"'{out.path}' holds the website of the {held} list; publish the {time_control} "
             "list into another folder (or delete this one first); nothing was written"
         )
+
+
+def withdrawn_lists(directory: Path, lists: Sequence[str]) -> list[str]:
+    """The lists of a site of every list in ``directory`` that are no longer published
+    (not in ``lists``) but whose site is still in their subfolder (``DIR/rapid`` after
+    every rapid list was withdrawn): :func:`withdraw_site` takes them away, as a publish
+    into an empty folder would not write them. A subfolder that is a symlink, or that holds
+    no complete site of its own list, is not one of them (nothing in it is touched)."""
+    found: list[str] = []
+    for other in ("rapid", "blitz"):
+        folder = directory / other
+        if other in lists or folder.is_symlink() or not folder.is_dir():
+            continue
+        if held_list(folder) == other:
+            found.append(other)
+    return found
+
+
+def withdraw_site(out: SiteFolder) -> PublishReport:
+    """Take away the site ``out`` holds: a list of a site of every list that is no longer
+    published (:func:`withdrawn_lists`; :meth:`SiteFolder.withdraw`)."""
+    time_control = str((out.old or {}).get("list", "standard"))
+    out.withdraw()
+    return PublishReport(
+        pages=0, written=0, unchanged=0, deleted=out.deleted, bytes_written=0, full=True,
+        players=0, events=0, lists=0, pending=None, time_control=time_control,
+    )  # fmt: skip
 
 
 def publish_site(

@@ -22,9 +22,14 @@ Rules (README, "Publishing"):
   order that keeps every link whole (:func:`commit`): the new pages first (nothing links
   to them yet), then the pages that change, then the pages a visitor starts from,
   ``index.html`` last; the files no longer published are deleted after that, and the
-  manifest comes last of all.
+  manifest comes last of all. The site of a list no longer published, in a site of every
+  list, is taken away then (:meth:`SiteFolder.withdraw`): its files, its manifest and its
+  folder, each only if nothing not ours is left in it.
 - The database and its journals are never written, even when they live inside DIR.
 - One publish at a time: the folder is locked (``flock``) while it is written.
+
+Over 600 lines: one class holds the folder's descriptors, its lock and its manifest, and
+every write, rename and delete goes through them; split, each part would be handed them all.
 """
 
 from __future__ import annotations
@@ -136,6 +141,8 @@ class SiteFolder:
         """A new site's folder: (DIR's parent folder, its name there, DIR's name)."""
         self._manifest_tmp: str | None = None
         self._delete: list[str] = []
+        self._withdrawn = False
+        """Whether :meth:`withdraw` takes the site away."""
         self.state = "open"
         """open, prepared (every page written), committing (being put in place), done."""
         self.old: dict[str, Any] | None = None
@@ -503,6 +510,25 @@ class SiteFolder:
         if not self.hold:
             placing.commit([self])
 
+    def withdraw(self) -> None:
+        """Take the whole site away: the site of a list no longer published, in a site of
+        every list (``DIR/rapid`` once no period publishes a rapid list). Every file its
+        manifest lists is deleted, the pages a visitor starts from first, then its
+        subfolders, the manifest and the folder itself (:meth:`_take_away`); unless
+        ``hold``, at once (else :func:`placing.commit` does it, after the pages that linked
+        to it are replaced)."""
+        self._reap(wait=True)
+        self._withdrawn = True
+        self.files.clear()
+        gone = {key for key in self._old_files if key in self._existing} - self._forbidden
+        # the pages a visitor starts from first, index.html first
+        first = [key for key in reversed(placing.ENTRY_PAGES) if key in gone]
+        self._delete = first + sorted(gone.difference(first))
+        self.deleted = len(self._delete)
+        self.state = "prepared"
+        if not self.hold:
+            placing.commit([self])
+
     # --- putting the site in place ---------------------------------------------------------
 
     @property
@@ -528,6 +554,10 @@ class SiteFolder:
                 os.unlink(name, dir_fd=self._fds[folder])
             except FileNotFoundError:
                 continue
+        if self._withdrawn:
+            self._take_away()
+            self.state = "done"
+            return
         for fd in self._fds.values():
             with contextlib.suppress(OSError):  # some file systems cannot fsync a folder
                 os.fsync(fd)
@@ -549,6 +579,25 @@ class SiteFolder:
                 os.fsync(parent)
             os.close(parent)
         self.state = "done"
+
+    def _take_away(self) -> None:
+        """The end of :meth:`withdraw`: its pages are deleted; the subfolders, the manifest
+        and the folder follow, each only if nothing else is left in it. A folder that keeps
+        a file not ours keeps the mark of a site not complete instead of the manifest (no
+        site now; the list's next publish completes it, as it would a killed one's)."""
+        root = self._fds[""]
+        for folder in FOLDERS:
+            with contextlib.suppress(OSError):  # not empty: a file not ours stays
+                os.rmdir(folder, dir_fd=root)
+        if any(name != MANIFEST for name in os.listdir(root)):
+            self._write_now("", MANIFEST, manifest_bytes({"complete": False}))
+            return
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(MANIFEST, dir_fd=root)
+        with contextlib.suppress(OSError):
+            os.fsync(root)
+        with contextlib.suppress(OSError):  # not empty, or not a folder of its own
+            os.rmdir(self.path)
 
     # --- closing ----------------------------------------------------------------------------
 

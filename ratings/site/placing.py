@@ -98,7 +98,8 @@ def commit(folders: Sequence[Placed]) -> None:
     renamed in as a whole; the pages they link to are there), then the pages that
     change, then the pages a visitor starts from (:data:`ENTRY_PAGES`, ``index.html`` of
     the last folder last). Then each folder deletes what it no longer publishes and gets
-    its manifest.
+    its manifest; a site withdrawn (the list no longer published) goes whole, its manifest
+    and folder too, now that no page links to it.
 
     :raises OutputFileError: when a file cannot be renamed or deleted.
     """

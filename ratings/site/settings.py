@@ -25,6 +25,7 @@ __all__ = [
     "DEFAULT_LIST",
     "DEFAULT_TITLE",
     "SiteSettings",
+    "held_list",
     "manifest_settings",
     "resolve",
 ]
@@ -88,6 +89,12 @@ def resolve(
         kept = stored.get("settings")
         show_birth_year = isinstance(kept, dict) and kept.get("birth_years") is True
     return SiteSettings(title, time_control, show_birth_year)
+
+
+def held_list(directory: Path) -> str | None:
+    """The list whose complete site ``directory`` holds (by its manifest; nothing is
+    written); None: no site, a half-written one, or a manifest that cannot be read."""
+    return _list(_read(directory / ".ratings-site.json"))
 
 
 def _read(path: Path) -> dict[str, Any]:

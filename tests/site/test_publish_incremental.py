@@ -274,3 +274,58 @@ def test_a_pending_correction_is_announced_on_every_later_list(db: Path, tmp_pat
     assert notice not in (site / "lists/2025-12.html").read_text("utf-8")
     (tmp_path / "again").mkdir()
     assert_same_as_fresh(db, site, tmp_path / "again")
+
+
+def test_a_list_no_longer_published_takes_its_sub_site_away(db: Path, tmp_path: Path) -> None:
+    """A site of every list whose rapid (then blitz) lists were all withdrawn: the next
+    publish deletes DIR/rapid (then DIR/blitz), as a publish into an empty folder has none."""
+    site = tmp_path / "site"
+    ok("--db", str(db), "game", "add", "Elard, Carl", "Isstein, Felix", "1-0", "--date",
+       "2025-11-20", "--event", "Blitz", "--time-control", "blitz", "--yes")  # fmt: skip
+    ok("--db", str(db), "game", "add", "Elard, Carl", "Kelescu, Peter", "1-0", "--date",
+       "2025-12-20", "--event", "Rapid", "--time-control", "rapid", "--yes")  # fmt: skip
+    ok("--db", str(db), "rate")
+    publish(db, site, "--list", "all")
+    assert (site / "rapid/lists/2025-12.html").is_file()
+    assert (site / "blitz/lists/2025-11.html").is_file()
+
+    ok("--db", str(db), "unrate", "--from", "2025-12", "--yes")  # every rapid list
+    out = publish(db, site)
+    assert not (site / "rapid").exists()
+    assert (site / "blitz/lists/2025-11.html").is_file()
+    assert "rapid" not in (site / "index.html").read_text("utf-8")
+    assert written(out)[4] > 0
+    publish(db, tmp_path / "fresh", "--list", "all")
+    assert site_files(site) == site_files(tmp_path / "fresh")
+
+    ok("--db", str(db), "unrate", "--from", "2025-11", "--yes")  # every blitz list
+    publish(db, site)
+    assert sorted(p.name for p in site.iterdir() if p.is_dir()) == [
+        "assets", "events", "lists", "players"
+    ]  # fmt: skip
+    publish(db, tmp_path / "again", "--list", "all")
+    assert site_files(site) == site_files(tmp_path / "again")
+    assert ok("verify", str(site)).startswith(f"Verified {site}: 10 lists, ")
+
+
+def test_a_withdrawn_list_s_folder_keeps_what_is_not_the_site_s(db: Path, tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    ok("--db", str(db), "game", "add", "Elard, Carl", "Kelescu, Peter", "1-0", "--date",
+       "2025-12-20", "--event", "Rapid", "--time-control", "rapid", "--yes")  # fmt: skip
+    ok("--db", str(db), "rate")
+    publish(db, site, "--list", "all")
+    (site / "rapid/players/notes.txt").write_text("the club's notes\n")
+    ok("--db", str(db), "unrate", "--from", "2025-12", "--yes")
+    publish(db, site)
+    assert [p.relative_to(site).as_posix() for p in sorted((site / "rapid").rglob("*"))] == [
+        "rapid/.ratings-site.json", "rapid/players", "rapid/players/notes.txt"
+    ]  # fmt: skip
+    assert json.loads((site / "rapid/.ratings-site.json").read_bytes())["complete"] is False
+    # rated again: the rapid list's next publish completes its folder, the notes kept
+    ok("--db", str(db), "rate")
+    publish(db, site)
+    assert (site / "rapid/lists/2025-12.html").is_file()
+    assert (site / "rapid/players/notes.txt").read_text() == "the club's notes\n"
+    (site / "rapid/players/notes.txt").unlink()
+    publish(db, tmp_path / "fresh", "--list", "all")
+    assert site_files(site) == site_files(tmp_path / "fresh")
