@@ -281,7 +281,24 @@ def test_a_setting_changed_through_ratings_that_changes_no_list_is_a_note(
         "since it was sealed, by 1 line(s) of the corrections log since; none of it changes "
         "the list (a change that does marks it for a re-rate)"
     )
-    assert len(lines) == 13
+    # the rebuild confirms it: a correction explains a change only where the lists stand
+    assert lines[-2] == "note: the rebuild: the stored lists are what their stored inputs give"
+    assert len(lines) == 14
+
+
+def test_a_correction_does_not_explain_a_register_edit_made_outside_ratings(
+    demo_db: Path,
+) -> None:
+    """Seen: a federation edited through ratings, then an entry rating raised by 200 outside
+    it: `verify` took the correction for the explanation of both and passed (`none of it
+    changes the list`), while `check` found 353 differences."""
+    ok(demo_db, "player", "edit", "2", "--federation", "GER")
+    edit(demo_db, "UPDATE players SET entry_rating = entry_rating + 200 WHERE id = 2")
+    code, out, _ = invoke(demo_db, "verify")
+    assert code == 1
+    assert any(
+        line.startswith("standard list 2025-01: the rebuild says: ") for line in (out.splitlines())
+    ), out
 
 
 @pytest.mark.parametrize("backend", BOTH_BACKENDS)

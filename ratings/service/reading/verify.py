@@ -500,12 +500,13 @@ def _verify_stored(
                     difference=False,
                 )
             )
-            if part in ("games", "byes"):
-                # a game's line holds its event's dates: a correction that moves a league's
-                # end alters the lines of periods it does not re-rate. The rebuild says
-                # whether the list is still what its games give (a difference if not)
-                account = True
-                checked = True
+            # a correction since explains a change only if the list is still what its inputs
+            # give: a game's line holds its event's dates (a correction that moves a
+            # league's end alters the lines of periods it does not re-rate), and a register
+            # field edited outside ratings after any correction is no correction's. The
+            # rebuild says (a difference if not)
+            account = True
+            checked = True
             continue
         found.append(
             Finding(
