@@ -342,6 +342,8 @@ def import_players(
         creates=not update,
         repeat_ok=update,
     )
+    for warning in report.warnings:
+        click.echo(f"Warning: {warning}", err=True)
     if fmt == "json":
         emit_json(
             "players", file, dry_run, report.matching,

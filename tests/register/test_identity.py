@@ -701,7 +701,7 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
     update = tmp_path / "april.csv"
     update.write_text(
         "name,fide_id,birthdate,rating,federation,games\n"
-        '"Elard, Karl",4100018,1990-04-05,1800,GER,\n'  # by FIDE id: renamed, born, federation
+        '"Elard-Berg, Carl",4100018,1990-04-05,1800,GER,\n'  # by FIDE id: renamed, born, federation
         '"ISSTEIN, Felix",4100034,2001-02-03,1750,,\n'  # by name: FIDE id, new entry rating
         '"Joriston, Rafael",4100026,,,,\n'  # unchanged
         '"Nowak, Ola",,,1500,POL,0\n',  # new
@@ -723,9 +723,9 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
     assert state(db) == before
     assert invoke(db, "import", "players", str(update), "--update") == (
         0,
-        "Player 1 (Elard, Karl): name Elard, Carl -> Elard, Karl\n"
-        "Player 1 (Elard, Karl): federation NED -> GER\n"
-        "Player 1 (Elard, Karl): birth_date (none) -> 1990-04-05\n"
+        "Player 1 (Elard-Berg, Carl): name Elard, Carl -> Elard-Berg, Carl\n"
+        "Player 1 (Elard-Berg, Carl): federation NED -> GER\n"
+        "Player 1 (Elard-Berg, Carl): birth_date (none) -> 1990-04-05\n"
         "Player 2 (ISSTEIN, Felix): name Isstein, Felix -> ISSTEIN, Felix\n"
         "Player 2 (ISSTEIN, Felix): fide_id (none) -> 4100034\n"
         "Player 2 (ISSTEIN, Felix): entry_rating 1700 -> 1750\n"
@@ -737,7 +737,7 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
         "SELECT name, name_key, fide_id, birth_date, birth_year, entry_rating, "
         "federation FROM players ORDER BY id",
     ) == [
-        ("Elard, Karl", "elard, karl", 4100018, "1990-04-05", 1990, 1800, "GER"),
+        ("Elard-Berg, Carl", "elard-berg, carl", 4100018, "1990-04-05", 1990, 1800, "GER"),
         ("ISSTEIN, Felix", "isstein, felix", 4100034, "2001-02-03", 2001, 1750, None),
         ("Joriston, Rafael", "joriston, rafael", 4100026, None, None, None, None),
         ("Nowak, Ola", "nowak, ola", None, None, None, 1500, "POL"),
@@ -748,7 +748,7 @@ def test_a_register_update_is_imported(tmp_path: Path, db: Path) -> None:
         "FROM corrections ORDER BY id",
     ) == [
         ("player_edit", 1, "birth_date", None, "1990-04-05", 2),
-        ("player_edit", 1, "name", "Elard, Carl", "Elard, Karl", 2),
+        ("player_edit", 1, "name", "Elard, Carl", "Elard-Berg, Carl", 2),
         ("player_edit", 1, "federation", "NED", "GER", 2),
         ("player_edit", 2, "fide_id", None, "4100034", 2),
         ("player_edit", 2, "name", "Isstein, Felix", "ISSTEIN, Felix", 2),

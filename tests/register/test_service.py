@@ -424,9 +424,9 @@ def test_import_players_update_problems(session: Session) -> None:
     with pytest.raises(InputFileError) as alone:
         service.import_players(session, rows, "p.csv", "h2", update=True)
     assert str(alone.value) == (
-        "p.csv:2: 'Joriston, Rafael' is already registered: 3 (Joriston, Rafael); a second "
-        "player of that name needs a FIDE id or birthdate that tells them apart, and "
-        "--allow-same-name"
+        "p.csv:2: fide_id: 'Joriston, Rafael' does not match FIDE id 4100026, which belongs "
+        "to player 2 (Isstein, Felix, FIDE 4100026); 'Joriston, Rafael' is player 3 (Joriston, "
+        "Rafael); correct the file"
     )
 
 

@@ -202,3 +202,80 @@ def test_a_merged_record_refuses_writing_commands_naming_the_player_kept(db: Pat
     assert code == 0
     assert err == "player 3 was merged into 1 (correction 1): showing 1\n"
     assert '"name": "Novak, Jiri"' in out
+
+
+def test_a_row_found_by_fide_id_beside_another_person_is_an_error_or_a_question(
+    tmp_path: Path, db: Path
+) -> None:
+    """Seen: a row with Mario's FIDE id beside another person's name, birth year and sex
+    renamed him (his games became hers, exit 0). A FIDE id finds its player as in a TRF or
+    PGN file: a name that contradicts it is an error naming both, another birth year, sex
+    or given name a question naming both; a name that agrees updates as before."""
+    invoke(db, "player", "add", "Müller, Mario", "--fide-id", "111111", "--birthdate", "1980",
+           "--sex", "m", "--rating", "2000", "--games", "50")  # fmt: skip
+    before = rows(db, "SELECT * FROM players ORDER BY id")
+    head = "name,birthdate,sex,fide_id,rating\n"
+    mario = "player 4 (Müller, Mario, FIDE 111111, born 1980)"
+    for line, problem in (
+        ('"Schulz, Petra",2012,f,111111,', "'Schulz, Petra' does not match"),
+        ('"Novák, Jiří",,,111111,', "'Novák, Jiří' does not match"),
+    ):
+        sheet = _sheet(tmp_path, head + line + "\n")
+        code, out, err = invoke(db, "import", "players", str(sheet), "--update")
+        assert (code, out) == (1, ""), err
+        assert err.startswith(f"Error: {sheet}:2: fide_id: {problem} FIDE id 111111, which "
+                              f"belongs to {mario}")  # fmt: skip
+    assert err == (
+        f"Error: {sheet}:2: fide_id: 'Novák, Jiří' does not match FIDE id 111111, which "
+        f"belongs to {mario}; 'Novák, Jiří' is player 1 (Novak, Jiri, born 1984-05-02); "
+        "correct the file\n"
+    )
+    for line, said in (
+        ('"Müller, Mario",2012,m,111111,', "born 2012"),
+        ('"Mario Müller",1980,f,111111,', "sex f"),
+        ('"Müller, Petra",1980,m,111111,', "given name Petra"),
+    ):
+        sheet = _sheet(tmp_path, head + line + "\n")
+        code, out, err = invoke(db, "import", "players", str(sheet), "--update")
+        assert (code, out) == (1, ""), err
+        name = line.split('",')[0][1:]
+        assert err.startswith(
+            f"Error: {sheet}:2: name: {name!r} is close to 4 Müller, Mario (FIDE 111111, born "
+            f"1980) [FIDE id; the file says {said}]\n"
+        ), err
+    assert rows(db, "SELECT * FROM players ORDER BY id") == before
+    # a name that agrees: the fields an update changes, changed
+    sheet = _sheet(tmp_path, head + '"Muller, Mario",1980,m,111111,2100\n', "update.csv")
+    code, out, err = invoke(db, "import", "players", str(sheet), "--update")
+    assert code == 0, err
+    assert out.splitlines()[:2] == [
+        "Player 4 (Muller, Mario): name Müller, Mario -> Muller, Mario",
+        "Player 4 (Muller, Mario): entry_rating 2000 -> 2100",
+    ]
+    # --match: the same person after all; --new: another one, without Mario's FIDE id
+    match_sheet = _sheet(tmp_path, head + '"Müller, Petra",1980,m,111111,\n', "match.csv")
+    code, out, err = invoke(db, "import", "players", str(match_sheet), "--update",
+                            "--match", "Müller, Petra=4")  # fmt: skip
+    assert code == 0, err
+    assert out.splitlines()[0] == "Player 4 (Müller, Petra): name Muller, Mario -> Müller, Petra"
+    sheet = _sheet(tmp_path, head + '"Müller, Petra",2012,f,111111,\n', "daughter.csv")
+    code, out, err = invoke(db, "import", "players", str(sheet), "--update",
+                            "--new", "Müller, Petra")  # fmt: skip
+    assert code == 0, err
+    assert err.startswith(
+        f"Warning: {sheet}:2: fide_id: 'Müller, Petra' is created without FIDE id 111111, "
+        "which belongs to player 4 (Müller, Petra, FIDE 111111, born 1980) (--new 'Müller, "
+        "Petra')\n"
+    ), err
+    assert rows(db, "SELECT id, name, fide_id, birth_year, sex FROM players WHERE id > 3") == [
+        (4, "Müller, Petra", 111111, 1980, "m"),
+        (5, "Müller, Petra", None, 2012, "f"),
+    ]
+    # his name corrected since the sheet was made: the sheet's older name is still his
+    invoke(db, "player", "edit", "4", "--name", "Schulz, Peter", "--reason", "passport")
+    code, out, err = invoke(db, "import", "players", str(match_sheet), "--update")
+    assert code == 0, err
+    assert out == (
+        f"{match_sheet}: nothing changed (imported before as import 3, and the register still "
+        "holds every value it gives)\n"
+    )

@@ -75,7 +75,7 @@ from ratings.service.register.identity import (
 )
 from ratings.service.shared.sql import claim_players
 
-__all__ = ["Resolver", "finish", "raise_all", "stop"]
+__all__ = ["Resolver", "decision_text", "finish", "raise_all", "stop"]
 
 
 _IN_CHUNK = 500
@@ -335,7 +335,7 @@ class Resolver:
                         self.file_name,
                         line,
                         f"{name!r} is created without FIDE id {fide_id}, which belongs "
-                        f"to {self._label(pid)} ({_decision(decided)})",
+                        f"to {self._label(pid)} ({decision_text(decided)})",
                         who.fide_field,
                     )
                 )
@@ -345,7 +345,7 @@ class Resolver:
                 self.file_name,
                 line,
                 f"{name!r} has FIDE id {fide_id}, which belongs to {self._label(pid)}; "
-                f"the decision for it ({_decision(decided)}) contradicts it",
+                f"the decision for it ({decision_text(decided)}) contradicts it",
                 who.fide_field,
             )
         # later games of this file may give the same name without the id
@@ -369,7 +369,7 @@ class Resolver:
                 self.file_name,
                 who.line,
                 f"{who.name!r} has FIDE id {who.fide_id}, player {pid_given} has {theirs}: "
-                f"{_decision(decided)} cannot make them one person",
+                f"{decision_text(decided)} cannot make them one person",
                 who.fide_field,
             )
         self.aliases.append((who.name, pid_given, source, who.facts))
@@ -502,7 +502,8 @@ def _keys(names: dict[int, str]) -> tuple[dict[int, str], defaultdict[str, list[
     return keys, by_name
 
 
-def _decision(decided: tuple[str, int | None, str]) -> str:
+def decision_text(decided: tuple[str, int | None, str]) -> str:
+    """A decision as an error or warning names it: ``--new 'X'``, ``--match 'X=17'``."""
     source, pid, given = decided
     if pid is None:
         return f"--new {given!r}"

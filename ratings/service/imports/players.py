@@ -7,8 +7,9 @@ the aliases kept, the report of who was taken for whom. What is its own is the r
 decision, as a register sheet needs it: a row's ``id`` column names its player; without
 ``--update`` a registered player (by FIDE id or name) is refused, not taken, and a namesake
 must be told apart; with ``--update`` a difference the register got by a logged correction
-since the sheet was made tells no one apart, and a FIDE id finds the player whatever the
-name (the row may rename him).
+since the sheet was made tells no one apart, and a FIDE id finds its player as in a TRF or
+PGN file: beside a name that contradicts it an error, beside another birth year, sex or
+given name a question (the row may rename him only where the names share a word).
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import replace
 
 import sqlalchemy as sa
 from sqlalchemy.orm import Session
@@ -23,9 +25,11 @@ from sqlalchemy.orm import Session
 from ratings import names
 from ratings.errors import InputFileError, InvalidInputError
 from ratings.io.csv import PlayerRow
-from ratings.matching import Facts, Kind
+from ratings.io.notes import FileWarning
+from ratings.matching import Facts, Kind, Match, is_sure_by_fide_id
 from ratings.models import Player
-from ratings.service.imports.pipeline import stop
+from ratings.service.imports.incoming import same_person_name
+from ratings.service.imports.pipeline import decision_text, stop
 from ratings.service.imports.report import WHY, Outcome, matching_of
 from ratings.service.imports.storing import (
     ImportReport,
@@ -48,6 +52,7 @@ from ratings.service.register.identity import (
     Identities,
     Question,
     load_identities,
+    own_name_holders,
     screen_aliases,
     store_aliases,
 )
@@ -85,6 +90,7 @@ class _Sheet:
         self.corrected = Corrected(session) if update else None
         self.errors: list[InputFileError] = []
         self.questions: list[Question] = []
+        self.warnings: list[FileWarning] = []
         self.matched: dict[int, tuple[PlayerRow, int]] = {}  # player id -> (row, line)
         self.new: list[PlayerRow] = []
         self.new_keys: dict[str, list[PlayerRow]] = {}
@@ -141,6 +147,12 @@ class _Sheet:
             if not self.update:
                 raise self.refuse(row, f"already belongs to player {self.label(target)}: "
                                   f"{row.fide_id}{self.hint}", "fide_id")  # fmt: skip
+            if not self._by_fide_id(row, key, target, decided):
+                self._new_player(replace(row, fide_id=None, given=row.given - {"fide_id"}),
+                                 key, True)  # fmt: skip
+                return
+            if decided is not None:
+                how = ("match", WHY[decided[0]], decided[0])
         if target is None and decided is not None and decided[1] is not None:
             target = decided[1]
             self.aliases.append((row.name, target, decided[0], _row_facts(row)))
@@ -156,6 +168,53 @@ class _Sheet:
             self.took(row, target, *how)
             return
         self._new_player(row, key, is_new_decision)
+
+    def _by_fide_id(
+        self, row: PlayerRow, key: str, pid: int, decided: tuple[str, int | None, str] | None
+    ) -> bool:
+        """Whether a row whose FIDE id is player ``pid``'s (``--update``) is him, as a TRF or
+        PGN file's player is (:meth:`ratings.service.imports.pipeline.Resolver._by_fide_id`):
+        another registered player's name, or one with no word in common with his (unless a
+        correction since the sheet was made replaced it), is an error; another birth year,
+        sex or given name a question, until ``--match`` says it is him or ``--new`` another
+        person (False: a new player, without the FIDE id)."""
+        registered = names.key_of_stored(self.register.facts[pid].name)
+        assert self.corrected is not None
+        if self.corrected.since(pid, "name", row.name) is not None:
+            registered = key  # his name before a correction since the sheet was made
+        others: list[int] = []
+        if key != registered:
+            others = [p for p in self.by_key.get(key, []) if p != pid]
+            holders = [h for h, _ in own_name_holders(self.identities, row.name)]
+            if not others and holders and pid not in holders:
+                others = holders
+        if others or not same_person_name(key, registered):
+            named = "".join(f"; {row.name!r} is player {self.label(p)}" for p in others)
+            rename = "" if others else f", or give the row id {pid} to rename the player"
+            raise self.refuse(row, f"{row.name!r} does not match FIDE id {row.fide_id}, which "
+                              f"belongs to player {self.label(pid)}{named}; correct the "
+                              f"file{rename}", "fide_id")  # fmt: skip
+        found = self.register.fide_candidate(_row_facts(row), self._excused(row))
+        if found is not None and not is_sure_by_fide_id(found):
+            if decided is None:
+                self.questions.append(
+                    self.identities.question(row.line, _row_facts(row), Match(None, (found,)))
+                )
+                self.took(row, -row.line, "ask")
+                self.names[-row.line] = row.name
+                raise _Refused()
+            if decided[1] is None:  # another person: the FIDE id is not his
+                problem = (
+                    f"{row.name!r} is created without FIDE id {row.fide_id}, which belongs to "
+                    f"player {self.label(pid)} ({decision_text(decided)})"
+                )
+                self.warnings.append(FileWarning(self.file_name, row.line, problem, "fide_id"))
+                return False
+        if decided is not None and decided[1] != pid:
+            raise self.refuse(row, f"{row.name!r} has FIDE id {row.fide_id}, which belongs to "
+                              f"player {self.label(pid)}; the decision for it "
+                              f"({decision_text(decided)}) contradicts it", "fide_id")  # fmt: skip
+        return True
 
     def _by_id(self, row: PlayerRow) -> int:
         """The player a row's ``id`` names (``--update`` only)."""
@@ -185,6 +244,8 @@ class _Sheet:
         assert corrected is not None
 
         def excused(pid: int, field: str) -> bool:
+            if field == "given name":  # beside a FIDE id: the name corrected since
+                return corrected.since(pid, "name", row.name) is not None
             return any(
                 corrected.since(pid, db_field, value) is not None
                 for db_field, value in zip(
@@ -288,7 +349,11 @@ def import_players(
 
     With ``update`` (a monthly register refresh, or a register exported with ``player list
     --format csv`` and edited) a row finds its player by ``id``, else by FIDE id, else by
-    the administrator's decision (``--match``), else through the matcher: the one player
+    the administrator's decision (``--match``), else through the matcher: a FIDE id beside
+    a name with no word in common with its player's, or beside another registered player's
+    name, is an error naming both; beside another birth year, sex or given name it is a
+    question naming both (``--new`` creates the row's player without it, with a warning),
+    as in a TRF or PGN file (:mod:`ratings.matching`, rule 1). The matcher finds the one player
     whose name folds alike (or an alias), not told apart by FIDE id, birth year, sex or
     federation, where a difference the register got by a logged correction since the sheet
     was made does not tell them apart. The columns the row fills replace the player's values
@@ -340,6 +405,7 @@ def import_players(
             file_name,
             players_created=len(sheet.new),
             players_unchanged=len(sheet.matched),
+            warnings=tuple(sheet.warnings),
             matching=matching_of(sheet.outcomes, sheet.names, questions=sheet.questions),
             dry_run=True,
         )
@@ -407,6 +473,7 @@ def _store_sheet(
         players_updated=updated,
         players_unchanged=len(sheet.matched) - updated,
         changes=tuple(changes),
+        warnings=tuple(sheet.warnings),
         matching=matching_of(
             sheet.outcomes,
             sheet.names,
