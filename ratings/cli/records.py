@@ -434,8 +434,9 @@ def player_merge(
 @pass_app
 def player_unmerge(app: App, merged: str, yes: bool, dry_run: bool, reason: str | None) -> None:
     """Undo 'player merge' of DUPLICATE (its id): both players and their games are as they
-    were before the merge (a game voided since stays voided). The next 'ratings rate'
-    re-rates."""
+    were before the merge (a game voided since stays voided). The games and byes imports
+    gave the kept player while the two were merged stay with him and are listed. The next
+    'ratings rate' re-rates."""
     from ratings.service.register import merge
     from ratings.service.shared import audit
 
@@ -466,6 +467,22 @@ def player_unmerge(app: App, merged: str, yes: bool, dry_run: bool, reason: str 
     say_changes(lines)
     for note in done.skipped:
         click.echo(f"Not restored: {note}", err=True)
+    if done.stored_while_merged:
+        keep = done.keep.id
+        click.echo(
+            "Stored while the two were merged, by imports that may have taken "
+            f"'{done.restored.name}' for player {keep} (the database does not keep the names "
+            f"a file wrote); left with player {keep}, look at them:",
+            err=True,
+        )
+        for item in done.stored_while_merged:
+            click.echo(f"  {item.what} (import {item.import_id}, {item.file_name})", err=True)
+        click.echo(
+            "No command moves a game or bye to another player: 'ratings import undo ID' and "
+            "the file imported again (its names are then found as registered now), or "
+            "'ratings game void ID' and 'ratings game add'",
+            err=True,
+        )
     say_marked(done.marked_period, would=dry_run)
 
 

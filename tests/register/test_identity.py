@@ -667,6 +667,52 @@ def test_unmerge_keeps_later_corrections_and_says_so(tmp_path: Path, db: Path) -
     assert rows(db, "SELECT white_id FROM games") == [(2,)]
 
 
+def test_unmerge_lists_what_imports_gave_the_kept_player_while_merged(
+    tmp_path: Path, db: Path
+) -> None:
+    """Seen: a game imported while 'Smith, J.' was merged into 'Smith, John', its file's
+    'Smith, J.' taken for the player kept through the merged record's name, stayed with
+    Smith, John after the unmerge, and the unmerge did not say so. The database does not
+    keep the names a file wrote: every game an import gave the kept player meanwhile is
+    listed, and none is moved (the import reported its decision)."""
+    register(db, ("Smith, John", "--birthdate", "1980"), ("Smith, J.",), ("Jones, Bob",), ("Cid",))
+    header = "date,white,black,result,event,round\n"
+    files = {
+        "g1.csv": '2025-03-10,"Smith, J.","Jones, Bob",1-0,Cup,1\n',
+        "g2.csv": '2025-04-10,"Smith, J.","Jones, Bob",1-0,Cup2,1\n'
+        '2025-04-10,Cid,"Jones, Bob",0-1,Cup2,2\n',
+    }
+    for name, body in files.items():
+        (tmp_path / name).write_text(header + body, encoding="utf-8")
+    assert invoke(db, "import", "games", str(tmp_path / "g1.csv"))[0] == 0
+    assert invoke(db, "player", "merge", "1", "2", "--yes")[0] == 0
+    code, out, _ = invoke(db, "import", "games", str(tmp_path / "g2.csv"))
+    assert (code, out.splitlines()[-1]) == (
+        0,
+        "  line 2: 'Smith, J.' taken for player 1 (Smith, John): alias 'Smith, J.'",
+    )
+    assert invoke(db, "game", "add", "Smith, John", "Cid", "1-0", "--date", "2025-04-12")[0] == 0
+    assert invoke(db, "player", "unmerge", "2", "--yes") == (
+        0,
+        "Unmerged Smith, J. (id 2) from Smith, John (id 1): 1 game and 0 byes moved back\n"
+        "  player 2 (Smith, J.): merged_into_id 1 -> (none)\n",
+        "Stored while the two were merged, by imports that may have taken 'Smith, J.' for "
+        "player 1 (the database does not keep the names a file wrote); left with player 1, "
+        "look at them:\n"
+        "  game 2: 2025-04-10 round 1, Smith, John (id 1) - Jones, Bob (id 3) 1-0 "
+        f"(import 2, {tmp_path / 'g2.csv'})\n"
+        "No command moves a game or bye to another player: 'ratings import undo ID' and the "
+        "file imported again (its names are then found as registered now), or 'ratings game "
+        "void ID' and 'ratings game add'\n",
+    )
+    assert rows(db, "SELECT id, white_id, black_id FROM games ORDER BY id") == [
+        (1, 2, 3),
+        (2, 1, 3),
+        (3, 4, 3),
+        (4, 1, 4),
+    ]
+
+
 def test_unmerge_refusals(db: Path) -> None:
     register(db, ("Ann",), ("Bob",))
     assert invoke(db, "player", "unmerge", "Ann", "--yes") == (

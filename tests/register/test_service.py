@@ -21,7 +21,7 @@ from ratings.errors import (
     SameNameError,
 )
 from ratings.io.csv import GameRow, read_players_csv
-from ratings.models import Bye, Correction, Event, Game, MergeMove, Player
+from ratings.models import Bye, Correction, Event, Game, Import, MergeMove, Player
 from ratings.names import key_of_stored
 from ratings.results import Result
 from ratings.service.imports.events import stored_duplicates
@@ -337,6 +337,34 @@ def test_merge_records_every_move_and_unmerge_restores_exactly(session: Session)
     assert {c.action for c in audit.entries(session) if c.batch != report.batch} == {
         "player_unmerge"
     }
+
+
+def test_unmerge_lists_the_games_and_byes_imported_while_merged(session: Session) -> None:
+    """Only those of the kept player, from imports in force made after the merge; none moves."""
+    keep, dup, bob = add(session, "Smith, John"), add(session, "Smith, J."), add(session, "Bob")
+    merged = service.merge_players(session, "1", "2")
+    merged_at = audit.entries(session, batch=merged.batch)[-1].recorded_at
+    imports = [
+        Import(kind="trf", file_name=f"{n}.trf", content_hash=str(n), rows=1, imported_at=at)
+        for n, at in enumerate(merged_at + dt.timedelta(seconds=s) for s in (-1, 1, 2))
+    ]
+    session.add_all(imports)
+    session.flush()
+    imports[2].undone_by = 99  # its events are gone in a real undo; left here to be ignored
+    for n, item in enumerate(imports):
+        event = event_with(session, f"Open {n}", dt.date(2025, 1, 5 + n), (bob.id, keep.id))
+        event.import_id = item.id
+        session.add(Bye(event_id=event.id, round="2", player_id=keep.id, code="H"))
+        session.add(Bye(event_id=event.id, round="2", player_id=bob.id, code="H"))
+        session.execute(sa.update(Game).where(Game.event_id == event.id).values(import_id=item.id))
+    event_with(session, "By hand", dt.date(2025, 1, 9), (keep.id, bob.id))  # no import
+
+    back = service.unmerge_player(session, str(dup.id))
+    assert [(s.what, s.import_id, s.file_name) for s in back.stored_while_merged] == [
+        ("game 2: 2025-01-06 round 1, Bob (id 3) - Smith, John (id 1) 1-0", 2, "1.trf"),
+        ("bye 3: event 2 Open 1 round 2, Smith, John (id 1) H", 2, "1.trf"),
+    ]
+    assert session.scalars(sa.select(Game.black_id).order_by(Game.id)).all() == [1, 1, 1, 3]
 
 
 def test_merge_refusals(session: Session) -> None:

@@ -21,7 +21,7 @@ from ratings.errors import (
     MergeConflictError,
     PlayerNotFoundError,
 )
-from ratings.models import Bye, Correction, Game, MergeMove, Player, PlayerAlias
+from ratings.models import Bye, Correction, Event, Game, Import, MergeMove, Player, PlayerAlias
 from ratings.service.rating.marks import mark_from_first_listing, mark_joining, touched_period
 from ratings.service.register.lookup import count_games, describe, get_player
 from ratings.service.register.players import birth_of, entry_lists
@@ -98,6 +98,22 @@ class UnmergeReport:
     marked_period: str | None
     aliases: int = 0
     """Aliases moved back."""
+    stored_while_merged: tuple[StoredWhileMerged, ...] = ()
+    """The kept player's games and byes an import stored while the two were merged (the
+    merged record's name found the kept player then): left with him, to look at."""
+
+
+@dataclass(frozen=True, slots=True)
+class StoredWhileMerged:
+    """A game or bye an import gave the kept player while the two were merged. Its file may
+    have written the merged record's name (the import's report said ``taken for player
+    KEEP``); the database does not keep the names a file wrote, so each one is listed."""
+
+    what: str
+    """``game 17: 2026-01-14 round 3, Ann (id 1) - Bob (id 2) 1-0`` or ``bye 4: event 2
+    Cup round 3, Ann (id 1) H``."""
+    import_id: int
+    file_name: str
 
 
 def _plural(n: int, word: str) -> str:
@@ -422,6 +438,7 @@ def unmerge_player(session: Session, ref: str, *, reason: str | None = None) -> 
         setattr(player, line.field, old)
         session.flush()  # one at a time: a FIDE id goes back only after it was given up
         lines.append(audit.Change(player_id=player.id, field=line.field, old=current, new=old))
+    stored = _stored_while_merged(session, keep, merge.recorded_at)
     remove.merged_into_id = None
     lines.append(audit.Change(player_id=remove.id, field="merged_into_id", old=keep.id, new=None))
     session.flush()
@@ -440,4 +457,51 @@ def unmerge_player(session: Session, ref: str, *, reason: str | None = None) -> 
         skipped=tuple(skipped),
         marked_period=touched_period(session),
         aliases=counts["alias"],
+        stored_while_merged=stored,
+    )
+
+
+def _stored_while_merged(
+    session: Session, keep: Player, merged_at: dt.datetime
+) -> tuple[StoredWhileMerged, ...]:
+    """The games and byes of ``keep`` stored by an import in force made since the merge
+    (``imports.imported_at`` after the merge's ``corrections.recorded_at``)."""
+    in_force = session.execute(
+        sa.select(Import.id, Import.file_name).where(
+            Import.imported_at > merged_at, Import.undone_by.is_(None)
+        )
+    )
+    files = {import_id: file_name for import_id, file_name in in_force}
+    if not files:
+        return ()
+    found: list[tuple[int, int, int, str]] = []  # import, 0 game / 1 bye, id, text
+    games = session.scalars(
+        sa.select(Game).where(
+            Game.import_id.in_(files), sa.or_(Game.white_id == keep.id, Game.black_id == keep.id)
+        )
+    )
+    for game in games:
+        assert game.import_id is not None
+        white, black = (session.get_one(Player, pid) for pid in (game.white_id, game.black_id))
+        played = f"{game.played_on}{f' round {game.round}' if game.round else ''}"
+        text = (
+            f"game {game.id}: {played}, {white.name} (id {white.id}) - {black.name} "
+            f"(id {black.id}) {game.result.value}"
+        )
+        found.append((game.import_id, 0, game.id, text))
+    byes = session.execute(
+        sa.select(Bye, Event)
+        .join(Event, Event.id == Bye.event_id)
+        .where(Event.import_id.in_(files), Bye.player_id == keep.id)
+    )
+    for bye, event in byes:
+        assert event.import_id is not None
+        text = (
+            f"bye {bye.id}: event {event.id} {event.name} round {bye.round}, {keep.name} "
+            f"(id {keep.id}) {bye.code}"
+        )
+        found.append((event.import_id, 1, bye.id, text))
+    return tuple(
+        StoredWhileMerged(what=text, import_id=iid, file_name=files[iid])
+        for iid, _, _, text in sorted(found)
     )
