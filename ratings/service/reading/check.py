@@ -21,8 +21,8 @@ Two checks need no rebuild and run beside it, on the published rows alone:
 Without the rebuild (``--breakdown-only``) only the first half of the chain is checked, the
 row against itself: a rating after that is not the rating before plus the change (raised by
 the list's one-time adjustment, where it has one). A row with no rating before (a first
-rating) or none after (unrated, under the floor) is not checked; nor is a rating before
-against the previous list, which a rule can break (a rating imported from FIDE's list).
+rating) or none after (unrated, under the floor) is not checked; a rating before against the
+previous list's rating after is left to the rebuild.
 
 The checked database is only read.
 """
