@@ -70,7 +70,8 @@ def check(
     behind it, the first period that differs, and the fix. Run it after 'ratings rate'.
 
     --breakdown-only skips the rebuild: each change against its own breakdown, each carried
-    row unchanged (what a register of hundreds of thousands can check in seconds).
+    row unchanged, each rating its rating before plus its change (what a register of
+    hundreds of thousands can check in seconds).
     """
     if every_period and period is not None:
         raise click.UsageError("--all checks every period; give --period or --all")

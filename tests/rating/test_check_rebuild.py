@@ -11,8 +11,9 @@ import pytest
 
 from ratings.db import Base
 from ratings.service.rating.rebuild import INPUT_TABLES, OUTPUT_TABLES
+from tests.conftest import BACKEND
 from tests.publish_helpers import demo
-from tests.support import invoke, ok
+from tests.support import Club, invoke, ok
 
 
 def edit(db: Path, *statements: str) -> None:
@@ -253,7 +254,7 @@ def test_json_lists_the_differences(demo_db: Path) -> None:
 
 def test_breakdown_only_checks_each_row_against_its_own_breakdown(demo_db: Path) -> None:
     """No rebuild: a flipped result is not seen (the breakdown agrees with the list), a
-    change edited by hand is."""
+    change edited by hand is (and its rating is no longer its rating before plus it)."""
     edit(demo_db, "UPDATE games SET result = '1-0' WHERE id = 705")
     out = ok(demo_db, "check", "--all", "--breakdown-only")
     assert out.startswith("Checked 12 periods 2025-01 .. 2025-12 (every list) against their "
@@ -262,11 +263,55 @@ def test_breakdown_only_checks_each_row_against_its_own_breakdown(demo_db: Path)
     code, out, err = invoke(demo_db, "check", "--all", "--breakdown-only")
     assert code == 1
     assert out == (
-        "2025-06 Toreley, Dina (id 1): change +1 with no game behind it in the breakdown\n"
+        "2025-06 Toreley, Dina (id 1): change +1 with no game behind it in the breakdown; "
+        "rating 1456 is not 1456 +1\n"
     )
     assert err.startswith("Error: 1 difference between the published lists of 12 periods "
                           "2025-01 .. 2025-12 (every list) and their breakdown, from period "
                           "2025-06 on")  # fmt: skip
+
+
+def test_breakdown_only_finds_a_rating_that_is_not_its_rating_before_plus_its_change(
+    demo_db: Path,
+) -> None:
+    """Seen: a rating after edited by hand, 50 above its rating before plus its change, and
+    `check --breakdown-only` agreed (its change is still K x the sum of dR). The demo's first
+    ratings, ratings under the floor and unrated rows break the chain on purpose: no
+    difference there."""
+    edit(demo_db, f"UPDATE rating_history SET rating_after = rating_after + 50 WHERE id = "
+                  f"{ROW_2025_06}")  # fmt: skip
+    code, out, err = invoke(demo_db, "check", "--all", "--breakdown-only")
+    assert code == 1
+    assert out == "2025-06 Toreley, Dina (id 1): rating 1506 is not 1456 +0\n"
+    assert err.startswith("Error: 1 difference between the published lists of 12 periods "
+                          "2025-01 .. 2025-12 (every list) and their breakdown, from period "
+                          "2025-06 on")  # fmt: skip
+
+
+@pytest.mark.skipif(BACKEND != "sqlite", reason="a hand edit with sqlite3")
+def test_breakdown_only_follows_the_adjustment_of_1_march_2024(tmp_path: Path) -> None:
+    """FIDE's one-time adjustment of the list of 1 March 2024 raises a rating after above its
+    rating before plus its change, on purpose: `check --breakdown-only` passes it, and finds
+    a rating edited by hand on that list."""
+    club = Club(tmp_path / "club.db")
+    for name, rating in (("Adams", 1500), ("Baker", 1900), ("Quiet", 1200), ("Strong", 2100)):
+        club.player(name, "--rating", str(rating), "--games", "100", "--birthdate", "1980")
+    club.game("Adams", "Baker", "1-0", "2024-01-10")
+    club.game("Baker", "Adams", "1-0", "2024-02-10")
+    club.ok("rate")
+    assert club.entry("Quiet", "2024-02")["rating"] == 1520
+    club.ok("check", "--all", "--breakdown-only")
+    edit(
+        Path(str(club.db)),
+        "UPDATE rating_history SET rating_after = 1521 WHERE player_id = 3 AND period_id = "
+        "(SELECT id FROM rating_periods WHERE label = '2024-02')",
+    )
+    code, out = club.run("check", "--all", "--breakdown-only")
+    assert code == 1
+    assert out.splitlines()[0] == (
+        "2024-02 Quiet (id 3): rating 1521 is not 1200 +0 raised by FIDE's one-time adjustment "
+        "of the list (1520)"
+    )
 
 
 # --- what an exploratory run found the check did not see ------------------------------------

@@ -18,6 +18,12 @@ Two checks need no rebuild and run beside it, on the published rows alone:
   one-time adjustment of 2024, a first rating), the rebuild breaks it the same way, so a
   break is reported only where the rebuild has none.
 
+Without the rebuild (``--breakdown-only``) only the first half of the chain is checked, the
+row against itself: a rating after that is not the rating before plus the change (raised by
+the list's one-time adjustment, where it has one). A row with no rating before (a first
+rating) or none after (unrated, under the floor) is not checked; a rating before against the
+previous list's rating after is left to the rebuild.
+
 The checked database is only read.
 """
 
@@ -32,7 +38,7 @@ from sqlalchemy.orm import Session
 
 from ratings.errors import PeriodError
 from ratings.models import RatingPeriod
-from ratings.rules import Period
+from ratings.rules import Period, RatingAdjustment, TimeControl
 from ratings.schema_objects import foreign_sqlite_objects
 from ratings.service.rating.rebuild import Rebuilt, rebuild
 from ratings.service.reading.list_diff import (
@@ -48,7 +54,7 @@ from ratings.service.shared.config import get_config
 from ratings.service.shared.sql import fetch_all, to_date
 from ratings.service.shared.text import list_name
 
-__all__ = ["CheckReport", "Difference", "Disagreement", "check_lists"]
+__all__ = ["ChainBreak", "CheckReport", "Difference", "Disagreement", "check_lists"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,6 +78,30 @@ class Disagreement:
     """The lowest K of those games (None: no games)."""
     recomputed_k_used_max: int | None
     """The highest K of those games: it differs from the lowest only when they disagree."""
+
+
+@dataclass(frozen=True, slots=True)
+class ChainBreak:
+    """A list row whose rating after is not its rating before plus its change (raised by the
+    list's one-time adjustment where it has one): ``check --breakdown-only``."""
+
+    period: str
+    time_control: str
+    player_id: int
+    name: str
+    rating_before: int
+    change: int
+    rating_after: int
+    expected: int
+    """The rating before plus the change, with the list's one-time adjustment."""
+
+    @property
+    def text(self) -> str:
+        """``rating 1506 is not 1456 +0``."""
+        text = f"rating {self.rating_after} is not {self.rating_before} {self.change:+d}"
+        if self.expected != self.rating_before + self.change:
+            text += f" raised by FIDE's one-time adjustment of the list ({self.expected})"
+        return text
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,7 +165,8 @@ def check_lists(
     """
     tc = list_name(time_control) if time_control is not None else None
     periods = _periods_checked(session, period_label, tc, every_period)
-    months = get_config(session).period_months
+    config = get_config(session)
+    months = config.period_months
     checked = [Period(to_date(p.start_date), months) for p in periods]
     names = all_names(session)
     differences: list[Difference] = []
@@ -144,13 +175,17 @@ def check_lists(
     schema = tuple(_schema_problems(session))
     if breakdown_only:
         published_ids = period_ids(session)
+        breaks: list[ChainBreak] = []
         for period in checked:
-            disagreements += _disagreements(session, period.label, published_ids[period.start], tc)
+            pub_id = published_ids[period.start]
+            disagreements += _disagreements(session, period.label, pub_id, tc)
+            adjustments = {t.value: config.list_adjustment(period, t) for t in TimeControl}
+            breaks += _chain_breaks(session, period.label, pub_id, tc, adjustments)
         return CheckReport(
             periods=tuple(p.label for p in checked),
             time_control=tc,
             **_counts(session, [published_ids[p.start] for p in checked], tc),
-            differences=tuple(_merge([], disagreements, names)),
+            differences=tuple(_merge([], [*disagreements, *breaks], names)),
             disagreements=tuple(disagreements),
             pending_from=_pending_from(session, months),
             schema=schema,
@@ -326,18 +361,20 @@ def _pending_from(session: Session, months: int) -> str | None:
 
 def _merge(
     differences: list[Difference],
-    disagreements: Sequence[Disagreement],
+    disagreements: Sequence[Disagreement | ChainBreak],
     names: Mapping[int, str],
 ) -> list[Difference]:
-    """The rebuild's differences with the rows their own breakdown does not reproduce (told
-    as a reason of the row's difference, or as one of their own), by period, list and
-    name."""
+    """The rebuild's differences with the rows their own breakdown does not reproduce and
+    the rows that break the chain (each told as a reason of the row's difference, or as one
+    of their own), by period, list and name."""
     by_row = {(d.period, d.time_control, d.player_id): i for i, d in enumerate(differences)}
     out = list(differences)
     for d in disagreements:
-        reason = _disagreement_text(d)
-        i = by_row.get((d.period, d.time_control, d.player_id))
+        reason = d.text if isinstance(d, ChainBreak) else _disagreement_text(d)
+        key = (d.period, d.time_control, d.player_id)
+        i = by_row.get(key)
         if i is None:
+            by_row[key] = len(out)
             out.append(Difference(d.period, d.time_control, d.player_id, d.name, reason))
         else:
             old = out[i]
@@ -441,3 +478,60 @@ def _disagreements(
 def _int(value: object) -> int | None:
     """A count or a rating from SQL (PostgreSQL's sums of bigints come back as Decimal)."""
     return None if value is None else int(str(value))
+
+
+_BROKEN = """
+SELECT h.time_control, h.player_id, p.name, h.rating_before, h.change, h.rating_after,
+       {expected} AS expected
+FROM rating_history h
+JOIN players p ON p.id = h.player_id
+WHERE h.period_id = :period_id {history_list}
+  AND h.rating_before IS NOT NULL AND h.rating_after IS NOT NULL
+  AND h.rating_after <> {expected}
+ORDER BY h.time_control, p.name, h.player_id
+"""
+"""The rows of one period whose rating after is not their rating before plus their change
+(``{expected}``: with the list's one-time adjustment, :func:`_expected`)."""
+
+
+def _expected(adjustments: Mapping[str, RatingAdjustment | None]) -> str:
+    """SQL for the rating after a row's rating before and change give: their sum, raised on
+    a list with FIDE's one-time adjustment (:meth:`ratings.rules.RatingAdjustment.apply`: a
+    sum below ``below`` gains ``num/den x (below - sum)``, rounded half up: it is positive)."""
+    total = "(h.rating_before + h.change)"
+    cases = []
+    for tc, adj in sorted(adjustments.items()):
+        if adj is None:
+            continue
+        below, num, den = int(adj.below), int(adj.numerator), int(adj.denominator)
+        cases.append(
+            f"WHEN h.time_control = '{TimeControl(tc).value}' AND {total} < {below} "
+            f"THEN {total} + (2 * {num} * ({below} - {total}) + {den}) / (2 * {den})"
+        )
+    if not cases:
+        return total
+    return f"CASE {' '.join(cases)} ELSE {total} END"
+
+
+def _chain_breaks(
+    session: Session,
+    label: str,
+    period_id: int,
+    tc: str | None,
+    adjustments: Mapping[str, RatingAdjustment | None],
+) -> list[ChainBreak]:
+    """The rows of one period whose rating after is not their rating before plus their
+    change (one query a period; a row without a rating before or after is not checked)."""
+    sql = _BROKEN.format(
+        expected=_expected(adjustments),
+        history_list="" if tc is None else "AND h.time_control = :tc",
+    )
+    params: dict[str, object] = {"period_id": period_id}
+    if tc is not None:
+        params["tc"] = tc
+    return [
+        ChainBreak(label, str(time_control), int(str(player_id)), str(name), int(str(before)),
+                   int(str(change)), int(str(after)), int(str(expected)))
+        for time_control, player_id, name, before, change, after, expected
+        in session.execute(sa.text(sql), params)
+    ]  # fmt: skip
