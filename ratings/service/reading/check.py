@@ -480,37 +480,18 @@ def _int(value: object) -> int | None:
     return None if value is None else int(str(value))
 
 
-_BROKEN = """
-SELECT h.time_control, h.player_id, p.name, h.rating_before, h.change, h.rating_after,
-       {expected} AS expected
+_CHAIN_ROWS = """
+SELECT h.time_control, h.player_id, p.name, h.rating_before, h.change, h.rating_after
 FROM rating_history h
 JOIN players p ON p.id = h.player_id
 WHERE h.period_id = :period_id {history_list}
   AND h.rating_before IS NOT NULL AND h.rating_after IS NOT NULL
-  AND h.rating_after <> {expected}
+  AND (h.rating_after <> h.rating_before + h.change {adjusted})
 ORDER BY h.time_control, p.name, h.player_id
 """
-"""The rows of one period whose rating after is not their rating before plus their change
-(``{expected}``: with the list's one-time adjustment, :func:`_expected`)."""
-
-
-def _expected(adjustments: Mapping[str, RatingAdjustment | None]) -> str:
-    """SQL for the rating after a row's rating before and change give: their sum, raised on
-    a list with FIDE's one-time adjustment (:meth:`ratings.rules.RatingAdjustment.apply`: a
-    sum below ``below`` gains ``num/den x (below - sum)``, rounded half up: it is positive)."""
-    total = "(h.rating_before + h.change)"
-    cases = []
-    for tc, adj in sorted(adjustments.items()):
-        if adj is None:
-            continue
-        below, num, den = int(adj.below), int(adj.numerator), int(adj.denominator)
-        cases.append(
-            f"WHEN h.time_control = '{TimeControl(tc).value}' AND {total} < {below} "
-            f"THEN {total} + (2 * {num} * ({below} - {total}) + {den}) / (2 * {den})"
-        )
-    if not cases:
-        return total
-    return f"CASE {' '.join(cases)} ELSE {total} END"
+"""The rows of one period whose rating after is not their rating before plus their change,
+and every row of a list with a one-time adjustment (``{adjusted}``), which
+:meth:`ratings.rules.RatingAdjustment.apply` then judges: the rule stays the rules'."""
 
 
 def _chain_breaks(
@@ -521,17 +502,26 @@ def _chain_breaks(
     adjustments: Mapping[str, RatingAdjustment | None],
 ) -> list[ChainBreak]:
     """The rows of one period whose rating after is not their rating before plus their
-    change (one query a period; a row without a rating before or after is not checked)."""
-    sql = _BROKEN.format(
-        expected=_expected(adjustments),
+    change, raised by the list's one-time adjustment where it has one (one query a period; a
+    row without a rating before or after is not checked)."""
+    adjusted = sorted(t for t, adjustment in adjustments.items() if adjustment is not None)
+    sql = _CHAIN_ROWS.format(
         history_list="" if tc is None else "AND h.time_control = :tc",
+        adjusted="".join(f" OR h.time_control = '{TimeControl(t).value}'" for t in adjusted),
     )
     params: dict[str, object] = {"period_id": period_id}
     if tc is not None:
         params["tc"] = tc
-    return [
-        ChainBreak(label, str(time_control), int(str(player_id)), str(name), int(str(before)),
-                   int(str(change)), int(str(after)), int(str(expected)))
-        for time_control, player_id, name, before, change, after, expected
-        in session.execute(sa.text(sql), params)
-    ]  # fmt: skip
+    found = []
+    for time_control, player_id, name, before, change, after in session.execute(
+        sa.text(sql), params
+    ):
+        adjustment = adjustments.get(str(time_control))
+        total = int(str(before)) + int(str(change))
+        expected = total if adjustment is None else adjustment.apply(total)
+        if int(str(after)) != expected:
+            found.append(
+                ChainBreak(label, str(time_control), int(str(player_id)), str(name),
+                           int(str(before)), int(str(change)), int(str(after)), expected)
+            )  # fmt: skip
+    return found
