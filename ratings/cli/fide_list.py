@@ -59,6 +59,9 @@ def _json(report: FideListReport, dry_run: bool) -> None:
         not_added=[{"line": n.line, "fide_id": n.fide_id, "spelling": n.name,
                     "player_id": n.player_id, "why": n.why, "kind": n.kind,
                     "player": n.registered or None} for n in report.not_added],
+        not_taken=[{"line": t.line, "fide_id": t.fide_id, "spelling": t.name,
+                    "player_id": t.player_id, "player": t.registered}
+                   for t in report.not_taken],
         warnings=[str(w) for w in report.warnings], marked_period=report.marked_period,
     )  # fmt: skip
 
@@ -100,6 +103,14 @@ def _report(report: FideListReport, add: bool, dry_run: bool) -> None:
         click.echo(
             f"Warning: {report.file_name}:{n.line}: name: {n.name!r} (FIDE id {n.fide_id}) not "
             f"added: {_not_added(n)}",
+            err=True,
+        )
+    for t in report.not_taken:
+        click.echo(
+            f"Warning: {report.file_name}:{t.line}: name: {t.name!r} (FIDE id {t.fide_id}) not "
+            f"taken: FIDE id {t.fide_id} is player {t.player_id}'s ({t.registered}), and the "
+            "names share no word; the register's FIDE id may be mistyped: 'ratings player "
+            f"edit {t.player_id} --fide-id N' corrects it",
             err=True,
         )
     if report.rated_here:

@@ -25,6 +25,8 @@ NOWAK = ("999", "Nowak, Jan", "POL", "M", "", "", "", "",
          1900, 10, 20, 0, 0, 0, 0, 0, 0, 1988, "")  # fmt: skip
 MUELLER = ("998", "Mueller, Hans", "GER", "M", "", "", "", "",
            1900, 10, 20, 0, 0, 0, 0, 0, 0, 1988, "")  # fmt: skip
+MULLER_301 = ("301", "Muller, Hans", "GER", "M", "", "", "", "",
+              1811, 10, 20, 0, 0, 0, 0, 0, 0, 1960, "")  # fmt: skip
 
 
 def _games(club: Club, tmp_path: Path, name: str, day: str) -> str:
@@ -89,3 +91,28 @@ def test_a_list_player_whose_name_folds_like_a_registered_name_is_not_added(
     # --add of the same list again finds him by FIDE id and has no one left out
     out = club.ok("import", "fide-list", str(path), "--month", "2025-02", "--add")
     assert "not added" not in out
+
+
+def test_a_registered_player_whose_fide_id_gives_another_name_is_not_refreshed(
+    tmp_path: Path,
+) -> None:
+    club = Club(tmp_path / "club.db")
+    club.player("Brown, Carl", "--fide-id", "301", "--birthdate", "2012", "--sex", "m",
+                "--rating", "1200", "--games", "50")  # fmt: skip
+    club.player("Murphy, S.", "--fide-id", "4100018")
+    before = club.rows("SELECT * FROM players WHERE id = 1")
+    path = foa_list(tmp_path / "list.txt", MULLER_301, NEWCOMER)
+    code, out = club.run("import", "fide-list", str(path), "--month", "2025-02")
+    assert code == 0
+    lines = out.splitlines()
+    # the rest of the list imports
+    assert lines[0] == "Player 2 (Murphy, S.): entry_rating (none) -> 1900"
+    assert lines[-2:] == [
+        f"Read 2 players from {path} (FIDE's list of 2025-02): 2 registered found by FIDE id, "
+        "1 of them updated",
+        f"Warning: {path}:2: name: 'Muller, Hans' (FIDE id 301) not taken: FIDE id 301 is "
+        "player 1's (Brown, Carl), and the names share no word; the register's FIDE id may "
+        "be mistyped: 'ratings player edit 1 --fide-id N' corrects it",
+    ]
+    assert club.rows("SELECT * FROM players WHERE id = 1") == before
+    assert not club.rows("SELECT * FROM corrections WHERE player_id = 1 AND field <> 'name'")

@@ -22,6 +22,10 @@ import takes:
 * **birth year, sex, title and federation** where FIDE gives one (a title or federation
   FIDE leaves blank is kept; a full birth date whose year FIDE contradicts is cleared).
 
+A row whose name shares no word with the registered name of the player its FIDE id finds
+(:func:`ratings.service.imports.incoming.same_person_name`, the check of TRF and PGN imports)
+is not applied but reported (:class:`NotTaken`): the register's FIDE id may be mistyped.
+
 Every change is returned (the CLI prints it) and written to the corrections log
 (``player_edit``, with the import's id), as ``import players --update`` does. A change that
 alters the inputs of a rated period marks the oldest such period for a re-rate, and only
@@ -93,6 +97,7 @@ from ratings.io.notes import FileWarning
 from ratings.matching import Facts, Kind, fold
 from ratings.models import Import, Player, RatingPeriod
 from ratings.names import clean_name, key_of_stored
+from ratings.service.imports.incoming import same_person_name
 from ratings.service.imports.report import WHY, Matching, Taken
 from ratings.service.imports.storing import check_not_imported, record_import
 from ratings.service.rating.marks import joining_list, mark_period
@@ -105,6 +110,7 @@ __all__ = [
     "FideListChange",
     "FideListReport",
     "NotAdded",
+    "NotTaken",
     "hash_file",
     "import_fide_list",
 ]
@@ -177,6 +183,21 @@ class NotAdded:
 
 
 @dataclass(frozen=True, slots=True)
+class NotTaken:
+    """A list row whose FIDE id is a registered player's, beside a name that shares no word
+    with his (:func:`ratings.service.imports.incoming.same_person_name`, as TRF and PGN
+    imports check it): the register's FIDE id may be mistyped, and the row is not applied."""
+
+    line: int
+    fide_id: int
+    name: str
+    """The name on the list."""
+    player_id: int
+    registered: str
+    """The registered player's name."""
+
+
+@dataclass(frozen=True, slots=True)
 class FideListReport:
     """What :func:`import_fide_list` did."""
 
@@ -214,6 +235,9 @@ class FideListReport:
     matching: Matching = dataclasses.field(default_factory=Matching)
     """Who the list's players were taken for: by FIDE id, by name (:attr:`linked`, each
     named), added (the part of the report every import shares)."""
+    not_taken: tuple[NotTaken, ...] = ()
+    """Registered players found by FIDE id beside a name that is not theirs: not refreshed
+    (counted in :attr:`matched`)."""
 
 
 def hash_file(path: Path) -> str:
@@ -272,6 +296,9 @@ class _Register:
         self.by_fide: dict[int, int] = {}
         self.values: dict[int, list[object]] = {}
         self.names: dict[int, str] = {}
+        self.keys: dict[int, str] = {}
+        """Live player id -> his name's key (``players.name_key``), for the players with a
+        FIDE id: a list row's name beside his FIDE id is checked against it."""
         self.no_fide_id = matching.Register(near=False)
         """The live players without a FIDE id, their names and aliases, as the one matcher
         sees them (``add``)."""
@@ -292,7 +319,7 @@ class _Register:
             "blitz_k10, fide_inactive_list FROM players "
             "WHERE fide_id IS NOT NULL OR merged_into_id IS NULL",
         )
-        for pid, fide_id, merged_into, name, _key, *values in rows:
+        for pid, fide_id, merged_into, name, key, *values in rows:
             if merged_into is not None:
                 merged[pid] = merged_into
             if fide_id is not None:
@@ -313,6 +340,7 @@ class _Register:
                 if fide_id is not None:
                     live_with_id.add(pid)
                     self.fide_of[pid] = fide_id
+                    self.keys[pid] = key
                     if add:
                         for key in fold(name).keys:
                             self.held.setdefault(key, (pid, False))
@@ -420,6 +448,7 @@ class _Reading:
         self.updates: dict[int, list[object]] = {}
         """Player id -> new values (``_Register.values`` order), in file order."""
         self.not_added: list[NotAdded] = []
+        self.not_taken: list[NotTaken] = []
         self.errors: list[InputFileError] = []
         self.more_errors = 0
         self.read = self.matched = self.added = self.rated_here = self.with_k = 0
@@ -488,6 +517,8 @@ class _Reading:
                 self.matched += 1
                 if self.again:
                     continue  # the list was imported before: nobody registered changes
+                if player.name != register.names[pid] and not self._same_person(pid, player):
+                    continue
                 new = self._refreshed(pid, player, rating, k)
                 if new != register.values[pid]:
                     updates[pid] = new
@@ -582,6 +613,24 @@ class _Reading:
             # (a later list's flag, or its absence, changes nothing)
             new[_INACTIVE] = self.list_date
         return new
+
+    def _same_person(self, pid: int, player: FideListPlayer) -> bool:
+        """Whether the list's name beside a registered player's FIDE id can be his
+        (:func:`same_person_name`: the same key or a word in common); else the row is noted
+        in :attr:`not_taken`. A name the register could not store is no evidence against."""
+        registered = self.register.keys.get(pid)
+        if registered is None:
+            return True  # found by a merged record's FIDE id only
+        try:
+            _, key = _name(player.name)
+        except InvalidNameError:
+            return True
+        if same_person_name(key, registered):
+            return True
+        self.not_taken.append(
+            NotTaken(player.line, player.fide_id, player.name, pid, self.register.names[pid])
+        )
+        return False
 
     def _held(self, player: FideListPlayer, name: str, folded: matching.Folded) -> bool:
         """A list player whose FIDE id is not registered, whose name is the own name
@@ -820,6 +869,7 @@ def import_fide_list(
             ),
             taken=tuple(sorted(reading.taken, key=lambda x: x.line)),
         ),
+        tuple(reading.not_taken),
     )
 
 
