@@ -23,7 +23,12 @@ from ratings.cli.imports import (
 from ratings.cli.options import list_option
 from ratings.cli.tables import counted
 from ratings.errors import InvalidInputError
-from ratings.service.imports.fide_list import FideListReport, hash_file, import_fide_list
+from ratings.service.imports.fide_list import (
+    FideListReport,
+    NotAdded,
+    hash_file,
+    import_fide_list,
+)
 from ratings.service.shared import audit
 
 
@@ -52,7 +57,11 @@ def _json(report: FideListReport, dry_run: bool) -> None:
         changes=[{"player_id": c.player_id, "player": c.name, "field": c.field, "old": c.old,
                   "new": c.new} for c in report.changes],
         not_added=[{"line": n.line, "fide_id": n.fide_id, "spelling": n.name,
-                    "player_id": n.player_id, "why": n.why} for n in report.not_added],
+                    "player_id": n.player_id, "why": n.why, "kind": n.kind,
+                    "player": n.registered or None} for n in report.not_added],
+        not_taken=[{"line": t.line, "fide_id": t.fide_id, "spelling": t.name,
+                    "player_id": t.player_id, "player": t.registered}
+                   for t in report.not_taken],
         warnings=[str(w) for w in report.warnings], marked_period=report.marked_period,
     )  # fmt: skip
 
@@ -91,11 +100,17 @@ def _report(report: FideListReport, add: bool, dry_run: bool) -> None:
             err=True,
         )
     for n in report.not_added:
-        why = f" ({n.why})" if n.why else ""
         click.echo(
             f"Warning: {report.file_name}:{n.line}: name: {n.name!r} (FIDE id {n.fide_id}) not "
-            f"added: player {n.player_id} of that name is registered without a FIDE id{why}; "
-            f"if they are one person: 'ratings player edit {n.player_id} --fide-id {n.fide_id}'",
+            f"added: {_not_added(n)}",
+            err=True,
+        )
+    for t in report.not_taken:
+        click.echo(
+            f"Warning: {report.file_name}:{t.line}: name: {t.name!r} (FIDE id {t.fide_id}) not "
+            f"taken: FIDE id {t.fide_id} is player {t.player_id}'s ({t.registered}), and the "
+            "names share no word; the register's FIDE id may be mistyped: 'ratings player "
+            f"edit {t.player_id} --fide-id N' corrects it",
             err=True,
         )
     if report.rated_here:
@@ -107,6 +122,29 @@ def _report(report: FideListReport, add: bool, dry_run: bool) -> None:
             err=True,
         )
     _marked(report, dry_run)
+
+
+def _not_added(n: NotAdded) -> str:
+    """Why a list player was not added, and what to do."""
+    if n.kind == "no_fide_id":
+        why = f" ({n.why})" if n.why else ""
+        return (
+            f"player {n.player_id} of that name is registered without a FIDE id{why}; if they "
+            f"are one person: 'ratings player edit {n.player_id} --fide-id {n.fide_id}'"
+        )
+    who = f"player {n.player_id} ({n.registered}, FIDE {n.registered_fide_id})"
+    what = f"an alias of {who}" if n.kind == "alias" else f"the name of {who}"
+    folded = f", {n.why}" if n.why else ""
+    add = f"'ratings player add \"{n.name}\" --fide-id {n.fide_id} --allow-same-name' adds him"
+    alias = (
+        f", or 'ratings player alias remove \"{n.name}\"' and --add again"
+        if n.kind == "alias"
+        else ""
+    )
+    return (
+        f"it is {what}{folded}, whom the files that write it name; if they are two people: "
+        f"{add} by hand{alias}"
+    )
 
 
 def _marked(report: FideListReport, dry_run: bool) -> None:
@@ -170,8 +208,9 @@ def import_fide_list_command(
     registers the list's other players (or, with --federation, those of one federation),
     after looking for each among the registered players without a FIDE id by name (folded:
     accents, word order): one certain match takes the FIDE id; an unsure one is reported,
-    not added. --add works on a list imported before too: it then adds the players not
-    registered yet, and changes nobody else. Rows without a FIDE id (the players 'ratings
+    not added, as is one whose name is a registered player's own name (folded) or alias.
+    --add works on a list imported before too: it then adds the players not registered
+    yet, and changes nobody else. Rows without a FIDE id (the players 'ratings
     list --format fide-txt' writes without one) are skipped and counted: they are no FIDE
     players. Each registered player found by name is named (line, spelling, player, why).
     """

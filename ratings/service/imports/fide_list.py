@@ -22,6 +22,10 @@ import takes:
 * **birth year, sex, title and federation** where FIDE gives one (a title or federation
   FIDE leaves blank is kept; a full birth date whose year FIDE contradicts is cleared).
 
+A row whose name shares no word with the registered name of the player its FIDE id finds
+(:func:`ratings.service.imports.incoming.same_person_name`, the check of TRF and PGN imports)
+is not applied but reported (:class:`NotTaken`): the register's FIDE id may be mistyped.
+
 Every change is returned (the CLI prints it) and written to the corrections log
 (``player_edit``, with the import's id), as ``import players --update`` does. A change that
 alters the inputs of a rated period marks the oldest such period for a re-rate, and only
@@ -36,7 +40,10 @@ too; no near names, which on a world list would be every common name): one such 
 evidence against (birth year, sex, federation) and no other list player of that name, is
 the same person: it takes the list's FIDE id (a ``fide_id`` correction) and is refreshed as
 the players found by FIDE id are. Any other such case is reported, not added (two registered
-players of the name, two list players, differing data). ``federation`` limits everything to
+players of the name, two list players, differing data). So is a list player whose name is
+the own name (folded) or an alias of a registered player with a FIDE id: the files that write
+it name that player, whom a new namesake would take them from (``player add`` refuses such a
+name unless told apart and confirmed). ``federation`` limits everything to
 one federation (pushed into the reader, so the rest of the world list is never built).
 
 ``add=True`` on a file imported before (a plain refresh first, then ``--add``, perhaps of
@@ -90,6 +97,7 @@ from ratings.io.notes import FileWarning
 from ratings.matching import Facts, Kind, fold
 from ratings.models import Import, Player, RatingPeriod
 from ratings.names import clean_name, key_of_stored
+from ratings.service.imports.incoming import same_person_name
 from ratings.service.imports.report import WHY, Matching, Taken
 from ratings.service.imports.storing import check_not_imported, record_import
 from ratings.service.rating.marks import joining_list, mark_period
@@ -102,6 +110,7 @@ __all__ = [
     "FideListChange",
     "FideListReport",
     "NotAdded",
+    "NotTaken",
     "hash_file",
     "import_fide_list",
 ]
@@ -148,7 +157,11 @@ class FideListChange:
 @dataclass(frozen=True, slots=True)
 class NotAdded:
     """A player of the list that ``add`` did not register: a registered player without a
-    FIDE id has the same name, folded (maybe the same person), and the import cannot tell."""
+    FIDE id has the same name, folded (maybe the same person), and the import cannot tell
+    (``kind`` ``no_fide_id``); or the name is a registered player's own name, folded, or
+    his alias (``name``, ``alias``), and the files that write it name him: registered too,
+    the list player would take them (``player add`` refuses that without
+    ``--allow-same-name``)."""
 
     line: int
     """The line (TXT) or position (XML) in the file."""
@@ -160,7 +173,28 @@ class NotAdded:
     why: str = ""
     """Why it is not certain: ``born 1984 here``, ``2 registered players``, ``another player
     of the list has that name too``; empty when the list was imported before (no player is
-    changed then)."""
+    changed then). ``name``: ``folded`` when the names differ but fold alike."""
+    kind: str = "no_fide_id"
+    """``no_fide_id``, ``name`` or ``alias`` (above)."""
+    registered: str = ""
+    """``name``, ``alias``: the registered player's name."""
+    registered_fide_id: int | None = None
+    """``name``, ``alias``: the registered player's FIDE id."""
+
+
+@dataclass(frozen=True, slots=True)
+class NotTaken:
+    """A list row whose FIDE id is a registered player's, beside a name that shares no word
+    with his (:func:`ratings.service.imports.incoming.same_person_name`, as TRF and PGN
+    imports check it): the register's FIDE id may be mistyped, and the row is not applied."""
+
+    line: int
+    fide_id: int
+    name: str
+    """The name on the list."""
+    player_id: int
+    registered: str
+    """The registered player's name."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,6 +235,9 @@ class FideListReport:
     matching: Matching = dataclasses.field(default_factory=Matching)
     """Who the list's players were taken for: by FIDE id, by name (:attr:`linked`, each
     named), added (the part of the report every import shares)."""
+    not_taken: tuple[NotTaken, ...] = ()
+    """Registered players found by FIDE id beside a name that is not theirs: not refreshed
+    (counted in :attr:`matched`)."""
 
 
 def hash_file(path: Path) -> str:
@@ -259,9 +296,19 @@ class _Register:
         self.by_fide: dict[int, int] = {}
         self.values: dict[int, list[object]] = {}
         self.names: dict[int, str] = {}
+        self.keys: dict[int, str] = {}
+        """Live player id -> his name's key (``players.name_key``), for the players with a
+        FIDE id: a list row's name beside his FIDE id is checked against it."""
         self.no_fide_id = matching.Register(near=False)
         """The live players without a FIDE id, their names and aliases, as the one matcher
         sees them (``add``)."""
+        self.fide_of: dict[int, int] = {}
+        """Live player id -> his FIDE id."""
+        self.held: dict[str, tuple[int, bool]] = {}
+        """Folded key (every form, :attr:`ratings.matching.Folded.keys`) -> (player id,
+        whether by alias) of the names the live players with a FIDE id are known by: their
+        own (first) and their aliases (``add``). A list player of such a name is not added:
+        the files that write it name that player."""
         merged: dict[int, int] = {}
         live_with_id: set[int] = set()
         rows = fetch_all(
@@ -272,7 +319,7 @@ class _Register:
             "blitz_k10, fide_inactive_list FROM players "
             "WHERE fide_id IS NOT NULL OR merged_into_id IS NULL",
         )
-        for pid, fide_id, merged_into, name, _key, *values in rows:
+        for pid, fide_id, merged_into, name, key, *values in rows:
             if merged_into is not None:
                 merged[pid] = merged_into
             if fide_id is not None:
@@ -292,6 +339,11 @@ class _Register:
                 self.values[pid] = values
                 if fide_id is not None:
                     live_with_id.add(pid)
+                    self.fide_of[pid] = fide_id
+                    self.keys[pid] = key
+                    if add:
+                        for key in fold(name).keys:
+                            self.held.setdefault(key, (pid, False))
                 elif add:
                     self.no_fide_id.add_player(pid, Facts(
                         name, None, values[4] if isinstance(values[4], int) else None,
@@ -314,6 +366,12 @@ class _Register:
                     if year is not None or fide_id is not None or sex is not None or federation:
                         needs = Facts(alias, fide_id, year, sex, federation)
                     self.no_fide_id.add_alias(pid, alias, needs)
+                elif pid in self.fide_of:
+                    for key in fold(alias).keys:
+                        self.held.setdefault(key, (pid, True))
+        self.folds = bool(self.no_fide_id.facts or self.held)
+        """Whether a list player to add has a registered name to be compared with (folded:
+        only then is his name folded)."""
 
 
 def _listed(session: Session) -> dict[str, set[int]]:
@@ -390,6 +448,7 @@ class _Reading:
         self.updates: dict[int, list[object]] = {}
         """Player id -> new values (``_Register.values`` order), in file order."""
         self.not_added: list[NotAdded] = []
+        self.not_taken: list[NotTaken] = []
         self.errors: list[InputFileError] = []
         self.more_errors = 0
         self.read = self.matched = self.added = self.rated_here = self.with_k = 0
@@ -458,6 +517,8 @@ class _Reading:
                 self.matched += 1
                 if self.again:
                     continue  # the list was imported before: nobody registered changes
+                if player.name != register.names[pid] and not self._same_person(pid, player):
+                    continue
                 new = self._refreshed(pid, player, rating, k)
                 if new != register.values[pid]:
                     updates[pid] = new
@@ -469,8 +530,12 @@ class _Reading:
             except InvalidNameError as exc:
                 self._error(InputFileError(fide.filename, player.line, str(exc), "name"))
                 continue
-            if register.no_fide_id.facts and self._by_name(player, name):
-                continue
+            if register.folds:
+                folded = fold(name)
+                if register.no_fide_id.facts and self._by_name(player, name, folded):
+                    continue
+                if register.held and self._held(player, name, folded):
+                    continue
             ids = self.added_ids
             if ids is not None and player.fide_id in ids:
                 self._error(
@@ -549,7 +614,43 @@ class _Reading:
             new[_INACTIVE] = self.list_date
         return new
 
-    def _by_name(self, player: FideListPlayer, name: str) -> bool:
+    def _same_person(self, pid: int, player: FideListPlayer) -> bool:
+        """Whether the list's name beside a registered player's FIDE id can be his
+        (:func:`same_person_name`: the same key or a word in common); else the row is noted
+        in :attr:`not_taken`. A name the register could not store is no evidence against."""
+        registered = self.register.keys.get(pid)
+        if registered is None:
+            return True  # found by a merged record's FIDE id only
+        try:
+            _, key = _name(player.name)
+        except InvalidNameError:
+            return True
+        if same_person_name(key, registered):
+            return True
+        self.not_taken.append(
+            NotTaken(player.line, player.fide_id, player.name, pid, self.register.names[pid])
+        )
+        return False
+
+    def _held(self, player: FideListPlayer, name: str, folded: matching.Folded) -> bool:
+        """A list player whose FIDE id is not registered, whose name is the own name
+        (folded) or an alias of a registered player with a FIDE id: not added, reported
+        (files that write the name name that player; registering the list player would
+        give them to him). Returns whether he was so."""
+        held = self.register.held
+        found = next((held[key] for key in folded.keys if key in held), None)
+        if found is None:
+            return False
+        pid, alias = found
+        registered = self.register.names[pid]
+        why = "" if alias or key_of_stored(name) == key_of_stored(registered) else "folded"
+        self.not_added.append(
+            NotAdded(player.line, player.fide_id, name, pid, why, "alias" if alias else "name",
+                     registered, self.register.fide_of[pid])
+        )  # fmt: skip
+        return True
+
+    def _by_name(self, player: FideListPlayer, name: str, folded: matching.Folded) -> bool:
         """A list player whose FIDE id is not registered, against the registered players
         without one, through the one matcher (:mod:`ratings.matching`: folded names and
         aliases, the evidence of birth year, sex and federation; no near names: a world list
@@ -557,7 +658,6 @@ class _Reading:
         refreshed (:attr:`linked`); a candidate that is not certain: not added, reported.
         Returns whether the list player was dealt with so (not to be added)."""
         register = self.register.no_fide_id
-        folded = fold(name)
         if not register.knows(folded):
             return False
         who = Facts(name, player.fide_id, player.birth_year, player.sex, _federation(player))
@@ -769,6 +869,7 @@ def import_fide_list(
             ),
             taken=tuple(sorted(reading.taken, key=lambda x: x.line)),
         ),
+        tuple(reading.not_taken),
     )
 
 
