@@ -308,6 +308,7 @@ def test_a_list_no_longer_published_takes_its_sub_site_away(db: Path, tmp_path: 
     assert ok("verify", str(site)).startswith(f"Verified {site}: 10 lists, ")
 
 
+@pytest.mark.slow  # three publishes of every list: 2 s; the loop keeps the withdrawal above
 def test_a_withdrawn_list_s_folder_keeps_what_is_not_the_site_s(db: Path, tmp_path: Path) -> None:
     site = tmp_path / "site"
     ok("--db", str(db), "game", "add", "Elard, Carl", "Kelescu, Peter", "1-0", "--date",
