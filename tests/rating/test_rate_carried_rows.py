@@ -115,6 +115,7 @@ def test_the_carry_test_reads_the_columns_it_names() -> None:
 
 
 @pytest.mark.postgres
+@pytest.mark.slow  # a federation-sized database on PostgreSQL: seconds; .ci/run has a server
 @pytest.mark.skipif(not PG_URL, reason="needs RATINGS_TEST_PG_URL")
 def test_postgres_plan_setting_is_put_back(
     session: Session, federation: tuple[bytes, bytes]
@@ -141,6 +142,7 @@ def test_postgres_plan_setting_is_put_back(
 
 
 @pytest.mark.postgres
+@pytest.mark.slow  # a federation-sized database on PostgreSQL: seconds; .ci/run has a server
 @pytest.mark.skipif(not PG_URL, reason="needs RATINGS_TEST_PG_URL")
 def test_postgres_key_checks_read_the_periods_by_index(federation: tuple[bytes, bytes]) -> None:
     """Every list and breakdown row written fires a foreign-key check of its period. Once

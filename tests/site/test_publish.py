@@ -395,6 +395,7 @@ def test_publish_options(demo_db: Path, tmp_path: Path) -> None:
 
 
 @pytest.mark.postgres
+@pytest.mark.slow  # two publishes, one from PostgreSQL: seconds; .ci/run has a server
 @pytest.mark.skipif(PG_URL is None, reason="needs RATINGS_TEST_PG_URL")
 def test_the_same_site_from_postgresql(tmp_path: Path) -> None:
     from importlib import resources
