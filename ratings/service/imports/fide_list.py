@@ -342,8 +342,8 @@ class _Register:
                     self.fide_of[pid] = fide_id
                     self.keys[pid] = key
                     if add:
-                        for key in fold(name).keys:
-                            self.held.setdefault(key, (pid, False))
+                        for folded_key in fold(name).keys:
+                            self.held.setdefault(folded_key, (pid, False))
                 elif add:
                     self.no_fide_id.add_player(pid, Facts(
                         name, None, values[4] if isinstance(values[4], int) else None,
@@ -367,8 +367,8 @@ class _Register:
                         needs = Facts(alias, fide_id, year, sex, federation)
                     self.no_fide_id.add_alias(pid, alias, needs)
                 elif pid in self.fide_of:
-                    for key in fold(alias).keys:
-                        self.held.setdefault(key, (pid, True))
+                    for folded_key in fold(alias).keys:
+                        self.held.setdefault(folded_key, (pid, True))
         self.folds = bool(self.no_fide_id.facts or self.held)
         """Whether a list player to add has a registered name to be compared with (folded:
         only then is his name folded)."""
